@@ -1,0 +1,1 @@
+"""The `tenace` subcommands, one module each, registered by tenace.cli."""

@@ -1,0 +1,58 @@
+"""The firmware test modules, compiled by mpy-cross, run under the MicroPython unix port with a 32 KB heap."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import FIRMWARE_TESTS, venv_tool
+
+HEAP = "32k"
+MODULES = sorted(p.stem for p in FIRMWARE_TESTS.glob("test_*.py"))
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
+
+
+def run_on_micropython(build: Path, *modules: str, heap: str = HEAP) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, MICROPYPATH=str(build))
+    return subprocess.run(
+        [str(venv_tool("micropython")), "-X", f"heapsize={heap}", "-m", "mp_runner", *modules],
+        cwd=build, env=env, capture_output=True, text=True, timeout=300,
+    )
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_module_passes_under_micropython(mpy_build: Path, module: str) -> None:
+    proc = run_on_micropython(mpy_build, module)
+    found = SUMMARY.search(proc.stdout)
+    assert found, f"no summary from MicroPython:\n{proc.stdout}\n{proc.stderr}"
+    passed, failed = int(found[1]), int(found[2])
+    assert (passed, failed, proc.returncode) == (passed, 0, 0), proc.stdout + proc.stderr
+    # Every test_* function of the module ran: compare with what pytest itself collects from it.
+    source = (FIRMWARE_TESTS / f"{module}.py").read_text(encoding="utf-8")
+    assert passed == len(re.findall(r"^def test_", source, re.M))
+
+
+def test_all_modules_in_one_32k_process(mpy_build: Path) -> None:
+    proc = run_on_micropython(mpy_build, *MODULES)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert SUMMARY.search(proc.stdout)
+
+
+def test_runner_reports_a_failing_test(mpy_build: Path, tmp_path: Path) -> None:
+    (mpy_build / "test_zz_broken.py").write_text("def test_wrong():\n    assert 1 + 1 == 3, 'arithmetic'\n")
+    try:
+        proc = run_on_micropython(mpy_build, "test_zz_broken")
+    finally:
+        (mpy_build / "test_zz_broken.py").unlink()
+    assert proc.returncode == 1
+    assert "FAILED test_zz_broken.test_wrong: AssertionError: arithmetic" in proc.stdout
+    assert "0 passed, 1 failed" in proc.stdout
+
+
+def test_the_heap_limit_is_enforced(mpy_build: Path) -> None:
+    # The same suite does not fit in 12 KB: proof that -X heapsize really bounds the run.
+    proc = run_on_micropython(mpy_build, "test_law77", heap="12k")
+    assert proc.returncode != 0 and "MemoryError" in proc.stderr + proc.stdout

