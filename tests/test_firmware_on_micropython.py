@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from conftest import FIRMWARE_TESTS, venv_tool
 
 HEAP = "32k"

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from conftest import FIRMWARE, ROOT, venv_tool
 
 PORTS = [line.split()[0] for line in (ROOT / "tools" / "stubs.txt").read_text().splitlines()

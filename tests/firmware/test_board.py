@@ -1,7 +1,8 @@
 """Law 2: dealer and vulnerability by board number. Runs under pytest and MicroPython."""
 
-from checks import raises
 from tenace_rules.board import dealer, is_vulnerable, parse_vulnerability, vulnerability
+
+from checks import raises
 
 # Law 2 as printed: boards 1-16, dealer and vulnerable side, the cycle repeating from board 17.
 LAW2_TABLE = (

@@ -1,6 +1,5 @@
 """Contracts and declarers: canonical PBN text and what people type. Runs under pytest and MicroPython."""
 
-from checks import raises
 from tenace_rules.contract import (
     DOUBLED,
     HEARTS,
@@ -13,6 +12,8 @@ from tenace_rules.contract import (
     parse_contract,
     parse_declarer,
 )
+
+from checks import raises
 
 TYPED = (
     ("4SX", 4, SPADES, DOUBLED),

@@ -3,10 +3,11 @@
 Runs under pytest and under the MicroPython unix port (tests/firmware/mp_runner.py).
 """
 
-from checks import no_mismatches, raises
-from law77_expected import DOUBLING_NAMES, all_cases, expected_score
 from tenace_rules.contract import PASSED_OUT, Contract, parse_contract
 from tenace_rules.score import contract_trick_score, declarer_score, ns_score
+
+from checks import no_mismatches, raises
+from law77_expected import DOUBLING_NAMES, all_cases, expected_score
 
 SEATS_VULNERABLE = {
     # (declarer, vulnerability) -> is declarer's side vulnerable

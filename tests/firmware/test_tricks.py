@@ -1,8 +1,9 @@
 """Results as total tricks or relative to the contract, and the impossible ones. Pytest and MicroPython."""
 
-from checks import raises
 from tenace_rules.contract import PASSED_OUT, parse_contract
 from tenace_rules.tricks import parse_tricks, relative_text
+
+from checks import raises
 
 
 def test_relative_and_total_forms():

@@ -7,9 +7,11 @@ import subprocess
 import sys
 
 import pytest
-from law77_expected import DOUBLING_NAMES, all_cases, expected_score
+
 from tenace.cli import main
 from tenace.commands.contract import run_batch
+
+from law77_expected import DOUBLING_NAMES, all_cases, expected_score
 
 SEATS_VUL = {"none": "", "ns": "NS", "ew": "EW", "both": "NESW"}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
+
 from tenace_rules.board import SEATS, VULNERABILITIES, dealer, vulnerability
 from tenace_rules.contract import STRAIN_SYMBOLS, Contract, parse_contract
 from tenace_rules.score import contract_trick_score, declarer_score, ns_score

@@ -6,12 +6,11 @@ import argparse
 import sys
 from typing import TextIO
 
+from tenace.errors import UsageError
 from tenace_rules.board import dealer, parse_vulnerability, vulnerability
 from tenace_rules.contract import parse_contract, parse_declarer
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks, relative_text
-
-from tenace.errors import UsageError
 
 HELP = "score a contract by Law 77 (NS viewpoint), one on the command line or many with --batch"
 EPILOG = """\
