@@ -91,8 +91,13 @@ def parse_column(spec: str) -> PbnColumn:
     return PbnColumn(name=name, width=int(width) if width else None, align=align or "", sort=sort)
 
 
+def _unescape(text: str) -> str:
+    # Only \" and \\ are escapes: column specs hold literal backslashes (Score_NS\6R).
+    return re.sub(r'\\(["\\])', r"\1", text)
+
+
 def _tokens(line: str) -> list[str]:
-    return [q if q is not None else w for q, w in (m.groups() for m in _TOKEN.finditer(line))]
+    return [_unescape(q) if q is not None else w for q, w in (m.groups() for m in _TOKEN.finditer(line))]
 
 
 def _is_table(name: str, value: str) -> bool:
@@ -145,7 +150,7 @@ def parse_pbn(text: str) -> list[PbnGame]:
                 m = _TAG.match(rest)
                 if not m:
                     raise PbnError(f"line {number}: malformed tag {stripped!r}")
-                current.add_tag(m[1], m[2].replace('\\"', '"').replace("\\\\", "\\"), number)
+                current.add_tag(m[1], _unescape(m[2]), number)
                 rest = rest[m.end():].strip()
             if rest:
                 current.add_data(rest, number)
