@@ -1,0 +1,69 @@
+"""Law 12C2(c): average-plus and average-minus revised by the pair's own session percentage."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+
+from tenace.scoring.matchpoints import BoardScore, MatchpointOptions, SideKind, SideScore, artificial_side
+from tenace.scoring.model import Average
+
+
+def real_percentages(boards: Iterable[BoardScore]) -> dict[str, Fraction]:
+    """Each pair's exact percentage over the boards it has a real result on (played or assigned).
+
+    An assigned score (12C1) is the board's result, so it counts; artificial scores do not, since
+    12C2(c) asks for the percentage obtained on the other boards.
+    """
+    mp: dict[str, Fraction] = {}
+    top: dict[str, int] = {}
+    for b in boards:
+        for s in b.sides():
+            if s.kind is not SideKind.ARTIFICIAL:
+                mp[s.pair] = mp.get(s.pair, Fraction(0)) + s.exact
+                top[s.pair] = top.get(s.pair, 0) + s.top
+    return {p: mp[p] * 100 / top[p] for p in mp if top[p]}
+
+
+def revised_percent(side: SideScore, own: Fraction | None, options: MatchpointOptions) -> Fraction | None:
+    """The percentage 12C2(c) gives instead of the average, or None when the average stands."""
+    if own is None:
+        return None
+    if side.average is Average.PLUS and own > options.average_plus:
+        return own  # a non-offender above 60% keeps its own percentage
+    if side.average is Average.MINUS and own < options.average_minus:
+        return own  # an offender below 40% keeps its own
+    return None
+
+
+def apply_12c2c(
+    boards: Sequence[BoardScore], options: MatchpointOptions, own: Mapping[str, Fraction] | None = None
+) -> list[BoardScore]:
+    """The boards with Law 12C2(c) applied; resolves after the normal boards are scored.
+
+    `own` gives each pair's percentage on its real boards when the caller already has it (the
+    session's running sums), else it is computed from `boards`.
+    """
+    if not options.law_12c2c:
+        return list(boards)
+    if own is None:
+        own = real_percentages(boards)
+    out = []
+    for b in boards:
+        changed = False
+        tables = []
+        for t in b.tables:
+            new = t
+            for attr in ("ns", "ew"):
+                side: SideScore | None = getattr(new, attr)
+                if side is None or side.average is None:
+                    continue
+                pct = revised_percent(side, own.get(side.pair), options)
+                if pct is not None:
+                    revised = artificial_side(side.pair, side.direction, side.average, side.top, options, percent=pct)
+                    new = replace(new, ns=revised) if attr == "ns" else replace(new, ew=revised)
+            changed |= new is not t
+            tables.append(new)
+        out.append(replace(b, tables=tuple(tables)) if changed else b)
+    return out
