@@ -1,0 +1,98 @@
+"""Cross-IMPs: every result IMPed against every other result of the board, counting equal scores by multiplicity."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from itertools import accumulate
+
+from tenace.scoring.imp_results import Artificial, Entry, ImpLine, Score, as_entries
+from tenace.scoring.imps import IMP_STEPS
+
+
+class CrossImpUnit(Enum):
+    """How a result's IMPs against the others are expressed.
+
+    TOTAL: the sum over the other results. PER_COMPARISON: that sum divided by the comparisons made, the
+    other played results (n - 1); this is "cross-IMPs averaged per comparison". PER_SCORE: the sum divided
+    by the other results recorded on the board, Law 12C2 artificial ones included; it equals PER_COMPARISON
+    unless the board holds artificial results, and then shrinks the played results' averages accordingly.
+    """
+
+    TOTAL = "total"
+    PER_SCORE = "per-score"
+    PER_COMPARISON = "per-comparison"
+
+
+@dataclass(frozen=True, slots=True)
+class CrossImpOptions:
+    unit: CrossImpUnit = CrossImpUnit.PER_COMPARISON
+    # Law 12C2(b)'s +3 / 0 / -3 IMPs are read per comparison, so a TOTAL multiplies them by the
+    # comparisons each played result had (n - 1). False: they are taken as they are in every unit.
+    artificial_per_comparison: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class CrossImpBoard:
+    unit: CrossImpUnit
+    results: int  # played results, multiplicity counted
+    comparisons: int  # comparisons per played result: results - 1
+    totals: Mapping[int, int]  # distinct NS score -> its total IMPs against all other played results
+    lines: tuple[ImpLine, ...]  # one per entry, in the order given, in `unit`
+
+
+def cross_imp_totals(counts: Mapping[int, int]) -> dict[int, int]:
+    """Total IMPs of each distinct NS score against every other result, from {score: multiplicity}.
+
+    Sum over others o of IMPs(s - o) = sum over the 24 steps L of #{o <= s - L} - #{o >= s + L}: with the
+    distinct scores sorted and prefix counts, each term is one bisection, so a board costs
+    O(24 * distinct * log distinct) however many times each score occurred.
+    """
+    values = sorted(v for v, c in counts.items() if c > 0)
+    if not values:
+        return {}
+    prefix = list(accumulate((counts[v] for v in values), initial=0))
+    n = prefix[-1]
+    spread = values[-1] - values[0]
+    totals = [0] * len(values)
+    for step in IMP_STEPS:
+        if step > spread:  # no two scores this far apart: this and every later step add nothing
+            break
+        below = [prefix[bisect_right(values, v - step)] for v in values]
+        above = [n - prefix[bisect_left(values, v + step)] for v in values]
+        totals = [t + b - a for t, b, a in zip(totals, below, above, strict=True)]
+    return dict(zip(values, totals, strict=True))
+
+
+def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = CrossImpOptions()) -> CrossImpBoard:
+    """Cross-IMPs for every entry of one board, NS and EW (EW is the opposite of NS for a played result).
+
+    Entries are NS scores (ints or Score with a multiplicity; assigned adjusted scores are compared like
+    any other) and Law 12C2 Artificial awards, which are not compared and keep their IMPs.
+    """
+    board = as_entries(entries)
+    counts: Counter[int] = Counter()
+    recorded = 0
+    for e in board:
+        recorded += e.count
+        if isinstance(e, Score):
+            counts[e.ns] += e.count
+    results = sum(counts.values())
+    comparisons = max(results - 1, 0)
+    totals = cross_imp_totals(counts)
+    unit = options.unit
+    divisor = {CrossImpUnit.TOTAL: 1, CrossImpUnit.PER_COMPARISON: comparisons,
+               CrossImpUnit.PER_SCORE: recorded - 1}[unit]
+    artificial_scale = comparisons if unit is CrossImpUnit.TOTAL and options.artificial_per_comparison else 1
+    lines = []
+    for e in board:
+        if isinstance(e, Artificial):
+            lines.append(ImpLine(Fraction(e.ns_imps) * artificial_scale, Fraction(e.ew_imps) * artificial_scale))
+        else:
+            ns = Fraction(totals[e.ns], divisor) if comparisons else Fraction(0)
+            lines.append(ImpLine(ns, -ns))
+    return CrossImpBoard(unit, results, comparisons, totals, tuple(lines))
