@@ -183,6 +183,9 @@ def factor(raw: Fraction | int, n: int, expected: int, method: Factoring) -> Fra
     return raw * Fraction(expected - 1, n - 1)
 
 
+_Figures = tuple[Fraction, Decimal, Decimal, Fraction, Decimal, Decimal]  # NS exact, MP, %; EW exact, MP, %
+
+
 class _Publisher:
     """Rounds a board's exact MPs once per distinct value (ties share one rounding)."""
 
@@ -236,36 +239,43 @@ def matchpoint_board(
     top = top1 // 2 if half else top1
     publish = _Publisher(top, options)
 
-    ns_exact: dict[int, Fraction] = {}
+    # Per table: the exact and published figures of both sides, computed once per distinct raw score.
+    figures: dict[int, _Figures] = {}
     for members in groups.values():
         n = len(members)
         outcomes = [results[i].outcome for i in members]
         raws: list[Fraction | int]
-        if all(isinstance(o, Played) for o in outcomes):
+        if all(type(o) is Played for o in outcomes):
             raws = [*mp1_raw([o.ns_score for o in outcomes if isinstance(o, Played)])]
         else:
             raws = [*weighted_raw([((Fraction(1), o.ns_score),) if isinstance(o, Played) else o.components
                                  for o in outcomes if isinstance(o, Played | Weighted)])]
-        memo: dict[Fraction | int, Fraction] = {}
+        memo: dict[Fraction | int, _Figures] = {}
         for i, raw in zip(members, raws, strict=True):
-            val = memo.get(raw)
-            if val is None:
-                val = memo[raw] = factor(raw, n, e, method)
-            ns_exact[i] = val
+            got = memo.get(raw)
+            if got is None:
+                x_ns = factor(raw, n, e, method)
+                x_ew = top1 - x_ns
+                if half:
+                    x_ns, x_ew = x_ns / 2, x_ew / 2
+                got = memo[raw] = (x_ns, *publish(x_ns), x_ew, *publish(x_ew))
+            figures[i] = got
 
     tables = []
+    seen: set[str] = set()
     for i, r in enumerate(results):
         out = r.outcome
         ns: SideScore | None = None
         ew: SideScore | None = None
-        if isinstance(out, Played | Weighted):
-            kind = SideKind.PLAYED if isinstance(out, Played) else SideKind.ASSIGNED
-            x_ns = ns_exact[i]
-            x_ew = top1 - x_ns
-            if half:
-                x_ns, x_ew = x_ns / 2, x_ew / 2
-            ns = SideScore(r.ns_pair, NS, x_ns, *publish(x_ns), top, kind)
-            ew = SideScore(r.ew_pair, EW, x_ew, *publish(x_ew), top, kind)
+        if r.ns_pair in seen or r.ew_pair in seen:
+            raise ValueError(f"board {board}: pair {r.ns_pair if r.ns_pair in seen else r.ew_pair} has two results")
+        seen.add(r.ns_pair)
+        seen.add(r.ew_pair)
+        f = figures.get(i)
+        if f is not None:
+            kind = SideKind.PLAYED if type(out) is Played else SideKind.ASSIGNED
+            ns = SideScore(r.ns_pair, NS, f[0], f[1], f[2], top, kind)
+            ew = SideScore(r.ew_pair, EW, f[3], f[4], f[5], top, kind)
         elif isinstance(out, Artificial):
             ns = artificial_side(r.ns_pair, NS, out.ns, top, options, publish)
             ew = artificial_side(r.ew_pair, EW, out.ew, top, options, publish)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import cache
+from math import lcm
 
 
 class FieldMode(Enum):
@@ -38,20 +40,25 @@ class Placing:
         return f"{self.rank}=" if self.tied else str(self.rank)
 
 
+@cache
 def pair_order(pair: str) -> tuple[tuple[int, str], ...]:
     """Natural order of pair ids ("2" before "10", "A9" before "A10"): how tied pairs are listed."""
     return tuple((int(p), "") if p.isdigit() else (0, p) for p in re.findall(r"\d+|\D+", pair))
 
 
-def head_to_head_points(tied: Collection[str], meetings: Mapping[tuple[str, str], Fraction]) -> dict[str, int]:
-    """Tiebreak points among tied pairs from `meetings[(a, b)]`: the MPs a scored on boards against b."""
+# MPs pair a scored on the boards it played against pair b, or None when they did not meet.
+HeadToHead = Callable[[str, str], Fraction | None]
+
+
+def head_to_head_points(tied: Collection[str], scored: HeadToHead) -> dict[str, int]:
+    """Tiebreak points among tied pairs: 2 to the better of each two that met, 1 each when equal."""
     points = dict.fromkeys(tied, 0)
     group = sorted(tied, key=pair_order)
     for i, a in enumerate(group):
         for b in group[i + 1:]:
-            ab, ba = meetings.get((a, b)), meetings.get((b, a))
+            ab, ba = scored(a, b), scored(b, a)
             if ab is None or ba is None:
-                continue  # they did not meet
+                continue
             if ab > ba:
                 points[a] += 2
             elif ba > ab:
@@ -62,29 +69,28 @@ def head_to_head_points(tied: Collection[str], meetings: Mapping[tuple[str, str]
     return points
 
 
-def rank_field(
-    field: str,
-    values: Mapping[str, Fraction],
-    meetings: Mapping[tuple[str, str], Fraction] | None = None,
-) -> list[Placing]:
+def rank_field(field: str, values: Mapping[str, Fraction], head_to_head: HeadToHead | None = None) -> list[Placing]:
     """Standard competition ranking of one field, best first: equal values share a place (1, 2=, 2=, 4).
 
-    With `meetings`, ties are broken head-to-head (see Tiebreak.HEAD_TO_HEAD).
+    With `head_to_head`, ties are broken by the tied pairs' meetings (see Tiebreak.HEAD_TO_HEAD).
     """
-    ordered = sorted(values, key=lambda p: (-values[p], pair_order(p)))
+    # Exact integer sort keys over a common denominator: comparing Fractions one by one is slow.
+    common = lcm(*(v.denominator for v in values.values())) if values else 1
+    key = {p: v.numerator * (common // v.denominator) for p, v in values.items()}
+    ordered = sorted(key, key=lambda p: (-key[p], pair_order(p)))
     out: list[Placing] = []
     i = 0
     while i < len(ordered):
         j = i + 1
-        while j < len(ordered) and values[ordered[j]] == values[ordered[i]]:
+        while j < len(ordered) and key[ordered[j]] == key[ordered[i]]:
             j += 1
         tied = ordered[i:j]
         if len(tied) == 1:
             out.append(Placing(tied[0], field, i + 1, False))
-        elif meetings is None:
+        elif head_to_head is None:
             out.extend(Placing(p, field, i + 1, True) for p in tied)
         else:
-            points = head_to_head_points(tied, meetings)
+            points = head_to_head_points(tied, head_to_head)
             tied.sort(key=lambda p: (-points[p], pair_order(p)))
             by_points = Counter(points.values())
             ahead = 0  # tied pairs placed before this point level

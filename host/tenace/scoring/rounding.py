@@ -17,9 +17,13 @@ class Rounding(Enum):
 
 def round_fraction(value: Fraction | int, decimals: int, mode: Rounding = Rounding.HALF_UP) -> Decimal:
     """`value` rounded to `decimals` places, computed on integers so no binary float error can flip a tie."""
+    return round_ratio(value.numerator, value.denominator, decimals, mode)
+
+
+def round_ratio(num: int, den: int, decimals: int, mode: Rounding = Rounding.HALF_UP) -> Decimal:
+    """num/den rounded to `decimals` places (den > 0), without building a Fraction on hot paths."""
     if decimals < 0:
         raise ValueError(f"decimals must be 0 or more, not {decimals}")
-    num, den = value.numerator, value.denominator
     sign = -1 if num < 0 else 1
     q, r = divmod(abs(num) * 10**decimals, den)
     if mode is not Rounding.DOWN:
