@@ -1,0 +1,129 @@
+"""Creating an event file: the event, its sections and their movements; terminals signing in to tables."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import date as Date
+from datetime import datetime
+from pathlib import Path
+
+from tenace.movement import Movement
+from tenace.store import validate
+from tenace.store.clock import timestamp
+from tenace.store.db import connect, transaction
+from tenace.store.errors import EntryError, StoreError
+
+log = logging.getLogger(__name__)
+
+SCORING_METHODS = ("matchpoints", "imps", "total_points")
+_SECTION_NAME = re.compile(r"^[A-Za-z0-9]{1,8}$")
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    name: str
+    date: str
+    scoring: str
+    created: str
+    sections: tuple[SectionInfo, ...]
+
+
+@dataclass(frozen=True)
+class SectionInfo:
+    name: str
+    movement: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+
+
+def create_event(path: Path | str, *, name: str, sections: dict[str, Movement], date: str | None = None,
+                 scoring: str = "matchpoints", at: datetime | None = None) -> sqlite3.Connection:
+    """A new event file holding the event and each section's movement; refused if the file exists."""
+    path = Path(path)
+    if path.exists():
+        raise StoreError(f"{path} already exists: an event file is never overwritten")
+    name = name.strip()
+    if not 1 <= len(name) <= 200 or not name.isprintable():
+        raise EntryError("the event name must be printable text of 1 to 200 characters")
+    day = date or Date.today().isoformat()
+    try:
+        Date.fromisoformat(day)
+    except ValueError:
+        raise EntryError(f"the event date must be YYYY-MM-DD, not {day!r}") from None
+    if scoring not in SCORING_METHODS:
+        raise EntryError(f"scoring must be one of {', '.join(SCORING_METHODS)}, not {scoring!r}")
+    if not sections:
+        raise EntryError("an event needs at least one section")
+    conn = connect(path, create=True)
+    try:
+        with transaction(conn):
+            conn.execute("INSERT INTO event (id, name, date, scoring, created) VALUES (1, ?, ?, ?, ?)",
+                         (name, day, scoring, timestamp(at)))
+            for section, movement in sections.items():
+                _add_section(conn, section, movement)
+    except BaseException:
+        conn.close()
+        for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            leftover.unlink(missing_ok=True)
+        raise
+    log.info("created event %r in %s", name, path)
+    return conn
+
+
+def add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> None:
+    """Add a section and its movement to an existing event (e.g. a late second section)."""
+    with transaction(conn):
+        _add_section(conn, section, movement)
+
+
+def _add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> None:
+    if not _SECTION_NAME.match(section):
+        raise EntryError(f"a section name is 1 to 8 letters or digits, not {section!r}")
+    if conn.execute("SELECT 1 FROM section WHERE name = ?", (section,)).fetchone():
+        raise EntryError(f"section {section} already exists")
+    conn.execute("INSERT INTO section (name, movement, tables, rounds, boards_per_round) VALUES (?, ?, ?, ?, ?)",
+                 (section, movement.name, movement.tables, movement.rounds, movement.boards_per_round))
+    conn.executemany("INSERT INTO encounter (section, table_no, round, ns_pair, ew_pair) VALUES (?, ?, ?, ?, ?)",
+                     [(section, e.table, e.round, e.ns_pair, e.ew_pair) for e in movement.encounters])
+    conn.executemany("INSERT INTO encounter_board (section, table_no, round, board) VALUES (?, ?, ?, ?)",
+                     [(section, e.table, e.round, b) for e in movement.encounters for b in e.boards])
+
+
+def event_info(conn: sqlite3.Connection) -> EventInfo:
+    row = conn.execute("SELECT name, date, scoring, created FROM event WHERE id = 1").fetchone()
+    if row is None:
+        raise StoreError("the event file holds no event")
+    sections = tuple(SectionInfo(*r) for r in conn.execute(
+        "SELECT name, movement, tables, rounds, boards_per_round FROM section ORDER BY name"))
+    return EventInfo(name=row[0], date=row[1], scoring=row[2], created=row[3], sections=sections)
+
+
+def sign_in(conn: sqlite3.Connection, terminal: int, section: str, table: int, *, who: str = "terminal",
+            at: datetime | None = None) -> None:
+    """Seat a terminal at a table (from its sign-in message, or the TD replacing a broken one); committed.
+
+    Signing in again, to the same or another table, is recorded in the sign-in history; the
+    terminal's sequence numbers carry on (exactly-once is per terminal, whatever table it is at).
+    """
+    limits = (("terminal id", terminal, 0, validate.MAX_ID), ("table", table, 1, validate.MAX_TABLE))
+    for name, value, low, high in limits:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise EntryError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    when = timestamp(at)
+    with transaction(conn):
+        tables = conn.execute("SELECT tables FROM section WHERE name = ?", (section,)).fetchone()
+        if tables is None:
+            raise EntryError(f"there is no section {section!r} in this event")
+        if table > tables[0]:
+            raise EntryError(f"section {section} has tables 1 to {tables[0]}, not {table}")
+        conn.execute("INSERT INTO terminal (id, section, table_no, signed_in) VALUES (?, ?, ?, ?) "
+                     "ON CONFLICT (id) DO UPDATE SET section = excluded.section, table_no = excluded.table_no, "
+                     "signed_in = excluded.signed_in", (terminal, section, table, when))
+        conn.execute("INSERT INTO sign_in (terminal, section, table_no, at, who) VALUES (?, ?, ?, ?, ?)",
+                     (terminal, section, table, when, who))
+    log.info("terminal %d signed in to section %s table %d", terminal, section, table)
+

@@ -1,0 +1,186 @@
+"""Hard rule 2: each result frame ingested exactly once, in one transaction, acknowledged only after COMMIT."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import sqlite3
+from datetime import datetime
+from enum import Enum
+
+from tenace.store import validate
+from tenace.store.clock import timestamp
+from tenace.store.db import transaction
+from tenace.store.model import IncomingResult, Ingested, Refusal, Status
+from tenace.store.validate import Bad, Entry
+from tenace.store.versions import Slot, slot_state
+
+log = logging.getLogger(__name__)
+
+# What is kept of a refused frame for the TD: enough to recognise it, not enough to fill the disk.
+MAX_MESSAGE_TEXT = 800
+MAX_RAW_BYTES = 256
+
+
+def ingest(conn: sqlite3.Connection, message: IncomingResult, *, at: datetime | None = None) -> Ingested:
+    """Store one decoded result message, or recognise it as a duplicate, or refuse it with a reason.
+
+    The whole decision and its writes are one transaction: when this returns, the outcome is committed
+    (acknowledge if `outcome.acknowledge`). Database errors propagate and nothing is committed: the
+    collector must not acknowledge, the terminal will send the frame again.
+    """
+    received = timestamp(at)
+    try:
+        terminal, sequence = validate.identity(message)
+    except Bad as bad:
+        # Without a usable (terminal, sequence) the frame cannot be matched to a later copy: log each arrival.
+        with transaction(conn):
+            record_refusal(conn, bad.refusal, message=message, at=received)
+        log.warning("refused a frame without identity: %s", bad.refusal.detail)
+        return Ingested(Status.REFUSED, bad.refusal.reason, bad.refusal.detail)
+    digest = digest_of(message)
+    with transaction(conn):
+        outcome = _decide(conn, message, terminal, sequence, digest, received)
+    if outcome.status is Status.REFUSED:
+        log.log(logging.DEBUG if outcome.repeat else logging.WARNING, "terminal %d seq %d refused: %s",
+                terminal, sequence, outcome.detail)
+    elif outcome.conflict:
+        log.warning("terminal %d seq %d: %s", terminal, sequence, outcome.detail)
+    else:
+        log.debug("terminal %d seq %d %s: %s", terminal, sequence, outcome.status, outcome.detail)
+    return outcome
+
+
+def _decide(conn: sqlite3.Connection, message: IncomingResult, terminal: int, sequence: int, digest: str,
+            received: str) -> Ingested:
+    stored = conn.execute(
+        "SELECT f.id, f.digest, r.id, r.version FROM frame f JOIN result r ON r.frame = f.id "
+        "WHERE f.terminal = ? AND f.seq = ? AND f.outcome = 'stored'", (terminal, sequence)).fetchone()
+    if stored is not None:
+        if stored[1] == digest:
+            return Ingested(Status.DUPLICATE, detail=f"terminal {terminal} seq {sequence} was stored before",
+                            result_id=stored[2], version=stored[3])
+        return _refuse(conn, message, terminal, sequence, digest, received, Refusal(
+            "sequence_reused", f"terminal {terminal} seq {sequence} is already stored with a different result"))
+    try:
+        entry = validate.entry_of(message)
+        validate.check_terminal_entry(conn, terminal, entry)
+        who = validate.check_text(message.who, "who", 80) or f"terminal {terminal}"
+        why = validate.check_text(message.why, "why", 500)
+    except Bad as bad:
+        return _refuse(conn, message, terminal, sequence, digest, received, bad.refusal)
+    if message.correction and why is None:
+        why = "corrected through the terminal's director menu"
+    frame_id = conn.execute(
+        "INSERT INTO frame (terminal, seq, digest, received, outcome) VALUES (?, ?, ?, ?, 'stored')",
+        (terminal, sequence, digest, received)).lastrowid
+    conn.execute("UPDATE terminal SET last_seq = max(coalesce(last_seq, -1), ?), last_heard = ? WHERE id = ?",
+                 (sequence, received, terminal))
+    return add_version(conn, entry, source="terminal", who=who, why=why, at=received, replaces=message.correction,
+                       terminal=terminal, frame_id=frame_id)
+
+
+def add_version(conn: sqlite3.Connection, entry: Entry, *, source: str, who: str, why: str | None, at: str,
+                replaces: bool, terminal: int | None = None, frame_id: int | None = None) -> Ingested:
+    """Append a version to the entry's slot, inside the caller's transaction.
+
+    `replaces`: a correction, superseding every current head of the slot (which also settles a conflict);
+    otherwise the version stands beside them, and if it differs from any of them the slot is in conflict.
+    """
+    slot = Slot(entry.section, entry.table, entry.round, entry.board)
+    state = slot_state(conn, slot)
+    version = 1 + max((v.version for v in state.versions), default=0)
+    differing = [h for h in state.heads if h.content() != entry.content()]
+    conflict = bool(differing) and not replaces
+    result_id = conn.execute(
+        "INSERT INTO result (section, table_no, round, board, version, ns_pair, ew_pair, kind, contract, declarer,"
+        " tricks, lead, ns_score, ns_adjust, ew_adjust, weights, source, terminal, frame, who, at, why)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (*slot, version, entry.ns_pair, entry.ew_pair, entry.kind.value, entry.contract, entry.declarer,
+         entry.tricks, entry.lead, entry.ns_score, entry.ns_adjust, entry.ew_adjust, entry.weights,
+         source, terminal, frame_id, who, at, why)).lastrowid
+    assert result_id is not None
+    if replaces:
+        conn.executemany("INSERT INTO result_supersedes (result, supersedes) VALUES (?, ?)",
+                         [(result_id, h.id) for h in state.heads])
+    where = f"section {slot.section} table {slot.table} round {slot.round} board {slot.board}"
+    if conflict:
+        others = ", v".join(str(h.version) for h in differing)
+        detail = f"{where}: v{version} differs from v{others}: conflict for the TD"
+    elif replaces and state.heads:
+        detail = f"{where}: v{version} replaces v{', v'.join(str(h.version) for h in state.heads)}"
+    else:
+        detail = f"{where}: v{version} stored"
+    return Ingested(Status.STORED, detail=detail, result_id=result_id, version=version, conflict=conflict)
+
+
+def _refuse(conn: sqlite3.Connection, message: IncomingResult, terminal: int, sequence: int, digest: str,
+            received: str, refusal: Refusal) -> Ingested:
+    """Record a refusal of an identified frame, once: the same frame refused again for the same reason adds nothing."""
+    earlier = conn.execute(
+        "SELECT r.detail FROM frame f JOIN refusal r ON r.id = f.refusal "
+        "WHERE f.terminal = ? AND f.seq = ? AND f.digest = ? AND r.reason = ?",
+        (terminal, sequence, digest, refusal.reason)).fetchone()
+    if earlier is not None:
+        return Ingested(Status.REFUSED, refusal.reason, earlier[0], repeat=True)
+    refusal_id = record_refusal(conn, refusal, message=message, terminal=terminal, sequence=sequence, at=received)
+    conn.execute("INSERT INTO frame (terminal, seq, digest, received, outcome, refusal)"
+                 " VALUES (?, ?, ?, ?, 'refused', ?)", (terminal, sequence, digest, received, refusal_id))
+    return Ingested(Status.REFUSED, refusal.reason, refusal.detail)
+
+
+def record_refusal(conn: sqlite3.Connection, refusal: Refusal, *, message: IncomingResult | None = None,
+                   terminal: int | None = None, sequence: int | None = None, raw: bytes | None = None,
+                   at: str | None = None) -> int:
+    """Add a row to the refusals the TD sees, inside the caller's transaction; its id."""
+    if raw is None and message is not None and isinstance(message.raw, (bytes, bytearray)):
+        raw = bytes(message.raw)
+    raw_hex = raw[:MAX_RAW_BYTES].hex() if isinstance(raw, (bytes, bytearray)) else None
+    row_id = conn.execute(
+        "INSERT INTO refusal (at, terminal, seq, reason, detail, message, raw_hex) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (at or timestamp(), terminal, sequence, refusal.reason, refusal.detail[:MAX_MESSAGE_TEXT],
+         describe_message(message) if message is not None else None, raw_hex)).lastrowid
+    assert row_id is not None
+    return row_id
+
+
+def refuse_frame(conn: sqlite3.Connection, reason: str, detail: str, *, terminal: int | None = None,
+                 sequence: int | None = None, raw: bytes | None = None, at: datetime | None = None) -> int:
+    """For the collector: record a frame refused before it could be decoded (bad CRC, bad auth tag), committed.
+
+    `terminal`/`sequence` are what the frame claimed, kept only when they are plausible numbers.
+    """
+    def plausible(value: int | None) -> int | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= validate.MAX_ID
+        return value if ok else None
+    with transaction(conn):
+        row_id = record_refusal(conn, Refusal(str(reason)[:40], str(detail)), terminal=plausible(terminal),
+                                sequence=plausible(sequence), raw=raw, at=timestamp(at))
+    log.warning("frame refused by the collector: %s: %s", reason, detail)
+    return row_id
+
+
+def _fields(message: IncomingResult) -> list[tuple[str, object]]:
+    """The decoded fields, enums as their plain values (Kind.NORMAL and "normal" are the same frame)."""
+    values = [(f.name, getattr(message, f.name, None)) for f in dataclasses.fields(IncomingResult) if f.name != "raw"]
+    return [(name, value.value if isinstance(value, Enum) else value) for name, value in values]
+
+
+def _safe_ascii(value: object) -> str:
+    try:
+        return ascii(value)
+    except Exception:  # a hostile object's __repr__: the frame is refused anyway, it must not crash the host
+        return f"<{type(value).__name__}>"
+
+
+def digest_of(message: IncomingResult) -> str:
+    """What makes two frames "the same frame": every decoded field (not the raw bytes, not the arrival time)."""
+    text = ";".join(f"{name}={_safe_ascii(value)}" for name, value in _fields(message))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def describe_message(message: IncomingResult) -> str:
+    """The fields as received, printable and bounded, for the refusals list."""
+    text = " ".join(f"{name}={validate.show(value, 60)}" for name, value in _fields(message) if value is not None)
+    return text[:MAX_MESSAGE_TEXT]

@@ -1,0 +1,164 @@
+"""What the TD and the scoring engine read: current results, conflicts, refusals, missing results, terminals."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from tenace.store.validate import REASONS
+from tenace.store.versions import Slot, SlotState, Version, load_versions, slot_states
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A slot whose current versions disagree: every head is shown, the TD chooses or enters the result."""
+
+    slot: Slot
+    heads: tuple[Version, ...]
+    versions: tuple[Version, ...]
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A board the movement expects at a table in a round, with no result that counts (none yet, or erased)."""
+
+    section: str
+    round: int
+    table: int
+    board: int
+    ns_pair: int
+    ew_pair: int
+    erased: bool
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A version that replaced others (Law 79C): who, when, why, and what it replaced."""
+
+    version: Version
+    replaced: tuple[Version, ...]
+
+
+@dataclass(frozen=True)
+class RefusalRow:
+    id: int
+    at: str
+    terminal: int | None
+    sequence: int | None
+    reason: str
+    detail: str
+    message: str | None
+    raw_hex: str | None
+
+
+@dataclass(frozen=True)
+class RefusalGroup:
+    reason: str
+    meaning: str
+    count: int
+    latest: tuple[RefusalRow, ...]
+
+
+@dataclass(frozen=True)
+class TerminalStatus:
+    terminal: int
+    section: str
+    table: int
+    signed_in: str
+    last_sequence: int | None
+    last_heard: str | None
+    stored: int
+    refused: int
+
+
+@dataclass(frozen=True)
+class ScoringRow:
+    """One table's result on a board for the scoring engine: a score or an adjusted kind, never both."""
+
+    table: int
+    round: int
+    ns_pair: int
+    ew_pair: int
+    kind: str
+    ns_score: int | None
+    ns_adjust: str | None = None
+    ew_adjust: str | None = None
+    weights: str | None = None
+
+
+def states(conn: sqlite3.Connection, section: str | None = None) -> dict[Slot, SlotState]:
+    """Every slot that has at least one version, with its versions, heads and verdict; one read transaction."""
+    return slot_states(load_versions(conn, section=section))
+
+
+def current_results(conn: sqlite3.Connection, section: str | None = None) -> list[Version]:
+    """The result that counts in every settled slot (latest version unless conflicted), erasures left out."""
+    return [s.current for s in states(conn, section).values() if s.current is not None and s.current.kind != "erased"]
+
+
+def conflicts(conn: sqlite3.Connection, section: str | None = None) -> list[Conflict]:
+    return [Conflict(s.slot, s.heads, s.versions) for s in states(conn, section).values() if s.conflict]
+
+
+def corrections(conn: sqlite3.Connection) -> list[Correction]:
+    """Every version that replaced others, or was entered by the director, in the order made."""
+    versions = load_versions(conn)
+    by_id = {v.id: v for v in versions}
+    return [Correction(v, tuple(by_id[i] for i in v.supersedes)) for v in versions
+            if v.supersedes or v.source == "director"]
+
+
+def missing_results(conn: sqlite3.Connection, section: str | None = None) -> list[Missing]:
+    """What the movement expects and is not in: no version yet, or erased. Conflicts are not missing."""
+    known = states(conn, section)
+    rows = conn.execute(
+        "SELECT b.section, b.round, b.table_no, b.board, e.ns_pair, e.ew_pair FROM encounter_board b "
+        "JOIN encounter e USING (section, table_no, round) WHERE ?1 IS NULL OR b.section = ?1 "
+        "ORDER BY b.section, b.round, b.table_no, b.board", (section,)).fetchall()
+    out = []
+    for sec, round_, table, board, ns_pair, ew_pair in rows:
+        state = known.get(Slot(sec, table, round_, board))
+        if state is None:
+            out.append(Missing(sec, round_, table, board, ns_pair, ew_pair, erased=False))
+        elif state.current is not None and state.current.kind == "erased":
+            out.append(Missing(sec, round_, table, board, ns_pair, ew_pair, erased=True))
+    return out
+
+
+def refusals(conn: sqlite3.Connection, reason: str | None = None) -> list[RefusalRow]:
+    """Refused frames, latest first."""
+    rows = conn.execute("SELECT id, at, terminal, seq, reason, detail, message, raw_hex FROM refusal "
+                        "WHERE ?1 IS NULL OR reason = ?1 ORDER BY id DESC", (reason,)).fetchall()
+    return [RefusalRow(*row) for row in rows]
+
+
+def refusal_groups(conn: sqlite3.Connection, examples: int = 3) -> list[RefusalGroup]:
+    """Refusals grouped by reason, most frequent first, each with its latest few examples."""
+    counts = conn.execute(
+        "SELECT reason, count(*) AS n FROM refusal GROUP BY reason ORDER BY n DESC, reason").fetchall()
+    groups = []
+    for reason, count in counts:
+        latest = conn.execute("SELECT id, at, terminal, seq, reason, detail, message, raw_hex FROM refusal "
+                              "WHERE reason = ? ORDER BY id DESC LIMIT ?", (reason, examples)).fetchall()
+        groups.append(RefusalGroup(reason, REASONS.get(reason, "refused by the collector"), count,
+                                   tuple(RefusalRow(*row) for row in latest)))
+    return groups
+
+
+def terminal_status(conn: sqlite3.Connection) -> list[TerminalStatus]:
+    rows = conn.execute(
+        "SELECT t.id, t.section, t.table_no, t.signed_in, t.last_seq, t.last_heard,"
+        " (SELECT count(*) FROM frame f WHERE f.terminal = t.id AND f.outcome = 'stored'),"
+        " (SELECT count(*) FROM frame f WHERE f.terminal = t.id AND f.outcome = 'refused')"
+        " FROM terminal t ORDER BY t.section, t.table_no, t.id").fetchall()
+    return [TerminalStatus(*row) for row in rows]
+
+
+def scoring_rows(conn: sqlite3.Connection, section: str) -> dict[int, list[ScoringRow]]:
+    """The scoring engine's input: per board, one row per table whose result counts (conflicts left out:
+    see `conflicts`; not-played rows are kept, the engine decides how they count)."""
+    boards: dict[int, list[ScoringRow]] = {}
+    for v in current_results(conn, section):
+        boards.setdefault(v.board, []).append(ScoringRow(
+            v.table, v.round, v.ns_pair, v.ew_pair, v.kind, v.ns_score, v.ns_adjust, v.ew_adjust, v.weights))
+    return dict(sorted(boards.items()))

@@ -1,0 +1,159 @@
+"""The event file's SQLite schema: one tuple of migrations, each bringing the file one version up."""
+
+from __future__ import annotations
+
+# Stored in PRAGMA application_id so that a Tenace event file is told apart from any other SQLite file.
+APPLICATION_ID = 0x54454E41  # "TENA"
+
+# Result kinds; the same words are used by the ingest API, the queries and `tenace problems --json`.
+KINDS = ("normal", "passed_out", "not_played", "artificial", "weighted", "erased")
+
+_V1 = """
+CREATE TABLE event (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+    date TEXT NOT NULL,
+    scoring TEXT NOT NULL CHECK (scoring IN ('matchpoints', 'imps', 'total_points')),
+    created TEXT NOT NULL
+);
+
+CREATE TABLE section (
+    name TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 8),
+    movement TEXT NOT NULL,
+    tables INTEGER NOT NULL CHECK (tables >= 1),
+    rounds INTEGER NOT NULL CHECK (rounds >= 1),
+    boards_per_round INTEGER NOT NULL CHECK (boards_per_round >= 1)
+);
+
+-- The movement: who sits where in each round, and the boards they play there.
+CREATE TABLE encounter (
+    section TEXT NOT NULL REFERENCES section(name),
+    table_no INTEGER NOT NULL CHECK (table_no >= 1),
+    round INTEGER NOT NULL CHECK (round >= 1),
+    ns_pair INTEGER NOT NULL CHECK (ns_pair >= 1),
+    ew_pair INTEGER NOT NULL CHECK (ew_pair >= 1),
+    PRIMARY KEY (section, table_no, round)
+) WITHOUT ROWID;
+
+CREATE TABLE encounter_board (
+    section TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL CHECK (board >= 1),
+    PRIMARY KEY (section, table_no, round, board),
+    FOREIGN KEY (section, table_no, round) REFERENCES encounter(section, table_no, round)
+) WITHOUT ROWID;
+
+-- Where each terminal is signed in now; sign_in keeps the history.
+CREATE TABLE terminal (
+    id INTEGER PRIMARY KEY CHECK (id >= 0),
+    section TEXT NOT NULL REFERENCES section(name),
+    table_no INTEGER NOT NULL CHECK (table_no >= 1),
+    signed_in TEXT NOT NULL,
+    last_seq INTEGER,
+    last_heard TEXT
+);
+
+CREATE TABLE sign_in (
+    id INTEGER PRIMARY KEY,
+    terminal INTEGER NOT NULL REFERENCES terminal(id),
+    section TEXT NOT NULL REFERENCES section(name),
+    table_no INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    who TEXT NOT NULL
+);
+
+-- Every distinct frame the host decided on. A (terminal, seq) is stored at most once; a refused frame
+-- may be stored later (its refusal depended on the event, e.g. a terminal not yet signed in).
+CREATE TABLE frame (
+    id INTEGER PRIMARY KEY,
+    terminal INTEGER NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 0),
+    digest TEXT NOT NULL,
+    received TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('stored', 'refused')),
+    refusal INTEGER REFERENCES refusal(id),
+    CHECK ((outcome = 'refused') = (refusal IS NOT NULL))
+);
+CREATE UNIQUE INDEX frame_stored_once ON frame(terminal, seq) WHERE outcome = 'stored';
+CREATE INDEX frame_by_sequence ON frame(terminal, seq);
+
+-- Refused frames, with what the TD needs to see: the reason (a stable code), the detail, the fields
+-- as they arrived and the raw frame when the collector has it. Terminal and seq are NULL when unusable.
+CREATE TABLE refusal (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    terminal INTEGER,
+    seq INTEGER,
+    reason TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    message TEXT,
+    raw_hex TEXT
+);
+CREATE INDEX refusal_by_reason ON refusal(reason, id);
+
+-- Results, append-only: a correction, an erasure or an adjusted score is a new version of its slot
+-- (section, table, round, board) that lists in result_supersedes the versions it replaces.
+CREATE TABLE result (
+    id INTEGER PRIMARY KEY,
+    section TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    version INTEGER NOT NULL CHECK (version >= 1),
+    ns_pair INTEGER NOT NULL CHECK (ns_pair >= 1),
+    ew_pair INTEGER NOT NULL CHECK (ew_pair >= 1),
+    kind TEXT NOT NULL CHECK (kind IN ('normal', 'passed_out', 'not_played', 'artificial', 'weighted', 'erased')),
+    contract TEXT,
+    declarer TEXT CHECK (declarer IN ('N', 'E', 'S', 'W')),
+    tricks INTEGER CHECK (tricks BETWEEN 0 AND 13),
+    lead TEXT,
+    ns_score INTEGER,
+    ns_adjust TEXT,
+    ew_adjust TEXT,
+    weights TEXT,
+    source TEXT NOT NULL CHECK (source IN ('terminal', 'director')),
+    terminal INTEGER,
+    frame INTEGER UNIQUE REFERENCES frame(id),
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    why TEXT,
+    UNIQUE (section, table_no, round, board, version),
+    FOREIGN KEY (section, table_no, round, board) REFERENCES encounter_board(section, table_no, round, board),
+    CHECK ((source = 'terminal') = (frame IS NOT NULL)),
+    CHECK ((kind = 'normal') = (contract IS NOT NULL AND declarer IS NOT NULL AND tricks IS NOT NULL)),
+    CHECK ((kind IN ('normal', 'passed_out')) = (ns_score IS NOT NULL)),
+    CHECK ((kind = 'artificial') = (ns_adjust IS NOT NULL AND ew_adjust IS NOT NULL)),
+    CHECK ((kind = 'weighted') = (weights IS NOT NULL))
+);
+CREATE INDEX result_by_slot ON result(section, table_no, round, board);
+
+CREATE TABLE result_supersedes (
+    result INTEGER NOT NULL REFERENCES result(id),
+    supersedes INTEGER NOT NULL REFERENCES result(id),
+    PRIMARY KEY (result, supersedes),
+    CHECK (supersedes < result)
+) WITHOUT ROWID;
+CREATE INDEX superseded ON result_supersedes(supersedes);
+
+-- Hard rule 4 in the file itself: what was recorded is never changed or removed, by any program.
+CREATE TRIGGER result_append_only_u BEFORE UPDATE ON result
+BEGIN SELECT RAISE(ABORT, 'results are append-only: enter a new version'); END;
+CREATE TRIGGER result_append_only_d BEFORE DELETE ON result
+BEGIN SELECT RAISE(ABORT, 'results are append-only: enter a new version'); END;
+CREATE TRIGGER supersedes_append_only_u BEFORE UPDATE ON result_supersedes
+BEGIN SELECT RAISE(ABORT, 'result history is append-only'); END;
+CREATE TRIGGER supersedes_append_only_d BEFORE DELETE ON result_supersedes
+BEGIN SELECT RAISE(ABORT, 'result history is append-only'); END;
+CREATE TRIGGER frame_append_only_u BEFORE UPDATE ON frame
+BEGIN SELECT RAISE(ABORT, 'received frames are append-only'); END;
+CREATE TRIGGER frame_append_only_d BEFORE DELETE ON frame
+BEGIN SELECT RAISE(ABORT, 'received frames are append-only'); END;
+CREATE TRIGGER refusal_append_only_u BEFORE UPDATE ON refusal
+BEGIN SELECT RAISE(ABORT, 'refusals are append-only'); END;
+CREATE TRIGGER refusal_append_only_d BEFORE DELETE ON refusal
+BEGIN SELECT RAISE(ABORT, 'refusals are append-only'); END;
+"""
+
+# (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1),)

@@ -1,0 +1,152 @@
+"""The versions of each result slot (section, table, round, board), and what they add up to: current or conflict."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple
+
+from tenace_rules.contract import parse_contract
+from tenace_rules.tricks import relative_text
+
+
+class Slot(NamedTuple):
+    section: str
+    table: int
+    round: int
+    board: int
+
+
+@dataclass(frozen=True)
+class Version:
+    """One stored version of a slot's result, with where it came from."""
+
+    id: int
+    section: str
+    table: int
+    round: int
+    board: int
+    version: int
+    ns_pair: int
+    ew_pair: int
+    kind: str
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    lead: str | None
+    ns_score: int | None
+    ns_adjust: str | None
+    ew_adjust: str | None
+    weights: str | None
+    source: str
+    terminal: int | None
+    sequence: int | None
+    who: str
+    at: str
+    why: str | None
+    supersedes: tuple[int, ...]
+
+    @property
+    def slot(self) -> Slot:
+        return Slot(self.section, self.table, self.round, self.board)
+
+    def content(self) -> tuple[object, ...]:
+        """What two versions must share to be the same result; matches validate.Entry.content."""
+        return (self.ns_pair, self.ew_pair, self.kind, self.contract, self.declarer, self.tricks,
+                self.lead, self.ns_adjust, self.ew_adjust, self.weights)
+
+    def describe(self) -> str:
+        """The result as a TD reads it: "4SX+1 by N, lead HK: NS +990", "A+/A- (artificial)"."""
+        if self.kind == "normal" and self.contract and self.declarer and self.tricks is not None:
+            made = relative_text(parse_contract(self.contract), self.tricks)
+            lead = f", lead {self.lead}" if self.lead else ""
+            return f"{self.contract}{made} by {self.declarer}{lead}: NS {self.ns_score:+d}"
+        if self.kind == "passed_out":
+            return "passed out: NS 0"
+        if self.kind == "artificial":
+            return f"artificial NS {self.ns_adjust} / EW {self.ew_adjust}"
+        if self.kind == "weighted":
+            return f"weighted NS {self.weights}"
+        return self.kind.replace("_", " ")
+
+    def origin(self) -> str:
+        """Who entered it: "terminal 12 seq 40" or "director Smith"."""
+        if self.source == "terminal":
+            by = f"terminal {self.terminal} seq {self.sequence}"
+            return f"{by} ({self.who})" if self.who != f"terminal {self.terminal}" else by
+        return f"director {self.who}"
+
+
+@dataclass(frozen=True)
+class SlotState:
+    """A slot's versions in the order stored, the heads (versions nothing supersedes) and the verdict."""
+
+    slot: Slot
+    versions: tuple[Version, ...]
+    heads: tuple[Version, ...]
+
+    @property
+    def conflict(self) -> bool:
+        """Heads that disagree: two different results and nobody has decided between them."""
+        return len({h.content() for h in self.heads}) > 1
+
+    @property
+    def current(self) -> Version | None:
+        """The result that counts: the latest head, unless the heads disagree (then none until the TD decides)."""
+        if not self.heads or self.conflict:
+            return None
+        return self.heads[-1]
+
+    @property
+    def corrected(self) -> bool:
+        return any(v.supersedes for v in self.versions)
+
+
+_SELECT = """
+SELECT r.id, r.section, r.table_no, r.round, r.board, r.version, r.ns_pair, r.ew_pair, r.kind, r.contract,
+       r.declarer, r.tricks, r.lead, r.ns_score, r.ns_adjust, r.ew_adjust, r.weights, r.source, r.terminal,
+       f.seq, r.who, r.at, r.why,
+       (SELECT group_concat(s.supersedes) FROM result_supersedes s WHERE s.result = r.id) AS supersedes
+FROM result r LEFT JOIN frame f ON f.id = r.frame
+"""
+
+
+# Version's fields that come straight from a column of _SELECT, in the same order.
+_COLUMNS = tuple(f.name for f in fields(Version) if f.name != "supersedes")
+
+
+def load_versions(conn: sqlite3.Connection, slot: Slot | None = None, section: str | None = None) -> list[Version]:
+    """Every version (of one slot, of one section, or of the event), in the order they were stored."""
+    if slot is not None:
+        where, params = "WHERE r.section = ? AND r.table_no = ? AND r.round = ? AND r.board = ?", tuple(slot)
+    elif section is not None:
+        where, params = "WHERE r.section = ?", (section,)
+    else:
+        where, params = "", ()
+    rows = conn.execute(f"{_SELECT} {where} ORDER BY r.id", params).fetchall()
+    return [_version(row) for row in rows]
+
+
+def _version(row: Any) -> Version:
+    """A Version from a row of _SELECT (its columns are Version's fields in order)."""
+    supersedes = row[-1]
+    ids = tuple(sorted(int(x) for x in str(supersedes).split(","))) if supersedes is not None else ()
+    return Version(**{name: row[i] for i, name in enumerate(_COLUMNS)}, supersedes=ids)
+
+
+def slot_states(versions: Sequence[Version]) -> dict[Slot, SlotState]:
+    """Group versions by slot and find each slot's heads, slots in (section, table, round, board) order."""
+    superseded = {old for v in versions for old in v.supersedes}
+    by_slot: dict[Slot, list[Version]] = {}
+    for v in versions:
+        by_slot.setdefault(v.slot, []).append(v)
+    return {
+        slot: SlotState(slot, tuple(vs), tuple(v for v in vs if v.id not in superseded))
+        for slot, vs in sorted(by_slot.items())
+    }
+
+
+def slot_state(conn: sqlite3.Connection, slot: Slot) -> SlotState:
+    versions = load_versions(conn, slot=slot)
+    return slot_states(versions).get(slot, SlotState(slot, (), ()))
