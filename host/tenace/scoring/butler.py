@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -53,7 +54,10 @@ class ButlerBoard:
 def butler_datum(ns_scores: Iterable[tuple[int, int]], options: ButlerOptions = ButlerOptions()) -> tuple[
         Fraction, Fraction, int, int]:
     """(datum, raw mean, scores averaged, trimmed each end) from (NS score, count) pairs."""
-    groups = sorted((s, c) for s, c in ns_scores if c > 0)
+    merged: Counter[int] = Counter()
+    for s, c in ns_scores:
+        merged[s] += c
+    groups = sorted((s, c) for s, c in merged.items() if c > 0)
     n = sum(c for _, c in groups)
     if n == 0:
         raise ValueError("no score to form a Butler datum from")
@@ -91,11 +95,15 @@ def butler_board(entries: Iterable[Entry | int], options: ButlerOptions = Butler
         return ButlerBoard(Fraction(0), Fraction(0), 0, 0, tuple(_artificial_line(e) for e in board
                                                                  if isinstance(e, Artificial)))
     datum, raw, used, k = butler_datum(in_datum, options)
+    per_score: dict[int, ImpLine] = {}  # one line per distinct score, shared by its occurrences
     lines = []
     for e in board:
         if isinstance(e, Score):
-            ns = Fraction(imps(e.ns - datum))
-            lines.append(ImpLine(ns, -ns))
+            line = per_score.get(e.ns)
+            if line is None:
+                ns = Fraction(imps(e.ns - datum))
+                line = per_score[e.ns] = ImpLine(ns, -ns)
+            lines.append(line)
         else:
             lines.append(_artificial_line(e))
     return ButlerBoard(datum, raw, used, k, tuple(lines))

@@ -88,11 +88,12 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
     divisor = {CrossImpUnit.TOTAL: 1, CrossImpUnit.PER_COMPARISON: comparisons,
                CrossImpUnit.PER_SCORE: recorded - 1}[unit]
     artificial_scale = comparisons if unit is CrossImpUnit.TOTAL and options.artificial_per_comparison else 1
-    lines = []
-    for e in board:
-        if isinstance(e, Artificial):
-            lines.append(ImpLine(Fraction(e.ns_imps) * artificial_scale, Fraction(e.ew_imps) * artificial_scale))
-        else:
-            ns = Fraction(totals[e.ns], divisor) if comparisons else Fraction(0)
-            lines.append(ImpLine(ns, -ns))
+    # One line per distinct score, shared by its occurrences: 10,000 entries build a few hundred Fractions.
+    per_score = {s: _line(Fraction(t, divisor) if comparisons else Fraction(0)) for s, t in totals.items()}
+    lines = [ImpLine(Fraction(e.ns_imps) * artificial_scale, Fraction(e.ew_imps) * artificial_scale)
+             if isinstance(e, Artificial) else per_score[e.ns] for e in board]
     return CrossImpBoard(unit, results, comparisons, totals, tuple(lines))
+
+
+def _line(ns: Fraction) -> ImpLine:
+    return ImpLine(ns, -ns)

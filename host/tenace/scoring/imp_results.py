@@ -83,11 +83,15 @@ class ImpLine:
 def as_entries(entries: Iterable[Entry | int]) -> list[Entry]:
     """Plain ints are North-South scores, once each."""
     out: list[Entry] = []
+    plain: dict[int, Score] = {}  # Score is immutable: one per distinct int keeps 10,000-result boards cheap
     for e in entries:
         if isinstance(e, (Score, Artificial)):
             out.append(e)
         elif isinstance(e, int) and not isinstance(e, bool):
-            out.append(Score(e))
+            score = plain.get(e)
+            if score is None:
+                score = plain[e] = Score(e)
+            out.append(score)
         else:
             raise TypeError(f"a board entry is a Score, an Artificial or an int NS score, not {e!r}")
     return out
