@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tenace.scoring.butler import ButlerOptions, butler_board, butler_datum
-from tenace.scoring.imp_results import Artificial, Award, Score
+from tenace.scoring.imp_results import ArtificialImps, Award, Score
 from tenace.scoring.imp_rounding import Rounding
 
 
@@ -91,7 +91,7 @@ def test_options_refuse_two_trims_and_bad_values() -> None:
 
 
 def test_law_12c2_artificial_scores_keep_their_imps_and_stay_out_of_the_datum() -> None:
-    board = [Score(620, count=3), 170, 650, Artificial.awards("A+", "A-")]
+    board = [Score(620, count=3), 170, 650, ArtificialImps.awards("A+", "A-")]
     result = butler_board(board, ButlerOptions(trim_count=0))
     assert result.raw_datum == Fraction(3 * 620 + 170 + 650, 5)  # 536: the A+/A- is not a score
     assert result.datum == 540
@@ -102,15 +102,15 @@ def test_law_12c2_artificial_scores_keep_their_imps_and_stay_out_of_the_datum() 
 
 def test_law_12c2_sides_need_not_balance() -> None:
     # Law 12C2(a): NS in no way at fault (A+), EW partly at fault (A): +3 and 0, not +3 and -3.
-    line = butler_board([100, Artificial.awards(Award.AVERAGE_PLUS, "A")]).lines[1]
+    line = butler_board([100, ArtificialImps.awards(Award.AVERAGE_PLUS, "A")]).lines[1]
     assert (line.ns_imps, line.ew_imps) == (3, 0)
     # 12C2(b) lets the Tournament Organizer vary the IMPs: any value is expressible.
-    line = butler_board([100, Artificial(2, Fraction(-5, 2))]).lines[1]
+    line = butler_board([100, ArtificialImps(2, Fraction(-5, 2))]).lines[1]
     assert (line.ns_imps, line.ew_imps) == (2, Fraction(-5, 2))
 
 
 def test_a_board_of_only_artificial_scores() -> None:
-    result = butler_board([Artificial.awards("A", "A"), Artificial.awards("A-", "A+")])
+    result = butler_board([ArtificialImps.awards("A", "A"), ArtificialImps.awards("A-", "A+")])
     assert [(line.ns_imps, line.ew_imps) for line in result.lines] == [(0, 0), (-3, 3)]
     assert result.scores_in_datum == 0
 

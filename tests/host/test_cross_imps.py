@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imp_totals, cross_imps_board
-from tenace.scoring.imp_results import Artificial, Score
+from tenace.scoring.imp_results import ArtificialImps, Score
 from tenace.scoring.imps import imps
 
 BOARD = [420, 420, 450, -50, 170, 420]
@@ -48,7 +48,7 @@ def test_a_lone_result_has_nothing_to_be_compared_with() -> None:
 
 
 def test_law_12c2_awards_per_comparison_and_scaled_in_totals() -> None:
-    board: list[Score | Artificial | int] = [*BOARD, Artificial.awards("A+", "A-")]
+    board: list[Score | ArtificialImps | int] = [*BOARD, ArtificialImps.awards("A+", "A-")]
     per = cross_imps_board(board)
     assert (per.lines[-1].ns_imps, per.lines[-1].ew_imps) == (3, -3)
     assert per.lines[0].ns_imps == 3  # the award is not a score: 420 still has 5 comparisons
@@ -59,12 +59,12 @@ def test_law_12c2_awards_per_comparison_and_scaled_in_totals() -> None:
 
 
 def test_law_12c2_non_balancing_awards() -> None:
-    line = cross_imps_board([100, 200, Artificial.awards("A+", "A")]).lines[2]
+    line = cross_imps_board([100, 200, ArtificialImps.awards("A+", "A")]).lines[2]
     assert (line.ns_imps, line.ew_imps) == (3, 0)
 
 
 def test_per_score_counts_artificial_results_among_the_other_scores() -> None:
-    board: list[Score | Artificial | int] = [*BOARD, Artificial.awards("A", "A")]
+    board: list[Score | ArtificialImps | int] = [*BOARD, ArtificialImps.awards("A", "A")]
     per_score = cross_imps_board(board, CrossImpOptions(unit=CrossImpUnit.PER_SCORE))
     per_comparison = cross_imps_board(board, CrossImpOptions(unit=CrossImpUnit.PER_COMPARISON))
     assert per_score.lines[2].ns_imps == Fraction(21, 6)  # 6 other results recorded

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tenace.scoring.imp_results import Artificial, Entry, ImpLine, Score, as_entries
+from tenace.scoring.imp_results import ArtificialImps, Entry, ImpLine, Score, as_entries
 from tenace.scoring.imp_rounding import Rounding, round_to_step
 from tenace.scoring.imps import imps
 
@@ -84,7 +84,7 @@ def _extreme_sum(groups: list[tuple[int, int]], k: int) -> int:
 def butler_board(entries: Iterable[Entry | int], options: ButlerOptions = ButlerOptions()) -> ButlerBoard:
     """Butler IMPs for every entry of one board: NS gets IMPs(score - datum), EW the opposite.
 
-    Entries are NS scores (ints or Score, with multiplicity) and Artificial awards, which keep their own
+    Entries are NS scores (ints or Score, with multiplicity) and ArtificialImps awards, which keep their own
     IMPs (Law 12C2: +3 / 0 / -3, the two sides independently).
     """
     board = as_entries(entries)
@@ -93,7 +93,7 @@ def butler_board(entries: Iterable[Entry | int], options: ButlerOptions = Butler
     if not any(isinstance(e, Score) for e in board):
         # Only artificial results: nothing to compare, each side keeps its award.
         return ButlerBoard(Fraction(0), Fraction(0), 0, 0, tuple(_artificial_line(e) for e in board
-                                                                 if isinstance(e, Artificial)))
+                                                                 if isinstance(e, ArtificialImps)))
     datum, raw, used, k = butler_datum(in_datum, options)
     per_score: dict[int, ImpLine] = {}  # one line per distinct score, shared by its occurrences
     lines = []
@@ -109,5 +109,5 @@ def butler_board(entries: Iterable[Entry | int], options: ButlerOptions = Butler
     return ButlerBoard(datum, raw, used, k, tuple(lines))
 
 
-def _artificial_line(e: Artificial) -> ImpLine:
+def _artificial_line(e: ArtificialImps) -> ImpLine:
     return ImpLine(Fraction(e.ns_imps), Fraction(e.ew_imps))

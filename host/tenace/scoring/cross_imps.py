@@ -10,7 +10,7 @@ from enum import Enum
 from fractions import Fraction
 from itertools import accumulate
 
-from tenace.scoring.imp_results import Artificial, Entry, ImpLine, Score, as_entries
+from tenace.scoring.imp_results import ArtificialImps, Entry, ImpLine, Score, as_entries
 from tenace.scoring.imps import IMP_STEPS
 
 
@@ -72,7 +72,7 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
     """Cross-IMPs for every entry of one board, NS and EW (EW is the opposite of NS for a played result).
 
     Entries are NS scores (ints or Score with a multiplicity; assigned adjusted scores are compared like
-    any other) and Law 12C2 Artificial awards, which are not compared and keep their IMPs.
+    any other) and Law 12C2 ArtificialImps awards, which are not compared and keep their IMPs.
     """
     board = as_entries(entries)
     counts: Counter[int] = Counter()
@@ -91,7 +91,7 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
     # One line per distinct score, shared by its occurrences: 10,000 entries build a few hundred Fractions.
     per_score = {s: _line(Fraction(t, divisor) if comparisons else Fraction(0)) for s, t in totals.items()}
     lines = [ImpLine(Fraction(e.ns_imps) * artificial_scale, Fraction(e.ew_imps) * artificial_scale)
-             if isinstance(e, Artificial) else per_score[e.ns] for e in board]
+             if isinstance(e, ArtificialImps) else per_score[e.ns] for e in board]
     return CrossImpBoard(unit, results, comparisons, totals, tuple(lines))
 
 

@@ -50,7 +50,7 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
-class Artificial:
+class ArtificialImps:
     """A Law 12C2 artificial adjusted score, in IMPs per side; the two sides need not balance (A+ / A-)."""
 
     ns_imps: Fraction | int
@@ -62,14 +62,14 @@ class Artificial:
             raise ValueError(f"an artificial score occurs at least once, not {self.count} times")
 
     @classmethod
-    def awards(cls, ns: Award | str, ew: Award | str, count: int = 1) -> Artificial:
-        """The IMPs of Law 12C2(b) for the awards to each side, e.g. Artificial.awards("A+", "A-")."""
+    def awards(cls, ns: Award | str, ew: Award | str, count: int = 1) -> ArtificialImps:
+        """The IMPs of Law 12C2(b) for the awards to each side, e.g. ArtificialImps.awards("A+", "A-")."""
         ns_award = ns if isinstance(ns, Award) else Award.parse(ns)
         ew_award = ew if isinstance(ew, Award) else Award.parse(ew)
         return cls(ns_award.imps, ew_award.imps, count)
 
 
-Entry = Score | Artificial
+Entry = Score | ArtificialImps
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +85,7 @@ def as_entries(entries: Iterable[Entry | int]) -> list[Entry]:
     out: list[Entry] = []
     plain: dict[int, Score] = {}  # Score is immutable: one per distinct int keeps 10,000-result boards cheap
     for e in entries:
-        if isinstance(e, (Score, Artificial)):
+        if isinstance(e, (Score, ArtificialImps)):
             out.append(e)
         elif isinstance(e, int) and not isinstance(e, bool):
             score = plain.get(e)
@@ -93,5 +93,5 @@ def as_entries(entries: Iterable[Entry | int]) -> list[Entry]:
                 score = plain[e] = Score(e)
             out.append(score)
         else:
-            raise TypeError(f"a board entry is a Score, an Artificial or an int NS score, not {e!r}")
+            raise TypeError(f"a board entry is a Score, an ArtificialImps or an int NS score, not {e!r}")
     return out
