@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from tenace import __version__
 from tenace.commands import contract as contract_command
 from tenace.commands import demo as demo_command
+from tenace.commands import event as event_command
+from tenace.commands import problems as problems_command
 from tenace.errors import UsageError
 
-COMMANDS = (contract_command, demo_command)
+COMMANDS = (contract_command, demo_command, event_command, problems_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

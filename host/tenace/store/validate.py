@@ -100,6 +100,11 @@ def show(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def cut(message: str, limit: int = 160) -> str:
+    """A rules error message (it already quotes the input with repr) cut to a length the TD can read."""
+    return message if len(message) <= limit else message[: limit - 3] + "..."
+
+
 def whole(value: object, name: str, low: int, high: int, reason: str) -> int:
     """An int (not a bool, not text) from `low` to `high`."""
     if not isinstance(value, int) or isinstance(value, bool):
@@ -140,7 +145,7 @@ def contract_of(value: object) -> Contract:
     try:
         return parse_contract(value)
     except ValueError as e:
-        raise Bad("bad_contract", show(str(e), 120)) from None
+        raise Bad("bad_contract", cut(str(e))) from None
 
 
 def lead_of(value: object) -> str | None:
@@ -234,6 +239,8 @@ def entry_of(message: IncomingResult, *, from_terminal: bool = True, weights: ob
         _check_claim(message.claimed_ns_score, score)
         return replace(base, contract=contract.text(), declarer=declarer, tricks=tricks, lead=lead, ns_score=score)
     if kind is Kind.PASSED_OUT:
+        if contract is not None and not contract.passed_out:
+            raise Bad("inconsistent", f"a passed-out board has no contract, not {contract.text()}")
         _check_claim(message.claimed_ns_score, 0)
         return replace(base, kind=kind, contract="Pass", ns_score=0)
     if kind is Kind.ARTIFICIAL:
@@ -262,7 +269,7 @@ def _declarer_of(value: object) -> str:
     try:
         return parse_declarer(value)
     except ValueError as e:
-        raise Bad("bad_declarer", show(str(e), 80)) from None
+        raise Bad("bad_declarer", cut(str(e))) from None
 
 
 def _tricks_of(contract: Contract, value: object) -> int:
@@ -273,7 +280,7 @@ def _tricks_of(contract: Contract, value: object) -> int:
     try:
         return parse_tricks(contract, value)
     except ValueError as e:
-        raise Bad("bad_tricks", show(str(e), 120)) from None
+        raise Bad("bad_tricks", cut(str(e))) from None
 
 
 def _check_claim(claimed: object, score: int) -> None:
