@@ -1,0 +1,103 @@
+"""The terminal app on the MicroPython unix port, pixel for pixel: keys in on stdin, SSD1306 frames out on stdout.
+
+Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPYPATH=firmware:tools/sim:
+    micropython terminal_main.py [lang=he] [storage=/tmp/dir] [rounds=3] [boards=3] [deals=1] [traveller=1]
+
+The line protocol on stdout, one message per line:
+    F <2048 hex digits>   a frame: the display's 1024-byte MONO_VLSB buffer as of show()
+    K                     the app is idle and waits for one line on stdin
+anything else is the app's own output (a traceback, a log) and is passed on as such. On stdin each
+line is one key name (tenace_terminal.keys: "4", "S", "NT", "OK", ...) or a simulator command:
+    !reboot      power off and on: the app restarts from its journal
+    !wait MS     let MS milliseconds pass (unacknowledged messages are resent)
+    !offline / !online   the stand-in host stops / starts reading the link
+End of input ends the run.
+"""
+
+import sys
+from binascii import hexlify
+
+import framebuf
+from session_runner import Simulator
+from sim_devices import FixedBattery, ScriptedKeypad
+from tenace_terminal import messages
+from tenace_terminal.app import App
+from tenace_terminal.text_display import TextDisplay
+
+_W = 128
+_H = 64
+
+
+class FrameDevice(framebuf.FrameBuffer):
+    """An SSD1306 of 128x64 as micropython-lib's driver is (a FrameBuffer subclass); show() prints the frame."""
+
+    def __init__(self):
+        self.buffer = bytearray(_W * _H // 8)
+        super().__init__(self.buffer, _W, _H, framebuf.MONO_VLSB)
+        self.frames = 0
+
+    def show(self):
+        self.frames += 1
+        sys.stdout.write("F ")
+        sys.stdout.write(hexlify(self.buffer).decode())
+        sys.stdout.write("\n")
+
+
+class PixelSimulator(Simulator):
+    """The other engineer's headless simulator (stand-in host, link, clock), with the real display."""
+
+    def boot(self):
+        self.display = TextDisplay(FrameDevice())
+        self.keypad = ScriptedKeypad()
+        self.battery = FixedBattery()
+        self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,
+                       self.terminal_id, self.compact_bytes)
+        self.settle()
+        return self.app
+
+    def press(self, key):
+        # The pixels are the screen here: they went out on show(); there is no text to return.
+        self.keypad.push(key)
+        self.keys_pressed += 1
+        self.settle()
+
+
+def options(argv):
+    found = {"lang": "en", "storage": "", "rounds": "3", "boards": "3", "deals": "0", "traveller": "0"}
+    for arg in argv:
+        name, _, value = arg.partition("=")
+        if name not in found:
+            raise SystemExit("terminal_main: unknown option %r" % arg)
+        found[name] = value
+    return found
+
+
+def main(argv):
+    opts = options(argv)
+    messages.set_language(opts["lang"])
+    settings = {"traveller": True} if opts["traveller"] == "1" else None
+    sim = PixelSimulator(storage=opts["storage"] or None, settings=settings, rounds=int(opts["rounds"]),
+                         boards_per_round=int(opts["boards"]), deals=opts["deals"] == "1")
+    try:
+        while True:
+            sys.stdout.write("K\n")
+            line = sys.stdin.readline()
+            if not line:
+                break
+            word = line.strip()
+            if not word:
+                continue
+            if word == "!reboot":
+                sim.reboot()
+            elif word.startswith("!wait"):
+                sim.wait(int(word[5:]))
+            elif word == "!offline" or word == "!online":
+                sim.host.online = word == "!online"
+                sim.settle()
+            else:
+                sim.press(word)
+    finally:
+        sim.close()
+
+
+main(sys.argv[1:])
