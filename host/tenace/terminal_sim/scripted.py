@@ -47,9 +47,9 @@ class Run:
     output: list[str]  # lines the app printed that were not frames (tracebacks, logs)
 
 
-def run_script(words: list[str], options: Options = Options()) -> Run:
+def run_script(words: list[str], options: Options | None = None) -> Run:
     """Press the script's keys one by one, each when the terminal is idle, capturing every screen."""
-    proc = TerminalProcess(options)
+    proc = TerminalProcess(options or Options())
     screens: list[Screen] = []
     output: list[str] = []
     frame: bytes | None = None
