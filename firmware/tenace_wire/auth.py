@@ -1,0 +1,148 @@
+"""Authentication: HMAC-SHA256, the truncated tag on every frame, and the event key from the pairing code.
+
+How a terminal gets the key (pairing). The director's laptop opens an event with a random 8-byte
+event nonce and shows a 6-digit pairing code (`pairing_code`). A terminal that has no key sends an
+unauthenticated HELLO; the host answers with an unauthenticated PAIR_OFFER carrying the event
+nonce; the person at the table keys the code shown on the laptop; both sides compute
+    event key = HMAC-SHA256(key = b"tenace-pair-v1:" + code, msg = event nonce)[:16]
+(`event_key`). From then on every frame carries HMAC-SHA256(event key, header + payload) truncated
+to 8 bytes (`Tagger`), and the terminal's SIGN_IN, tagged with that key, proves to the host that
+the terminal knows the code. The terminal keeps the key in its journal, so a reboot needs no new
+pairing. The two pairing frames use a fixed public key (`PUBLIC_KEY`): they carry nothing secret
+and grant nothing; a forged offer can only make that terminal's sign-in fail.
+
+Threat model, honestly:
+- Stopped: noise and glitches (CRC-16 first, then the tag); frames from another event or another
+  club's base station on the same channel (another key: bad tag); a person at a table who does
+  not know the code and keys or forges results, or alters a frame in flight (64-bit tag: about
+  one forgery in 1.8e19 tries, and each try costs a radio frame); replays (sequence numbers, the
+  host's store, the terminal's replay window: see session.py); a frame of one terminal passed
+  off as another's, or a host frame reflected back to the host (terminal id and the direction bit
+  are inside the tag).
+- Not stopped: reading. Nothing is encrypted: anyone with a 2.4 GHz receiver can read results,
+  travellers and rankings as they are sent (a traveller sent to a table can be read at the next
+  table, so the host should send one only after the board is played everywhere it matters).
+- Not stopped: a prepared eavesdropper. The code has 10^6 values (about 20 bits). Whoever records
+  the PAIR_OFFER and one tagged frame can try every code offline in about a second on a laptop,
+  learn the event key and then forge frames. The code keeps out people at the tables, not an
+  attacker with a radio sniffer and a plan. Without public-key cryptography (a PAKE), no short
+  code can do better; pairing over the USB cable with a full random key (`Tagger(any 16 bytes)`)
+  is the stronger option the API already allows.
+- Not stopped: jamming and flooding (denial of service), a stolen terminal (its flash holds the
+  key), a compromised laptop.
+
+Why a hand-written HMAC on MicroPython: the firmware has `hashlib.sha256` built in but no `hmac`
+module. micropython-lib's current hmac is published only through mip's index, not PyPI; the PyPI
+package micropython-hmac (3.4.2.post3, 2017) is an sdist without setup.py that pip refuses, and
+it needs `warnings` and a hash object's `digest_size`/`block_size`, which MicroPython's sha256
+lacks. RFC 2104 is ten lines over sha256, checked against the RFC 4231 vectors on both
+interpreters. On CPython the standard library's `hmac` is used.
+"""
+
+import hashlib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
+    from collections.abc import Callable
+
+try:
+    import hmac as _std_hmac  # pyright: ignore[reportMissingImports]  # CPython only
+except ImportError:  # MicroPython: no hmac module, use hmac_sha256_small
+    _std_hmac = None  # type: ignore[assignment]
+
+KEY_SIZE = 16
+TAG_SIZE = 8
+NONCE_SIZE = 8
+CODE_DIGITS = 6
+_BLOCK = 64  # SHA-256 block size in bytes
+# The key of the two unauthenticated pairing frames (HELLO, PAIR_OFFER): public by design.
+PUBLIC_KEY = b"tenace-public-v1"
+_PAIR_PREFIX = b"tenace-pair-v1:"
+
+
+def hmac_sha256_small(key: bytes, msg: "bytes | bytearray | memoryview") -> bytes:
+    """RFC 2104 HMAC over hashlib.sha256 alone, for interpreters without an hmac module."""
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key + bytes(_BLOCK - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(msg)
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def hmac_sha256(key: bytes, msg: "bytes | bytearray | memoryview") -> bytes:
+    """HMAC-SHA256: the standard library's where there is one, else hmac_sha256_small."""
+    if _std_hmac is not None:
+        return _std_hmac.digest(key, msg, "sha256")
+    return hmac_sha256_small(key, msg)
+
+
+def same_bytes(a: "bytes | bytearray | memoryview", b: "bytes | bytearray | memoryview") -> bool:
+    """Constant-time comparison, so the time to refuse a tag does not tell how much of it was right."""
+    if len(a) != len(b):
+        return False
+    diff = 0
+    for i in range(len(a)):
+        diff |= a[i] ^ b[i]
+    return diff == 0
+
+
+class Tagger:
+    """Computes and checks the truncated HMAC-SHA256 tag of frames under one key."""
+
+    def __init__(self, key: bytes) -> None:
+        if not isinstance(key, (bytes, bytearray)) or not key:
+            raise ValueError("an authentication key is a non-empty bytes value")
+        self.key = bytes(key)
+        if _std_hmac is not None:
+            # The keyed state is computed once; each tag copies it (CPython's hmac supports copy()).
+            self._mac = _std_hmac.new(self.key, digestmod="sha256")
+        else:
+            # MicroPython's sha256 has no copy(): keep the two padded key blocks instead.
+            k = self.key if len(self.key) <= _BLOCK else hashlib.sha256(self.key).digest()
+            k = k + bytes(_BLOCK - len(k))
+            self._ipad = bytes(b ^ 0x36 for b in k)
+            self._opad = bytes(b ^ 0x5C for b in k)
+
+    def tag(self, data: "bytes | bytearray | memoryview") -> bytes:
+        """The first TAG_SIZE bytes of HMAC-SHA256(key, data)."""
+        if _std_hmac is not None:
+            mac = self._mac.copy()
+            mac.update(data)
+            return mac.digest()[:TAG_SIZE]
+        inner = hashlib.sha256(self._ipad)
+        inner.update(data)
+        outer = hashlib.sha256(self._opad)
+        outer.update(inner.digest())
+        return outer.digest()[:TAG_SIZE]
+
+    def verify(self, data: "bytes | bytearray | memoryview", tag: "bytes | bytearray | memoryview") -> bool:
+        return same_bytes(self.tag(data), tag)
+
+
+def check_code(code: str) -> str:
+    """The pairing code as keyed: exactly CODE_DIGITS ASCII digits (spaces ignored)."""
+    if not isinstance(code, str):
+        raise ValueError("the pairing code is text of %d digits" % CODE_DIGITS)
+    digits = code.replace(" ", "")
+    if len(digits) != CODE_DIGITS or not all("0" <= c <= "9" for c in digits):
+        raise ValueError("the pairing code is %d digits, not %r" % (CODE_DIGITS, code))
+    return digits
+
+
+def event_key(code: str, nonce: bytes) -> bytes:
+    """The per-event key both sides derive from the keyed pairing code and the host's event nonce."""
+    if len(nonce) != NONCE_SIZE:
+        raise ValueError("the event nonce is %d bytes, not %d" % (NONCE_SIZE, len(nonce)))
+    return hmac_sha256(_PAIR_PREFIX + check_code(code).encode(), nonce)[:KEY_SIZE]
+
+
+def pairing_code(random_bits: "Callable[[int], int]") -> str:
+    """A uniformly drawn 6-digit code; `random_bits(n)` returns n random bits (os.urandom-backed on the host)."""
+    while True:
+        # Rejection sampling: 2^20 > 10^6, and taking the value modulo 10^6 would favour low codes.
+        value = random_bits(20)
+        if value < 1000000:
+            return "%06d" % value

@@ -1,0 +1,245 @@
+"""What the director's laptop sends to a table: ROUND_PLAN, TRAVELLER, RANKING, HAND_RECORD and TEXT.
+
+All but HAND_RECORD are usually longer than one frame and travel as fragments (fragments.py).
+ROUND_PLAN: section 8 | table 16 | round 8 | ns_pair 16 | ew_pair 16 (0: no pair, a sit-out)
+    | ns_next 16 | ew_next 16 | boards_next 16 (the table each goes to next; 0: none, the last
+    round) | count 8 (1-64) | count × board 16.
+TRAVELLER: section 8 | board 16 | count 8 (0-64) | count × line of 10 bytes: ns_pair 10
+    | ew_pair 10 | the outcome as in RESULT (26 bits) | ns_score 14 (signed, -7600..7600)
+    | ns_percent 14 (0-10000: hundredths of a percent) | 6 zero bits.
+RANKING: section 8 | round 8 (0: final) | unit 8 (PERCENT, IMPS, POINTS, VPS) | count 8
+    | count × line of 6 bytes: rank 10 | pair 10 | score 28 (signed, hundredths of the unit).
+HAND_RECORD (15 bytes): board 16 | the seat (0-3: N E S W) holding each card, 2 bits × 52, cards
+    in card_code order (clubs 2..A, diamonds, hearts, spades).
+TEXT: the director's message, UTF-8, 1-160 bytes, no control characters but newline.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython on the host: const is only a compile-time hint
+    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
+        return __value
+
+from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, malformed, put_bits, size_of
+from tenace_wire.frame import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
+from tenace_wire.table_messages import OUTCOME, OUTCOME_SPEC, check_outcome
+
+PERCENT = const(0)
+IMPS = const(1)
+POINTS = const(2)
+VPS = const(3)
+MAX_BOARDS = const(64)
+MAX_LINES = const(64)
+MAX_TEXT = const(160)
+_SORTED_DEAL = bytes([i // 13 for i in range(52)])  # a valid deal: North the clubs, East the diamonds...
+
+
+def _encode_lines(lines: "tuple[TravellerLine, ...] | tuple[RankingLine, ...]", make: "type[Message]") -> bytes:
+    if len(lines) > MAX_LINES:
+        raise malformed("%d lines, at most %d" % (len(lines), MAX_LINES))
+    size = size_of(make.SPEC)
+    buf = bytearray(1 + size * len(lines))
+    buf[0] = len(lines)
+    for i, line in enumerate(lines):
+        if type(line) is not make:
+            raise malformed("line %d is not a %s" % (i, make.__name__))
+        encode_fields(line, make.FIELDS, make.SPEC, buf, 1 + i * size)
+        line.check()
+    return bytes(buf)
+
+
+def _line_count(tail: "bytes | memoryview", make: "type[Message]") -> int:
+    size = size_of(make.SPEC)
+    if len(tail) < 1 or tail[0] > MAX_LINES or len(tail) != 1 + tail[0] * size:
+        raise malformed("lines of %d bytes, count first" % size)
+    return tail[0]
+
+
+def _decode_lines(tail: "bytes | memoryview", lines: "tuple[TravellerLine, ...] | tuple[RankingLine, ...]") -> None:
+    """Fill freshly made lines from the tail (checked by _line_count)."""
+    for i, line in enumerate(lines):
+        decode_fields(line, line.FIELDS, line.SPEC, tail, 1 + i * size_of(line.SPEC))
+        line.check()
+
+
+class RoundPlan(Message):
+    """A table's round: who sits NS and EW, which boards, and where pairs and boards go next."""
+
+    TYPE = ROUND_PLAN
+    FIELDS = ("section", "table", "round", "ns_pair", "ew_pair", "ns_next", "ew_next", "boards_next")
+    SPEC = (8, 0, 25, 16, 1, 1023, 8, 1, 127, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023)
+    EXTRA = ("boards",)
+
+    section: int
+    table: int
+    round: int
+    ns_pair: int
+    ew_pair: int
+    boards: "tuple[int, ...]" = (1,)
+    ns_next: int
+    ew_next: int
+    boards_next: int
+
+    def check(self) -> None:
+        if self.ns_pair and self.ns_pair == self.ew_pair:
+            raise malformed("pair %d cannot sit both NS and EW" % self.ns_pair)
+        boards = self.boards = tuple(self.boards)
+        if not 1 <= len(boards) <= MAX_BOARDS:
+            raise malformed("a round has 1-%d boards, not %d" % (MAX_BOARDS, len(boards)))
+        for i, b in enumerate(boards):
+            if not isinstance(b, int) or not 1 <= b <= 1023 or b in boards[:i]:
+                raise malformed("board %r: boards are distinct numbers 1-1023" % (b,))
+
+    def encode_tail(self) -> bytes:
+        buf = bytearray(1 + 2 * len(self.boards))
+        buf[0] = len(self.boards)
+        for i, b in enumerate(self.boards):
+            buf[1 + 2 * i] = b >> 8
+            buf[2 + 2 * i] = b & 0xFF
+        return bytes(buf)
+
+    def decode_tail(self, tail: "bytes | memoryview") -> None:
+        if len(tail) < 1 or len(tail) != 1 + 2 * tail[0]:
+            raise malformed("the boards of a round: a count, then two bytes a board")
+        self.boards = tuple((tail[1 + 2 * i] << 8) | tail[2 + 2 * i] for i in range(tail[0]))
+
+
+class TravellerLine(Message):
+    """One table's result on a traveller."""
+
+    # Concatenated tuples: MicroPython has no *unpacking in a tuple display.
+    FIELDS = ("ns_pair", "ew_pair") + OUTCOME + ("ns_score", "ns_percent")  # noqa: RUF005
+    SPEC = (10, 1, 1023, 10, 1, 1023) + OUTCOME_SPEC + (14, -7600, 7600, 14, 0, 10000)  # noqa: RUF005
+
+    ns_pair: int
+    ew_pair: int
+    kind: int
+    level: int
+    strain: int
+    doubling: int
+    declarer: int
+    tricks: int
+    lead: int
+    ns_adjust: int
+    ew_adjust: int
+    ns_score: int
+    ns_percent: int
+
+    def check(self) -> None:
+        if self.ns_pair == self.ew_pair:
+            raise malformed("pair %d cannot play both NS and EW" % self.ns_pair)
+        check_outcome(self)
+
+
+class Traveller(Message):
+    """A board's results at every table, with North-South's score and matchpoint percentage."""
+
+    TYPE = TRAVELLER
+    FIELDS = ("section", "board")
+    SPEC = (8, 0, 25, 16, 1, 1023)
+    EXTRA = ("lines",)
+
+    section: int
+    board: int
+    lines: "tuple[TravellerLine, ...]" = ()
+
+    def encode_tail(self) -> bytes:
+        self.lines = tuple(self.lines)  # a list is welcome; stored as a tuple, as decode gives it
+        return _encode_lines(self.lines, TravellerLine)
+
+    def decode_tail(self, tail: "bytes | memoryview") -> None:
+        self.lines = tuple(TravellerLine() for _ in range(_line_count(tail, TravellerLine)))
+        _decode_lines(tail, self.lines)
+
+
+class RankingLine(Message):
+    FIELDS = ("rank", "pair", "score")
+    SPEC = (10, 1, 1023, 10, 1, 1023, 28, -99999999, 99999999)
+
+    rank: int
+    pair: int
+    score: int
+
+
+class Ranking(Message):
+    """A section's ranking after a round (0: final), scores in hundredths of the unit (50.25% is 5025)."""
+
+    TYPE = RANKING
+    FIELDS = ("section", "round", "unit")
+    SPEC = (8, 0, 25, 8, 0, 127, 8, 0, 3)
+    EXTRA = ("lines",)
+
+    section: int
+    round: int
+    unit: int
+    lines: "tuple[RankingLine, ...]" = ()
+
+    def encode_tail(self) -> bytes:
+        self.lines = tuple(self.lines)
+        return _encode_lines(self.lines, RankingLine)
+
+    def decode_tail(self, tail: "bytes | memoryview") -> None:
+        self.lines = tuple(RankingLine() for _ in range(_line_count(tail, RankingLine)))
+        _decode_lines(tail, self.lines)
+
+
+class HandRecord(Message):
+    """A board's deal: `owners[c]` is the seat (0-3: N E S W) holding card c (card_code(c) - 1)."""
+
+    TYPE = HAND_RECORD
+    FIELDS = ("board",)
+    SPEC = (16, 1, 1023)
+    EXTRA = ("owners",)
+
+    board: int
+    owners: bytes = _SORTED_DEAL
+
+    def check(self) -> None:
+        counts = [0, 0, 0, 0]
+        if len(self.owners) != 52:
+            raise malformed("a deal has 52 cards, not %d" % len(self.owners))
+        for seat in self.owners:
+            if seat > 3:
+                raise malformed("seat %d: seats are 0-3" % seat)
+            counts[seat] += 1
+        if counts != [13, 13, 13, 13]:
+            raise malformed("each hand holds 13 cards, not %r" % (counts,))
+
+    def encode_tail(self) -> bytes:
+        buf = bytearray(13)
+        for i in range(52):
+            put_bits(buf, 2 * i, 2, self.owners[i])
+        return bytes(buf)
+
+    def decode_tail(self, tail: "bytes | memoryview") -> None:
+        if len(tail) != 13:
+            raise malformed("a deal is 13 bytes, not %d" % len(tail))
+        self.owners = bytes(get_bits(tail, 2 * i, 2) for i in range(52))
+
+
+class Text(Message):
+    """A message from the director to a table (or to every table, one frame each)."""
+
+    TYPE = TEXT
+    EXTRA = ("text",)
+
+    text: str = ""
+
+    def check(self) -> None:
+        if not isinstance(self.text, str):
+            raise malformed("the director's message is text")
+        raw = self.text.encode()
+        if not 1 <= len(raw) <= MAX_TEXT:
+            raise malformed("the director's message has 1-%d bytes, not %d" % (MAX_TEXT, len(raw)))
+        for c in raw:
+            if (c < 32 and c != 10) or c == 127:
+                raise malformed("no control characters in the director's message")
+
+    def encode_tail(self) -> bytes:
+        return self.text.encode()
+
+    def decode_tail(self, tail: "bytes | memoryview") -> None:
+        try:
+            self.text = bytes(tail).decode()
+        except UnicodeError:
+            raise malformed("the director's message is not UTF-8") from None

@@ -1,0 +1,164 @@
+"""The host's end of the link (see session.py): every terminal of the event, duplicates checked with the store."""
+
+from tenace_wire.auth import Tagger
+from tenace_wire.control import ACCEPTED, STORED, Ack, PairOffer, SignIn, SignInAnswer
+from tenace_wire.errors import MALFORMED, NOT_SIGNED_IN, WRONG_TABLE, Counters, WireError
+from tenace_wire.fields import Message
+from tenace_wire.fragments import Reassembler, fragment_header
+from tenace_wire.frame import ACK, FRAGMENT, FROM_TERMINAL, HELLO, PAIR_OFFER, decode_frame, encode_frame
+from tenace_wire.messages import decode_message
+from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, REFUSED, Inbound, Outbox, SeqCounter, frame_payloads
+from tenace_wire.table_messages import Erase, Players, Request, Result
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
+    from collections.abc import Callable
+
+
+class HostSession:
+    """The laptop's end of the link, for every terminal of the event under one key."""
+
+    def __init__(self, key: bytes, random_bits: "Callable[[int], int]",
+                 ingested: "Callable[[int, int], bool] | None" = None,
+                 reserve: "Callable[[int, int], None] | None" = None, block: int = 32,
+                 base_ms: int = BASE_MS, max_ms: int = MAX_MS, max_pending: int = 4096) -> None:
+        self.counters = Counters()
+        self._tagger = Tagger(key)
+        self._ingested = ingested
+        self._reserve = reserve
+        self._block = block
+        self._out = Outbox(random_bits, base_ms, max_ms, max_pending)
+        self._replies: "list[bytes]" = []
+        self._reassembler = Reassembler(64)
+        self._done: "set[int]" = set()  # (terminal << 16 | seq) acknowledged since this host started
+        self._seqs: "dict[int, SeqCounter]" = {}
+        self.bindings: "dict[int, tuple[int, int]]" = {}  # terminal -> (section, table)
+
+    # -- terminals --
+
+    def resume(self, terminal: int, section: int, table: int, next_seq: int = 1) -> None:
+        """After a host restart, from the store: the terminal's table and the host's next sequence number to it."""
+        self.bindings[terminal] = (section, table)
+        self._seqs[terminal] = self._counter(terminal, next_seq)
+
+    def _counter(self, terminal: int, next_seq: int) -> SeqCounter:
+        reserve = self._reserve
+        if reserve is None:
+            return SeqCounter(next_seq, None, self._block)
+
+        def reserve_for(limit: int) -> None:
+            reserve(terminal, limit)
+        return SeqCounter(next_seq, reserve_for, self._block)
+
+    def offer_pairing(self, terminal: int, nonce: bytes) -> bytes:
+        """The PAIR_OFFER frame answering a HELLO (unauthenticated; the terminal asks again if it is lost)."""
+        return encode_frame(NO_KEY, True, PAIR_OFFER, terminal, 1, PairOffer(nonce=nonce).encode())
+
+    def answer_sign_in(self, inbound: Inbound, answer: SignInAnswer, now: int) -> int:
+        """Acknowledge a SIGN_IN, bind the table if accepted, cancel what was in flight to that terminal,
+        and send the answer (with the sign-in's nonce). Returns the answer's sequence number."""
+        sign_in = inbound.message
+        if not isinstance(sign_in, SignIn):
+            raise ValueError("answer_sign_in needs a received SIGN_IN")
+        terminal = inbound.terminal
+        self.acknowledge(inbound)
+        answer.nonce = sign_in.nonce
+        if answer.status == ACCEPTED:
+            self.bindings[terminal] = (answer.section, answer.table)
+        self._out.cancel_peer(terminal)
+        return self.send(terminal, answer, now)
+
+    # -- sending --
+
+    def send(self, terminal: int, msg: Message, now: int) -> int:
+        """Queue a message to a terminal, retransmitted until acknowledged; returns its first sequence number."""
+        frames = frame_payloads(msg.TYPE, msg.encode())
+        self._out.room(len(frames))
+        counter = self._seqs.get(terminal)
+        if counter is None:
+            counter = self._seqs[terminal] = self._counter(terminal, 1)
+        seq = counter.take(len(frames))
+        for i, (ftype, payload) in enumerate(frames):
+            frame = encode_frame(self._tagger, True, ftype, terminal, seq + i, payload)
+            self._out.put((terminal << 16) | (seq + i), frame, now)
+        return seq
+
+    def next_seq(self, terminal: int) -> int:
+        counter = self._seqs.get(terminal)
+        return counter.next if counter is not None else 1
+
+    def due(self, now: int) -> "list[bytes]":
+        """Every frame to transmit now (route each by frame.frame_terminal)."""
+        out = self._replies
+        self._replies = []
+        self._out.due(now, out)
+        return out
+
+    def pending(self, terminal: "int | None" = None) -> int:
+        if terminal is None:
+            return len(self._out)
+        return sum(1 for k in self._out._waiting if k >> 16 == terminal)
+
+    def acknowledge(self, inbound: Inbound, status: int = STORED) -> None:
+        """Acknowledge a received message (after the store committed it), or refuse it for good (status >= 16)."""
+        if status < REFUSED:
+            self._done.add((inbound.terminal << 16) | inbound.seq)
+        self._replies.append(encode_frame(self._tagger, True, ACK, inbound.terminal, inbound.seq,
+                                          Ack(count=inbound.count, status=status).encode()))
+
+    # -- receiving --
+
+    def receive(self, data: "bytes | bytearray | memoryview", now: int) -> "Inbound | None":
+        """One frame from a terminal. Returns a message (or a duplicate to acknowledge again), an ACK or a
+        HELLO; None while a fragmented message is incomplete; raises WireError (counted) when refused."""
+        try:
+            return self._receive(data)
+        except WireError as e:
+            self.counters.refuse(e.reason)
+            raise
+
+    def already_ingested(self, terminal: int, seq: int) -> bool:
+        if (terminal << 16) | seq in self._done:
+            return True
+        return self._ingested is not None and self._ingested(terminal, seq)
+
+    def _receive(self, data: "bytes | bytearray | memoryview") -> "Inbound | None":
+        frame = decode_frame(data, self._tagger, False)
+        terminal = frame.terminal
+        ftype = frame.type
+        if ftype == ACK or ftype == HELLO:
+            msg = decode_message(ftype, frame.payload)
+            count = 1
+            if isinstance(msg, Ack):
+                count = msg.count
+                self._out.acknowledge((terminal << 16) | frame.seq, count)
+            self.counters.accepted += 1
+            return Inbound(terminal, frame.seq, count, ftype, msg)
+        first = frame.seq
+        count = 1
+        if ftype == FRAGMENT:
+            ftype, first, count = fragment_header(frame.payload, frame.seq)
+            if not ((FROM_TERMINAL & ~CONTROL) >> ftype) & 1:
+                raise WireError(MALFORMED, "no message type %d in fragments from a terminal" % ftype)
+        if self.already_ingested(terminal, first):
+            self.counters.duplicates += 1
+            return Inbound(terminal, first, count, ftype, None, True)
+        payload = frame.payload
+        if count > 1:
+            done = self._reassembler.add(terminal, frame.seq, payload)
+            if done is None:
+                self.counters.accepted += 1
+                return None
+            payload = done[3]
+        msg = decode_message(ftype, payload)
+        inbound = Inbound(terminal, first, count, ftype, msg)
+        if isinstance(msg, (Result, Players, Erase, Request)):
+            where = (msg.section, msg.table)
+            bound = self.bindings.get(terminal)
+            if bound is None:
+                raise WireError(NOT_SIGNED_IN, "terminal %d has not signed in" % terminal, inbound)
+            if where != bound:
+                raise WireError(WRONG_TABLE, "terminal %d sits at %s%d, not %s%d" % (
+                    terminal, chr(65 + bound[0]), bound[1], chr(65 + where[0]), where[1]), inbound)
+        self.counters.accepted += 1
+        return inbound

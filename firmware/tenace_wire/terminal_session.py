@@ -1,0 +1,225 @@
+"""The terminal's end of the link (see session.py): reliable sending, replay window, sign-in."""
+
+try:
+    from micropython import const
+except ImportError:  # CPython on the host: const is only a compile-time hint
+    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
+        return __value
+
+from tenace_wire.auth import Tagger, event_key
+from tenace_wire.control import ACCEPTED, STORED, Ack, Hello, SignIn, SignInAnswer
+from tenace_wire.errors import MALFORMED, NOT_MINE, NOT_SIGNED_IN, REPLAY, Counters, WireError
+from tenace_wire.fields import Message
+from tenace_wire.fragments import Reassembler, fragment_header
+from tenace_wire.frame import ACK, FRAGMENT, FROM_HOST, HELLO, PAIR_OFFER, SIGN_IN_ANSWER, decode_frame, encode_frame
+from tenace_wire.messages import decode_message
+from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, Inbound, Outbox, SeqCounter, frame_payloads
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
+    from collections.abc import Callable
+
+WINDOW = const(64)
+
+
+class _Window:
+    """The terminal's replay window over host sequence numbers: a floor, then the last WINDOW numbers."""
+
+    def __init__(self, floor: int) -> None:
+        self.floor = floor
+        self.top = floor
+        self.seen = {floor}
+
+    def check(self, seq: int) -> bool:
+        """True when new; False when already seen; WireError(replay) when too old."""
+        if seq <= self.floor or seq <= self.top - WINDOW:
+            raise WireError(REPLAY, "host sequence number %d is below the window" % seq)
+        return seq not in self.seen
+
+    def mark(self, seq: int) -> None:
+        self.seen.add(seq)
+        if seq > self.top:
+            self.top = seq
+            if len(self.seen) > WINDOW:
+                low = seq - WINDOW
+                self.seen = {s for s in self.seen if s > low}
+
+
+class TerminalSession:
+    """The table's end of the link: sends reliably, accepts host frames after a fresh sign-in."""
+
+    def __init__(self, terminal: int, random_bits: "Callable[[int], int]", key: "bytes | None" = None,
+                 next_seq: int = 1, reserve: "Callable[[int], None] | None" = None, block: int = 32,
+                 base_ms: int = BASE_MS, max_ms: int = MAX_MS, max_pending: int = 32) -> None:
+        if not 1 <= terminal <= 65534:
+            raise ValueError("terminal id %r: 1..65534" % (terminal,))
+        self.terminal = terminal
+        self.counters = Counters()
+        self._random_bits = random_bits
+        self._tagger: "Tagger | None" = Tagger(key) if key else None
+        self._seq = SeqCounter(next_seq, reserve, block)
+        self._out = Outbox(random_bits, base_ms, max_ms, max_pending)
+        self._replies: "list[bytes]" = []
+        self._window: "_Window | None" = None
+        self._reassembler = Reassembler(2)
+        self._nonce: "int | None" = None
+        self._sign_in_seq = 0
+        self._answer_seq = 0
+        self.answer: "SignInAnswer | None" = None
+
+    # -- pairing and sign-in --
+
+    @property
+    def signed_in(self) -> bool:
+        return self.answer is not None and self.answer.status == ACCEPTED
+
+    @property
+    def next_seq(self) -> int:
+        return self._seq.next
+
+    def hello(self, firmware: int = 0) -> bytes:
+        """A HELLO frame (unauthenticated, not retransmitted: send it again until a PAIR_OFFER comes)."""
+        return encode_frame(NO_KEY, False, HELLO, self.terminal, 1, Hello(firmware=firmware).encode())
+
+    def pair(self, code: str, nonce: bytes) -> bytes:
+        """Derive and use the event key from the keyed code and the offer's nonce; returns it for the journal."""
+        key = event_key(code, nonce)
+        self._tagger = Tagger(key)
+        self.answer = None
+        return key
+
+    def sign_in(self, section: int, table: int, now: int, firmware: int = 0) -> int:
+        """Queue a SIGN_IN with a fresh nonce (replacing one still waiting); returns its sequence number."""
+        if self._sign_in_seq:
+            self._out.acknowledge((self.terminal << 16) | self._sign_in_seq, 1)
+        self._nonce = self._random_bits(32)
+        self.answer = None
+        self._sign_in_seq = self.queue(SignIn(section=section, table=table, nonce=self._nonce, firmware=firmware), now)
+        return self._sign_in_seq
+
+    # -- sending --
+
+    def queue(self, msg: Message, now: int) -> int:
+        """Give a message new sequence number(s); returns the first. Nothing is sent before due(now),
+        so the caller journals (seq, message) in between."""
+        payload = msg.encode()
+        frames = frame_payloads(msg.TYPE, payload)
+        self._out.room(len(frames))
+        seq = self._seq.take(len(frames))
+        self._put(seq, frames, now)
+        return seq
+
+    def requeue(self, seq: int, msg: Message, now: int) -> None:
+        """After a reboot: send a journaled message again under the sequence number it had."""
+        frames = frame_payloads(msg.TYPE, msg.encode())
+        if seq + len(frames) > self._seq.next:
+            raise ValueError("sequence number %d was never reserved (next is %d)" % (seq, self._seq.next))
+        self._out.room(len(frames))
+        self._put(seq, frames, now)
+
+    def _put(self, seq: int, frames: "list[tuple[int, bytes]]", now: int) -> None:
+        tagger = self._keyed()
+        for i, (ftype, payload) in enumerate(frames):
+            frame = encode_frame(tagger, False, ftype, self.terminal, seq + i, payload)
+            self._out.put((self.terminal << 16) | (seq + i), frame, now)
+
+    def due(self, now: int) -> "list[bytes]":
+        """Every frame to transmit now: ACKs, then first transmissions and retransmissions."""
+        out = self._replies
+        self._replies = []
+        self._out.due(now, out)
+        return out
+
+    def pending(self) -> int:
+        """Frames still waiting for the host's acknowledgement."""
+        return len(self._out)
+
+    def next_due(self) -> "int | None":
+        return self._out.next_due()
+
+    def _keyed(self) -> Tagger:
+        if self._tagger is None:
+            raise WireError(NOT_SIGNED_IN, "no event key yet: pair first")
+        return self._tagger
+
+    # -- receiving --
+
+    def receive(self, data: "bytes | bytearray | memoryview", now: int) -> "Inbound | None":
+        """One frame off the air. Returns what it brings (an ACK, a message), None for a duplicate or an
+        incomplete message; raises WireError (counted) when refused."""
+        try:
+            return self._receive(data)
+        except WireError as e:
+            self.counters.refuse(e.reason)
+            raise
+
+    def _receive(self, data: "bytes | bytearray | memoryview") -> "Inbound | None":
+        # A cheap look before any hashing: on a shared channel most frames are for other tables.
+        if len(data) >= 5 and data[0] & 0x80 and (data[1] << 8 | data[2]) != self.terminal:
+            raise WireError(NOT_MINE, "a frame for terminal %d" % (data[1] << 8 | data[2]))
+        if self._tagger is None and not (len(data) and data[0] & 0x1F == PAIR_OFFER):
+            raise WireError(NOT_SIGNED_IN, "no event key yet")
+        frame = decode_frame(data, self._tagger or NO_KEY, True)
+        ftype = frame.type
+        seq = frame.seq
+        if ftype == PAIR_OFFER or ftype == ACK:
+            msg = decode_message(ftype, frame.payload)
+            count = 1
+            if isinstance(msg, Ack):
+                count = msg.count
+                self._out.acknowledge((self.terminal << 16) | seq, count)
+            self.counters.accepted += 1
+            return Inbound(self.terminal, seq, count, ftype, msg)
+        if ftype == SIGN_IN_ANSWER:
+            return self._answer(frame.seq, decode_message(ftype, frame.payload))
+        window = self._window
+        if window is None or not self.signed_in:
+            raise WireError(NOT_SIGNED_IN, "a host frame before the sign-in was answered")
+        if not window.check(seq):
+            self._duplicate(seq)
+            return None
+        if ftype != FRAGMENT:
+            msg = decode_message(ftype, frame.payload)  # malformed: refused, and not acknowledged
+            self._accept(seq)
+            return Inbound(self.terminal, seq, 1, ftype, msg)
+        inner, _first, _count = fragment_header(frame.payload, seq)
+        if not ((FROM_HOST & ~CONTROL) >> inner) & 1:
+            raise WireError(MALFORMED, "no message type %d in fragments from the host" % inner)
+        done = self._reassembler.add(0, seq, frame.payload)
+        self._accept(seq)
+        if done is None:
+            return None
+        return Inbound(self.terminal, done[1], done[2], done[0], decode_message(done[0], done[3]))
+
+    def _answer(self, seq: int, msg: Message) -> "Inbound | None":
+        answer = msg if isinstance(msg, SignInAnswer) else None
+        if answer is None or self._nonce is None or answer.nonce != self._nonce:
+            raise WireError(REPLAY, "a sign-in answer to another sign-in")
+        if seq == self._answer_seq:
+            self._duplicate(seq)
+            return None
+        if seq < self._answer_seq:
+            raise WireError(REPLAY, "an older answer to this sign-in")
+        self._answer_seq = seq
+        self._window = _Window(seq)
+        self._out.acknowledge((self.terminal << 16) | self._sign_in_seq, 1)
+        self._sign_in_seq = 0
+        self.answer = answer
+        self._reply(seq)
+        self.counters.accepted += 1
+        return Inbound(self.terminal, seq, 1, SIGN_IN_ANSWER, answer)
+
+    def _accept(self, seq: int) -> None:
+        window = self._window
+        if window is not None:
+            window.mark(seq)
+        self._reply(seq)
+        self.counters.accepted += 1
+
+    def _duplicate(self, seq: int) -> None:
+        self.counters.duplicates += 1
+        self._reply(seq)
+
+    def _reply(self, seq: int) -> None:
+        ack = Ack(count=1, status=STORED).encode()
+        self._replies.append(encode_frame(self._keyed(), False, ACK, self.terminal, seq, ack))
