@@ -5,7 +5,7 @@ event nonce and shows a 6-digit pairing code (`pairing_code`). A terminal that h
 unauthenticated HELLO; the host answers with an unauthenticated PAIR_OFFER carrying the event
 nonce; the person at the table keys the code shown on the laptop; both sides compute
     event key = HMAC-SHA256(key = b"tenace-pair-v1:" + code, msg = event nonce)[:16]
-(`event_key`). From then on every frame carries HMAC-SHA256(event key, header + payload) truncated
+(pairing.py: `event_key`). From then on every frame carries HMAC-SHA256(event key, header + payload) truncated
 to 8 bytes (`Tagger`), and the terminal's SIGN_IN, tagged with that key, proves to the host that
 the terminal knows the code. The terminal keeps the key in its journal, so a reboot needs no new
 pairing. The two pairing frames use a fixed public key (`PUBLIC_KEY`): they carry nothing secret
@@ -36,47 +36,33 @@ module. micropython-lib's current hmac is published only through mip's index, no
 package micropython-hmac (3.4.2.post3, 2017) is an sdist without setup.py that pip refuses, and
 it needs `warnings` and a hash object's `digest_size`/`block_size`, which MicroPython's sha256
 lacks. RFC 2104 is ten lines over sha256, checked against the RFC 4231 vectors on both
-interpreters. On CPython the standard library's `hmac` is used.
+interpreters (pairing.py has it; Tagger here inlines it with the padded keys computed once). On
+CPython the standard library's `hmac` is used.
 """
 
 import hashlib
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
-    from collections.abc import Callable
+from tenace_wire.frame_types import TAG_SIZE
 
 try:
-    import hmac as _std_hmac  # pyright: ignore[reportMissingImports]  # CPython only
+    import hmac as std_hmac  # pyright: ignore[reportMissingImports]  # CPython only
 except ImportError:  # MicroPython: no hmac module, use hmac_sha256_small
-    _std_hmac = None  # type: ignore[assignment]
+    std_hmac = None  # type: ignore[assignment]
 
-KEY_SIZE = 16
-TAG_SIZE = 8
 NONCE_SIZE = 8
-CODE_DIGITS = 6
 _BLOCK = 64  # SHA-256 block size in bytes
 # The key of the two unauthenticated pairing frames (HELLO, PAIR_OFFER): public by design.
 PUBLIC_KEY = b"tenace-public-v1"
-_PAIR_PREFIX = b"tenace-pair-v1:"
 
 
-def hmac_sha256_small(key: bytes, msg: "bytes | bytearray | memoryview") -> bytes:
-    """RFC 2104 HMAC over hashlib.sha256 alone, for interpreters without an hmac module."""
+def padded_key(key: bytes, xor: int) -> bytes:
+    """RFC 2104's K XOR ipad / K XOR opad: the key (hashed when longer than a block), zero-padded, xored."""
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
-    key = key + bytes(_BLOCK - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    inner.update(msg)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-    outer.update(inner.digest())
-    return outer.digest()
-
-
-def hmac_sha256(key: bytes, msg: "bytes | bytearray | memoryview") -> bytes:
-    """HMAC-SHA256: the standard library's where there is one, else hmac_sha256_small."""
-    if _std_hmac is not None:
-        return _std_hmac.digest(key, msg, "sha256")
-    return hmac_sha256_small(key, msg)
+    out = bytearray(_BLOCK)
+    for i in range(_BLOCK):
+        out[i] = (key[i] if i < len(key) else 0) ^ xor
+    return bytes(out)
 
 
 def same_bytes(a: "bytes | bytearray | memoryview", b: "bytes | bytearray | memoryview") -> bool:
@@ -96,19 +82,17 @@ class Tagger:
         if not isinstance(key, (bytes, bytearray)) or not key:
             raise ValueError("an authentication key is a non-empty bytes value")
         self.key = bytes(key)
-        if _std_hmac is not None:
+        if std_hmac is not None:
             # The keyed state is computed once; each tag copies it (CPython's hmac supports copy()).
-            self._mac = _std_hmac.new(self.key, digestmod="sha256")
+            self._mac = std_hmac.new(self.key, digestmod="sha256")
         else:
             # MicroPython's sha256 has no copy(): keep the two padded key blocks instead.
-            k = self.key if len(self.key) <= _BLOCK else hashlib.sha256(self.key).digest()
-            k = k + bytes(_BLOCK - len(k))
-            self._ipad = bytes(b ^ 0x36 for b in k)
-            self._opad = bytes(b ^ 0x5C for b in k)
+            self._ipad = padded_key(self.key, 0x36)
+            self._opad = padded_key(self.key, 0x5C)
 
     def tag(self, data: "bytes | bytearray | memoryview") -> bytes:
         """The first TAG_SIZE bytes of HMAC-SHA256(key, data)."""
-        if _std_hmac is not None:
+        if std_hmac is not None:
             mac = self._mac.copy()
             mac.update(data)
             return mac.digest()[:TAG_SIZE]
@@ -120,29 +104,3 @@ class Tagger:
 
     def verify(self, data: "bytes | bytearray | memoryview", tag: "bytes | bytearray | memoryview") -> bool:
         return same_bytes(self.tag(data), tag)
-
-
-def check_code(code: str) -> str:
-    """The pairing code as keyed: exactly CODE_DIGITS ASCII digits (spaces ignored)."""
-    if not isinstance(code, str):
-        raise ValueError("the pairing code is text of %d digits" % CODE_DIGITS)
-    digits = code.replace(" ", "")
-    if len(digits) != CODE_DIGITS or not all("0" <= c <= "9" for c in digits):
-        raise ValueError("the pairing code is %d digits, not %r" % (CODE_DIGITS, code))
-    return digits
-
-
-def event_key(code: str, nonce: bytes) -> bytes:
-    """The per-event key both sides derive from the keyed pairing code and the host's event nonce."""
-    if len(nonce) != NONCE_SIZE:
-        raise ValueError("the event nonce is %d bytes, not %d" % (NONCE_SIZE, len(nonce)))
-    return hmac_sha256(_PAIR_PREFIX + check_code(code).encode(), nonce)[:KEY_SIZE]
-
-
-def pairing_code(random_bits: "Callable[[int], int]") -> str:
-    """A uniformly drawn 6-digit code; `random_bits(n)` returns n random bits (os.urandom-backed on the host)."""
-    while True:
-        # Rejection sampling: 2^20 > 10^6, and taking the value modulo 10^6 would favour low codes.
-        value = random_bits(20)
-        if value < 1000000:
-            return "%06d" % value

@@ -17,7 +17,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 
 from tenace_wire.auth import NONCE_SIZE
 from tenace_wire.fields import Message, malformed
-from tenace_wire.frame import ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER
+from tenace_wire.frame_types import ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER
 
 # ACK statuses. Below 16: the message is at the receiver. From 16: refused for good; the sender
 # stops retransmitting and shows the refusal (a retransmission could not fix it).

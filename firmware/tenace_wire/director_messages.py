@@ -21,7 +21,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
         return __value
 
 from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, malformed, put_bits, size_of
-from tenace_wire.frame import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
+from tenace_wire.frame_types import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
 from tenace_wire.table_messages import OUTCOME, OUTCOME_SPEC, check_outcome
 
 PERCENT = const(0)

@@ -1,4 +1,8 @@
-"""Why a frame was refused: the one error type of the wire (WireError), its reasons, and their counters."""
+"""Why a frame was refused: the one error type of the wire (WireError), its reasons, and their counters.
+
+A session's counters are a plain dict (no class: RAM on MicroPython), from reason to number of frames,
+with ACCEPTED_FRAME and DUPLICATE beside the refusal reasons; every frame received adds one to exactly one.
+"""
 
 # Reasons, in the order the receiver checks them. Each is a short word for counters and logs.
 SHORT = "short"                      # fewer bytes than the smallest frame
@@ -34,23 +38,9 @@ class WireError(ValueError):
         self.inbound = inbound
 
 
-class Counters:
-    """How many frames were accepted, refused (per reason) and received again (duplicates)."""
+ACCEPTED_FRAME = "accepted"  # the counter of frames taken in
 
-    def __init__(self) -> None:
-        self.accepted = 0
-        self.duplicates = 0
-        self.refused: "dict[str, int]" = {}
 
-    def refuse(self, reason: str) -> None:
-        self.refused[reason] = self.refused.get(reason, 0) + 1
-
-    def refused_total(self) -> int:
-        return sum(self.refused.values())
-
-    def total(self) -> int:
-        """Every frame counted: accepted + duplicates + refused."""
-        return self.accepted + self.duplicates + self.refused_total()
-
-    def __repr__(self) -> str:
-        return "Counters(accepted=%d, duplicates=%d, refused=%r)" % (self.accepted, self.duplicates, self.refused)
+def tally(counters: "dict[str, int]", name: str) -> None:
+    """Add one to counters[name] (ACCEPTED_FRAME, DUPLICATE or a refusal reason)."""
+    counters[name] = counters.get(name, 0) + 1

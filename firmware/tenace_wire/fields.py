@@ -124,17 +124,18 @@ class Message:
         self.decode_tail(memoryview(payload)[size:])
         self.check()
 
-    def names(self) -> "tuple[str, ...]":
-        return self.FIELDS + self.EXTRA
-
-    def values(self) -> "tuple[object, ...]":
-        return tuple(getattr(self, name) for name in self.names())
+    def values(self) -> "list[object]":
+        """Every field's value, then every EXTRA attribute's: what == compares."""
+        out = []
+        for name in self.FIELDS + self.EXTRA:
+            out.append(getattr(self, name))
+        return out
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and isinstance(other, Message) and self.values() == other.values()
 
     def __repr__(self) -> str:
-        return "%s(%s)" % (type(self).__name__, ", ".join("%s=%r" % (n, getattr(self, n)) for n in self.names()))
+        return "%s%r" % (type(self).__name__, self.values())
 
 
 def malformed(detail: str) -> WireError:

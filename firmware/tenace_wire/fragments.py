@@ -10,7 +10,7 @@ complete and right, or incomplete: never wrong. At most 255 fragments: 3570 byte
 """
 
 from tenace_wire.errors import MALFORMED, WireError
-from tenace_wire.frame import MAX_PAYLOAD, MAX_SEQ
+from tenace_wire.frame_types import MAX_PAYLOAD, MAX_SEQ
 
 FRAGMENT_HEADER = 3
 FRAGMENT_DATA = MAX_PAYLOAD - FRAGMENT_HEADER  # 14

@@ -23,7 +23,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 
 import struct
 
-from tenace_wire.auth import PUBLIC_KEY, TAG_SIZE, Tagger
+from tenace_wire.auth import PUBLIC_KEY, Tagger
 from tenace_wire.crc16 import crc16
 from tenace_wire.errors import (
     BAD_CRC,
@@ -36,39 +36,20 @@ from tenace_wire.errors import (
     WRONG_DIRECTION,
     WireError,
 )
-
-VERSION = const(1)
-MAX_FRAME = const(32)
-HEADER_SIZE = const(5)
-CRC_SIZE = const(2)
-OVERHEAD = HEADER_SIZE + TAG_SIZE + CRC_SIZE  # 15
-MAX_PAYLOAD = MAX_FRAME - OVERHEAD            # 17
-MAX_SEQ = const(65535)
-MAX_TERMINAL = const(65534)
-
-# Frame types (5 bits). The number is on the wire: never renumber, only add.
-ACK = const(1)             # both ways: "I have your frames seq .. seq+count-1", with a status
-HELLO = const(2)           # terminal, unauthenticated: "I have no key, tell me the event nonce"
-PAIR_OFFER = const(3)      # host, unauthenticated: the event nonce
-SIGN_IN = const(4)         # terminal: section, table, a fresh nonce
-SIGN_IN_ANSWER = const(5)  # host: the nonce back, the table's settings
-RESULT = const(6)          # terminal: one board's result (fits one frame)
-PLAYERS = const(7)         # terminal: the four player numbers of a round
-ERASE = const(8)           # terminal: a board's result withdrawn (a new version)
-REQUEST = const(9)         # terminal: "send me my round plan / a traveller / the ranking / a hand"
-ROUND_PLAN = const(10)     # host: a table's round: pairs, boards, where everyone moves next
-TRAVELLER = const(11)      # host: a board's results at every table, with the matchpoint percentages
-RANKING = const(12)        # host: the ranking of a section
-HAND_RECORD = const(13)    # host: a board's deal
-TEXT = const(14)           # host: a message from the director
-FRAGMENT = const(31)       # both ways: one piece of a message longer than MAX_PAYLOAD (fragments.py)
-
-# Which types each side may send, as bit masks over the type number.
-FROM_TERMINAL = ((1 << ACK) | (1 << HELLO) | (1 << SIGN_IN) | (1 << RESULT) | (1 << PLAYERS)
-                 | (1 << ERASE) | (1 << REQUEST) | (1 << FRAGMENT))
-FROM_HOST = ((1 << ACK) | (1 << PAIR_OFFER) | (1 << SIGN_IN_ANSWER) | (1 << ROUND_PLAN) | (1 << TRAVELLER)
-             | (1 << RANKING) | (1 << HAND_RECORD) | (1 << TEXT) | (1 << FRAGMENT))
-UNAUTHENTICATED = (1 << HELLO) | (1 << PAIR_OFFER)
+from tenace_wire.frame_types import (
+    CRC_SIZE,
+    FROM_HOST,
+    FROM_TERMINAL,
+    HEADER_SIZE,
+    MAX_FRAME,
+    MAX_PAYLOAD,
+    MAX_SEQ,
+    MAX_TERMINAL,
+    OVERHEAD,
+    TAG_SIZE,
+    UNAUTHENTICATED,
+    VERSION,
+)
 
 _PUBLIC: "Tagger | None" = None  # the Tagger of PUBLIC_KEY, made on first use
 
@@ -89,10 +70,6 @@ class Frame:
         self.terminal = terminal
         self.seq = seq
         self.payload = payload
-
-    def __repr__(self) -> str:
-        return "Frame(%s type=%d terminal=%d seq=%d payload=%r)" % (
-            "host" if self.from_host else "terminal", self.type, self.terminal, self.seq, bytes(self.payload))
 
 
 def encode_frame(tagger: Tagger, from_host: bool, ftype: int, terminal: int, seq: int,

@@ -2,10 +2,11 @@
 
 from tenace_wire.auth import Tagger
 from tenace_wire.control import ACCEPTED, STORED, Ack, PairOffer, SignIn, SignInAnswer
-from tenace_wire.errors import MALFORMED, NOT_SIGNED_IN, WRONG_TABLE, Counters, WireError
+from tenace_wire.errors import ACCEPTED_FRAME, DUPLICATE, MALFORMED, NOT_SIGNED_IN, WRONG_TABLE, WireError, tally
 from tenace_wire.fields import Message
 from tenace_wire.fragments import Reassembler, fragment_header
-from tenace_wire.frame import ACK, FRAGMENT, FROM_TERMINAL, HELLO, PAIR_OFFER, decode_frame, encode_frame
+from tenace_wire.frame import decode_frame, encode_frame
+from tenace_wire.frame_types import ACK, FRAGMENT, FROM_TERMINAL, HELLO, PAIR_OFFER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, REFUSED, Inbound, Outbox, SeqCounter, frame_payloads
 from tenace_wire.table_messages import Erase, Players, Request, Result
@@ -22,7 +23,7 @@ class HostSession:
                  ingested: "Callable[[int, int], bool] | None" = None,
                  reserve: "Callable[[int, int], None] | None" = None, block: int = 32,
                  base_ms: int = BASE_MS, max_ms: int = MAX_MS, max_pending: int = 4096) -> None:
-        self.counters = Counters()
+        self.counters: "dict[str, int]" = {}  # errors.py: ACCEPTED_FRAME, DUPLICATE, reasons
         self._tagger = Tagger(key)
         self._ingested = ingested
         self._reserve = reserve
@@ -65,7 +66,8 @@ class HostSession:
         answer.nonce = sign_in.nonce
         if answer.status == ACCEPTED:
             self.bindings[terminal] = (answer.section, answer.table)
-        self._out.cancel_peer(terminal)
+        for key in [k for k in self._out.waiting if k >> 16 == terminal]:
+            del self._out.waiting[key]
         return self.send(terminal, answer, now)
 
     # -- sending --
@@ -97,7 +99,7 @@ class HostSession:
     def pending(self, terminal: "int | None" = None) -> int:
         if terminal is None:
             return len(self._out)
-        return sum(1 for k in self._out._waiting if k >> 16 == terminal)
+        return sum(1 for k in self._out.waiting if k >> 16 == terminal)
 
     def acknowledge(self, inbound: Inbound, status: int = STORED) -> None:
         """Acknowledge a received message (after the store committed it), or refuse it for good (status >= 16)."""
@@ -114,7 +116,7 @@ class HostSession:
         try:
             return self._receive(data)
         except WireError as e:
-            self.counters.refuse(e.reason)
+            tally(self.counters, e.reason)
             raise
 
     def already_ingested(self, terminal: int, seq: int) -> bool:
@@ -132,7 +134,7 @@ class HostSession:
             if isinstance(msg, Ack):
                 count = msg.count
                 self._out.acknowledge((terminal << 16) | frame.seq, count)
-            self.counters.accepted += 1
+            tally(self.counters, ACCEPTED_FRAME)
             return Inbound(terminal, frame.seq, count, ftype, msg)
         first = frame.seq
         count = 1
@@ -141,13 +143,13 @@ class HostSession:
             if not ((FROM_TERMINAL & ~CONTROL) >> ftype) & 1:
                 raise WireError(MALFORMED, "no message type %d in fragments from a terminal" % ftype)
         if self.already_ingested(terminal, first):
-            self.counters.duplicates += 1
+            tally(self.counters, DUPLICATE)
             return Inbound(terminal, first, count, ftype, None, True)
         payload = frame.payload
         if count > 1:
             done = self._reassembler.add(terminal, frame.seq, payload)
             if done is None:
-                self.counters.accepted += 1
+                tally(self.counters, ACCEPTED_FRAME)
                 return None
             payload = done[3]
         msg = decode_message(ftype, payload)
@@ -160,5 +162,5 @@ class HostSession:
             if where != bound:
                 raise WireError(WRONG_TABLE, "terminal %d sits at %s%d, not %s%d" % (
                     terminal, chr(65 + bound[0]), bound[1], chr(65 + where[0]), where[1]), inbound)
-        self.counters.accepted += 1
+        tally(self.counters, ACCEPTED_FRAME)
         return inbound

@@ -9,7 +9,7 @@ Every field is checked on decode; a bad payload raises WireError("malformed", wh
 
 from tenace_wire.errors import BAD_TYPE, WireError
 from tenace_wire.fields import Message
-from tenace_wire.frame import (
+from tenace_wire.frame_types import (
     ACK,
     ERASE,
     HAND_RECORD,

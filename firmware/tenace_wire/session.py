@@ -46,7 +46,7 @@ from tenace_wire.auth import Tagger
 from tenace_wire.errors import BUSY, SEQ_EXHAUSTED, WireError
 from tenace_wire.fields import Message
 from tenace_wire.fragments import split
-from tenace_wire.frame import ACK, FRAGMENT, HELLO, MAX_PAYLOAD, MAX_SEQ, PAIR_OFFER
+from tenace_wire.frame_types import ACK, FRAGMENT, HELLO, MAX_PAYLOAD, MAX_SEQ, PAIR_OFFER
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
@@ -73,10 +73,6 @@ class Inbound:
         self.type = ftype
         self.message = message
         self.duplicate = duplicate
-
-    def __repr__(self) -> str:
-        return "Inbound(terminal=%d seq=%d count=%d type=%d%s %r)" % (
-            self.terminal, self.seq, self.count, self.type, " duplicate" if self.duplicate else "", self.message)
 
 
 class SeqCounter:
@@ -112,17 +108,17 @@ class Outbox:
         self.base_ms = base_ms
         self.max_ms = max_ms
         self.limit = limit
-        self._waiting: "dict[int, list]" = {}  # type: ignore[type-arg]  # key -> [frame, due_ms, attempt]
+        self.waiting: "dict[int, list]" = {}  # type: ignore[type-arg]  # key -> [frame, due_ms, attempt]
 
     def __len__(self) -> int:
-        return len(self._waiting)
+        return len(self.waiting)
 
     def room(self, count: int) -> None:
-        if len(self._waiting) + count > self.limit:
-            raise WireError(BUSY, "%d frames wait for their acknowledgement" % len(self._waiting))
+        if len(self.waiting) + count > self.limit:
+            raise WireError(BUSY, "%d frames wait for their acknowledgement" % len(self.waiting))
 
     def put(self, key: int, frame: bytes, now: int) -> None:
-        self._waiting[key] = [frame, now, 0]
+        self.waiting[key] = [frame, now, 0]
 
     def delay(self, attempt: int) -> int:
         """Milliseconds before retransmission number attempt+1: doubling, capped, plus 0-50% jitter."""
@@ -135,19 +131,13 @@ class Outbox:
         """Drop `count` frames from `key` on; return how many were waiting."""
         dropped = 0
         for k in range(key, key + count):
-            if self._waiting.pop(k, None) is not None:
+            if self.waiting.pop(k, None) is not None:
                 dropped += 1
         return dropped
 
-    def cancel_peer(self, peer: int) -> int:
-        keys = [k for k in self._waiting if k >> 16 == peer]
-        for k in keys:
-            del self._waiting[k]
-        return len(keys)
-
     def due(self, now: int, out: "list[bytes]") -> None:
-        for key in sorted(self._waiting):
-            entry = self._waiting[key]
+        for key in sorted(self.waiting):
+            entry = self.waiting[key]
             if entry[1] <= now:
                 out.append(entry[0])
                 entry[1] = now + self.delay(entry[2])
@@ -155,7 +145,7 @@ class Outbox:
 
     def next_due(self) -> "int | None":
         """When the next frame is due (to sleep until then), or None when nothing waits."""
-        times = [entry[1] for entry in self._waiting.values()]
+        times = [entry[1] for entry in self.waiting.values()]
         return min(times) if times else None
 
 

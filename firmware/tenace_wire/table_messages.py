@@ -21,7 +21,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
         return __value
 
 from tenace_wire.fields import Message, malformed
-from tenace_wire.frame import ERASE, HAND_RECORD, PLAYERS, RANKING, REQUEST, RESULT, ROUND_PLAN, TRAVELLER
+from tenace_wire.frame_types import ERASE, HAND_RECORD, PLAYERS, RANKING, REQUEST, RESULT, ROUND_PLAN, TRAVELLER
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the type checkers only
@@ -54,21 +54,15 @@ def card_code(suit: int, rank: int) -> int:
 def check_outcome(m: "Result | TravellerLine") -> None:
     """The kind decides which fields are used; the others must be 0."""
     kind = m.kind
-    contract = (m.level, m.strain, m.doubling, m.declarer, m.tricks, m.lead)
-    adjust = (m.ns_adjust, m.ew_adjust)
+    unused = m.level == 0 and m.strain == 0 and m.doubling == 0 and m.declarer == 0 and m.tricks == 0 and m.lead == 0
     if kind == PLAYED:
-        if contract[0] == 0:
-            raise malformed("a played contract has a level 1-7")
-        if adjust != (0, 0):
-            raise malformed("a played board has no adjusted score")
-        return
-    if contract != (0, 0, 0, 0, 0, 0):
-        raise malformed("a board %s has no contract, tricks or lead" % KIND_NAMES[kind])
-    if kind == ADJUSTED:
-        if adjust[0] == 0 or adjust[1] == 0:
-            raise malformed("an adjusted score gives A-, A or A+ to both sides")
-    elif adjust != (0, 0):
-        raise malformed("a board %s has no adjusted score" % KIND_NAMES[kind])
+        bad = m.level == 0 or m.ns_adjust or m.ew_adjust
+    elif kind == ADJUSTED:
+        bad = not unused or not m.ns_adjust or not m.ew_adjust
+    else:
+        bad = not unused or m.ns_adjust or m.ew_adjust
+    if bad:
+        raise malformed("fields do not fit a board " + KIND_NAMES[kind])
 
 
 class Result(Message):

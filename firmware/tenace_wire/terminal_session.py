@@ -6,12 +6,13 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
     def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
         return __value
 
-from tenace_wire.auth import Tagger, event_key
+from tenace_wire.auth import Tagger
 from tenace_wire.control import ACCEPTED, STORED, Ack, Hello, SignIn, SignInAnswer
-from tenace_wire.errors import MALFORMED, NOT_MINE, NOT_SIGNED_IN, REPLAY, Counters, WireError
+from tenace_wire.errors import ACCEPTED_FRAME, DUPLICATE, MALFORMED, NOT_MINE, NOT_SIGNED_IN, REPLAY, WireError, tally
 from tenace_wire.fields import Message
 from tenace_wire.fragments import Reassembler, fragment_header
-from tenace_wire.frame import ACK, FRAGMENT, FROM_HOST, HELLO, PAIR_OFFER, SIGN_IN_ANSWER, decode_frame, encode_frame
+from tenace_wire.frame import decode_frame, encode_frame
+from tenace_wire.frame_types import ACK, FRAGMENT, FROM_HOST, HELLO, PAIR_OFFER, SIGN_IN_ANSWER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, Inbound, Outbox, SeqCounter, frame_payloads
 
@@ -54,7 +55,7 @@ class TerminalSession:
         if not 1 <= terminal <= 65534:
             raise ValueError("terminal id %r: 1..65534" % (terminal,))
         self.terminal = terminal
-        self.counters = Counters()
+        self.counters: "dict[str, int]" = {}  # errors.py: ACCEPTED_FRAME, DUPLICATE, reasons
         self._random_bits = random_bits
         self._tagger: "Tagger | None" = Tagger(key) if key else None
         self._seq = SeqCounter(next_seq, reserve, block)
@@ -83,6 +84,7 @@ class TerminalSession:
 
     def pair(self, code: str, nonce: bytes) -> bytes:
         """Derive and use the event key from the keyed code and the offer's nonce; returns it for the journal."""
+        from tenace_wire.pairing import event_key  # only now: pairing is rare, RAM is not
         key = event_key(code, nonce)
         self._tagger = Tagger(key)
         self.answer = None
@@ -150,7 +152,7 @@ class TerminalSession:
         try:
             return self._receive(data)
         except WireError as e:
-            self.counters.refuse(e.reason)
+            tally(self.counters, e.reason)
             raise
 
     def _receive(self, data: "bytes | bytearray | memoryview") -> "Inbound | None":
@@ -168,7 +170,7 @@ class TerminalSession:
             if isinstance(msg, Ack):
                 count = msg.count
                 self._out.acknowledge((self.terminal << 16) | seq, count)
-            self.counters.accepted += 1
+            tally(self.counters, ACCEPTED_FRAME)
             return Inbound(self.terminal, seq, count, ftype, msg)
         if ftype == SIGN_IN_ANSWER:
             return self._answer(frame.seq, decode_message(ftype, frame.payload))
@@ -206,7 +208,7 @@ class TerminalSession:
         self._sign_in_seq = 0
         self.answer = answer
         self._reply(seq)
-        self.counters.accepted += 1
+        tally(self.counters, ACCEPTED_FRAME)
         return Inbound(self.terminal, seq, 1, SIGN_IN_ANSWER, answer)
 
     def _accept(self, seq: int) -> None:
@@ -214,10 +216,10 @@ class TerminalSession:
         if window is not None:
             window.mark(seq)
         self._reply(seq)
-        self.counters.accepted += 1
+        tally(self.counters, ACCEPTED_FRAME)
 
     def _duplicate(self, seq: int) -> None:
-        self.counters.duplicates += 1
+        tally(self.counters, DUPLICATE)
         self._reply(seq)
 
     def _reply(self, seq: int) -> None:

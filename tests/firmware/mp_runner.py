@@ -11,6 +11,7 @@ import sys
 def main(names):
     passed = failed = 0
     for name in names:
+        loaded = set(sys.modules)
         module = __import__(name)
         for attr in sorted(dir(module)):
             if not attr.startswith("test_"):
@@ -24,8 +25,10 @@ def main(names):
             else:
                 passed += 1
             gc.collect()
-        # Free the module before the next one: a 32 KB heap cannot hold every test module at once.
-        del sys.modules[name]
+        # Free the module, and the firmware modules it brought in, before the next one: a 32 KB heap
+        # cannot hold every test module and every firmware package at once.
+        for loaded_name in [n for n in sys.modules if n not in loaded]:
+            del sys.modules[loaded_name]
         module = fn = None
         gc.collect()
     print("%d passed, %d failed" % (passed, failed))

@@ -1,0 +1,63 @@
+"""Pairing: the 6-digit code, the event key derived from it, and HMAC-SHA256 as a function (see auth.py).
+
+Imported only when a terminal pairs, and by the host: the terminal's steady state needs only auth.Tagger.
+"""
+
+import hashlib
+
+from tenace_wire.auth import NONCE_SIZE, padded_key
+
+try:
+    import hmac as std_hmac  # pyright: ignore[reportMissingImports]  # CPython only
+except ImportError:  # MicroPython: no hmac module, use hmac_sha256_small
+    std_hmac = None  # type: ignore[assignment]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
+    from collections.abc import Callable
+
+KEY_SIZE = 16
+CODE_DIGITS = 6
+_PAIR_PREFIX = b"tenace-pair-v1:"
+
+
+def hmac_sha256_small(key: bytes, msg: "bytes | bytearray | memoryview") -> bytes:
+    """RFC 2104 HMAC over hashlib.sha256 alone, for interpreters without an hmac module."""
+    inner = hashlib.sha256(padded_key(key, 0x36))
+    inner.update(msg)
+    outer = hashlib.sha256(padded_key(key, 0x5C))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def hmac_sha256(key: bytes, msg: "bytes | bytearray | memoryview") -> bytes:
+    """HMAC-SHA256: the standard library's where there is one, else hmac_sha256_small."""
+    if std_hmac is not None:
+        return std_hmac.digest(key, msg, "sha256")
+    return hmac_sha256_small(key, msg)
+
+
+def check_code(code: str) -> str:
+    """The pairing code as keyed: exactly CODE_DIGITS ASCII digits (spaces ignored)."""
+    if not isinstance(code, str):
+        raise ValueError("the pairing code is text of %d digits" % CODE_DIGITS)
+    digits = code.replace(" ", "")
+    if len(digits) != CODE_DIGITS or not all("0" <= c <= "9" for c in digits):
+        raise ValueError("the pairing code is %d digits, not %r" % (CODE_DIGITS, code))
+    return digits
+
+
+def event_key(code: str, nonce: bytes) -> bytes:
+    """The per-event key both sides derive from the keyed pairing code and the host's event nonce."""
+    if len(nonce) != NONCE_SIZE:
+        raise ValueError("the event nonce is %d bytes, not %d" % (NONCE_SIZE, len(nonce)))
+    return hmac_sha256(_PAIR_PREFIX + check_code(code).encode(), nonce)[:KEY_SIZE]
+
+
+def pairing_code(random_bits: "Callable[[int], int]") -> str:
+    """A uniformly drawn 6-digit code; `random_bits(n)` returns n random bits (os.urandom-backed on the host)."""
+    while True:
+        # Rejection sampling: 2^20 > 10^6, and taking the value modulo 10^6 would favour low codes.
+        value = random_bits(20)
+        if value < 1000000:
+            return "%06d" % value

@@ -1,0 +1,55 @@
+"""Link control messages (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER): round trips and checks."""
+
+from tenace_wire.control import (
+    ENTRY_TOTAL,
+    LEAD_MUST_CORRECT,
+    PLAYER_NUMBERS_REQUIRED,
+    REFUSED_WRONG_TABLE,
+    TABLE_TAKEN,
+    Ack,
+    Hello,
+    PairOffer,
+    SignIn,
+    SignInAnswer,
+)
+from tenace_wire.errors import WireError
+from tenace_wire.frame_types import ACK, PAIR_OFFER, SIGN_IN_ANSWER
+from tenace_wire.messages import decode_message, message_class
+
+from checks import raises
+
+
+def round_trip(msg):
+    payload = msg.encode()
+    back = decode_message(msg.TYPE, payload)
+    assert back == msg, (back, msg)
+    return payload
+
+
+def test_control_round_trips():
+    assert round_trip(Ack(count=1, status=0)) == b"\x01\x00"
+    round_trip(Ack(count=255, status=REFUSED_WRONG_TABLE))
+    round_trip(Hello(firmware=65535))
+    assert len(round_trip(PairOffer(nonce=b"\x00\x01\x02\x03\x04\x05\x06\xff"))) == 8
+    assert len(round_trip(SignIn(section=25, table=1023, nonce=0xFFFFFFFF, firmware=3))) == 9
+
+
+def test_sign_in_answer_settings():
+    answer = SignInAnswer(nonce=1234567, section=3, table=44, round=2, player_numbers=PLAYER_NUMBERS_REQUIRED,
+                          lead_entry=LEAD_MUST_CORRECT, result_entry=ENTRY_TOTAL, show_traveller=0,
+                          show_percentage=1, language="fr")
+    assert len(round_trip(answer)) == 12
+    round_trip(SignInAnswer(status=TABLE_TAKEN, table=1, language="en"))
+    raises(WireError, SignInAnswer(table=1, language="FR").encode)
+    raises(WireError, SignInAnswer(table=1, player_numbers=3).encode)
+    payload = bytearray(answer.encode())
+    payload[-1] = 0x80  # not a letter
+    assert "language" in raises(WireError, decode_message, SIGN_IN_ANSWER, bytes(payload))
+
+
+def test_control_payloads_checked():
+    assert "malformed" in raises(WireError, decode_message, ACK, b"\x00\x00")  # acknowledges no frame
+    raises(WireError, decode_message, ACK, b"\x01")
+    raises(WireError, decode_message, PAIR_OFFER, b"\x01" * 7)
+    assert "bad_type" in raises(WireError, message_class, 31)
+    raises(WireError, message_class, 0)
