@@ -1,0 +1,223 @@
+"""Terminal and host sessions end to end (CPython): sign-in, results exactly once, reboots, restarts, replays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tenace_wire.control import REFUSED_WRONG_TABLE, SignInAnswer
+from tenace_wire.director_messages import (
+    HandRecord,
+    Ranking,
+    RankingLine,
+    RoundPlan,
+    Text,
+    Traveller,
+    TravellerLine,
+)
+from tenace_wire.errors import DUPLICATE, NOT_SIGNED_IN, REPLAY, WRONG_TABLE, WireError
+from tenace_wire.frame import decode_frame, encode_frame
+from tenace_wire.frame_types import ACK, MAX_FRAME, OVERHEAD, RESULT
+from tenace_wire.host_session import HostSession
+from tenace_wire.messages import decode_message
+from tenace_wire.table_messages import ADJUSTED, Result
+from tenace_wire.terminal_session import TerminalSession
+
+KEY = b"event-key-16byte"
+
+
+class Store:
+    """What the host's store does for the session: the durable 'already ingested' check."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[int, int], object] = {}
+
+    def ingested(self, terminal: int, seq: int) -> bool:
+        return (terminal, seq) in self.rows
+
+
+def result(board: int = 5) -> Result:
+    return Result(section=0, table=3, round=1, board=board, ns_pair=1, ew_pair=2, level=4, strain=3, tricks=10)
+
+
+def signed_in(rng: random.Random, store: Store | None = None) -> tuple[TerminalSession, HostSession]:
+    t = TerminalSession(7, rng.getrandbits, KEY)
+    h = HostSession(KEY, rng.getrandbits, ingested=(store or Store()).ingested)
+    t.sign_in(0, 3, 0)
+    inbound = h.receive(t.due(0)[0], 0)
+    assert inbound is not None
+    h.answer_sign_in(inbound, SignInAnswer(section=0, table=3, round=1, language="fr"), 0)
+    for frame in h.due(0):
+        t.receive(frame, 0)
+    for frame in t.due(0):
+        h.receive(frame, 0)
+    assert t.signed_in and t.pending() == 0 and h.pending() == 0
+    return t, h
+
+
+def deliver(h: HostSession, store: Store, frames: list[bytes]) -> list[bytes]:
+    """The collector: ingest new messages in the store, acknowledge after the commit."""
+    for frame in frames:
+        inbound = h.receive(frame, 0)
+        if inbound is None or inbound.type == ACK:
+            continue
+        if not inbound.duplicate:
+            store.rows[(inbound.terminal, inbound.seq)] = inbound.message
+        h.acknowledge(inbound)
+    return h.due(0)
+
+
+def test_a_result_exactly_once_through_lost_acks_and_a_reboot() -> None:
+    rng = random.Random(1)
+    store = Store()
+    reserved: list[int] = []
+    t = TerminalSession(7, rng.getrandbits, KEY, reserve=reserved.append)
+    h = HostSession(KEY, rng.getrandbits, ingested=store.ingested)
+    h.resume(7, 0, 3)
+    seq = t.queue(result(), 0)
+    journal = [(seq, result())]
+    frame = t.due(0)
+    assert len(frame[0]) == OVERHEAD + 11 == 26 <= MAX_FRAME
+    deliver(h, store, frame)                 # stored, but the ACK is lost
+    assert t.pending() == 1
+    # The terminal reboots: next_seq from the reservation, the result from the journal, same seq.
+    t2 = TerminalSession(7, rng.getrandbits, KEY, next_seq=reserved[-1])
+    for s, msg in journal:
+        t2.requeue(s, msg, 100)
+    h2 = HostSession(KEY, rng.getrandbits, ingested=store.ingested)   # and the host restarts too
+    h2.resume(7, 0, 3)
+    acks = deliver(h2, store, t2.due(100))
+    assert h2.counters[DUPLICATE] == 1 and len(store.rows) == 1
+    for a in acks:
+        t2.receive(a, 100)
+    assert t2.pending() == 0
+    assert t2.queue(result(6), 200) >= reserved[-1]  # a new result never reuses a number
+
+
+def test_retransmissions_follow_the_back_off_and_stop_on_ack() -> None:
+    rng = random.Random(2)
+    t, h = signed_in(rng)
+    t.queue(result(), 1000)
+    sent = [now for now in range(1000, 20000, 50) for _ in t.due(now)]
+    assert sent[0] == 1000 and len(sent) >= 4
+    gaps = [b - a for a, b in zip(sent, sent[1:], strict=False)]
+    assert all(b >= a for a, b in zip(gaps, gaps[1:], strict=False))  # never shorter than the last
+    store = Store()
+    for a in deliver(h, store, [t.due(10**9)[0]]):
+        t.receive(a, 10**9)
+    assert t.pending() == 0 and t.due(10**10) == []
+
+
+def test_host_messages_fragmented_deduplicated_and_replay_refused() -> None:
+    rng = random.Random(3)
+    t, h = signed_in(rng)
+    plan = RoundPlan(section=0, table=3, round=2, ns_pair=5, ew_pair=6, boards=(4, 5, 6), ns_next=4, ew_next=2,
+                     boards_next=2)
+    h.send(7, plan, 0)
+    frames = h.due(0)
+    assert len(frames) == 2 and all(len(f) <= MAX_FRAME for f in frames)
+    got = [t.receive(f, 0) for f in reversed(frames)]
+    assert got[0] is None and got[1] is not None and got[1].message == plan
+    assert t.receive(frames[0], 1) is None and t.counters[DUPLICATE] == 1  # a retransmission: acked again
+    for a in t.due(1):
+        h.receive(a, 1)
+    assert h.pending() == 0
+    # A new sign-in (a reboot): host frames from before it are replays.
+    t.sign_in(0, 3, 10)
+    inbound = h.receive(t.due(10)[0], 10)
+    assert inbound is not None
+    h.answer_sign_in(inbound, SignInAnswer(section=0, table=3, round=2), 10)
+    answer = h.due(10)
+    for f in answer:
+        t.receive(f, 10)
+    with pytest.raises(WireError) as refused:
+        t.receive(frames[1], 11)
+    assert refused.value.reason == REPLAY
+    # An old answer (to the previous nonce) is a replay too.
+    t.sign_in(0, 3, 20)
+    with pytest.raises(WireError) as old:
+        t.receive(answer[-1], 20)
+    assert old.value.reason == REPLAY
+
+
+def test_wrong_table_and_unknown_terminal_refused_with_the_inbound_to_refuse() -> None:
+    rng = random.Random(4)
+    t, h = signed_in(rng)
+    t.queue(Result(section=0, table=4, round=1, board=1, ns_pair=1, ew_pair=2, kind=ADJUSTED, level=0, tricks=0,
+                   ns_adjust=3, ew_adjust=1), 0)
+    with pytest.raises(WireError) as e:
+        h.receive(t.due(0)[0], 0)
+    assert e.value.reason == WRONG_TABLE and e.value.inbound is not None
+    h.acknowledge(e.value.inbound, REFUSED_WRONG_TABLE)  # type: ignore[arg-type]
+    acks = h.due(0)
+    assert t.receive(acks[0], 0).message.status == REFUSED_WRONG_TABLE  # type: ignore[union-attr]
+    assert t.pending() == 0
+    stranger = TerminalSession(9, rng.getrandbits, KEY)
+    stranger.queue(result(), 0)
+    with pytest.raises(WireError) as e2:
+        h.receive(stranger.due(0)[0], 0)
+    assert e2.value.reason == NOT_SIGNED_IN
+    assert h.counters[WRONG_TABLE] == 1 and h.counters[NOT_SIGNED_IN] == 1
+
+
+def test_pairing_with_the_code() -> None:
+    rng = random.Random(5)
+    from tenace_wire.pairing import event_key
+    nonce = bytes(range(8))
+    h = HostSession(event_key("314159", nonce), rng.getrandbits)
+    t = TerminalSession(12, rng.getrandbits)
+    hello = h.receive(t.hello(), 0)
+    assert hello is not None
+    offer = t.receive(h.offer_pairing(12, nonce), 0)
+    assert offer is not None
+    t.pair("314 159", offer.message.nonce)  # type: ignore[union-attr]
+    t.sign_in(1, 8, 0)
+    assert h.receive(t.due(0)[0], 0) is not None
+    wrong = TerminalSession(13, rng.getrandbits)
+    wrong.pair("000000", nonce)
+    wrong.sign_in(1, 9, 0)
+    with pytest.raises(WireError) as e:
+        h.receive(wrong.due(0)[0], 0)
+    assert e.value.reason == "bad_tag"
+
+
+@pytest.mark.parametrize("msg", [
+    Traveller(section=1, board=7, lines=(
+        TravellerLine(ns_pair=1, ew_pair=2, level=3, strain=4, declarer=0, tricks=10, lead=1, ns_score=630,
+                      ns_percent=8333),
+        TravellerLine(ns_pair=3, ew_pair=4, kind=ADJUSTED, level=0, tricks=0, ns_adjust=3, ew_adjust=1,
+                      ns_percent=6000),
+        TravellerLine(ns_pair=5, ew_pair=6, level=7, strain=4, doubling=2, declarer=1, tricks=0, ns_score=7600),
+    )),
+    Ranking(section=0, round=3, lines=tuple(RankingLine(rank=i + 1, pair=i + 1, score=6000 - 100 * i)
+                                            for i in range(20))),
+    HandRecord(board=3, owners=bytes((i * 7) % 4 for i in range(52))),
+    Text(text="Dernière donne : changez de table ↑\nMerci"),
+    RoundPlan(section=2, table=9, round=1, ns_pair=9, ew_pair=18, boards=tuple(range(1, 28))),
+])
+def test_director_messages_round_trip_through_frames(msg: object) -> None:
+    rng = random.Random(6)
+    t, h = signed_in(rng)
+    h.send(7, msg, 0)  # type: ignore[arg-type]
+    frames = h.due(0)
+    rng.shuffle(frames)
+    got = [x for x in (t.receive(f, 0) for f in frames) if x is not None]
+    assert len(got) == 1 and got[0].message == msg
+
+
+def test_decode_refuses_director_fields() -> None:
+    bad = HandRecord(board=3, owners=bytes(52))  # North holds every card
+    with pytest.raises(WireError):
+        bad.encode()
+    with pytest.raises(WireError):
+        Text(text="").encode()
+    with pytest.raises(WireError):
+        decode_message(14, b"\xff\xfe")
+    frame = encode_frame(h_tagger(), False, RESULT, 7, 1, result().encode())
+    assert decode_frame(frame, h_tagger(), False).terminal == 7
+
+
+def h_tagger():  # type: ignore[no-untyped-def]
+    from tenace_wire.auth import Tagger
+    return Tagger(KEY)
