@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -101,8 +102,8 @@ def test_retransmissions_follow_the_back_off_and_stop_on_ack() -> None:
     t.queue(result(), 1000)
     sent = [now for now in range(1000, 20000, 50) for _ in t.due(now)]
     assert sent[0] == 1000 and len(sent) >= 4
-    gaps = [b - a for a, b in zip(sent, sent[1:], strict=False)]
-    assert all(b >= a for a, b in zip(gaps, gaps[1:], strict=False))  # never shorter than the last
+    gaps = [b - a for a, b in pairwise(sent)]
+    assert all(b >= a for a, b in pairwise(gaps))  # never shorter than the last
     store = Store()
     for a in deliver(h, store, [t.due(10**9)[0]]):
         t.receive(a, 10**9)
