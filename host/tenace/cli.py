@@ -12,9 +12,10 @@ from tenace.commands import contract as contract_command
 from tenace.commands import demo as demo_command
 from tenace.commands import event as event_command
 from tenace.commands import problems as problems_command
+from tenace.commands import score as score_command
 from tenace.errors import UsageError
 
-COMMANDS = (contract_command, demo_command, event_command, problems_command)
+COMMANDS = (contract_command, demo_command, event_command, problems_command, score_command)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"tenace {args.command}: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print(f"tenace {args.command}: interrupted", file=sys.stderr)
         return 130
