@@ -1,32 +1,49 @@
-"""`tenace demo`: the README's main command plays a session whose scores agree with the rules."""
+"""`tenace demo`, the README's main command: a Mitchell session whose scores and ranking agree with the rules."""
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
 
 from tenace.cli import main
+from tenace.commands.demo import play_session
 from tenace_rules.board import vulnerability
 from tenace_rules.contract import parse_contract
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 
-LINE = re.compile(r"table +(\d+): (\S+) +by (\w) +(\S+) +NS +([+-]\d+)")
+TRAVELLER = re.compile(r"table +(\d+) .* (\S+) +by (\w) +(\S+) +NS +([+-]\d+)")
+RANK = re.compile(r"^ +(\d+=?) +pair (\S+) +([\d.]+) MP +([\d.]+)%$")
 
 
-def test_demo_prints_every_table_of_every_board(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--tables", "5", "--boards", "3", "--seed", "7"]) == 0
+def test_every_pair_is_ranked_once_and_each_field_averages_50_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--tables", "5", "--boards-per-round", "2", "--seed", "7"]) == 0
     out = capsys.readouterr().out
-    assert out.count("Board ") == 3 and out.count("table ") == 15
+    assert "5 tables, Mitchell, 10 boards, 50 results" in out
+    ranked = [RANK.match(line) for line in out.splitlines() if RANK.match(line)]
+    pairs = [m[2] for m in ranked if m]
+    assert sorted(pairs) == sorted([f"{n}NS" for n in range(1, 6)] + [f"{n}EW" for n in range(1, 6)])
+    for direction in ("NS", "EW"):
+        percents = [Decimal(m[4]) for m in ranked if m and m[2].endswith(direction)]
+        assert abs(sum(percents) / len(percents) - 50) < Decimal("0.01")
+
+
+def test_travellers_show_law77_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--tables", "3", "--boards-per-round", "2", "--travellers"]) == 0
     board = 0
     checked = 0
-    for line in out.splitlines():
+    for line in capsys.readouterr().out.splitlines():
         if line.startswith("Board "):
             board = int(line.split()[1])
-        elif m := LINE.search(line):
+        elif (m := TRAVELLER.search(line)) and board:
             contract = parse_contract(m[2])
-            score = ns_score(contract, m[3], vulnerability(board), parse_tricks(contract, m[4]))
-            assert score == int(m[5]), line
+            assert ns_score(contract, m[3], vulnerability(board), parse_tricks(contract, m[4])) == int(m[5]), line
             checked += 1
-    assert checked >= 12  # a few boards may be passed out
+    assert checked >= 15  # 3 tables x 6 boards, a few may be passed out
+
+
+def test_the_same_seed_plays_the_same_session() -> None:
+    assert play_session(4, 2, seed=3) == play_session(4, 2, seed=3)
+    assert play_session(4, 2, seed=3) != play_session(4, 2, seed=4)

@@ -1,45 +1,88 @@
-"""`tenace demo`: a short club session played out with the shared rules, for the README's main command."""
+"""`tenace demo`: a simulated club session (Mitchell movement, simulated players) scored and ranked."""
 
 from __future__ import annotations
 
 import argparse
 import random
+from dataclasses import replace
 
+from tenace.movement import mitchell
+from tenace.scoring.matchpoints import DEFAULT_OPTIONS, Units
+from tenace.scoring.model import BoardResult, Played
+from tenace.scoring.pairs_session import SessionScore, score_pairs_session
 from tenace_rules.board import dealer, vulnerability
 from tenace_rules.contract import Contract
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import relative_text
 
-HELP = "play a small simulated club session and print every board's traveller, scored by Law 77"
+HELP = "play a simulated club session (Mitchell, simulated players), then print the travellers and the ranking"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("demo", help=HELP, description=HELP)
-    p.add_argument("--tables", type=int, default=4, help="tables in play (default 4)")
-    p.add_argument("--boards", type=int, default=8, help="boards in the session (default 8)")
+    p.add_argument("--tables", type=int, default=7, help="tables in play (default 7)")
+    p.add_argument("--boards-per-round", type=int, default=3, help="boards per round (default 3)")
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated players (default 1)")
+    p.add_argument("--units", choices=("mp", "mp-acbl"), default="mp", help="matchpoint units (default mp)")
+    p.add_argument("--travellers", action="store_true", help="also print every board's traveller")
     p.set_defaults(run=run)
 
 
 def random_result(rng: random.Random) -> tuple[Contract, str, int]:
     if rng.random() < 0.04:
-        return Contract(0), "-", 0
+        return Contract(0), "N", 0
     level = rng.choice((1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 6, 7))
     contract = Contract(level, rng.randrange(5), rng.choice((0,) * 8 + (1, 1, 2)))
     tricks = max(0, min(13, level + 6 + round(rng.gauss(0, 1.2))))
     return contract, rng.choice("NESW"), tricks
 
 
-def run(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    for board in range(1, args.boards + 1):
-        print(f"Board {board}  dealer {dealer(board)}  vulnerable {vulnerability(board)}")
-        for table in range(1, args.tables + 1):
+def play_session(tables: int, boards_per_round: int, seed: int) -> list[tuple[BoardResult, str]]:
+    """Every table of every round of a Mitchell, each board played by simulated players."""
+    rng = random.Random(seed)
+    movement = mitchell(tables, boards_per_round)
+    played = []
+    for e in movement.encounters:
+        for board in e.boards:
             contract, declarer, tricks = random_result(rng)
-            if contract.passed_out:
-                line = "passed out"
-            else:
-                line = f"{contract.symbol_text():<5} by {declarer}  {relative_text(contract, tricks):>3}"
             score = ns_score(contract, declarer, vulnerability(board), tricks)
-            print(f"  table {table:>2}: {line:<18} NS {score:+6d}")
+            text = "passed out" if contract.passed_out else \
+                f"{contract.symbol_text():<5} by {declarer} {relative_text(contract, tricks):>3}"
+            result = BoardResult("", e.table, e.round, board, f"{e.ns_pair}NS", f"{e.ew_pair}EW", Played(score))
+            played.append((result, text))
+    return played
+
+
+def run(args: argparse.Namespace) -> int:
+    played = play_session(args.tables, args.boards_per_round, args.seed)
+    options = replace(DEFAULT_OPTIONS, units=Units.NORTH_AMERICAN if args.units == "mp-acbl" else Units.MP1)
+    session = score_pairs_session([r for r, _ in played], options)
+    boards = {r.board for r, _ in played}
+    print(f"Simulated session: {args.tables} tables, Mitchell, {len(boards)} boards, {len(played)} results "
+          f"(seed {args.seed})")
+    if args.travellers:
+        print_travellers(session, dict(((r.board, r.table), text) for r, text in played))
+    print_ranking(session)
     return 0
+
+
+def print_travellers(session: SessionScore, texts: dict[tuple[int, int], str]) -> None:
+    for board in session.boards:
+        print(f"\nBoard {board.board}  dealer {dealer(board.board)}  vulnerable {vulnerability(board.board)}"
+              f"  top {board.top}")
+        for t in sorted(board.tables, key=lambda t: t.result.table):
+            ns, ew = t.ns, t.ew
+            assert ns is not None and ew is not None and isinstance(t.result.outcome, Played)
+            print(f"  table {t.result.table:>2}  {t.result.ns_pair:>4} v {t.result.ew_pair:<4} "
+                  f"{texts[(board.board, t.result.table)]:<16} NS {t.result.outcome.ns_score:+6d}  "
+                  f"{ns.mp:>6} {ew.mp:>6}")
+
+
+def print_ranking(session: SessionScore) -> None:
+    field = None
+    for placing in session.ranking:
+        if placing.field != field:
+            field = placing.field
+            print(f"\nRanking {field}".rstrip())
+        total = session.totals[placing.pair]
+        print(f"  {placing.text:>4}  pair {placing.pair:<5} {total.mp:>8} MP  {total.percent:>6}%")
