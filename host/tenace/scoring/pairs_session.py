@@ -59,10 +59,12 @@ class SessionScore:
         return self._placings[pair]
 
     def board(self, board: int, section: str | None = None) -> BoardScore:
-        for b in self.boards:
-            if b.board == board and b.section == section:
-                return b
-        raise KeyError(f"no board {board}" + (f" in section {section}" if section else ""))
+        """A board's score; `section` may be left out when only one section holds that board."""
+        found = [b for b in self.boards if b.board == board and (section is None or b.section == section)]
+        if len(found) != 1:
+            where = f" in section {section}" if section is not None else ""
+            raise KeyError(f"board {board}{where}: {'several sections hold it' if found else 'not scored'}")
+        return found[0]
 
 
 class _Pair:

@@ -41,9 +41,9 @@ class Placing:
 
 
 @cache
-def pair_order(pair: str) -> tuple[tuple[int, str], ...]:
-    """Natural order of pair ids ("2" before "10", "A9" before "A10"): how tied pairs are listed."""
-    return tuple((int(p), "") if p.isdigit() else (0, p) for p in re.findall(r"\d+|\D+", pair))
+def pair_order(pair: str) -> tuple[tuple[int, int, str], ...]:
+    """Natural order of pair ids ("2" before "10", "A9" before "A10", numbers before letters)."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", pair))
 
 
 # MPs pair a scored on the boards it played against pair b, or None when they did not meet.

@@ -1,0 +1,89 @@
+"""Rounding of published matchpoint figures: every rule an option, computed exactly (Law 78A percentages)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction as F
+
+import pytest
+
+from tenace.scoring.matchpoints import MatchpointOptions, matchpoint_board
+from tenace.scoring.model import BoardResult, NotPlayed, Played
+from tenace.scoring.pairs_session import score_pairs_session
+from tenace.scoring.rounding import Rounding, round_fraction
+
+UP, EVEN, DOWN = Rounding.HALF_UP, Rounding.HALF_EVEN, Rounding.DOWN
+
+
+@pytest.mark.parametrize(
+    ("value", "decimals", "up", "even", "down"),
+    [
+        (F(21, 4), 1, "5.3", "5.2", "5.2"),  # 5.25: a true tie
+        (F(31, 4), 1, "7.8", "7.8", "7.7"),  # 7.75: the tie goes to the even 8 as well
+        (F(-21, 4), 1, "-5.3", "-5.2", "-5.2"),  # half-up means away from zero
+        (F(17, 3), 1, "5.7", "5.7", "5.6"),  # no tie: all but truncation agree
+        (F(5, 2), 0, "3", "2", "2"),
+        (F(201, 200), 2, "1.01", "1.00", "1.00"),  # 1.005: binary floats would make this 1.00 even half-up
+        (F(0), 1, "0.0", "0.0", "0.0"),
+    ],
+)
+def test_round_fraction(value: F, decimals: int, up: str, even: str, down: str) -> None:
+    assert str(round_fraction(value, decimals, UP)) == up
+    assert str(round_fraction(value, decimals, EVEN)) == even
+    assert str(round_fraction(value, decimals, DOWN)) == down
+
+
+def test_round_fraction_refuses_negative_decimals() -> None:
+    with pytest.raises(ValueError):
+        round_fraction(F(1, 3), -1)
+
+
+def four_tables_one_missing() -> list[BoardResult]:
+    # Law 78A with Neuberg: 420, 400, 170, -50 brought to E = 5: 31/4, 21/4, 11/4, 1/4 out of 8.
+    scores = (420, 400, 170, -50)
+    results = [BoardResult("A", t, 1, 1, str(t), str(100 + t), Played(s)) for t, s in enumerate(scores, 1)]
+    return [*results, BoardResult("A", 5, 1, 1, "5", "105", NotPlayed())]
+
+
+def test_board_mp_and_percentage_decimals_and_rule_are_options() -> None:
+    s = matchpoint_board(four_tables_one_missing(), MatchpointOptions(board_mp_decimals=1, rounding=EVEN))
+    assert [str(t.ns.mp) for t in s.tables if t.ns] == ["7.8", "5.2", "2.8", "0.2"]
+    s = matchpoint_board(four_tables_one_missing(), MatchpointOptions(board_mp_decimals=1, rounding=UP))
+    assert [str(t.ns.mp) for t in s.tables if t.ns] == ["7.8", "5.3", "2.8", "0.3"]
+    # 1/4 of 8 is 3.125%.
+    up = matchpoint_board(four_tables_one_missing(), MatchpointOptions(board_percent_decimals=2, rounding=UP))
+    even = matchpoint_board(four_tables_one_missing(), MatchpointOptions(board_percent_decimals=2, rounding=EVEN))
+    assert up.tables[3].ns is not None and up.tables[3].ns.percent == Decimal("3.13")
+    assert even.tables[3].ns is not None and even.tables[3].ns.percent == Decimal("3.12")
+
+
+def test_board_percentage_from_exact_or_from_published_mp() -> None:
+    # 420 among four scores to a top of 8: 31/4 = 7.75 -> 96.875%. Published as "8" MP that is 100%.
+    exact = MatchpointOptions(board_mp_decimals=0, board_percent_decimals=0)
+    published = MatchpointOptions(board_mp_decimals=0, board_percent_decimals=0, board_percent_from_published_mp=True)
+    a = matchpoint_board(four_tables_one_missing(), exact).tables[0].ns
+    b = matchpoint_board(four_tables_one_missing(), published).tables[0].ns
+    assert a is not None and b is not None
+    assert (a.mp, a.percent) == (Decimal(8), Decimal(97))
+    assert (b.mp, b.percent) == (Decimal(8), Decimal(100))
+
+
+def three_boards_each_seventeen_thirds() -> list[BoardResult]:
+    """Pair 1 scores 17/3 (5.666...) on each of three boards, fouled into two groups as in the Law 87 test."""
+    out = []
+    for b in (1, 2, 3):
+        for t, s in enumerate((420, 420, 400, 100, -50), 1):
+            out.append(BoardResult("A", t, b, b, str(t), str(100 + t), Played(s), "A" if t <= 3 else "B"))
+    return out
+
+
+def test_totals_round_per_board_or_only_the_total() -> None:
+    """Summing published 5.7 three times gives 17.1; summing 17/3 exactly gives 17.0."""
+    per_board = MatchpointOptions(board_mp_decimals=1, total_mp_decimals=1, total_from_published_boards=True)
+    only_total = MatchpointOptions(board_mp_decimals=1, total_mp_decimals=1, total_from_published_boards=False)
+    a = score_pairs_session(three_boards_each_seventeen_thirds(), per_board).totals["1"]
+    b = score_pairs_session(three_boards_each_seventeen_thirds(), only_total).totals["1"]
+    assert a.mp == Decimal("17.1") and b.mp == Decimal("17.0")
+    assert a.exact == b.exact == 17
+    # Session percentage of 24 (3 boards x top 8): 17.1/24 = 71.25%, 17/24 = 70.833..%.
+    assert a.percent == Decimal("71.25") and b.percent == Decimal("70.83")
