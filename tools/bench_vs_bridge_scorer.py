@@ -1,0 +1,240 @@
+"""Benchmark and agreement check of Tenace's matchpoints and cross-IMPs against the bridge-scorer npm package."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_board
+from tenace.scoring.imp_results import Score
+from tenace.scoring.matchpoints import Factoring, MatchpointOptions, matchpoint_board, mp1_raw
+from tenace.scoring.model import BoardResult, Played
+from tenace_rules.board import SEATS, vulnerability
+from tenace_rules.contract import Contract
+from tenace_rules.score import ns_score
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "tools" / "bench"
+NODE_SCRIPT = BENCH / "bridge_scorer_bench.js"
+PER_COMPARISON = CrossImpOptions(unit=CrossImpUnit.PER_COMPARISON)
+UNFACTORED = MatchpointOptions(factoring=Factoring.NONE)
+
+Boards = list[list[int]]
+
+
+def realistic_board(board: int, results: int, rng: random.Random) -> list[int]:
+    """Law 77 NS scores around a board's likely contract, spread as a real field spreads."""
+    vul = vulnerability(board)
+    level, strain, declarer = rng.randint(1, 6), rng.randint(0, 4), rng.choice(SEATS)
+    scores = []
+    for _ in range(results):
+        lvl = min(max(level + rng.choice((-1, 0, 0, 0, 1)), 1), 7)
+        seat = declarer if rng.random() < 0.8 else SEATS[(SEATS.index(declarer) + 1) % 4]
+        doubling = 1 if rng.random() < 0.08 else 0
+        tricks = min(max(int(rng.gauss(lvl + 6, 1.2)), 0), 13)
+        scores.append(ns_score(Contract(lvl, strain, doubling), seat, vul, tricks))
+    return scores
+
+
+def make_field(results: int, boards: int = 26, seed: int = 1) -> Boards:
+    rng = random.Random(seed)
+    return [realistic_board(b, results, rng) for b in range(1, boards + 1)]
+
+
+# --- Tenace, timed in-process ---------------------------------------------------------------------------
+
+def tenace_mp(boards: Boards) -> list[list[int]]:
+    """Law 78A MP1 (2 per score beaten, 1 per tie), unfactored: the lowest-level per-board function."""
+    return [mp1_raw(b) for b in boards]
+
+
+def board_results(board: int, scores: Sequence[int]) -> list[BoardResult]:
+    return [BoardResult("A", i + 1, 1, board, f"N{i + 1}", f"E{i + 1}", Played(s)) for i, s in enumerate(scores)]
+
+
+def tenace_mp_full(field: list[list[BoardResult]]) -> list[list[float]]:
+    """matchpoint_board, unfactored: exact, published MPs and percentages for both sides of every table."""
+    out = []
+    for results in field:
+        scored = matchpoint_board(results, UNFACTORED)
+        out.append([float(t.ns.exact) if t.ns is not None else float("nan") for t in scored.tables])
+    return out
+
+
+def tenace_cross(boards: Boards) -> list[list[float]]:
+    """Cross-IMPs per comparison, equal scores grouped into Score(ns, count) entries (grouping is timed)."""
+    out = []
+    for b in boards:
+        counts = Counter(b)
+        scored = cross_imps_board([Score(s, c) for s, c in counts.items()], PER_COMPARISON)
+        per_score = {s: line.ns_imps for s, line in zip(counts, scored.lines, strict=True)}
+        out.append([float(per_score[s]) for s in b])
+    return out
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Best of `repeat` runs in milliseconds, and the last run's value."""
+    best = float("inf")
+    value: Any = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        value = fn()
+        best = min(best, (time.perf_counter() - start) * 1000)
+    return best, value
+
+
+# --- bridge-scorer, timed inside Node -------------------------------------------------------------------
+
+def node() -> str | None:
+    return shutil.which("node")
+
+
+def ensure_peer() -> None:
+    """Install the pinned bridge-scorer from tools/bench/package-lock.json if it is not there yet."""
+    if not (BENCH / "node_modules" / "bridge-scorer" / "package.json").exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise RuntimeError("npm is needed to install bridge-scorer (tools/bench)")
+        subprocess.run([npm, "ci", "--prefix", str(BENCH), "--silent", "--no-audit", "--no-fund"], check=True,
+                       stdout=subprocess.DEVNULL)
+
+
+def run_peer(boards: Boards, methods: Sequence[str] = ("matchpoints", "crossImps"), repeat: int = 3,
+             cap_seconds: float = 60.0, values: bool = True) -> dict[str, dict[str, Any]]:
+    """Run tools/bench/bridge_scorer_bench.js on `boards`; its JSON: per method ms, runs, values."""
+    exe = node()
+    if exe is None:
+        raise RuntimeError("node is not installed")
+    ensure_peer()
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = Path(tmp) / "boards.json"
+        spec.write_text(json.dumps({"boards": boards, "methods": list(methods), "repeat": repeat,
+                                    "cap_seconds": cap_seconds, "values": values}))
+        done = subprocess.run([exe, str(NODE_SCRIPT), str(spec)], check=True, capture_output=True, text=True)
+    result: dict[str, dict[str, Any]] = json.loads(done.stdout)
+    return result
+
+
+# --- Agreement ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Agreement:
+    compared: int
+    mismatches: int
+    example: str = ""
+
+
+def compare(ours: Sequence[Sequence[float]], peer: Sequence[Sequence[float]], tolerance: float = 0.0) -> Agreement:
+    """Value by value over the boards the peer computed (all, unless its run was capped)."""
+    compared = mismatches = 0
+    example = ""
+    for b, (mine, theirs) in enumerate(zip(ours, peer, strict=False)):
+        if len(mine) != len(theirs):
+            raise ValueError(f"board {b + 1}: {len(mine)} values against {len(theirs)}")
+        for i, (x, y) in enumerate(zip(mine, theirs, strict=True)):
+            compared += 1
+            if abs(x - y) > tolerance:
+                mismatches += 1
+                example = example or f"board {b + 1} result {i + 1}: Tenace {x!r}, bridge-scorer {y!r}"
+    return Agreement(compared, mismatches, example)
+
+
+def agreement(boards: Boards) -> dict[str, Agreement]:
+    """Both conventions the two programs share, value by value.
+
+    Matchpoints: the peer's `matchpoints` is win 2 / tie 1, unfactored, so its matchpointsNS.value must
+    equal Tenace's MP1 raw score exactly (and matchpoint_board's unfactored exact MPs).
+    Cross-IMPs: the peer does not round; impsNS.value is the integer IMP sum over the other results divided
+    by (n - 1) in double precision, the correctly rounded value of Tenace's exact Fraction, so these
+    must be equal as doubles too (a tolerance of 1e-9 is allowed for safety and never needed).
+    """
+    peer = run_peer(boards, repeat=1)
+    full = tenace_mp_full([board_results(b + 1, s) for b, s in enumerate(boards)])
+    mp = [[float(v) for v in row] for row in tenace_mp(boards)]
+    return {
+        "matchpoints": compare(mp, peer["matchpoints"]["values"]),
+        "matchpoint_board": compare(full, peer["matchpoints"]["values"]),
+        "crossImps": compare(tenace_cross(boards), peer["crossImps"]["values"], tolerance=1e-9),
+    }
+
+
+# --- Report ---------------------------------------------------------------------------------------------
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--boards", type=int, default=26)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1_000, 10_000])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cap-seconds", type=float, default=60.0,
+                    help="a peer run longer than this stops and is extrapolated to all boards")
+    args = ap.parse_args()
+    if node() is None:
+        raise SystemExit("node is not installed: this benchmark needs it for bridge-scorer")
+    ensure_peer()
+    print(f"{args.boards} boards of realistic Law 77 scores (seed {args.seed}); times in ms, best of "
+          f"{args.repeat} runs over all boards, each side timed inside its own runtime, start-up excluded")
+    print("Tenace matchpoints: mp1_raw per board; Tenace matchpoint_board: full board (BoardResult in, exact + "
+          "published MPs and % for NS and EW, unfactored); Tenace cross-IMPs: cross_imps_board on Score(ns, count) "
+          "entries, grouping timed\n")
+    header = (f"{'method':<20} {'results/board':>13} {'Tenace ms':>11} {'bridge-scorer ms':>17} {'ratio':>9}"
+              f" {'compared':>9} {'mismatches':>10}")
+    print(header)
+    print("-" * len(header))
+    notes: list[str] = []
+    faster: dict[tuple[str, int], bool] = {}
+    for n in args.sizes:
+        boards = make_field(n, args.boards, args.seed)
+        peer = run_peer(boards, repeat=args.repeat, cap_seconds=args.cap_seconds)
+        field = [board_results(b + 1, s) for b, s in enumerate(boards)]
+        t_mp, mp = timed(lambda boards=boards: tenace_mp(boards), args.repeat)
+        t_full, full = timed(lambda field=field: tenace_mp_full(field), args.repeat)
+        t_cross, cross = timed(lambda boards=boards: tenace_cross(boards), args.repeat)
+        rows = [
+            ("matchpoints", t_mp, peer["matchpoints"], compare([[float(v) for v in r] for r in mp],
+                                                               peer["matchpoints"]["values"])),
+            ("matchpoint_board", t_full, peer["matchpoints"], compare(full, peer["matchpoints"]["values"])),
+            ("cross-IMPs", t_cross, peer["crossImps"], compare(cross, peer["crossImps"]["values"], 1e-9)),
+        ]
+        for name, ours, theirs, agree in rows:
+            mark = "*" if theirs["extrapolated"] else ""
+            ratio = theirs["ms"] / ours if ours else float("inf")
+            peer_ms = f"{theirs['ms']:,.1f}{mark}"
+            print(f"{name:<20} {n:>13,} {ours:>11,.2f} {peer_ms:>17} {ratio:>8.1f}x"
+                  f" {agree.compared:>9,} {agree.mismatches:>10,}")
+            if agree.mismatches:
+                notes.append(f"{name} at {n:,}: {agree.example}")
+            if theirs["extrapolated"]:
+                notes.append(f"* {name} at {n:,}: bridge-scorer ran once and passed {args.cap_seconds:g} s after "
+                             f"{theirs['boards_timed']} of {args.boards} boards; its time is extrapolated to all "
+                             f"boards and only those {theirs['boards_timed']} boards were compared")
+            elif theirs["runs"] < args.repeat:
+                notes.append(f"{name} at {n:,}: bridge-scorer ran {theirs['runs']} time(s), not {args.repeat} "
+                             f"(a run took over a quarter of the {args.cap_seconds:g} s cap)")
+            faster[(name, n)] = ours <= theirs["ms"]
+    if notes:
+        print()
+        for note in dict.fromkeys(notes):
+            print(note)
+    big = [n for n in args.sizes if n in (1_000, 10_000)]
+    if big:
+        primary = ("matchpoints", "cross-IMPs")
+        verdict = all(faster[(m, n)] for m in primary for n in big)
+        sizes = " and ".join(f"{n:,}" for n in big)
+        detail = "; ".join(f"{m}: " + ", ".join(f"{n:,} {'yes' if faster[(m, n)] else 'no'}" for n in big)
+                           for m in (*primary, "matchpoint_board"))
+        print(f"\nTenace is {'at least as fast as' if verdict else 'NOT at least as fast as'} bridge-scorer at "
+              f"{sizes} results per board for both matchpoints and cross-IMPs ({detail}).")
+
+if __name__ == "__main__":
+    main()
