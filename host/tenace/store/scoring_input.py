@@ -1,0 +1,47 @@
+"""The store's current results in the scoring engine's model (tenace.scoring.model.BoardResult)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from fractions import Fraction
+
+from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Weighted
+from tenace.store.queries import current_results
+from tenace.store.versions import Version
+
+_AVERAGES = {"A+": Average.PLUS, "A": Average.EVEN, "A-": Average.MINUS}
+
+
+def mitchell_pair(section: str, number: int, direction: str) -> str:
+    """A pair id unique in the event: "A7NS" (a Mitchell has an NS 7 and an EW 7 in section A)."""
+    return f"{section}{number}{direction}"
+
+
+def board_results(conn: sqlite3.Connection, section: str | None = None,
+                  pair_name: Callable[[str, int, str], str] = mitchell_pair) -> list[BoardResult]:
+    """Every result that counts now, as the scoring engine takes it.
+
+    Conflicted slots are left out (nothing counts there until the TD decides: list them with
+    `conflicts` to mark a ranking provisional), as are erased ones; not-played boards are kept.
+    """
+    return [BoardResult(v.section, v.table, v.round, v.board, pair_name(v.section, v.ns_pair, "NS"),
+                        pair_name(v.section, v.ew_pair, "EW"), outcome(v))
+            for v in current_results(conn, section)]
+
+
+def outcome(v: Version) -> Outcome:
+    if v.kind in ("normal", "passed_out") and v.ns_score is not None:
+        return Played(v.ns_score)
+    if v.kind == "not_played":
+        return NotPlayed()
+    if v.kind == "artificial" and v.ns_adjust and v.ew_adjust:
+        return Artificial(_side(v.ns_adjust), _side(v.ew_adjust))
+    if v.kind == "weighted" and v.weights:
+        return Weighted(tuple((Fraction(w), int(s)) for w, s in (part.split(":") for part in v.weights.split())))
+    raise ValueError(f"result id {v.id} ({v.kind}) has no score for the scoring engine")
+
+
+def _side(adjust: str) -> Average | Fraction:
+    """A+/A/A- as Law 12C2 averages; "65%" as an explicit percentage of the top."""
+    return _AVERAGES[adjust] if adjust in _AVERAGES else Fraction(adjust.rstrip("%"))
