@@ -41,7 +41,7 @@ def event(tmp_path: Path) -> Path:
     ingest(conn, replace(messages[1], sequence=92, board=41))
     ingest(conn, replace(messages[1], sequence=93, contract="9S"))
     refuse_frame(conn, "bad_crc", "CRC mismatch", raw=b"\x00\x01")
-    ingest(conn, replace(messages[3], sequence=94, correction=True, who="TD Ana", why="revoke, Law 64",
+    ingest(conn, replace(messages[3], sequence=94, revision=1, who="TD Ana", why="revoke, Law 64",
                          kind="normal", contract="4S", declarer="N", tricks=9, lead=None))
     enter_result(conn, "A", 3, 1, 7, who="TD Ana", why="fouled board", kind="artificial",
                  ns_adjust="A+", ew_adjust="A-")
@@ -95,7 +95,7 @@ def test_problems_lists_conflicts_refusals_missing_results_and_corrections(event
     assert "table 3 boards 13-15;" in out and "section A rounds 4-5: not started (30 results to come)" in out
     assert "CORRECTIONS: 2" in out
     assert "section A table 2 round 1 board 4: v2 4S-1 by N: NS -100 replacing v1" in out
-    assert "by terminal 2 seq 94 (TD Ana) at " in out and ": revoke, Law 64" in out
+    assert "by terminal 2 seq 94 rev 1 (TD Ana) at " in out and ": revoke, Law 64" in out
     assert "section A table 3 round 1 board 7: v2 artificial NS A+ / EW A- replacing v1" in out
     assert "by director TD Ana at " in out and "fouled board" in out
 

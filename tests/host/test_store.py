@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import permutations
 from pathlib import Path
 
 import pytest
@@ -161,7 +162,8 @@ def test_relative_tricks_symbols_and_passed_out_forms_are_normalised(db: sqlite3
     (dict(tricks="10"), None),
     (dict(lead="S1"), "bad_lead"),
     (dict(kind="weighted"), "bad_kind"),
-    (dict(kind="erased", contract=None, declarer=None, tricks=None, lead=None), "bad_kind"),
+    (dict(kind="erased", contract=None, declarer=None, tricks=None, lead=None), None),  # the wire's ERASE
+    (dict(revision=16), "bad_revision"),
     (dict(kind="forfeit"), "bad_kind"),
     (dict(kind="passed_out"), "inconsistent"),
     (dict(kind="artificial", contract=None, declarer=None, tricks=None, lead=None, ns_adjust="A+", ew_adjust="60%"),
@@ -251,13 +253,13 @@ def test_a_late_frame_after_the_director_decided_raises_a_new_conflict(db: sqlit
 
 def test_a_correction_from_the_terminal_director_menu_replaces_the_result(db: sqlite3.Connection) -> None:
     ingest(db, result())
-    fixed = ingest(db, result(sequence=2, tricks=11, correction=True, who="TD 4"))
+    fixed = ingest(db, result(sequence=2, tricks=11, revision=1, who="TD 4"))
     assert fixed.status is Status.STORED and not fixed.conflict and fixed.version == 2
     (current,) = current_results(db)
     assert (current.tricks, current.ns_score, current.who, current.supersedes) == (11, 650, "TD 4", (1,))
     assert current.why == "corrected through the terminal's director menu"
     erased = ingest(db, result(sequence=3, kind="erased", contract=None, declarer=None, tricks=None, lead=None,
-                               correction=True, why="wrong board keyed"))
+                               revision=2, why="wrong board keyed"))
     assert erased.version == 3
     assert current_results(db) == []
     assert any(m.board == 4 and m.table == 2 and m.erased for m in missing_results(db))
@@ -322,3 +324,25 @@ def test_missing_results_and_terminal_status_follow_the_session(db: sqlite3.Conn
     rows = scoring_rows(db, "A")
     assert sorted(rows) == list(range(1, 16)) and all(len(r) == 5 for r in rows.values())
     assert refusal_groups(db) == []
+
+
+def test_a_terminal_s_revisions_give_the_same_result_in_any_arrival_order(tmp_path: Path) -> None:
+    """Radio reorders frames: first entry, correction 1 and correction 2 of one board, in all six orders."""
+    entries = [result(sequence=1, tricks=10), result(sequence=2, tricks=11, revision=1),
+               result(sequence=3, tricks=9, revision=2)]
+    for n, order in enumerate(permutations(entries)):
+        conn = create_event(tmp_path / f"order{n}.sqlite", name="Order", sections={"A": MOVEMENT})
+        sign_in(conn, 102, "A", 2)
+        outcomes = [ingest(conn, m) for m in order]
+        assert all(o.status is Status.STORED and not o.conflict for o in outcomes), order
+        (current,) = current_results(conn)
+        assert (current.revision, current.tricks) == (2, 9), order
+        assert conflicts(conn) == []
+        assert len(list(conn.execute("SELECT id FROM result"))) == 3  # every entry kept
+
+
+def test_a_twin_revision_with_another_result_is_a_conflict(db: sqlite3.Connection) -> None:
+    ingest(db, result())
+    ingest(db, result(sequence=2, revision=1, tricks=11))
+    twin = ingest(db, result(sequence=3, revision=1, tricks=8))
+    assert twin.conflict and len(conflicts(db)) == 1

@@ -107,7 +107,8 @@ def corruptions(base: IncomingResult) -> st.SearchStrategy[tuple[str, dict[str, 
         st.tuples(st.just("score_mismatch"), st.fixed_dictionaries({"claimed_ns_score": st.integers().filter(
             lambda s: s != _score(base))})),
         st.tuples(st.just("inconsistent"), st.fixed_dictionaries({"ns_adjust": st.just("A+")})),
-        st.tuples(st.just("inconsistent"), st.fixed_dictionaries({"correction": st.sampled_from([1, "yes", None])})),
+        st.tuples(st.just("bad_revision"), st.fixed_dictionaries({"revision": st.one_of(
+            HOSTILE_NUMBERS, st.just(16))})),
         st.tuples(st.just("bad_text"), st.fixed_dictionaries({"who": st.one_of(
             st.text(min_size=81), st.just("\n"), NOT_TEXT)})),
     )
@@ -152,7 +153,7 @@ def test_a_result_wrong_in_any_one_way_is_refused_with_its_reason_and_recorded(
 @FUZZ
 @given(fields=st.fixed_dictionaries({name: ANYTHING for name in (
     "terminal", "sequence", "section", "table", "round", "board", "ns_pair", "ew_pair", "kind", "contract",
-    "declarer", "tricks", "lead", "ns_adjust", "ew_adjust", "correction", "who", "why", "claimed_ns_score", "raw")}))
+    "declarer", "tricks", "lead", "ns_adjust", "ew_adjust", "revision", "who", "why", "claimed_ns_score", "raw")}))
 def test_arbitrary_garbage_never_crashes_and_whatever_is_stored_is_valid(
         db: sqlite3.Connection, fields: dict[str, Any]) -> None:
     outcome = ingest(db, IncomingResult(**fields))

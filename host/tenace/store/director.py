@@ -40,12 +40,11 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
                 terminal=0, sequence=0, section=section, table=table, round=round, board=board,
                 ns_pair=seated[0] if ns_pair is None else ns_pair, ew_pair=seated[1] if ew_pair is None else ew_pair,
                 kind=kind, contract=contract, declarer=declarer, tricks=tricks, lead=lead, ns_adjust=ns_adjust,
-                ew_adjust=ew_adjust, correction=True)
+                ew_adjust=ew_adjust)
             entry = validate.entry_of(message, from_terminal=False, weights=weights)
         except Bad as bad:
             raise EntryError(bad.refusal.detail) from None
-        outcome = add_version(conn, entry, source="director", who=names[0], why=names[1], at=timestamp(at),
-                              replaces=True)
+        outcome = add_version(conn, entry, source="director", who=names[0], why=names[1], at=timestamp(at))
     log.info("director %s: %s (%s)", names[0], outcome.detail, names[1])
     return outcome
 

@@ -12,9 +12,9 @@ from enum import Enum
 from tenace.store import validate
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
-from tenace.store.model import IncomingResult, Ingested, Refusal, Status
+from tenace.store.model import IncomingResult, Ingested, Kind, Refusal, Status
 from tenace.store.validate import Bad, Entry
-from tenace.store.versions import Slot, slot_state
+from tenace.store.versions import Slot, Version, slot_state
 
 log = logging.getLogger(__name__)
 
@@ -70,49 +70,71 @@ def _decide(conn: sqlite3.Connection, message: IncomingResult, terminal: int, se
         why = validate.check_text(message.why, "why", 500)
     except Bad as bad:
         return _refuse(conn, message, terminal, sequence, digest, received, bad.refusal)
-    if message.correction and why is None:
+    revision = int(message.revision)
+    if (revision > 0 or entry.kind is Kind.ERASED) and why is None:
         why = "corrected through the terminal's director menu"
     frame_id = conn.execute(
         "INSERT INTO frame (terminal, seq, digest, received, outcome) VALUES (?, ?, ?, ?, 'stored')",
         (terminal, sequence, digest, received)).lastrowid
     conn.execute("UPDATE terminal SET last_seq = max(coalesce(last_seq, -1), ?), last_heard = ? WHERE id = ?",
                  (sequence, received, terminal))
-    return add_version(conn, entry, source="terminal", who=who, why=why, at=received, replaces=message.correction,
+    return add_version(conn, entry, source="terminal", who=who, why=why, at=received, revision=revision,
                        terminal=terminal, frame_id=frame_id)
 
 
 def add_version(conn: sqlite3.Connection, entry: Entry, *, source: str, who: str, why: str | None, at: str,
-                replaces: bool, terminal: int | None = None, frame_id: int | None = None) -> Ingested:
-    """Append a version to the entry's slot, inside the caller's transaction.
+                revision: int | None = None, terminal: int | None = None, frame_id: int | None = None) -> Ingested:
+    """Append a version to the entry's slot, inside the caller's transaction, and say what it replaces.
 
-    `replaces`: a correction, superseding every current head of the slot (which also settles a conflict);
-    otherwise the version stands beside them, and if it differs from any of them the slot is in conflict.
+    The director's entry (source "director") replaces every current head of the slot, settling a conflict.
+    A terminal's entry, whatever order its frames arrive in (the outcome must not depend on it):
+    - a lower revision than one this terminal already stored for the slot arrived late: it is kept,
+      superseded at once by the next higher revision;
+    - a correction (revision 1-15) or an erasure replaces every current head, except this terminal's
+      entries of the same revision (two different ones of those are a conflict);
+    - a first entry (revision 0) stands beside the heads: if it differs from any, the slot is in conflict.
     """
     slot = Slot(entry.section, entry.table, entry.round, entry.board)
     state = slot_state(conn, slot)
     version = 1 + max((v.version for v in state.versions), default=0)
-    differing = [h for h in state.heads if h.content() != entry.content()]
-    conflict = bool(differing) and not replaces
     result_id = conn.execute(
         "INSERT INTO result (section, table_no, round, board, version, ns_pair, ew_pair, kind, contract, declarer,"
-        " tricks, lead, ns_score, ns_adjust, ew_adjust, weights, source, terminal, frame, who, at, why)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " tricks, lead, ns_score, ns_adjust, ew_adjust, weights, source, terminal, frame, revision, who, at, why)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (*slot, version, entry.ns_pair, entry.ew_pair, entry.kind.value, entry.contract, entry.declarer,
          entry.tricks, entry.lead, entry.ns_score, entry.ns_adjust, entry.ew_adjust, entry.weights,
-         source, terminal, frame_id, who, at, why)).lastrowid
+         source, terminal, frame_id, revision, who, at, why)).lastrowid
     assert result_id is not None
-    if replaces:
-        conn.executemany("INSERT INTO result_supersedes (result, supersedes) VALUES (?, ?)",
-                         [(result_id, h.id) for h in state.heads])
     where = f"section {slot.section} table {slot.table} round {slot.round} board {slot.board}"
-    if conflict:
+
+    def mine(v: Version) -> bool:
+        return v.source == "terminal" and v.terminal == terminal
+
+    if revision is not None:
+        later = [v for v in state.versions if mine(v) and v.revision is not None and v.revision > revision]
+        if later:
+            successor = min(later, key=lambda v: (v.revision or 0, v.id))
+            conn.execute("INSERT INTO result_supersedes (result, supersedes) VALUES (?, ?)", (successor.id, result_id))
+            return Ingested(Status.STORED, detail=f"{where}: v{version} (revision {revision}) arrived after "
+                            f"revision {successor.revision}: kept, superseded by v{successor.version}",
+                            result_id=result_id, version=version)
+    if revision is None:
+        replaced = list(state.heads)
+    elif revision > 0 or entry.kind is Kind.ERASED:
+        replaced = [h for h in state.heads if not (mine(h) and h.revision == revision)]
+    else:
+        replaced = []
+    conn.executemany("INSERT INTO result_supersedes (result, supersedes) VALUES (?, ?)",
+                     [(result_id, h.id) for h in replaced])
+    differing = [h for h in state.heads if h not in replaced and h.content() != entry.content()]
+    if differing:
         others = ", v".join(str(h.version) for h in differing)
         detail = f"{where}: v{version} differs from v{others}: conflict for the TD"
-    elif replaces and state.heads:
-        detail = f"{where}: v{version} replaces v{', v'.join(str(h.version) for h in state.heads)}"
+    elif replaced:
+        detail = f"{where}: v{version} replaces v{', v'.join(str(h.version) for h in replaced)}"
     else:
         detail = f"{where}: v{version} stored"
-    return Ingested(Status.STORED, detail=detail, result_id=result_id, version=version, conflict=conflict)
+    return Ingested(Status.STORED, detail=detail, result_id=result_id, version=version, conflict=bool(differing))
 
 
 def _refuse(conn: sqlite3.Connection, message: IncomingResult, terminal: int, sequence: int, digest: str,

@@ -31,10 +31,12 @@ class IncomingResult:
 
     `tricks` is declarer's total (0-13) or text relative to the contract ("=", "+1", "-2");
     `contract` is text ("4SX", "3NT", "Pass") or a decoded Contract. `ns_adjust`/`ew_adjust`
-    are "A+", "A" or "A-" for an artificial score. `correction` marks an entry made through the
-    terminal's director menu: it replaces the slot's current result(s) instead of standing beside
-    them as a conflict. `claimed_ns_score`, when the frame carries the score the terminal showed,
-    is compared with the host's own Law 77 score. `raw` is the frame as received, kept with a refusal.
+    are "A+", "A" or "A-" for an artificial score. `revision` is the terminal's own count of its
+    entries for this board: 0 the first, 1-15 corrections made through its director menu. A
+    correction (and an erasure) replaces the slot's current result(s) instead of standing beside
+    them as a conflict, and a lower revision arriving late never undoes a higher one.
+    `claimed_ns_score`, when the frame carries the score the terminal showed, is compared with the
+    host's own Law 77 score. `raw` is the frame as received, kept with a refusal.
     """
 
     terminal: int
@@ -52,7 +54,7 @@ class IncomingResult:
     lead: str | None = None
     ns_adjust: str | None = None
     ew_adjust: str | None = None
-    correction: bool = False
+    revision: int = 0
     who: str | None = None
     why: str | None = None
     claimed_ns_score: int | None = None

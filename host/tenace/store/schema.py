@@ -93,7 +93,9 @@ CREATE TABLE refusal (
 CREATE INDEX refusal_by_reason ON refusal(reason, id);
 
 -- Results, append-only: a correction, an erasure or an adjusted score is a new version of its slot
--- (section, table, round, board) that lists in result_supersedes the versions it replaces.
+-- (section, table, round, board) that lists in result_supersedes the versions it replaces. `version`
+-- counts the host's versions of the slot; `revision` is the terminal's own count of its entries for
+-- the board (0 the first, 1-15 corrections through its director menu), NULL for the director's.
 CREATE TABLE result (
     id INTEGER PRIMARY KEY,
     section TEXT NOT NULL,
@@ -115,12 +117,13 @@ CREATE TABLE result (
     source TEXT NOT NULL CHECK (source IN ('terminal', 'director')),
     terminal INTEGER,
     frame INTEGER UNIQUE REFERENCES frame(id),
+    revision INTEGER CHECK (revision BETWEEN 0 AND 15),
     who TEXT NOT NULL,
     at TEXT NOT NULL,
     why TEXT,
     UNIQUE (section, table_no, round, board, version),
     FOREIGN KEY (section, table_no, round, board) REFERENCES encounter_board(section, table_no, round, board),
-    CHECK ((source = 'terminal') = (frame IS NOT NULL)),
+    CHECK ((source = 'terminal') = (frame IS NOT NULL AND revision IS NOT NULL)),
     CHECK ((kind = 'normal') = (contract IS NOT NULL AND declarer IS NOT NULL AND tricks IS NOT NULL)),
     CHECK ((kind IN ('normal', 'passed_out')) = (ns_score IS NOT NULL)),
     CHECK ((kind = 'artificial') = (ns_adjust IS NOT NULL AND ew_adjust IS NOT NULL)),
@@ -132,7 +135,9 @@ CREATE TABLE result_supersedes (
     result INTEGER NOT NULL REFERENCES result(id),
     supersedes INTEGER NOT NULL REFERENCES result(id),
     PRIMARY KEY (result, supersedes),
-    CHECK (supersedes < result)
+    -- Not "supersedes < result": a terminal's revision 0 that arrives after its revision 1 is stored
+    -- already superseded by the older row.
+    CHECK (supersedes <> result)
 ) WITHOUT ROWID;
 CREATE INDEX superseded ON result_supersedes(supersedes);
 

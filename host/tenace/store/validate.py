@@ -19,6 +19,7 @@ MAX_TABLE = 999
 MAX_ROUND = 999
 MAX_BOARD = 9999
 MAX_PAIR = 9999
+MAX_REVISION = 15  # the wire's 4 bits: a terminal's first entry for a board and 15 corrections
 # The largest Law 77 score in either direction: 13 down redoubled vulnerable.
 MAX_SCORE = 7600
 
@@ -38,6 +39,7 @@ REASONS = {
     "bad_lead": "the opening lead is not a card",
     "bad_adjustment": "an artificial score is not A+, A or A- for each side",
     "bad_text": "who or why is not printable text of reasonable length",
+    "bad_revision": "the terminal's revision of its entry is not a number from 0 to 15",
     "inconsistent": "fields given that do not belong with the kind of result",
     "score_mismatch": "the score the terminal showed is not the Law 77 score",
     "unknown_section": "the event has no such section",
@@ -216,10 +218,7 @@ def entry_of(message: IncomingResult, *, from_terminal: bool = True, weights: ob
     kind = Kind(kind_value)
     if from_terminal and kind is Kind.WEIGHTED:
         raise Bad("bad_kind", "a weighted score is assigned by the director at the laptop, not from a table")
-    if from_terminal and kind is Kind.ERASED and message.correction is not True:
-        raise Bad("bad_kind", "a result is erased only through the director menu (a correction)")
-    if not isinstance(message.correction, bool):
-        raise Bad("inconsistent", f"correction must be true or false, not {show(message.correction)}")
+    whole(message.revision, "revision", 0, MAX_REVISION, "bad_revision")
 
     contract = None if message.contract is None else contract_of(message.contract)
     if kind is Kind.NORMAL and contract is not None and contract.passed_out:

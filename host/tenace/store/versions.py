@@ -42,6 +42,7 @@ class Version:
     source: str
     terminal: int | None
     sequence: int | None
+    revision: int | None
     who: str
     at: str
     why: str | None
@@ -73,7 +74,7 @@ class Version:
     def origin(self) -> str:
         """Who entered it: "terminal 12 seq 40" or "director Smith"."""
         if self.source == "terminal":
-            by = f"terminal {self.terminal} seq {self.sequence}"
+            by = f"terminal {self.terminal} seq {self.sequence}" + (f" rev {self.revision}" if self.revision else "")
             return f"{by} ({self.who})" if self.who != f"terminal {self.terminal}" else by
         return f"director {self.who}"
 
@@ -106,7 +107,7 @@ class SlotState:
 _SELECT = """
 SELECT r.id, r.section, r.table_no, r.round, r.board, r.version, r.ns_pair, r.ew_pair, r.kind, r.contract,
        r.declarer, r.tricks, r.lead, r.ns_score, r.ns_adjust, r.ew_adjust, r.weights, r.source, r.terminal,
-       f.seq, r.who, r.at, r.why,
+       f.seq, r.revision, r.who, r.at, r.why,
        (SELECT group_concat(s.supersedes) FROM result_supersedes s WHERE s.result = r.id) AS supersedes
 FROM result r LEFT JOIN frame f ON f.id = r.frame
 """
