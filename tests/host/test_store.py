@@ -26,10 +26,13 @@ from tenace.store import (
     enter_result,
     event_info,
     ingest,
+    is_ingested,
     missing_results,
+    next_host_sequence,
     refusal_groups,
     refusals,
     refuse_frame,
+    reserve_host_sequence,
     scoring_rows,
     sign_in,
     terminal_status,
@@ -346,3 +349,18 @@ def test_a_twin_revision_with_another_result_is_a_conflict(db: sqlite3.Connectio
     ingest(db, result(sequence=2, revision=1, tricks=11))
     twin = ingest(db, result(sequence=3, revision=1, tricks=8))
     assert twin.conflict and len(conflicts(db)) == 1
+
+
+def test_what_the_wire_host_session_keeps_in_the_store(db: sqlite3.Connection) -> None:
+    assert not is_ingested(db, 102, 1)
+    ingest(db, result())
+    assert is_ingested(db, 102, 1) and not is_ingested(db, 102, 2) and not is_ingested(db, 101, 1)
+    ingest(db, result(sequence=2, board=9))  # refused: not "ingested", the terminal gets the refusal again
+    assert not is_ingested(db, 102, 2)
+    assert next_host_sequence(db, 102) == 1
+    reserve_host_sequence(db, 102, 33)
+    reserve_host_sequence(db, 102, 20)  # never lowered
+    reserve_host_sequence(db, 999, 65)  # a terminal refused at sign-in still gets answers: numbered too
+    assert next_host_sequence(db, 102) == 33 and next_host_sequence(db, 999) == 65
+    status = {t.terminal: t for t in terminal_status(db)}
+    assert status[102].next_host_sequence == 33 and status[101].next_host_sequence == 1

@@ -24,6 +24,7 @@ from tenace.store.queries import (
     states,
     terminal_status,
 )
+from tenace.store.session_state import is_ingested, next_host_sequence, reserve_host_sequence
 from tenace.store.versions import Slot, SlotState, Version
 
 __all__ = [
@@ -56,10 +57,13 @@ __all__ = [
     "enter_result",
     "event_info",
     "ingest",
+    "is_ingested",
     "missing_results",
+    "next_host_sequence",
     "refusal_groups",
     "refusals",
     "refuse_frame",
+    "reserve_host_sequence",
     "scoring_rows",
     "sign_in",
     "states",

@@ -69,6 +69,7 @@ class TerminalStatus:
     last_heard: str | None
     stored: int
     refused: int
+    next_host_sequence: int  # where the host's numbering towards this terminal resumes after a restart
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def terminal_status(conn: sqlite3.Connection) -> list[TerminalStatus]:
     rows = conn.execute(
         "SELECT t.id, t.section, t.table_no, t.signed_in, t.last_seq, t.last_heard,"
         " (SELECT count(*) FROM frame f WHERE f.terminal = t.id AND f.outcome = 'stored'),"
-        " (SELECT count(*) FROM frame f WHERE f.terminal = t.id AND f.outcome = 'refused')"
+        " (SELECT count(*) FROM frame f WHERE f.terminal = t.id AND f.outcome = 'refused'),"
+        " coalesce((SELECT h.reserved FROM host_sequence h WHERE h.terminal = t.id), 1)"
         " FROM terminal t ORDER BY t.section, t.table_no, t.id").fetchall()
     return [TerminalStatus(*row) for row in rows]
 

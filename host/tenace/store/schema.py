@@ -63,6 +63,13 @@ CREATE TABLE sign_in (
     who TEXT NOT NULL
 );
 
+-- The host's own sequence numbers towards each terminal are reserved here in blocks before use, so
+-- that after a restart the host never reuses one (the terminal would take a new message for a replay).
+CREATE TABLE host_sequence (
+    terminal INTEGER PRIMARY KEY CHECK (terminal >= 0),
+    reserved INTEGER NOT NULL CHECK (reserved >= 1)
+);
+
 -- Every distinct frame the host decided on. A (terminal, seq) is stored at most once; a refused frame
 -- may be stored later (its refusal depended on the event, e.g. a terminal not yet signed in).
 CREATE TABLE frame (
