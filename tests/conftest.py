@@ -16,6 +16,8 @@ SHARED = ROOT.parent / "shared"
 
 # The firmware's own tests import their helpers by bare name, as they do under MicroPython.
 sys.path.insert(0, str(FIRMWARE_TESTS))
+# The terminal app and its headless simulator (tools/sim) are imported the same way by tests/terminal.
+sys.path[1:1] = [str(FIRMWARE), str(ROOT / "tools" / "sim")]
 
 
 def venv_tool(name: str) -> Path:

@@ -1,0 +1,519 @@
+"""The table terminal app: the event loop over injected devices, the session state and its journal.
+
+Devices (hard rule 6), each a small object the board file or a simulator passes in:
+  keypad.read() -> key name (tenace_terminal.keys) or None
+  display.clear(), display.text(col, row, s, inverse=False), display.show(); .cols, .rows, .rtl
+  clock.ticks_ms() -> int (and optionally clock.sleep_ms(ms), used by run() when idle)
+  link.send(msg: dict), link.recv() -> dict or None (messages to and from the host, each with a 'type')
+  storage: a directory path on a mounted filesystem (the journal lives there)
+  battery.percent() -> int 0..100
+
+Every state change that must survive a reboot is a journal record, applied by the same code
+(_apply) when it happens and when the journal is replayed at start-up, so a rebooted terminal is
+in the same round, with the same pending results, as before the power went.
+"""
+
+import sys
+
+from tenace_rules.board import SEATS, vulnerability
+from tenace_rules.contract import PASSED_OUT, Contract
+from tenace_rules.score import ns_score
+from tenace_terminal import VERSION, keys, messages
+from tenace_terminal.journal import Journal
+
+try:
+    from micropython import const
+except ImportError:  # CPython on the host: const is only a compile-time hint
+    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
+        return __value
+
+RESEND_MS = const(3000)  # an unacknowledged message goes out again this often
+_TICKS_MASK = const(0x3FFFFFFF)  # MicroPython's ticks wrap at 2**30
+_IDLE_MS = const(10)
+_SCREENS = "tenace_terminal.screens"
+
+# What the host may set at sign-in; these are used for whatever it leaves out.
+DEFAULT_SETTINGS = {
+    "players": "off",  # player numbers at the start of a round: off, optional, required
+    "lead": "on",  # opening lead: off, on, warn (checked against the hand record), force (must be corrected)
+    "result": "any",  # result entry: any (=, +n, -n or total tricks), relative, tricks
+    "traveller": False,  # show the board's traveller after each accepted result
+    "pin": "0000",  # the director's PIN for the menu that changes accepted results
+}
+
+
+def _forget(name: str) -> None:
+    """Drop module `name` from sys.modules and from its package, so its code can be collected."""
+    sys.modules.pop(name, None)
+    dot = name.rfind(".")
+    package = sys.modules.get(name[:dot])
+    if package is not None and hasattr(package, name[dot + 1:]):
+        delattr(package, name[dot + 1:])
+
+
+def elapsed(now: int, then: int) -> int:
+    """Milliseconds from `then` to `now` on a ticks clock that wraps."""
+    return (now - then) & _TICKS_MASK
+
+
+def wrap(s: str, width: int) -> list:
+    """Split a message into lines of at most `width` characters, at spaces where possible."""
+    lines = []
+    while len(s) > width:
+        cut = s.rfind(" ", 0, width + 1)
+        if cut <= 0:
+            cut = width
+        lines.append(s[:cut])
+        s = s[cut:].lstrip()
+    lines.append(s)
+    return lines
+
+
+class Entry:
+    """The result being keyed for one board, element by element, until the opponents accept it."""
+
+    def __init__(self, board: int) -> None:
+        self.board = board
+        self.level = 0
+        self.strain = -1
+        self.doubling = 0
+        self.declarer = ""
+        self.passed = False
+        self.lead_rank = ""
+        self.lead_suit = ""
+        self.lead_last = ""  # which of the two was keyed last ("rank" or "suit"), for BACK
+        self.tricks = -1
+
+    def contract(self) -> Contract:
+        if self.passed:
+            return PASSED_OUT
+        return Contract(self.level, self.strain if self.strain >= 0 else 0, self.doubling)
+
+    def contract_text(self) -> str:
+        """What has been keyed so far, with suit symbols: "4", "4\u2660", "4\u2660X"."""
+        if self.passed:
+            return messages.text("passed_out")
+        if not self.level:
+            return ""
+        if self.strain < 0:
+            return str(self.level)
+        return self.contract().symbol_text()
+
+    def lead_card(self) -> str:
+        """The lead as keyed so far, suit symbol first: "\u2665K", "K", "\u2665"."""
+        suit = "\u2663\u2666\u2665\u2660"["CDHS".find(self.lead_suit)] if self.lead_suit else ""
+        return suit + self.lead_rank
+
+    def leader(self) -> str:
+        """The opening leader: declarer's left-hand opponent."""
+        return SEATS[(SEATS.find(self.declarer) + 1) % 4]
+
+
+class App:
+    """The terminal: owns the devices, the session state and the current screen."""
+
+    def __init__(self, keypad, display, clock, link, storage: str, battery, terminal_id: str = "T1",
+                 compact_bytes: int = 4096) -> None:
+        self.keypad = keypad
+        self.display = display
+        self.clock = clock
+        self.link = link
+        self.battery = battery
+        self.terminal_id = terminal_id
+        self.version = VERSION
+        self.compact_bytes = compact_bytes
+        self.journal = Journal(storage)
+        # Session state: all of it is rebuilt from the journal by _apply.
+        self.signin = None  # the host's sign_in_ok record: section, table, settings
+        self.section = ""
+        self.table = 0
+        self.settings = DEFAULT_SETTINGS
+        self.plan = None  # the current round_plan record
+        self.results = {}  # board -> latest result record of the current round
+        self.pending = {}  # seq -> record not yet acknowledged by the host
+        self.next_seq = 1
+        self.boards_entered = 0  # boards with a result in the rounds before the current one
+        self.session_over = False
+        # Volatile state: what is on screen and in flight.
+        self.entry = None  # the Entry being keyed
+        self.next_plan = None  # the next round's plan, kept until the players leave the round's end screen
+        self.waiting_round = False  # players asked for the next round before the host sent it
+        self.traveller = None  # the last traveller the host sent
+        self.status = ""  # one line at the bottom: why a key was refused, "saved", a host message
+        self.asking = None  # a sign_in or round_request sent again and again until the host answers it
+        self.screen = None
+        self.screen_name = ""
+        self.menu_return = None  # (name, args) of the screen the menu returns to
+        self.dirty = True
+        self.now = clock.ticks_ms()
+        self.last_send = self.now
+        self.storage_error = False
+        for record in self.journal.records():
+            self._apply(record)
+        display.rtl = messages.is_rtl()
+        self._first_screen()
+
+    # ---- journal: every lasting change is a record, applied the same way live and on replay
+
+    def record(self, record: dict) -> bool:
+        """Journal `record` then apply it; False (and nothing applied) when the flash write failed."""
+        try:
+            self.journal.append(record)
+        except OSError:
+            self.storage_error = True
+            self.status = messages.text("not_saved")
+            return False
+        self.storage_error = False
+        self._apply(record)
+        return True
+
+    def _apply(self, record: dict) -> None:
+        kind = record.get("type")
+        if kind == "result" or kind == "players":
+            seq = record["seq"]
+            self.pending[seq] = record
+            if seq >= self.next_seq:
+                self.next_seq = seq + 1
+            plan = self.plan
+            if kind == "result" and plan is not None and record["round"] == plan["round"]:
+                self.results[record["board"]] = record
+        elif kind == "ack":
+            self.pending.pop(record["seq"], None)
+        elif kind == "round_plan":
+            self.boards_entered += self.boards_done()
+            self.plan = record
+            self.results = {}
+            self.session_over = False
+        elif kind == "sign_in_ok":
+            self.signin = record
+            self.section = record.get("section", "")
+            self.table = record.get("table", 0)
+            settings = dict(DEFAULT_SETTINGS)
+            settings.update(record.get("settings") or {})
+            self.settings = settings
+            self.plan = None
+            self.results = {}
+            self.boards_entered = 0
+            self.session_over = False
+        elif kind == "session_over":
+            self.boards_entered += self.boards_done()
+            self.results = {}
+            self.session_over = True
+        elif kind == "lang":
+            try:
+                messages.set_language(record["code"])
+            except (ImportError, ValueError):
+                pass  # a language since removed from the firmware: keep the current one
+        elif kind == "tally":
+            self.boards_entered = record["boards"]
+            if record["seq"] > self.next_seq:
+                self.next_seq = record["seq"]
+
+    def compact(self) -> None:
+        """Rewrite the journal as the records the state needs (tenace_terminal.compaction, loaded for it)."""
+        from tenace_terminal import compaction
+
+        compaction.compact(self)
+        del compaction
+        _forget("tenace_terminal.compaction")
+
+    # ---- the session
+
+    def setting(self, name: str):
+        return self.settings.get(name, DEFAULT_SETTINGS.get(name))
+
+    def boards_done(self) -> int:
+        """Boards of the current round with a result (played, not played or adjusted; not erased)."""
+        n = 0
+        for record in self.results.values():
+            if record.get("kind") != "erase":
+                n += 1
+        return n
+
+    def board_done(self, board: int) -> bool:
+        record = self.results.get(board)
+        return record is not None and record.get("kind") != "erase"
+
+    def next_unplayed(self):
+        """The first board of the round in the plan's order without a result, or None."""
+        if self.plan is None:
+            return None
+        for board in self.plan["boards"]:
+            if not self.board_done(board):
+                return board
+        return None
+
+    def send(self, message: dict) -> None:
+        self.link.send(message)
+        self.last_send = self.now
+
+    def sign_in(self, section: str, table: int) -> None:
+        self.ask({"type": "sign_in", "terminal": self.terminal_id, "version": VERSION,
+                  "section": section, "table": table})
+
+    def signing_in(self) -> bool:
+        return self.asking is not None and self.asking["type"] == "sign_in"
+
+    def ask(self, message) -> None:
+        """Send `message` now and again every RESEND_MS until the host answers it (None: stop asking)."""
+        self.asking = message
+        if message is not None:
+            self.send(message)
+
+    def ask_round(self, number: int, now: bool) -> None:
+        """Ask the host for round `number`'s plan (after a reboot the one it sent may be lost)."""
+        self.asking = {"type": "round_request", "section": self.section, "table": self.table, "round": number}
+        if now:
+            self.send(self.asking)
+
+    def new_result(self, board: int, kind: str) -> dict:
+        """A result record of the current round for `board`, numbered; the caller adds what was keyed."""
+        plan = self.plan
+        assert plan is not None
+        # A board keyed again (director's change) is a new version: the host keeps them all (Law 79C).
+        previous = self.results.get(board)
+        version = previous["version"] + 1 if previous is not None else 0
+        return {"type": "result", "seq": self.next_seq, "section": self.section, "table": self.table,
+                "round": plan["round"], "board": board, "ns": plan["ns"], "ew": plan["ew"], "kind": kind,
+                "version": version}
+
+    def save_result(self, record: dict) -> bool:
+        """Journal a result, then send it; only then may the screen say it is saved."""
+        if not self.record(record):
+            return False
+        self.send(record)
+        return True
+
+    def accept_entry(self) -> bool:
+        """The opponents accepted the entry on the summary screen: journal it, send it, move on."""
+        entry = self.entry
+        assert entry is not None and self.plan is not None
+        contract = entry.contract()
+        record = self.new_result(entry.board, "played" if contract.level else "passed_out")
+        record["contract"] = contract.text()
+        if contract.level:
+            record["declarer"] = entry.declarer
+            record["tricks"] = entry.tricks
+            if entry.lead_rank:
+                record["lead"] = entry.lead_suit + entry.lead_rank
+            record["score"] = ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
+        else:
+            record["score"] = 0
+        if not self.save_result(record):
+            return False
+        self.entry = None
+        self.status = messages.text("saved", record["board"])
+        if self.setting("traveller"):
+            self.go("traveller", record["board"])
+        else:
+            self.next_board()
+        return True
+
+    def next_board(self) -> None:
+        """The next unplayed board preselected for entry, or the end of the round."""
+        board = self.next_unplayed()
+        if board is None:
+            self.entry = None
+            self.go("round_end")
+        else:
+            self.entry = Entry(board)
+            self.go("contract")
+
+    def start_round(self) -> None:
+        """After the round screen (and player numbers): keying results."""
+        self.next_board()
+
+    def finish_round(self) -> None:
+        """The players leave the round's end screen: the next round, the session's end, or wait for the host."""
+        plan = self.plan
+        if plan is not None and plan.get("last"):
+            if not self.session_over:
+                self.record({"type": "session_over"})
+            self.go("session_end")
+        elif self.next_plan is not None:
+            self.adopt_plan(self.next_plan)
+        else:
+            self.waiting_round = True
+            self.ask_round(plan["round"] + 1 if plan is not None else 1, True)
+
+    def adopt_plan(self, plan: dict) -> None:
+        self.next_plan = None
+        self.waiting_round = False
+        if self.record(plan):
+            self.asking = None
+            self.traveller = None
+            self.go("round")
+            if self.journal.size > self.compact_bytes:
+                self.compact()
+        else:
+            self.next_plan = plan  # storage failed: keep it and try again when the players press OK
+
+    def round_complete(self) -> bool:
+        return self.plan is not None and self.next_unplayed() is None
+
+    # ---- messages from the host
+
+    def _on_message(self, message: dict) -> None:
+        kind = message.get("type")
+        if kind == "ack":
+            seq = message.get("seq")
+            if seq in self.pending and self.record({"type": "ack", "seq": seq}):
+                if self.journal.size > self.compact_bytes:
+                    self.compact()
+        elif kind == "sign_in_ok":
+            if self.signing_in():
+                record = {"type": "sign_in_ok", "section": message.get("section", ""),
+                          "table": message.get("table", 0), "settings": message.get("settings") or {}}
+                if self.record(record):
+                    self.ask_round(1, False)
+                self.dirty = True
+        elif kind == "round_plan":
+            self._on_plan(message)
+        elif kind == "traveller":
+            self.traveller = message
+            self.dirty = True
+        elif kind == "message":
+            self.status = str(message.get("text", ""))
+            if self.signing_in():
+                self.asking = None  # the host refused the sign-in and said why
+            self.dirty = True
+        if self.screen is not None:
+            self.screen.message(message)
+
+    def _on_plan(self, message: dict) -> None:
+        if self.signin is None:
+            return
+        plan = {"type": "round_plan"}
+        for name in ("round", "ns", "ew", "boards", "next", "last", "deals"):
+            if name in message:
+                plan[name] = message[name]
+        current = self.plan
+        if current is not None and plan["round"] <= current["round"]:
+            return  # a repeat of a round already under way or done
+        if current is None or self.session_over or self.waiting_round:
+            self.adopt_plan(plan)
+        else:
+            self.next_plan = plan  # shown once the players leave the current round's end screen
+
+    # ---- screens
+
+    def go(self, name: str, *args) -> None:
+        """Show screen `name` (a module of tenace_terminal.screens, imported when first needed)."""
+        old = self.screen_name
+        module = __import__(_SCREENS + "." + name, None, None, ("Screen",))
+        screen = module.Screen(self, *args)
+        screen.name = name
+        screen.args = args
+        self.screen = screen
+        self.screen_name = name
+        self.dirty = True
+        if old and old != name:
+            # A screen's code is needed again only when it is shown again: free its RAM meanwhile.
+            _forget(_SCREENS + "." + old)
+
+    def open_menu(self) -> None:
+        screen = self.screen
+        self.menu_return = (screen.name, screen.args) if screen is not None else None
+        self.go("menu")
+
+    def close_menu(self) -> None:
+        """Back from the menu to the screen it was opened on (made anew: what was keyed is in self.entry)."""
+        back = self.menu_return
+        self.menu_return = None
+        if back is None:
+            self._first_screen()
+        else:
+            self.go(back[0], *back[1])
+
+    def leave_menu(self) -> None:
+        """Leave the menu for a new screen: the one it was opened on is not coming back."""
+        self.menu_return = None
+
+    def refuse(self, key: str, *args) -> None:
+        """A key that cannot be taken here: the bottom line says why."""
+        self.status = messages.text(key, *args)
+
+    def _first_screen(self) -> None:
+        if self.signin is None or self.plan is None:
+            if self.signin is not None:
+                self.ask_round(1, True)
+            self.go("startup")
+        elif self.session_over:
+            self.go("session_end")
+        elif self.round_complete():
+            self.go("round_end")
+        else:
+            self.go("round")
+
+    # ---- the event loop
+
+    def step(self) -> bool:
+        """Handle at most one host message and one key, resend what is unacknowledged, redraw if needed.
+
+        Returns True when a message or a key was handled (a simulator runs until this is False).
+        """
+        self.now = self.clock.ticks_ms()
+        busy = False
+        message = self.link.recv()
+        if message is not None:
+            busy = True
+            try:
+                self._on_message(message)
+            except Exception as e:  # a malformed message must not stop the terminal
+                self._report(e)
+        key = self.keypad.read()
+        if key is not None:
+            busy = True
+            self.status = ""
+            try:
+                if key == keys.MENU and self.screen is not None and self.screen.menu_allowed:
+                    self.open_menu()
+                elif self.screen is not None:
+                    self.screen.key(key)
+            except Exception as e:  # no key sequence may crash the app
+                self._report(e)
+            self.dirty = True
+        self._resend()
+        if self.dirty:
+            self.draw()
+        return busy
+
+    def run(self) -> None:
+        """The terminal's main loop on a device: forever, with a short sleep when idle."""
+        sleep_ms = getattr(self.clock, "sleep_ms", None)
+        while True:
+            if not self.step() and sleep_ms is not None:
+                sleep_ms(_IDLE_MS)
+
+    def _report(self, error: Exception) -> None:
+        self.status = messages.text("error", type(error).__name__)
+        print_exception = getattr(sys, "print_exception", None)
+        if print_exception is not None:
+            print_exception(error)
+        else:
+            print("tenace_terminal: %s: %s" % (type(error).__name__, error))
+
+    def _resend(self) -> None:
+        if elapsed(self.now, self.last_send) < RESEND_MS:
+            return
+        if self.asking is not None:
+            self.send(self.asking)
+        if self.pending:
+            # Oldest first; the host acknowledges each, so one per period is enough and keeps the radio quiet.
+            self.send(self.pending[min(self.pending)])
+        self.last_send = self.now
+
+    def draw(self) -> None:
+        display = self.display
+        display.clear()
+        if self.screen is not None:
+            self.screen.draw(display)
+        if self.status:
+            lines = wrap(self.status, display.cols)
+            row = display.rows - len(lines)
+            for line in lines:
+                display.text(0, row, " " * display.cols)
+                display.text(0, row, line)
+                row += 1
+        display.show()
+        self.dirty = False

@@ -1,0 +1,148 @@
+"""The terminal's journal: append-only records on flash, each length-prefixed and CRC'd (hard rule 1).
+
+A record on disk: 0xA5, payload length (2 bytes, little-endian), the payload (a JSON object),
+CRC-16/CCITT of the length and payload (2 bytes, big-endian). Reading stops at the first record
+that is short or whose CRC is wrong (a write cut by a power loss), so nothing half-written is ever
+taken for a record; the next append first rewrites the file without that tail.
+"""
+
+import json
+import os
+
+try:
+    from micropython import const
+except ImportError:  # CPython on the host: const is only a compile-time hint
+    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
+        return __value
+
+_MAGIC = const(0xA5)
+_HEADER = const(3)
+_CRC_BYTES = const(2)
+FILE_NAME = "journal.bin"
+_TMP_NAME = "journal.tmp"
+
+# CRC-16/CCITT (poly 0x1021, init 0xFFFF) a nibble at a time: a 16-entry table and small-int arithmetic only.
+_CRC_NIBBLES = (
+    0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
+    0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF,
+)
+
+# CPython flushes to the OS only; os.fsync makes it reach the disk. MicroPython's flush() syncs littlefs.
+_fsync = getattr(os, "fsync", None)
+
+
+def crc16(data, crc: int = 0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE of `data` (bytes-like), continuing from `crc`."""
+    table = _CRC_NIBBLES
+    for byte in data:
+        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (byte >> 4)]
+        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (byte & 0x0F)]
+    return crc
+
+
+def encode(record: dict) -> bytes:
+    """One record as it is written on flash."""
+    payload = json.dumps(record).encode()
+    n = len(payload)
+    if n > 0xFFFF:
+        raise ValueError("journal record too long: %d bytes" % n)
+    length = bytes((n & 0xFF, n >> 8))
+    crc = crc16(payload, crc16(length))
+    return bytes((_MAGIC,)) + length + payload + bytes((crc >> 8, crc & 0xFF))
+
+
+def _exists(path: str) -> bool:
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _sync(f) -> None:
+    f.flush()
+    if _fsync is not None:
+        _fsync(f.fileno())
+
+
+class Journal:
+    """The journal file in a directory of a mounted filesystem: read it back, append to it, rewrite it whole."""
+
+    def __init__(self, directory: str) -> None:
+        base = directory.rstrip("/") + "/" if directory not in ("", "/") else directory
+        self.path = base + FILE_NAME
+        self._tmp = base + _TMP_NAME
+        # A leftover temporary file is a rewrite that never reached its rename: the journal itself is whole.
+        if _exists(self._tmp):
+            os.remove(self._tmp)
+        self.size = 0  # bytes of whole records, as far as known
+        self._suspect_tail = True  # unknown until read: the file may end in a torn record
+
+    def records(self):
+        """Yield every whole record in order; stops at the first torn or corrupt one."""
+        self.size = 0
+        self._suspect_tail = False
+        try:
+            f = open(self.path, "rb")
+        except OSError:
+            return  # no journal yet: a new terminal
+        try:
+            offset = 0
+            while True:
+                header = f.read(_HEADER)
+                if not header:
+                    break
+                if len(header) < _HEADER or header[0] != _MAGIC:
+                    self._suspect_tail = True
+                    break
+                n = header[1] | (header[2] << 8)
+                body = f.read(n + _CRC_BYTES)
+                if len(body) < n + _CRC_BYTES:
+                    self._suspect_tail = True
+                    break
+                crc = crc16(memoryview(body)[:n], crc16(memoryview(header)[1:]))
+                if crc != (body[n] << 8) | body[n + 1]:
+                    self._suspect_tail = True
+                    break
+                try:
+                    record = json.loads(body[:n])
+                except ValueError:
+                    self._suspect_tail = True
+                    break
+                offset += _HEADER + n + _CRC_BYTES
+                self.size = offset
+                yield record
+        finally:
+            f.close()
+
+    def append(self, record: dict) -> None:
+        """Write one record and flush it to flash; when this returns the record survives a power cut."""
+        if self._suspect_tail:
+            self._repair()
+        data = encode(record)
+        # Until this write is known whole, a failure may leave part of it behind.
+        self._suspect_tail = True
+        with open(self.path, "ab") as f:
+            f.write(data)
+            _sync(f)
+        self._suspect_tail = False
+        self.size += len(data)
+
+    def rewrite(self, records) -> None:
+        """Replace the journal by `records`, atomically: the old file stays whole until the new one is."""
+        size = 0
+        with open(self._tmp, "wb") as f:
+            for record in records:
+                data = encode(record)
+                f.write(data)
+                size += len(data)
+            _sync(f)
+        os.rename(self._tmp, self.path)  # littlefs and POSIX both replace the old file in one step
+        self.size = size
+        self._suspect_tail = False
+
+    def _repair(self) -> None:
+        # Keep the whole records and drop a torn tail, so new records never follow garbage.
+        keep = [record for record in self.records()]
+        if self._suspect_tail:
+            self.rewrite(keep)

@@ -1,0 +1,39 @@
+"""The terminal's screens, one module each, imported by App.go when shown; this holds what they share."""
+
+from tenace_rules.board import dealer, vulnerability
+from tenace_terminal.messages import text
+
+
+class Screen:
+    """A screen takes keys, draws itself and may react to host messages; the app owns the state."""
+
+    name = ""  # the module name, set by App.go
+    args = ()  # what App.go passed after the app, to make the screen again after the menu
+    menu_allowed = True  # MENU opens the player's menu from here
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def key(self, key: str) -> None:
+        self.app.refuse("key_unused", key)
+
+    def draw(self, display) -> None:
+        pass
+
+    def message(self, message: dict) -> None:
+        """A message from the host arrived (after the app has dealt with it)."""
+
+
+def header(display, s: str) -> None:
+    """Row 0, inverse across the whole width: what this screen is about."""
+    display.text(0, 0, s + " " * (display.cols - len(s)), True)
+
+
+def seat_name(seat: str) -> str:
+    """A seat letter N E S W in the current language's spelling."""
+    return text("seats")["NESW".find(seat)]
+
+
+def board_header(display, board: int) -> None:
+    """The board's number, dealer and vulnerability (Law 2), as the header row."""
+    header(display, text("board_head", board, seat_name(dealer(board)), text("vul_" + vulnerability(board))))

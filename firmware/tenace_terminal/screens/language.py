@@ -1,0 +1,47 @@
+"""Language menu: the players switch the terminal's language; the choice is journaled and survives a reboot."""
+
+from tenace_terminal import keys, messages
+from tenace_terminal.messages import text
+from tenace_terminal.screens import Screen as BaseScreen
+from tenace_terminal.screens import header
+
+
+class Screen(BaseScreen):
+    menu_allowed = False
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        current = messages.language()
+        self.selected = messages.LANGUAGES.index(current) if current in messages.LANGUAGES else 0
+
+    def key(self, key: str) -> None:
+        app = self.app
+        count = len(messages.LANGUAGES)
+        if key in keys.DIGITS and 1 <= int(key) <= count:
+            self._choose(int(key) - 1)
+        elif key == keys.UP or key == keys.DOWN:
+            self.selected = (self.selected + (1 if key == keys.DOWN else -1)) % count
+        elif key == keys.OK:
+            self._choose(self.selected)
+        elif key == keys.BACK or key == keys.MENU:
+            app.close_menu()
+        else:
+            app.refuse("menu_keys")
+
+    def _choose(self, index: int) -> None:
+        app = self.app
+        code = messages.LANGUAGES[index]
+        try:
+            messages.set_language(code)
+        except ImportError:
+            self.selected = index
+            app.refuse("lang_missing", messages.LANGUAGE_NAMES[index])
+            return
+        app.display.rtl = messages.is_rtl()
+        app.record({"type": "lang", "code": code})
+        app.close_menu()
+
+    def draw(self, display) -> None:
+        header(display, text("language_head"))
+        for i in range(len(messages.LANGUAGES)):
+            display.text(0, 1 + i, "%d %s" % (i + 1, messages.LANGUAGE_NAMES[i]), i == self.selected)

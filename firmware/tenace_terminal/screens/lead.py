@@ -1,0 +1,96 @@
+"""Lead screen: the opening lead, rank and suit in either order; checked against the hand record if set.
+
+Settings: "on" takes any card; "warn" warns when the hand record does not give the card to the
+leader (OK keeps it, BACK corrects it); "force" refuses it until it is corrected.
+"""
+
+from tenace_terminal import keys
+from tenace_terminal.messages import text
+from tenace_terminal.screens import Screen as BaseScreen
+from tenace_terminal.screens import header, seat_name
+
+_PBN_SUITS = "SHDC"  # the order of the suits in a PBN hand
+
+
+def holds(deal: str, seat: str, suit: str, rank: str) -> bool:
+    """True when, in a PBN deal ("N:AK7.Q2.... ..."), `seat` holds the card."""
+    first = "NESW".find(deal[0])
+    hands = deal[2:].split()
+    hand = hands[("NESW".find(seat) - first) % 4]
+    holding = hand.split(".")[_PBN_SUITS.find(suit)]
+    return rank in holding
+
+
+class Screen(BaseScreen):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.warned = False
+
+    def key(self, key: str) -> None:
+        app = self.app
+        entry = app.entry
+        if key in keys.RANKS or key == "0":
+            entry.lead_rank = keys.TEN if key == "0" else key
+            entry.lead_last = "rank"
+            self._complete()
+        elif key in keys.SUITS:
+            entry.lead_suit = key
+            entry.lead_last = "suit"
+            self._complete()
+        elif key == keys.BACK:
+            self.warned = False
+            if entry.lead_last == "suit":
+                entry.lead_suit = ""
+            elif entry.lead_last == "rank":
+                entry.lead_rank = ""
+            else:
+                entry.declarer = ""  # back to the contract, without the declarer that completed it
+                app.go("contract")
+                return
+            entry.lead_last = "rank" if entry.lead_rank else ("suit" if entry.lead_suit else "")
+        elif key == keys.OK:
+            if self.warned:
+                app.go("result")
+            elif entry.lead_rank and entry.lead_suit:
+                self._complete()
+            else:
+                app.refuse("lead_incomplete")
+        elif key == "1":
+            app.refuse("lead_ten")
+        else:
+            BaseScreen.key(self, key)
+
+    def _complete(self) -> None:
+        app = self.app
+        entry = app.entry
+        self.warned = False
+        if not (entry.lead_rank and entry.lead_suit):
+            return
+        check = app.setting("lead")
+        deal = self._deal() if check in ("warn", "force") else None
+        if deal and not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank):
+            if check == "force":
+                app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
+            else:
+                self.warned = True
+                app.refuse("lead_not_in_hand", entry.lead_card(), seat_name(entry.leader()))
+            return
+        app.go("result")
+
+    def _deal(self):
+        plan = self.app.plan
+        deals = plan.get("deals")
+        if not deals:
+            return None
+        i = plan["boards"].index(self.app.entry.board)
+        return deals[i] if i < len(deals) else None
+
+    def draw(self, display) -> None:
+        entry = self.app.entry
+        header(display, text("entry_head", entry.board, entry.contract_text(), seat_name(entry.declarer)))
+        display.text(0, 2, text("lead_by", seat_name(entry.leader())))
+        display.text(0, 3, text("lead_card", entry.lead_card() + "_"))
+        if self.warned:
+            display.text(0, 5, text("lead_warn_hint"))
+        else:
+            display.text(0, 6, text("lead_hint"))

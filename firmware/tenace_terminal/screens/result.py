@@ -1,0 +1,100 @@
+"""Result screen: declarer's tricks as =, +n, -n or the total, as the host's settings allow.
+
+An entry moves on by itself as soon as it is complete and unambiguous: "=", "+1", "-2" and the
+totals 0 and 2-9 at once; "1" waits for a second digit (10-13) or OK. Relative results are single
+digits, except in relative-only mode, where "-1" on a contract of four or more waits for a
+possible second digit (down 10 to 13). Impossible results are refused with the limit.
+"""
+
+from tenace_terminal import keys
+from tenace_terminal.messages import text
+from tenace_terminal.screens import Screen as BaseScreen
+from tenace_terminal.screens import header, seat_name
+
+
+class Screen(BaseScreen):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.typed = ""
+        self.mode = app.setting("result")
+
+    def key(self, key: str) -> None:
+        app = self.app
+        entry = app.entry
+        contract = entry.contract()
+        book = contract.level + 6
+        typed = self.typed
+        if key == keys.EQUALS or key == keys.PLUS or key == keys.MINUS:
+            if self.mode == "tricks":
+                app.refuse("tricks_only")
+            elif key == keys.EQUALS:
+                self._done(book)
+            else:
+                self.typed = key
+        elif key in keys.DIGITS:
+            d = int(key)
+            if typed == keys.PLUS:
+                if book + d > 13:
+                    app.refuse("result_over", contract.symbol_text(), 13 - book)
+                else:
+                    self._done(book + d)
+            elif typed == keys.MINUS:
+                if d > book:
+                    app.refuse("result_under", contract.symbol_text(), book)
+                elif d == 1 and book >= 10 and self.mode == "relative":
+                    self.typed = "-1"
+                else:
+                    self._done(book - d)
+            elif typed == "-1":
+                if 10 + d > book:
+                    app.refuse("result_under", contract.symbol_text(), book)
+                else:
+                    self._done(book - 10 - d)
+            elif typed == "1":
+                if d > 3:
+                    app.refuse("tricks_max")
+                else:
+                    self._done(10 + d)
+            elif self.mode == "relative":
+                app.refuse("relative_only")
+            elif d == 1:
+                self.typed = "1"
+            else:
+                self._done(d)
+        elif key == keys.OK:
+            if typed == "1":
+                self._done(1)
+            elif typed == "-1":
+                self._done(book - 1)
+            elif typed:
+                app.refuse("result_digit", typed)
+            else:
+                app.refuse("result_empty")
+        elif key == keys.BACK:
+            if typed:
+                self.typed = typed[:-1]
+            elif app.setting("lead") != "off":
+                # Step back to the lead, without the element keyed last.
+                if entry.lead_last == "suit":
+                    entry.lead_suit = ""
+                else:
+                    entry.lead_rank = ""
+                entry.lead_last = "rank" if entry.lead_rank else ("suit" if entry.lead_suit else "")
+                app.go("lead")
+            else:
+                entry.declarer = ""
+                app.go("contract")
+        else:
+            BaseScreen.key(self, key)
+
+    def _done(self, tricks: int) -> None:
+        self.app.entry.tricks = tricks
+        self.app.go("summary")
+
+    def draw(self, display) -> None:
+        entry = self.app.entry
+        header(display, text("entry_head", entry.board, entry.contract_text(), seat_name(entry.declarer)))
+        if entry.lead_rank:
+            display.text(0, 2, text("lead_card", entry.lead_card()))
+        display.text(0, 3, text("result", self.typed + "_"))
+        display.text(0, 6, text("result_hint_" + self.mode))

@@ -1,0 +1,43 @@
+"""Round screen: the round number, the NS and EW pair numbers and the boards to play at this table."""
+
+from tenace_terminal import keys
+from tenace_terminal.messages import text
+from tenace_terminal.screens import Screen as BaseScreen
+from tenace_terminal.screens import header
+
+
+def number_list(numbers) -> str:
+    """Board numbers as short text: "1-3", "5 9 13"."""
+    if not numbers:
+        return ""
+    consecutive = True
+    for i in range(1, len(numbers)):
+        if numbers[i] != numbers[i - 1] + 1:
+            consecutive = False
+    if consecutive and len(numbers) > 2:
+        return "%d-%d" % (numbers[0], numbers[-1])
+    return " ".join([str(n) for n in numbers])
+
+
+class Screen(BaseScreen):
+    def key(self, key: str) -> None:
+        app = self.app
+        if key == keys.OK:
+            if app.setting("players") != "off":
+                app.go("players")
+            else:
+                app.start_round()
+        else:
+            app.refuse("press_ok")
+
+    def draw(self, display) -> None:
+        app = self.app
+        plan = app.plan
+        header(display, text("round_head", plan["round"], app.section, app.table))
+        display.text(0, 2, text("ns_pair", plan["ns"]))
+        display.text(0, 3, text("ew_pair", plan["ew"]))
+        display.text(0, 4, text("boards", number_list(plan["boards"])))
+        done = app.boards_done()
+        if done:
+            display.text(0, 5, text("boards_done", done, len(plan["boards"])))
+        display.text(0, 6, text("ok_start"))

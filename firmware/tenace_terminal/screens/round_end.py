@@ -1,0 +1,43 @@
+"""End of round: where each pair and the boards go next, then the next round (or the session's end)."""
+
+from tenace_terminal import keys
+from tenace_terminal.messages import text
+from tenace_terminal.screens import Screen as BaseScreen
+from tenace_terminal.screens import header
+
+
+class Screen(BaseScreen):
+    def key(self, key: str) -> None:
+        app = self.app
+        if key == keys.OK:
+            if app.waiting_round:
+                app.refuse("wait_host")
+            else:
+                app.finish_round()
+        else:
+            app.refuse("press_ok")
+
+    def draw(self, display) -> None:
+        app = self.app
+        plan = app.plan
+        header(display, text("round_over", plan["round"]))
+        moves = plan.get("next") or {}
+        row = 2
+        for side in ("ns", "ew"):
+            move = moves.get(side)
+            if move:
+                pair = plan[side]
+                side_name = text("side_" + side.upper())
+                if move[0]:
+                    display.text(0, row, text("move_pair", side_name, pair, move[0], text("side_" + move[1].upper())))
+                else:
+                    display.text(0, row, text("move_sit_out", side_name, pair))
+                row += 1
+        if moves.get("boards"):
+            display.text(0, row, text("move_boards", moves["boards"]))
+        if app.waiting_round:
+            display.text(0, 6, text("waiting_round", plan["round"] + 1))
+        elif plan.get("last"):
+            display.text(0, 6, text("ok_end"))
+        else:
+            display.text(0, 6, text("ok_next_round"))

@@ -1,0 +1,56 @@
+"""Summary screen: contract, declarer, result and the Law 77 score; declarer's opponents accept it.
+
+OK (ACCEPT) journals the result and only then says it is saved; BACK rejects it and steps back
+to the result (or, for a passed-out board, to the contract) to correct it.
+"""
+
+from tenace_rules.board import vulnerability
+from tenace_rules.score import ns_score
+from tenace_terminal import keys
+from tenace_terminal.messages import text
+from tenace_terminal.screens import Screen as BaseScreen
+from tenace_terminal.screens import board_header, seat_name
+
+
+class Screen(BaseScreen):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        entry = app.entry
+        contract = entry.contract()
+        self.score = 0
+        if contract.level:
+            self.score = ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
+
+    def key(self, key: str) -> None:
+        app = self.app
+        entry = app.entry
+        if key == keys.OK:
+            app.accept_entry()
+        elif key == keys.BACK:
+            if entry.passed:
+                entry.passed = False
+                app.go("contract")
+            else:
+                entry.tricks = -1
+                app.go("result")
+        else:
+            app.refuse("summary_keys")
+
+    def draw(self, display) -> None:
+        entry = self.app.entry
+        board_header(display, entry.board)
+        if entry.passed:
+            display.text(0, 1, text("passed_out"))
+            display.text(0, 3, text("score_ns", "0"))
+            display.text(0, 5, text("accept_any"))
+        else:
+            contract = entry.contract()
+            display.text(0, 1, text("by", contract.symbol_text(), seat_name(entry.declarer)))
+            over = entry.tricks - contract.level - 6
+            display.text(0, 2, text("result_line", "%+d" % over if over else "=", entry.tricks))
+            if entry.lead_rank:
+                display.text(0, 3, text("lead_card", entry.lead_card()))
+            display.text(0, 4, text("score_ns", "%+d" % self.score if self.score else "0"))
+            defenders = "EW" if entry.declarer in "NS" else "NS"
+            display.text(0, 5, text("accept_by", text("side_" + defenders)))
+        display.text(0, 6, text("reject_hint"))

@@ -1,0 +1,52 @@
+"""Host settings: the traveller after each result, player numbers. Pytest and MicroPython."""
+
+from session_runner import Simulator
+
+
+def enter(sim, script):
+    """Press the keys of `script`; the screen after the last one, its words joined by single spaces
+    (a refusal wraps over two lines)."""
+    screens = sim.type(script)
+    return " ".join(screens[-1].split())
+
+
+def test_traveller_and_percentage_after_acceptance():
+    sim = Simulator(settings={"traveller": True})
+    try:
+        sim.sign_in(2)
+        sim.press("OK")
+        sim.type("4 S N K H + 1")
+        screen = sim.press("OK")
+        assert "Board 1 traveller" in screen, screen
+        lines = screen.split("\n")
+        expected = [" 2-6  4\u2660   N +1   450", " 3-7  3NT  S  =   400", " 3-7  4\u2660   N -1   -50"]
+        assert lines[1:4] == expected, lines
+        assert "NS 100%  EW 0%" in screen, screen
+        screen = sim.press("OK")
+        assert "Bd 2" in screen, screen
+    finally:
+        sim.close()
+
+
+def test_player_numbers_required_then_optional():
+    sim = Simulator(settings={"players": "required"})
+    try:
+        sim.sign_in(1)
+        screen = sim.press("OK")
+        assert "Player numbers" in screen, screen
+        screen = sim.press("OK")
+        assert "North: number needed" in screen, screen
+        enter(sim, "1 0 1 OK 1 0 2 OK 1 0 3 OK 1 0 4")
+        screen = sim.press("OK")
+        assert "Bd 1" in screen, screen
+        assert sim.host.received[1] == "players 101 102 103 104", sim.host.received
+    finally:
+        sim.close()
+    sim = Simulator(settings={"players": "optional"})
+    try:
+        sim.sign_in(1)
+        screen = enter(sim, "OK OK OK OK OK")
+        assert "Bd 1" in screen, screen
+        assert sim.host.received[1] == "players 0 0 0 0", sim.host.received
+    finally:
+        sim.close()

@@ -1,0 +1,123 @@
+"""A scripted three-round session through the real terminal app and a stand-in host. Pytest and MicroPython.
+
+The same file runs under CPython (pytest) and under the MicroPython unix port with a 64 KB heap
+(tests/test_terminal_on_micropython.py): the journal is a real file in both.
+"""
+
+from session_runner import Simulator
+
+
+def enter(sim, script):
+    """Press the keys of `script`; the screen after the last one, its words joined by single spaces
+    (a refusal wraps over two lines)."""
+    screens = sim.type(script)
+    return " ".join(screens[-1].split())
+
+
+def test_start_up_screen_then_sign_in_to_round_one():
+    sim = Simulator()
+    try:
+        screen = sim.screen()
+        assert "Terminal T01" in screen and "Firmware 0.1.0" in screen and "Battery 87%" in screen, screen
+        screen = sim.sign_in(3)
+        assert "Round 1  A3" in screen and "NS pair 3" in screen and "EW pair 7" in screen, screen
+        assert "Boards 1-3" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Bd 1 Dlr N Vul None" in screen and "Contract _" in screen, screen
+    finally:
+        sim.close()
+
+
+def test_three_round_session_with_corrections_director_and_session_end():
+    sim = Simulator()
+    try:
+        sim.sign_in(3)
+        sim.press("OK")
+        # Round 1. Board 1: 4S by N, lead HK, 11 tricks: eight keys from the preselected board to acceptance.
+        screen = enter(sim, "4 S N K H + 1")
+        assert "4\u2660 by N" in screen and "+1 11 tricks" in screen and "Lead \u2665K" in screen, screen
+        assert "NS +450" in screen and "EW: OK to accept" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Board 1 saved" in screen and "Bd 2 Dlr E Vul NS" in screen, screen
+        # Board 2 passed out: one key, then acceptance.
+        screen = enter(sim, "PASS")
+        assert "Passed out" in screen and "NS 0" in screen, screen
+        assert "Board 2 saved" in enter(sim, "OK")
+        # Board 3: 3NT doubled by East, lead S4, 7 tricks in all: down two doubled, vulnerable.
+        screen = enter(sim, "3 NT X E 4 S 7")
+        assert "3NTX by E" in screen and "-2 7 tricks" in screen and "NS +500" in screen, screen
+        assert "NS: OK to accept" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Round 1 finished" in screen, screen
+        assert "NS 3 > table 3 NS" in screen and "EW 7 > table 4 EW" in screen, screen
+        assert "Boards > table 2" in screen and "OK: next round" in screen, screen
+
+        # Round 2 (boards 4-6): the host sent the plan when board 3 arrived.
+        screen = enter(sim, "OK")
+        assert "Round 2" in screen and "EW pair 8" in screen and "Boards 4-6" in screen, screen
+        sim.press("OK")
+        # Board 4: keyed 2H-1 by South, rejected by the opponents (BACK), corrected to 2H=.
+        screen = enter(sim, "2 H S 2 C - 1")
+        assert "2\u2665 by S" in screen and "-1 7 tricks" in screen and "NS -100" in screen, screen
+        screen = enter(sim, "BACK")
+        assert "Result _" in screen, screen
+        screen = enter(sim, "=")
+        assert "= 8 tricks" in screen and "NS +110" in screen, screen
+        assert "Board 4 saved" in enter(sim, "OK")
+        # Choose board 6 first: board 9 is refused, with the reason.
+        screen = enter(sim, "BACK")
+        assert "Round 2: boards" in screen, screen
+        screen = enter(sim, "9 OK")
+        assert "Board 9 is not in this round" in screen, screen
+        screen = enter(sim, "4 OK")
+        assert "Board 4 done" in screen, screen
+        screen = enter(sim, "6 OK")
+        assert "Bd 6 Dlr E Vul EW" in screen, screen
+        screen = enter(sim, "1 C W A D =")
+        assert "1\u2663 by W" in screen and "NS -70" in screen, screen
+        sim.press("OK")
+        # Board 5 comes next by itself; an impossible +2 on 6D is refused with the limit.
+        screen = enter(sim, "6 D N T C + 2")
+        assert "6\u2666: at most +1" in screen, screen
+        screen = enter(sim, "- 3")
+        assert "6\u2666 by N" in screen and "NS -300" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Round 2 finished" in screen, screen
+        sim.press("OK")
+
+        # Round 3 (boards 7-9, the last).
+        screen = enter(sim, "OK")
+        assert "Bd 7" in screen, screen
+        assert "Board 7 saved" in enter(sim, "4 H N Q S = OK")
+        # The director erases board 7 (PIN 0000); it is keyed again.
+        screen = enter(sim, "MENU 2")
+        assert "PIN _" in screen, screen
+        screen = enter(sim, "1 2 3 4 OK")
+        assert "Wrong PIN" in screen, screen
+        screen = enter(sim, "0 0 0 0 OK 7 OK")
+        assert "1 Erase result" in screen, screen
+        screen = enter(sim, "1")
+        assert "Board 7 erased" in screen and "Bd 7" in screen, screen
+        assert "Board 7 saved" in enter(sim, "4 H N Q S - 1 OK")
+        # Board 8: an artificial adjusted score, A+ to NS and A- to EW.
+        screen = enter(sim, "MENU 2 0 0 0 0 OK 8 OK 3 + -")
+        assert "Board 8 A+/A- saved" in screen and "Bd 9" in screen, screen
+        screen = enter(sim, "5 C X S A H - 1 OK")
+        assert "Round 3 finished" in screen and "OK: end of session" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Session finished" in screen and "Boards entered 9" in screen, screen
+        assert "All results sent" in screen, screen
+
+        host = sim.host
+        assert host.duplicates == 0 and not sim.app.pending
+        results = [host.results[(r, b)] for r in (1, 2, 3) for b in range(3 * r - 2, 3 * r + 1)]
+        assert results == ["played v0 4S N 11 HK +450", "passed_out v0 Pass", "played v0 3NTX E 7 S4 +500",
+                           "played v0 2H S 8 C2 +110", "played v0 6D N 9 CT -300", "played v0 1C W 7 DA -70",
+                           "played v2 4H N 9 SQ -100", "adjusted v0 A+ A-", "played v0 5CX S 10 HA -100"], results
+        assert len(host.received) == 11  # nine boards, one erase, the re-entry of board 7
+
+        # After a reboot the terminal still knows the session is over.
+        screen = sim.reboot() and sim.screen()
+        assert "Session finished" in screen and "Boards entered 9" in screen, screen
+    finally:
+        sim.close()
