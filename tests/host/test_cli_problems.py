@@ -56,8 +56,11 @@ def test_event_commands_create_show_and_seat(tmp_path: Path) -> None:
     show = tenace("event", "show", "--db", str(path))
     assert show.returncode == 0 and "skip Mitchell, 4 tables, 3 rounds of 2 boards" in show.stdout
     assert "round  1 table  1: NS  1 v EW  1  boards 1 2" in show.stdout
+    assert "terminals: none signed in" in show.stdout
     seat = tenace("event", "seat", "--db", str(path), "--terminal", "77", "--table", "3")
     assert seat.returncode == 0 and "terminal 77 is at section A table 3" in seat.stdout
+    show = tenace("event", "show", "--db", str(path))
+    assert "terminal 77: section A table 3, signed in " in show.stdout and "last heard never, 0 stored" in show.stdout
     for args, message in [
         (["event", "new", "--db", str(path), "--name", "X", "--tables", "4", "--boards-per-round", "2"],
          "never overwritten"),

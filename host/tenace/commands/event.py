@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tenace.errors import UsageError
 from tenace.movement import mitchell
-from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in
+from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.event import SCORING_METHODS
 
 HELP = "create an event file (a plain Mitchell per section), show it, or seat a terminal at a table"
@@ -78,6 +78,13 @@ def run_show(args: argparse.Namespace) -> int:
                 "JOIN encounter_board b USING (section, table_no, round) WHERE e.section = ? "
                 "GROUP BY e.round, e.table_no ORDER BY e.round, e.table_no", (s.name,)):
             print(f"  round {round_:>2} table {table:>2}: NS {ns:>2} v EW {ew:>2}  boards {boards}")
+    terminals = terminal_status(conn)
+    print(f"terminals: {len(terminals) or 'none signed in'}")
+    for t in terminals:
+        heard = t.last_heard or "never"
+        print(f"  terminal {t.terminal}: section {t.section} table {t.table}, signed in {t.signed_in}, "
+              f"last seq {t.last_sequence if t.last_sequence is not None else '-'}, last heard {heard}, "
+              f"{t.stored} stored, {t.refused} refused")
     conn.close()
     return 0
 
