@@ -46,7 +46,8 @@ def test_every_letter_of_the_five_languages_and_the_suits_has_a_glyph() -> None:
 def test_every_character_of_every_catalogue_has_a_glyph() -> None:
     found = sorted(LANG.glob("*.py"))
     for path in found:
-        missing = sorted({ch for s in catalogue_strings(path) for ch in s if not font.has_glyph(ch)})
+        # A line break in a message is layout (the app splits lines), not a character to draw.
+        missing = sorted({ch for s in catalogue_strings(path) for ch in s if ch != "\n" and not font.has_glyph(ch)})
         assert not missing, f"{path.name}: no glyph for {[f'U+{ord(c):04X} {c}' for c in missing]}"
 
 
