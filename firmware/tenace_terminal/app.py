@@ -15,9 +15,8 @@ in the same round, with the same pending results, as before the power went.
 
 import sys
 
-from tenace_rules.board import SEATS, vulnerability
+from tenace_rules.board import SEATS
 from tenace_rules.contract import PASSED_OUT, Contract
-from tenace_rules.score import ns_score
 from tenace_terminal import VERSION, keys, messages
 from tenace_terminal.journal import Journal
 
@@ -120,7 +119,6 @@ class App:
         self.link = link
         self.battery = battery
         self.terminal_id = terminal_id
-        self.version = VERSION
         self.compact_bytes = compact_bytes
         self.journal = Journal(storage)
         # Session state: all of it is rebuilt from the journal by _apply.
@@ -147,7 +145,6 @@ class App:
         self.dirty = True
         self.now = clock.ticks_ms()
         self.last_send = self.now
-        self.storage_error = False
         for record in self.journal.records():
             self._apply(record)
         display.rtl = messages.is_rtl()
@@ -160,10 +157,8 @@ class App:
         try:
             self.journal.append(record)
         except OSError:
-            self.storage_error = True
             self.status = messages.text("not_saved")
             return False
-        self.storage_error = False
         self._apply(record)
         return True
 
@@ -219,9 +214,6 @@ class App:
 
     # ---- the session
 
-    def setting(self, name: str):
-        return self.settings.get(name, DEFAULT_SETTINGS.get(name))
-
     def boards_done(self) -> int:
         """Boards of the current round with a result (played, not played or adjusted; not erased)."""
         n = 0
@@ -248,17 +240,13 @@ class App:
         self.last_send = self.now
 
     def sign_in(self, section: str, table: int) -> None:
-        self.ask({"type": "sign_in", "terminal": self.terminal_id, "version": VERSION,
-                  "section": section, "table": table})
+        """Ask the host for this table: sent again every RESEND_MS until it answers."""
+        self.asking = {"type": "sign_in", "terminal": self.terminal_id, "version": VERSION,
+                       "section": section, "table": table}
+        self.send(self.asking)
 
     def signing_in(self) -> bool:
         return self.asking is not None and self.asking["type"] == "sign_in"
-
-    def ask(self, message) -> None:
-        """Send `message` now and again every RESEND_MS until the host answers it (None: stop asking)."""
-        self.asking = message
-        if message is not None:
-            self.send(message)
 
     def ask_round(self, number: int, now: bool) -> None:
         """Ask the host for round `number`'s plan (after a reboot the one it sent may be lost)."""
@@ -284,31 +272,6 @@ class App:
         self.send(record)
         return True
 
-    def accept_entry(self) -> bool:
-        """The opponents accepted the entry on the summary screen: journal it, send it, move on."""
-        entry = self.entry
-        assert entry is not None and self.plan is not None
-        contract = entry.contract()
-        record = self.new_result(entry.board, "played" if contract.level else "passed_out")
-        record["contract"] = contract.text()
-        if contract.level:
-            record["declarer"] = entry.declarer
-            record["tricks"] = entry.tricks
-            if entry.lead_rank:
-                record["lead"] = entry.lead_suit + entry.lead_rank
-            record["score"] = ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
-        else:
-            record["score"] = 0
-        if not self.save_result(record):
-            return False
-        self.entry = None
-        self.status = messages.text("saved", record["board"])
-        if self.setting("traveller"):
-            self.go("traveller", record["board"])
-        else:
-            self.next_board()
-        return True
-
     def next_board(self) -> None:
         """The next unplayed board preselected for entry, or the end of the round."""
         board = self.next_unplayed()
@@ -318,10 +281,6 @@ class App:
         else:
             self.entry = Entry(board)
             self.go("contract")
-
-    def start_round(self) -> None:
-        """After the round screen (and player numbers): keying results."""
-        self.next_board()
 
     def finish_round(self) -> None:
         """The players leave the round's end screen: the next round, the session's end, or wait for the host."""

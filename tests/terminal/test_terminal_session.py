@@ -110,7 +110,7 @@ def test_three_round_session_with_corrections_director_and_session_end():
 
         host = sim.host
         assert host.duplicates == 0 and not sim.app.pending
-        results = [host.results[(r, b)] for r in (1, 2, 3) for b in range(3 * r - 2, 3 * r + 1)]
+        results = [host.result(r, b) for r in (1, 2, 3) for b in range(3 * r - 2, 3 * r + 1)]
         assert results == ["played v0 4S N 11 HK +450", "passed_out v0 Pass", "played v0 3NTX E 7 S4 +500",
                            "played v0 2H S 8 C2 +110", "played v0 6D N 9 CT -300", "played v0 1C W 7 DA -70",
                            "played v2 4H N 9 SQ -100", "adjusted v0 A+ A-", "played v0 5CX S 10 HA -100"], results

@@ -20,9 +20,19 @@ class RamBlockDevice:
         self.dead = False
 
     def arm(self, cut_at):
-        """Start counting writes from here; 0 never cuts."""
+        """Power on (again) and start counting writes from here; 0 never cuts."""
         self.writes = 0
         self.cut_at = cut_at
+        self.dead = False
+
+    def load(self, data=None):
+        """Replace the whole flash: by `data` (bytes of the same size), or erased (all 0xFF)."""
+        if data is None:
+            for i in range(len(self.data)):
+                self.data[i] = 0xFF
+        else:
+            self.data[:] = data
+        self.arm(0)
 
     def _write(self, start, data):
         if self.dead:
@@ -54,3 +64,25 @@ class RamBlockDevice:
         if op == 6:  # erase a block
             return self._write(arg * self.block_size, b"\xff" * self.block_size)
         return 0
+
+
+_mounted = [0]
+
+
+def mount(device=None):
+    """A directory on littlefs over `device` (a new, formatted RamBlockDevice by default): the journal's storage."""
+    import vfs
+
+    if device is None:
+        device = RamBlockDevice()
+        vfs.VfsLfs2.mkfs(device)
+    _mounted[0] += 1
+    path = "/flash%d" % _mounted[0]
+    vfs.mount(vfs.VfsLfs2(device), path)
+    return path
+
+
+def unmount(path):
+    import vfs
+
+    vfs.umount(path)

@@ -97,30 +97,3 @@ def remove_directory(path):
     for name in os.listdir(path):
         os.remove(path + "/" + name)
     os.rmdir(path)
-
-
-def new_storage(device=None):
-    """A directory for the journal: littlefs on a RAM flash under MicroPython, a temporary folder on CPython."""
-    try:
-        import vfs
-    except ImportError:
-        return new_directory()
-    if device is None:
-        from ram_flash import RamBlockDevice
-
-        device = RamBlockDevice()
-        vfs.VfsLfs2.mkfs(device)
-    _made[0] += 1
-    path = "/tenace%d" % _made[0]
-    vfs.mount(vfs.VfsLfs2(device), path)
-    return path
-
-
-def release_storage(path):
-    """Unmount (littlefs) or delete (a directory) what new_storage or new_directory made."""
-    if path.startswith("/tenace"):
-        import vfs
-
-        vfs.umount(path)
-    else:
-        remove_directory(path)

@@ -8,31 +8,6 @@ Runs under CPython and the MicroPython unix port.
 from tenace_rules.contract import parse_contract
 from tenace_rules.score import ns_score
 
-_RANKS = "AKQJT98765432"
-
-
-def deal(board):
-    """A fixed PBN deal for `board` ("N:spades.hearts.diamonds.clubs ..."), the same on every run."""
-    cards = list(range(52))
-    seed = board * 7919 + 17
-    for i in range(51, 0, -1):  # Fisher-Yates with a small LCG: deterministic on both interpreters
-        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
-        j = seed % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    hands = []
-    for seat in range(4):
-        hand = sorted(cards[seat * 13:seat * 13 + 13])
-        suits = []
-        for suit in range(4):  # card c: suit c // 13 (S H D C), rank c % 13 (A..2)
-            suits.append("".join([_RANKS[c % 13] for c in hand if c // 13 == suit]))
-        hands.append(".".join(suits))
-    return "N:" + " ".join(hands)
-
-
-def hand(deal_text, seat):
-    """The hand of `seat` (N E S W) in a deal from deal(), as a PBN hand "AK7.Q2.T98.J654"."""
-    return deal_text[2:].split()[("NESW").find(seat)]
-
 
 def summary(message):
     """A result or player-numbers message as one short line: what the tests compare, cheap to keep.
@@ -51,7 +26,8 @@ def summary(message):
 
 
 class StandInHost:
-    def __init__(self, link, rounds=3, boards_per_round=3, tables=4, settings=None, deals=False, ack=True):
+    def __init__(self, link, rounds=3, boards_per_round=3, tables=4, settings=None, deals=False, ack=True,
+                 keep_log=True):
         self.link = link
         self.rounds = rounds
         self.boards_per_round = boards_per_round
@@ -62,10 +38,12 @@ class StandInHost:
         self.online = True  # False: nothing is read (the host is unreachable)
         self.table = 0
         self.section = ""
-        # Only short summaries are kept, so that a long session fits the simulated terminal's small heap.
+        # Short summaries only (none with keep_log=False), so that a long session fits the terminal's small heap.
+        self.keep_log = keep_log
         self.received = {}  # seq -> summary() of the first copy of each result or player-numbers message
         self.duplicates = 0
-        self.results = {}  # (round, board) -> summary() of its latest result
+        self.results = {}  # round * 1000 + board -> summary() of its latest result (its kind without the log)
+        self.acknowledged = []  # round * 1000 + board of the results it has acknowledged
         self.plans_sent = []  # round numbers, in the order plans were sent
 
     def plan(self, number):
@@ -79,6 +57,8 @@ class StandInHost:
         if number == self.rounds:
             plan["last"] = True
         if self.with_deals:
+            from deals import deal  # only the tests of the lead check need hand records
+
             plan["deals"] = [deal(b) for b in boards]
         return plan
 
@@ -89,7 +69,7 @@ class StandInHost:
     def round_complete(self, number):
         first = (number - 1) * self.boards_per_round + 1
         for board in range(first, first + self.boards_per_round):
-            result = self.results.get((number, board))
+            result = self.results.get(number * 1000 + board)
             if result is None or result.startswith("erase"):
                 return False
         return True
@@ -121,17 +101,24 @@ class StandInHost:
             if seq in self.received:
                 self.duplicates += 1
             else:
-                self.received[seq] = summary(message)
+                line = summary(message) if self.keep_log else message.get("kind", "")
+                self.received[seq] = line
                 if kind == "result":
-                    self.results[(message["round"], message["board"])] = self.received[seq]
+                    self.results[message["round"] * 1000 + message["board"]] = line
             if self.ack:
                 self.link.send({"type": "ack", "seq": seq})
+                if kind == "result":
+                    self.acknowledged.append(message["round"] * 1000 + message["board"])
             if kind == "result":
                 number = message["round"]
                 if self.settings.get("traveller") and message.get("kind") == "played":
                     self.link.send(self.traveller(message))
                 if number < self.rounds and self.round_complete(number) and number + 1 not in self.plans_sent:
                     self.send_plan(number + 1)
+
+    def result(self, number, board):
+        """What arrived last for `board` of round `number`: its summary() (or kind), or None."""
+        return self.results.get(number * 1000 + board)
 
     def traveller(self, result):
         """The board's traveller: this table's result and two made-up ones from other tables."""

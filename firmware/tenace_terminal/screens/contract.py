@@ -18,7 +18,7 @@ class Screen(BaseScreen):
             self._before_strain(key)
         elif key in keys.SEATS:  # after the strain, S is South
             entry.declarer = key
-            app.go("result" if app.setting("lead") == "off" else "lead")
+            app.go("result" if app.settings["lead"] == "off" else "lead")
         elif key == keys.DOUBLE:
             entry.doubling = (entry.doubling + 1) % 3
         elif key == keys.BACK:

@@ -70,7 +70,7 @@ class Screen(BaseScreen):
             typed = self.typed
             self.typed = ""
             if self.step == "pin":
-                if typed == str(app.setting("pin")):
+                if typed == str(app.settings["pin"]):
                     self.step = "board"
                 else:
                     app.refuse("wrong_pin")

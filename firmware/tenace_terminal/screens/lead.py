@@ -66,7 +66,7 @@ class Screen(BaseScreen):
         self.warned = False
         if not (entry.lead_rank and entry.lead_suit):
             return
-        check = app.setting("lead")
+        check = app.settings["lead"]
         deal = self._deal() if check in ("warn", "force") else None
         if deal and not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank):
             if check == "force":

@@ -30,7 +30,7 @@ class Screen(BaseScreen):
             else:
                 app.go("round")
         elif key == keys.OK:
-            if not typed and app.setting("players") == "required":
+            if not typed and app.settings["players"] == "required":
                 app.refuse("player_needed", text("seat_" + keys.SEATS[self.seat]))
             elif self.seat < 3:
                 self.seat += 1
@@ -46,7 +46,7 @@ class Screen(BaseScreen):
                   "round": plan["round"], "ns": plan["ns"], "ew": plan["ew"],
                   "numbers": [int(n) if n else 0 for n in self.numbers]}
         if app.save_result(record):
-            app.start_round()
+            app.next_board()
 
     def draw(self, display) -> None:
         header(display, text("players_head"))
@@ -54,7 +54,7 @@ class Screen(BaseScreen):
             seat = keys.SEATS[i]
             mark = "_" if i == self.seat else ""
             display.text(0, 1 + i, text("player_line", text("seat_" + seat), self.numbers[i] + mark), i == self.seat)
-        if self.app.setting("players") == "optional":
+        if self.app.settings["players"] == "optional":
             display.text(0, 6, text("players_optional"))
         else:
             display.text(0, 6, text("players_required"))

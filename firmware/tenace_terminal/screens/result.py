@@ -16,7 +16,7 @@ class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.typed = ""
-        self.mode = app.setting("result")
+        self.mode = app.settings["result"]
 
     def key(self, key: str) -> None:
         app = self.app
@@ -73,7 +73,7 @@ class Screen(BaseScreen):
         elif key == keys.BACK:
             if typed:
                 self.typed = typed[:-1]
-            elif app.setting("lead") != "off":
+            elif app.settings["lead"] != "off":
                 # Step back to the lead, without the element keyed last.
                 if entry.lead_last == "suit":
                     entry.lead_suit = ""

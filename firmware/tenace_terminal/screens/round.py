@@ -23,10 +23,10 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         if key == keys.OK:
-            if app.setting("players") != "off":
+            if app.settings["players"] != "off":
                 app.go("players")
             else:
-                app.start_round()
+                app.next_board()
         else:
             app.refuse("press_ok")
 

@@ -1,6 +1,6 @@
 """Start-up screen: terminal id, firmware version, battery; sign-in to a section and table."""
 
-from tenace_terminal import keys
+from tenace_terminal import VERSION, keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -51,7 +51,7 @@ class Screen(BaseScreen):
         app = self.app
         header(display, text("title"))
         display.text(0, 1, text("terminal", app.terminal_id))
-        display.text(0, 2, text("firmware", app.version))
+        display.text(0, 2, text("firmware", VERSION))
         display.text(0, 3, text("battery", app.battery.percent()))
         if app.signing_in():
             display.text(0, 4, text("section", self.section))

@@ -25,7 +25,7 @@ class Screen(BaseScreen):
         app = self.app
         entry = app.entry
         if key == keys.OK:
-            app.accept_entry()
+            self._accept()
         elif key == keys.BACK:
             if entry.passed:
                 entry.passed = False
@@ -35,6 +35,30 @@ class Screen(BaseScreen):
                 app.go("result")
         else:
             app.refuse("summary_keys")
+
+    def _accept(self) -> None:
+        """The opponents accepted: journal the result, send it, and only then say it is saved."""
+        app = self.app
+        entry = app.entry
+        contract = entry.contract()
+        record = app.new_result(entry.board, "played" if contract.level else "passed_out")
+        record["contract"] = contract.text()
+        if contract.level:
+            record["declarer"] = entry.declarer
+            record["tricks"] = entry.tricks
+            if entry.lead_rank:
+                record["lead"] = entry.lead_suit + entry.lead_rank
+            record["score"] = self.score
+        else:
+            record["score"] = 0
+        if not app.save_result(record):
+            return  # the bottom line says it was not saved; OK tries again
+        app.entry = None
+        app.status = text("saved", record["board"])
+        if app.settings["traveller"]:
+            app.go("traveller", record["board"])
+        else:
+            app.next_board()
 
     def draw(self, display) -> None:
         entry = self.app.entry

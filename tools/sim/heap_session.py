@@ -1,0 +1,112 @@
+"""A full 27-board session (9 rounds of 3) on a simulated terminal, printing the peak heap in use.
+
+The devices are as lean as a real board's: one small object is keypad, clock, battery and link, and
+the host behind the link answers in a few lines (sign-in, plans, acks, travellers), so what is
+measured is the terminal: the app, its screens, messages, journal and the rules package. Run by
+tools/bench_heap.py and tests/test_terminal_on_micropython.py under the MicroPython unix port:
+    micropython -X heapsize=64k -m heap_session     (MICROPYPATH: the compiled firmware and tools/sim)
+Prints "peak heap in use: N bytes", then "results acknowledged: 27" and the last screen.
+"""
+
+import gc
+import os
+
+from tenace_terminal.app import App
+from tenace_terminal.text_grid import TextGrid
+
+ROUNDS = 9
+BOARDS = 3
+KEYS_PER_BOARD = ("4 S N K H + 1 OK OK", "3 NT E 4 S = OK OK", "PASS OK OK")  # OK again: the traveller
+
+
+class LeanDevices:
+    """Keypad, clock, battery and link to a stand-in host in one object."""
+
+    def __init__(self):
+        self.keys = []
+        self.now = 0
+        self.inbox = []  # to the terminal
+        self.acknowledged = 0
+
+    def read(self):
+        return self.keys.pop(0) if self.keys else None
+
+    def ticks_ms(self):
+        return self.now
+
+    def percent(self):
+        return 80
+
+    def recv(self):
+        return self.inbox.pop(0) if self.inbox else None
+
+    def send(self, message):
+        kind = message["type"]
+        if kind == "sign_in":
+            self.inbox.append({"type": "sign_in_ok", "section": "A", "table": message["table"],
+                               "settings": {"traveller": True}})
+            self.plan(1)
+        elif kind == "round_request":
+            self.plan(message["round"])
+        elif kind == "result":
+            self.acknowledged += 1
+            self.inbox.append({"type": "ack", "seq": message["seq"]})
+            if message["kind"] == "played":
+                self.inbox.append({"type": "traveller", "board": message["board"], "percentage": 50.0,
+                                   "lines": [[1, 2, message["contract"], message["declarer"], "=", message["score"]],
+                                             [3, 4, "3NT", "S", "+1", 430]]})
+            if message["board"] % BOARDS == 0 and message["round"] < ROUNDS:
+                self.plan(message["round"] + 1)
+
+    def plan(self, number):
+        first = BOARDS * (number - 1) + 1
+        plan = {"type": "round_plan", "round": number, "ns": 1, "ew": 11, "boards": list(range(first, first + BOARDS)),
+                "next": {"ns": [1, "ns"], "ew": [2, "ew"], "boards": 4}}
+        if number == ROUNDS:
+            plan["last"] = True
+        self.inbox.append(plan)
+
+
+def empty_directory(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        for name in os.listdir(path):
+            os.remove(path + "/" + name)
+    return path
+
+
+def main():
+    gc.collect()
+    storage = empty_directory("/tmp/tenace-heap-session")
+    devices = LeanDevices()
+    display = TextGrid()
+    app = App(devices, display, devices, devices, storage, devices)
+    peak = [0, 0]
+
+    def press(key):
+        devices.keys.append(key)
+        while app.step():
+            devices.now += 10
+        devices.now += 10
+        gc.collect()
+        in_use = gc.mem_alloc()
+        if in_use > peak[0]:
+            peak[0] = in_use
+        peak[1] += 1
+
+    for key in ("1", "OK"):
+        press(key)
+    for _ in range(ROUNDS):
+        press("OK")
+        for board in range(BOARDS):
+            for key in KEYS_PER_BOARD[board].split():
+                press(key)
+        press("OK")
+    print("peak heap in use: %d bytes (live, sampled after each of %d keys; heap %d bytes)"
+          % (peak[0], peak[1], gc.mem_alloc() + gc.mem_free()))
+    print("results acknowledged: %d" % devices.acknowledged)
+    print(display.screen())
+
+
+main()
