@@ -45,7 +45,8 @@ def rtl_visual(s: str) -> str:
     - Hebrew letters are right to left; Latin letters, digits and suits are left to right;
     - a neutral (space, punctuation) between two left-to-right characters joins them, so "4♠X",
       "12:30", "N-S" and "NS 420" stay one run; any other neutral follows the line (right to left);
-    - a sign just before a digit (+ -) and a % just after one belong to the number: "-420", "55%";
+    - a sign (+ -) just before a left-to-right character and a % just after a digit belong to it:
+      "-420", "+n", "55%";
     - the line is reversed, each left-to-right run is put back in reading order, and brackets in
       right-to-left text are mirrored, as Unicode's rule L4 does.
     """
@@ -56,7 +57,7 @@ def rtl_visual(s: str) -> str:
         kinds[i] = _strong(ord(chars[i]))
     for i in range(n):
         c = chars[i]
-        if (c == "+" or c == "-") and i + 1 < n and "0" <= chars[i + 1] <= "9":
+        if (c == "+" or c == "-") and i + 1 < n and kinds[i + 1] == _LTR:
             kinds[i] = _LTR
         elif c == "%" and i > 0 and "0" <= chars[i - 1] <= "9":
             kinds[i] = _LTR

@@ -1,0 +1,98 @@
+"""The sr, sk, lv and he catalogues: every English key translated, same placeholders, within the line budget."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import FIRMWARE
+
+LANG = FIRMWARE / "tenace_terminal" / "lang"
+TRANSLATIONS = ("sr", "sk", "lv", "he")
+PLACEHOLDER = re.compile(r"%[-0-9]*[sd%]")
+LINE = 21  # display columns; a longer English text (a refusal) may wrap onto two lines
+
+
+def messages(code: str) -> dict[str, str]:
+    path = LANG / f"{code}.py"
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["MESSAGES"]:
+            table = ast.literal_eval(node.value)
+            assert isinstance(table, dict)
+            return table
+    raise AssertionError(f"{path}: no MESSAGES")
+
+
+def refusals() -> set[str]:
+    """Keys of en.py's refusals section: the app wraps those onto two lines."""
+    source = (LANG / "en.py").read_text(encoding="utf-8")
+    return set(re.findall(r'^\s*"(\w+)":', source.split("# Refusals", 1)[1], re.M))
+
+
+def filled(template: str) -> str:
+    """The text as shown with typical values: two-digit numbers, two-letter words."""
+    return PLACEHOLDER.sub(lambda m: {"%": "%", "d": "12"}.get(m[0][-1], "xx"), template)
+
+
+@pytest.mark.parametrize("code", TRANSLATIONS)
+def test_every_english_key_is_translated_and_nothing_else(code: str) -> None:
+    english, table = messages("en"), messages(code)
+    assert sorted(set(english) - set(table)) == [], "not translated"
+    assert sorted(set(table) - set(english)) == [], "not in en.py"
+
+
+@pytest.mark.parametrize("code", TRANSLATIONS)
+def test_placeholders_are_the_same_and_in_the_same_order(code: str) -> None:
+    english, table = messages("en"), messages(code)
+    wrong = {k: v for k, v in table.items() if PLACEHOLDER.findall(v) != PLACEHOLDER.findall(english[k])}
+    assert not wrong
+
+
+@pytest.mark.parametrize("code", TRANSLATIONS)
+def test_texts_keep_the_english_line_budget(code: str) -> None:
+    english, table, wrapped = messages("en"), messages(code), refusals()
+    assert "key_unused" in wrapped and "title" not in wrapped
+    too_long = {}
+    for key, text in table.items():
+        budget = LINE if len(filled(english[key])) <= LINE and key not in wrapped else 2 * LINE
+        if len(filled(text)) > budget:
+            too_long[key] = f"{len(filled(text))} > {budget}: {filled(text)}"
+    assert not too_long
+
+
+def test_seat_letters_match_the_keypad_and_words_are_translated() -> None:
+    for code in TRANSLATIONS:
+        table = messages(code)
+        assert table["seats"] == "NESW"  # the keys are printed N E S W
+        assert table["contract"] != "Contract %s" and table["declarer"] != "Declarer %s"
+
+
+def test_the_alphabets_are_used() -> None:
+    # A cheap guard against a catalogue saved in the wrong script or encoding.
+    texts = {code: "".join(messages(code).values()) for code in TRANSLATIONS}
+    assert set("čćđšž") <= set(texts["sr"])
+    assert set("áäčéíôúýž") <= set(texts["sk"])
+    assert set("āēīķļņšū") <= set(texts["lv"])
+    assert sum("\u05d0" <= ch <= "\u05ea" for ch in texts["he"]) > 500
+
+
+def test_bidi_keeps_hebrew_messages_with_numbers_readable() -> None:
+    import sys
+
+    sys.path.insert(0, str(FIRMWARE))
+    from tenace_terminal.text_display import rtl_visual
+
+    he = messages("he")
+    shown = rtl_visual(he["board_head"] % (12, "N", "NS"))
+    # Read right to left: "לוח 12 ..." puts the number, still "12", left of the word for board.
+    assert shown.endswith("12 \u05d7\u05d5\u05dc")
+    assert "NS" in shown and "21" not in shown
+    assert rtl_visual(he["result_hint_any"]).endswith("+n -n =")
+
+
+def test_catalogue_paths_exist() -> None:
+    assert all((LANG / f"{c}.py").is_file() for c in ("en", *TRANSLATIONS))
+    assert Path(LANG / "__init__.py").is_file()
