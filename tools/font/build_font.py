@@ -66,6 +66,11 @@ def read_drawings(files: list[Path]) -> dict[str, Art]:
                                       for c in range(WIDTH)) for r in range(HEIGHT)]
             else:
                 raise ValueError(f"{where}: unknown line {lines[i - 1]!r}")
+    seen: dict[bytes, str] = {}
+    for ch in sorted(glyphs, key=ord):
+        other = seen.setdefault(columns(glyphs[ch]), ch)
+        if other != ch:  # the simulator reads screens back by glyph, and players must tell them apart
+            raise ValueError(f"{ch!r} is drawn the same as {other!r}")
     missing = [chr(c) for c in ASCII if chr(c) not in glyphs]
     if missing or FALLBACK not in glyphs:
         raise ValueError(f"the font must cover printable ASCII and {FALLBACK}: missing {missing}")

@@ -1,0 +1,144 @@
+"""The terminal simulator: frames as half blocks and text, scripted runs of the real app with PNGs, the CLI."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+from framebuf_standin import Device
+from PIL import Image
+
+from tenace.cli import main
+from tenace.terminal_sim import interactive
+from tenace.terminal_sim.process import Options
+from tenace.terminal_sim.screen import DARK, LIT, half_blocks, png_image, screen_text
+from tenace.terminal_sim.scripted import parse_script, run_script, write_screens
+
+from conftest import FIRMWARE
+
+sys.path.insert(0, str(FIRMWARE))  # the terminal package is firmware, not installed on the host
+from tenace_terminal.text_display import TextDisplay
+
+SIGN_IN_AND_KEY = "3 OK OK 4 S [contract] N K H + 1 [summary]"
+
+
+def frame_with(*pixels: tuple[int, int]) -> bytes:
+    buf = bytearray(1024)
+    for x, y in pixels:
+        buf[(y // 8) * 128 + x] |= 1 << (y % 8)
+    return bytes(buf)
+
+
+def test_half_blocks_show_two_pixel_rows_per_character() -> None:
+    lines = half_blocks(frame_with((0, 0), (1, 1), (2, 0), (2, 1), (127, 63), (5, 8)))
+    assert len(lines) == 32 and all(len(line) == 128 for line in lines)
+    assert lines[0][:4] == "▀▄█ "
+    assert lines[31][127] == "▄"
+    assert lines[4][5] == "▀"  # pixel row 8 is the top half of character row 4
+    assert sum(line.count(" ") for line in lines) == 32 * 128 - 5
+
+
+def test_half_blocks_of_a_letter() -> None:
+    d = Device()
+    TextDisplay(d).text(0, 0, "H")
+    top = [line[1:6] for line in half_blocks(bytes(d.buffer))[:4]]
+    # H: rows 0-6 have the two stems, row 3 the bar; two pixel rows per character.
+    assert top == ["█   █", "█▄▄▄█", "█   █", "▀   ▀"]
+
+
+def test_screen_text_reads_back_what_the_display_drew() -> None:
+    d = Device()
+    t = TextDisplay(d)
+    t.text(0, 0, "Bd 12 Dlr N Vul None ", inverse=True)
+    t.text(0, 3, "Contract 4\u2660X")
+    t.text(0, 5, "\u010c\u0161\u017e \u0111 \u013e\u00f4 \u0146\u0101")
+    t.rtl = True
+    t.text(0, 7, "\u05dc\u05d5\u05d7 12")
+    read = screen_text(bytes(d.buffer))
+    assert read.lines[0] == "Bd 12 Dlr N Vul None "
+    assert all(read.inverse[0]) and not any(read.inverse[3])
+    assert read.lines[3].rstrip() == "Contract 4\u2660X"
+    assert read.lines[5].rstrip() == "\u010c\u0161\u017e \u0111 \u013e\u00f4 \u0146\u0101"
+    assert read.lines[7].lstrip() == "12 \u05d7\u05d5\u05dc"  # as drawn: left to right on the glass
+    assert "^" * 21 in read.render()
+
+
+def test_png_is_four_times_the_display_with_an_oled_look() -> None:
+    image = png_image(frame_with((0, 0), (10, 5)))
+    assert image.size == (512, 256)
+    assert image.getpixel((0, 0)) == LIT and image.getpixel((41, 21)) == LIT
+    assert image.getpixel((3, 3)) != LIT  # the seam between two pixels is dimmer
+    assert image.getpixel((4, 0)) == DARK
+
+
+def test_a_scripted_run_of_the_app_writes_pngs_and_text(tmp_path: Path) -> None:
+    run = run_script(parse_script(SIGN_IN_AND_KEY + " # a comment\n"))
+    assert not run.output
+    assert [s.after for s in run.screens[:4]] == ["", "3", "OK", "OK"]
+    named = {n: s for s in run.screens for n in s.names}
+    assert named["contract"].text.lines[3].startswith("Contract 4\u2660")
+    summary = named["summary"].text.render()
+    assert "4\u2660 by N" in summary and "NS +450" in summary
+    written = write_screens(run, tmp_path)
+    assert (tmp_path / "summary.png").exists() and (tmp_path / "screens.txt").exists()
+    pngs = sorted(p for p in written if p.suffix == ".png")
+    assert len(pngs) == len(run.screens) + 2
+    for png in pngs:
+        with Image.open(png) as image:
+            assert image.size == (512, 256)
+    assert "NS +450" in (tmp_path / "summary.txt").read_text(encoding="utf-8")
+
+
+def test_a_hebrew_terminal_lays_its_lines_out_right_to_left() -> None:
+    run = run_script(parse_script(SIGN_IN_AND_KEY), Options(lang="he"))
+    summary = next(s for s in run.screens if "summary" in s.names).text.lines
+    # The header ends at the right edge with "לוח" drawn last-letter-first; the score reads +450.
+    assert summary[0].endswith("\u05d7\u05d5\u05dc")
+    assert any(line.rstrip().endswith("NS +450") for line in summary)
+
+
+def test_a_power_cut_brings_the_terminal_back_where_it_was() -> None:
+    run = run_script(parse_script("3 OK OK 4 S N K H + 1 OK [before] !reboot [after]"))
+    named = {n: s for s in run.screens for n in s.names}
+    # The accepted board 1 is in the journal: after the restart the round goes on at board 2.
+    assert named["before"].text.lines[0].startswith("Bd 2")
+    assert named["after"].text.lines[0].startswith("Round 1") or named["after"].text.lines[0].startswith("Bd 2")
+
+
+def test_the_command_writes_only_the_named_screens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["terminal", "--keys", SIGN_IN_AND_KEY, "--out", str(tmp_path), "--named-only"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["contract.png", "contract.txt", "summary.png", "summary.txt"]
+    assert "2 PNG files" in capsys.readouterr().err
+
+
+def test_the_headless_command_prints_every_screen(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["terminal", "--headless", "--keys", "3 OK", "--lang", "sk"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("--- ") == 3 and "Zostava 1" in out
+
+
+def test_the_command_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["terminal", "--headless"]) == 2
+    assert "--keys" in capsys.readouterr().err
+    assert main(["terminal", "--script", "/nonexistent/keys.txt"]) == 2
+
+
+def test_every_keypad_key_has_a_laptop_key() -> None:
+    layout = interactive.keypad_layout()
+    reachable = set(interactive.KEYMAP.values()) | set(interactive.SPECIAL.values())
+    assert {k for row in layout for k in row if k} <= reachable
+    assert interactive.key_for("n") == "NT" and interactive.key_for("N") == "N"
+    assert interactive.key_for("\r") == "OK" and interactive.key_for("?") is None
+    assert interactive.split_keys("4s\x1b[AN\x7f") == ["4", "s", "\x1b[A", "N", "\x7f"]
+
+
+def test_the_interactive_screen_draws_the_display_and_the_keypad() -> None:
+    out = io.StringIO()
+    screen = interactive.Screen(out, interactive.keypad_layout())
+    screen.frame = frame_with((0, 0))
+    screen.draw()
+    text = out.getvalue()
+    assert "▀" + " " * 127 in text
+    assert "PASS" in text and "\u2663" in text
