@@ -19,6 +19,8 @@ SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 # The scripted tests carry the simulator (stand-in host, link, clock) and their assertions on top of
 # the terminal: 96 KB. The terminal itself, with devices as lean as a board's, runs in 64 KB (below).
 TESTS_HEAP = "96k"
+# Switching among all five languages, at random, with a catalogue unpacked at each switch: more.
+HEAPS = {"test_terminal_menus": "128k"}
 SESSION_HEAP = "64k"
 POWER_CUT_HEAP = "128k"  # two 16 KB RAM flashes besides the terminal and the simulator
 
@@ -48,7 +50,7 @@ def micropython(build: Path, heap: str, *args: str) -> subprocess.CompletedProce
 
 @pytest.mark.parametrize("module", MODULES)
 def test_terminal_module_passes_under_micropython(terminal_build: Path, module: str) -> None:
-    proc = micropython(terminal_build, TESTS_HEAP, "-m", "mp_runner", module)
+    proc = micropython(terminal_build, HEAPS.get(module, TESTS_HEAP), "-m", "mp_runner", module)
     found = SUMMARY.search(proc.stdout)
     assert found, f"no summary from MicroPython:\n{proc.stdout}\n{proc.stderr}"
     assert (int(found[2]), proc.returncode) == (0, 0), proc.stdout + proc.stderr

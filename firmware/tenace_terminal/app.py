@@ -275,12 +275,13 @@ class App:
     def next_board(self) -> None:
         """The next unplayed board preselected for entry, or the end of the round."""
         board = self.next_unplayed()
+        # The screen first, then the state: if its code cannot be loaded (no memory), they still agree.
         if board is None:
-            self.entry = None
             self.go("round_end")
+            self.entry = None
         else:
-            self.entry = Entry(board)
             self.go("contract")
+            self.entry = Entry(board)
 
     def finish_round(self) -> None:
         """The players leave the round's end screen: the next round, the session's end, or wait for the host."""
@@ -432,9 +433,13 @@ class App:
             except Exception as e:  # no key sequence may crash the app
                 self._report(e)
             self.dirty = True
-        self._resend()
-        if self.dirty:
-            self.draw()
+        try:
+            self._resend()
+            if self.dirty:
+                self.draw()
+        except Exception as e:  # a link or display error, or no memory: report it, keep running
+            self.dirty = False
+            self._report(e)
         return busy
 
     def run(self) -> None:

@@ -46,21 +46,22 @@ def _load(code: str) -> str:
 
 
 def set_language(code: str) -> None:
-    """Use `code` from now on; ValueError/ImportError leave the current language as it was."""
+    """Use `code` from now on. ValueError for an unknown code; ImportError (not in the firmware) or
+    MemoryError put the language in use back."""
     global _code, _table, _fallback
     if code not in LANGUAGES:
         raise ValueError("unknown language %r" % (code,))
     if code == _code:
         return
-    old = _table
-    _table = ""  # let the old catalogue go before the new one is built
+    # Let the old catalogue go before the new one is built: the heap holds one at a time.
+    _table = _fallback = ""
     try:
         _table = _load(code)
-    except ImportError:
-        _table = old
+    except (ImportError, MemoryError):
+        if _code:
+            _table = _load(_code)
         raise
     _code = code
-    _fallback = ""
 
 
 def language() -> str:

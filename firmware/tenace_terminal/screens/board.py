@@ -43,8 +43,8 @@ class Screen(BaseScreen):
             elif app.board_done(board):
                 app.refuse("board_done", board)
             else:
-                app.entry = Entry(board)
                 app.go("contract")
+                app.entry = Entry(board)
         else:
             BaseScreen.key(self, key)
 

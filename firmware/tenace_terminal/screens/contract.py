@@ -17,8 +17,8 @@ class Screen(BaseScreen):
         if entry.strain < 0:
             self._before_strain(key)
         elif key in keys.SEATS:  # after the strain, S is South
-            entry.declarer = key
             app.go("result" if app.settings["lead"] == "off" else "lead")
+            entry.declarer = key
         elif key == keys.DOUBLE:
             entry.doubling = (entry.doubling + 1) % 3
         elif key == keys.BACK:
@@ -53,8 +53,8 @@ class Screen(BaseScreen):
             if entry.level:
                 app.refuse("pass_clear")
             else:
-                entry.passed = True
                 app.go("summary")
+                entry.passed = True
         elif key == keys.BACK:
             if entry.level:
                 entry.level = 0

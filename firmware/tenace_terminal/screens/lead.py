@@ -44,8 +44,8 @@ class Screen(BaseScreen):
             elif entry.lead_last == "rank":
                 entry.lead_rank = ""
             else:
-                entry.declarer = ""  # back to the contract, without the declarer that completed it
                 app.go("contract")
+                entry.declarer = ""  # back to the contract, without the declarer that completed it
                 return
             entry.lead_last = "rank" if entry.lead_rank else ("suit" if entry.lead_suit else "")
         elif key == keys.OK:

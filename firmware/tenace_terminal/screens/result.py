@@ -75,21 +75,21 @@ class Screen(BaseScreen):
                 self.typed = typed[:-1]
             elif app.settings["lead"] != "off":
                 # Step back to the lead, without the element keyed last.
+                app.go("lead")
                 if entry.lead_last == "suit":
                     entry.lead_suit = ""
                 else:
                     entry.lead_rank = ""
                 entry.lead_last = "rank" if entry.lead_rank else ("suit" if entry.lead_suit else "")
-                app.go("lead")
             else:
-                entry.declarer = ""
                 app.go("contract")
+                entry.declarer = ""
         else:
             BaseScreen.key(self, key)
 
     def _done(self, tricks: int) -> None:
-        self.app.entry.tricks = tricks
         self.app.go("summary")
+        self.app.entry.tricks = tricks
 
     def draw(self, display) -> None:
         entry = self.app.entry

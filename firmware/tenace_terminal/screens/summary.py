@@ -15,24 +15,32 @@ from tenace_terminal.screens import board_header, seat_name
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
-        entry = app.entry
+        self.saved = False  # journaled: OK again only moves on, it never saves a second time
+
+    def _score(self) -> int:
+        entry = self.app.entry
         contract = entry.contract()
-        self.score = 0
-        if contract.level:
-            self.score = ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
+        if not contract.level:
+            return 0
+        return ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
 
     def key(self, key: str) -> None:
         app = self.app
         entry = app.entry
         if key == keys.OK:
-            self._accept()
+            if self.saved:
+                app.next_board()  # (the next screen could not be shown at the first OK)
+            else:
+                self._accept()
+        elif self.saved:
+            app.refuse("saved", entry.board)
         elif key == keys.BACK:
             if entry.passed:
-                entry.passed = False
                 app.go("contract")
+                entry.passed = False
             else:
-                entry.tricks = -1
                 app.go("result")
+                entry.tricks = -1
         else:
             app.refuse("summary_keys")
 
@@ -48,15 +56,16 @@ class Screen(BaseScreen):
             record["tricks"] = entry.tricks
             if entry.lead_rank:
                 record["lead"] = entry.lead_suit + entry.lead_rank
-            record["score"] = self.score
+            record["score"] = self._score()
         else:
             record["score"] = 0
         if not app.save_result(record):
             return  # the bottom line says it was not saved; OK tries again
-        app.entry = None
+        self.saved = True
         app.status = text("saved", record["board"])
         if app.settings["traveller"]:
             app.go("traveller", record["board"])
+            app.entry = None
         else:
             app.next_board()
 
@@ -74,7 +83,8 @@ class Screen(BaseScreen):
             display.text(0, 2, text("result_line", "%+d" % over if over else "=", entry.tricks))
             if entry.lead_rank:
                 display.text(0, 3, text("lead_card", entry.lead_card()))
-            display.text(0, 4, text("score_ns", "%+d" % self.score if self.score else "0"))
+            score = self._score()
+            display.text(0, 4, text("score_ns", "%+d" % score if score else "0"))
             defenders = "EW" if entry.declarer in "NS" else "NS"
             display.text(0, 5, text("accept_by", text("side_" + defenders)))
         display.text(0, 6, text("reject_hint"))

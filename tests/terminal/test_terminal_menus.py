@@ -1,0 +1,55 @@
+"""The language menu, and random keys: neither may crash the app. Pytest and MicroPython."""
+
+from session_runner import Simulator
+from tenace_terminal import messages
+
+
+def started():
+    """A terminal signed in to table 1, on the contract screen of board 1."""
+    sim = Simulator()
+    sim.sign_in(1)
+    sim.press("OK")
+    return sim
+
+
+def said(sim, keys):
+    """The screen after `keys` (or as it is), its words joined by single spaces."""
+    screens = sim.type(keys)
+    return " ".join((screens[-1] if screens else sim.screen()).split())
+
+
+def test_language_menu_switches_and_the_choice_survives_a_reboot():
+    sim = started()
+    try:
+        screen = said(sim, "MENU 1")
+        assert "1 English" in screen and "5" in screen, screen
+        sim.type("2")  # Srpski
+        assert messages.language() == "sr"
+        assert not sim.display.rtl
+        sim.type("MENU 1 5")  # Hebrew: the display mirrors its lines
+        assert messages.language() == "he" and sim.display.rtl
+        sim.reboot()
+        assert messages.language() == "he" and sim.display.rtl
+        sim.type("OK MENU 1 1")
+        assert messages.language() == "en" and not sim.display.rtl
+        assert "Contract _" in said(sim, "")
+    finally:
+        messages.set_language("en")
+        sim.close()
+
+
+def test_random_keys_never_crash_the_app():
+    # A deterministic stream of every key (the same on both interpreters): nothing may raise.
+    names = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "D", "H", "S", "NT", "X", "PASS", "N", "E",
+             "W", "A", "K", "Q", "J", "T", "+", "-", "=", "MENU", "UP", "DOWN") + ("OK",) * 8 + ("BACK",) * 4
+    sim = started()
+    try:
+        seed = 12345
+        for _ in range(1500):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            screen = sim.press(names[seed % len(names)])
+            assert "Key ignored" not in screen, screen
+        assert sim.host.duplicates == 0
+    finally:
+        messages.set_language("en")
+        sim.close()
