@@ -142,3 +142,13 @@ def test_the_interactive_screen_draws_the_display_and_the_keypad() -> None:
     text = out.getvalue()
     assert "▀" + " " * 127 in text
     assert "PASS" in text and "\u2663" in text
+
+
+def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
+    root = FIRMWARE.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for name in ("terminal-contract", "terminal-summary"):
+        assert f"(docs/{name}.png)" in readme
+        with Image.open(root / "docs" / f"{name}.png") as image:
+            assert image.size == (512, 256)
+    assert "[terminal-summary]" in (root / "tools" / "sim" / "readme-screens.keys").read_text(encoding="utf-8")
