@@ -116,6 +116,7 @@ def test_micropython_framebuf_draws_the_same_pixels_as_the_stand_in() -> None:
         "t.text(3, 5, '\\u010d\\u0161\\u017e \\u0111 \\u013e\\u00f4')\n"
         "t.rtl = True\n"
         "t.text(0, 7, '\\u05dc\\u05d5\\u05d7 12')\n"
+        "t.text(1, 6, '\\u05d7\\u05d5\\u05d6\\u05d4 4\\u2660X (-1) 55% = +n', True)\n"
         "t.show()\n"
     )
     env = dict(os.environ, MICROPYPATH=str(FIRMWARE))
@@ -128,5 +129,6 @@ def test_micropython_framebuf_draws_the_same_pixels_as_the_stand_in() -> None:
     t.text(3, 5, "\u010d\u0161\u017e \u0111 \u013e\u00f4")
     t.rtl = True
     t.text(0, 7, HE_BOARD + " 12")
+    t.text(1, 6, "\u05d7\u05d5\u05d6\u05d4 4\u2660X (-1) 55% = +n", True)
     assert proc.stdout.strip() == d.buffer.hex()
     assert lit(d) > 500
