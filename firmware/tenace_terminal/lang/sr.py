@@ -19,7 +19,7 @@ MESSAGES = {
     "waiting_plan": "Čeka se kolo",
     "section_table": "Sekcija %s sto %d",
     # Board conditions and the pairs at the table
-    "board_head": "Bd %d Dl %s Zona %s",
+    "board_head": "Bd %d Del %s Zona %s",
     "seats": "NESW",
     "seat_N": "Sever",
     "seat_E": "Istok",
