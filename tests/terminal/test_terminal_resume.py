@@ -52,3 +52,47 @@ def test_results_wait_in_the_journal_while_the_host_is_unreachable():
         assert not sim.app.pending and sorted(sim.host.received) == [1, 2]
     finally:
         sim.close()
+
+
+def test_sign_in_waits_for_the_host_and_a_refusal_is_shown():
+    sim = Simulator()
+    try:
+        sim.host.online = False
+        screen = sim.sign_in(4)
+        assert "Signing in..." in screen, screen
+        sim.wait(7000)  # asked again every 3 s
+        sim.host.online = True
+        sim.wait(4000)
+        screen = sim.screen()
+        assert "Round 1  A4" in screen, screen
+    finally:
+        sim.close()
+    sim = Simulator()
+    try:
+        sim.host.online = False
+        sim.sign_in(9)
+        sim.link.inbox.append('{"type": "message", "text": "No table 9 in section A"}')
+        sim.settle()
+        screen = " ".join(sim.screen().split())
+        assert "No table 9 in section A" in screen and "Table 9_" in screen, screen
+    finally:
+        sim.close()
+
+
+def test_the_next_round_is_asked_for_when_it_is_late():
+    sim = Simulator(rounds=2, boards_per_round=1)
+    try:
+        sim.sign_in(1)
+        sim.press("OK")
+        sim.host.online = False  # the board's result and the next plan are held up
+        screen = enter(sim, "4 S N K H = OK")
+        assert "Round 1 finished" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Waiting for round 2" in screen, screen
+        assert "Waiting for the host" in enter(sim, "OK")
+        sim.host.online = True
+        sim.wait(4000)
+        screen = sim.screen()
+        assert "Round 2" in screen and "Boards 2" in screen, screen
+    finally:
+        sim.close()
