@@ -41,9 +41,11 @@ def terminal_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def micropython(build: Path, heap: str, *args: str) -> subprocess.CompletedProcess[str]:
+def micropython(build: Path, heap: str, *args: str, journal: Path | None = None) -> subprocess.CompletedProcess[str]:
     # A relative search path keeps module file names (qstrs, in the heap) short.
     env = dict(os.environ, MICROPYPATH=".")
+    if journal is not None:
+        env["TENACE_JOURNAL_DIR"] = str(journal)
     return subprocess.run([str(venv_tool("micropython")), "-X", f"heapsize={heap}", *args],
                           cwd=build, env=env, capture_output=True, text=True, timeout=600)
 
@@ -67,13 +69,13 @@ def test_power_cut_at_every_flash_write_of_a_session(terminal_build: Path) -> No
     assert int(cuts[1]) > 100 and int(cuts[2]) > 10 and int(cuts[3]) >= 2, cuts[0]
 
 
-def test_a_27_board_session_runs_in_a_64k_heap(terminal_build: Path) -> None:
-    proc = micropython(terminal_build, SESSION_HEAP, "-m", "heap_session")
+def test_a_27_board_session_runs_in_a_64k_heap(terminal_build: Path, tmp_path: Path) -> None:
+    proc = micropython(terminal_build, SESSION_HEAP, "-m", "heap_session", journal=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "results acknowledged: 27" in proc.stdout and "Session finished" in proc.stdout, proc.stdout
 
 
-def test_the_session_does_not_fit_a_much_smaller_heap(terminal_build: Path) -> None:
+def test_the_session_does_not_fit_a_much_smaller_heap(terminal_build: Path, tmp_path: Path) -> None:
     # Proof that the heap limit binds: the same session in 40 KB runs out of memory.
-    proc = micropython(terminal_build, "40k", "-m", "heap_session")
+    proc = micropython(terminal_build, "40k", "-m", "heap_session", journal=tmp_path)
     assert proc.returncode != 0 and "MemoryError" in proc.stdout + proc.stderr

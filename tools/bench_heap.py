@@ -38,9 +38,10 @@ def build(out: Path) -> None:
 
 
 def session(out: Path, heap_kb: int) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, MICROPYPATH=".")
-    return subprocess.run([tool("micropython"), "-X", f"heapsize={heap_kb}k", "-m", "heap_session"],
-                          cwd=out, env=env, capture_output=True, text=True, timeout=300)
+    with tempfile.TemporaryDirectory(prefix="tenace-journal-") as journal:
+        env = dict(os.environ, MICROPYPATH=".", TENACE_JOURNAL_DIR=journal)
+        return subprocess.run([tool("micropython"), "-X", f"heapsize={heap_kb}k", "-m", "heap_session"],
+                              cwd=out, env=env, capture_output=True, text=True, timeout=300)
 
 
 def completes(proc: subprocess.CompletedProcess[str]) -> bool:

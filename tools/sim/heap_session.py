@@ -67,18 +67,26 @@ class LeanDevices:
         self.inbox.append(plan)
 
 
-def empty_directory(path):
-    try:
-        os.mkdir(path)
-    except OSError:
-        for name in os.listdir(path):
-            os.remove(path + "/" + name)
+def new_directory():
+    """A directory of its own for the journal (other runs may be going on at the same time): the empty one
+    named by $TENACE_JOURNAL_DIR, else a new one under /tmp."""
+    path = os.getenv("TENACE_JOURNAL_DIR")
+    if path:
+        return path
+    path = "/tmp/tenace-heap-session-" + "".join(["%02x" % b for b in os.urandom(6)])
+    os.mkdir(path)
     return path
+
+
+def remove_directory(path):
+    for name in os.listdir(path):
+        os.remove(path + "/" + name)
+    os.rmdir(path)
 
 
 def main():
     gc.collect()
-    storage = empty_directory("/tmp/tenace-heap-session")
+    storage = new_directory()
     devices = LeanDevices()
     display = TextGrid()
     app = App(devices, display, devices, devices, storage, devices)
@@ -107,6 +115,8 @@ def main():
           % (peak[0], peak[1], gc.mem_alloc() + gc.mem_free()))
     print("results acknowledged: %d" % devices.acknowledged)
     print(display.screen())
+    if not os.getenv("TENACE_JOURNAL_DIR"):
+        remove_directory(storage)
 
 
 main()
