@@ -178,3 +178,13 @@ def test_the_pixel_terminal_runs_compiled_in_a_96k_heap(tmp_path: Path) -> None:
     assert saved
     last = screen_text(frames[-1]).render()  # Hebrew chosen in the menu: the screen is right to left
     assert any("\u05d0" <= ch <= "\u05ea" for ch in last)
+
+
+def test_a_window_too_small_for_the_keypad_gets_a_key_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "140")
+    monkeypatch.setenv("LINES", "40")
+    out = io.StringIO()
+    interactive.Screen(out, interactive.keypad_layout()).draw()
+    lines = out.getvalue().split("\r\n")
+    assert "keys: 0-9" in out.getvalue() and "PASS|" not in out.getvalue()
+    assert len(lines) - 1 <= 39  # nothing written past the last row: the window does not scroll

@@ -32,6 +32,9 @@ LEGEND = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660/S"}
 HINT = {"OK": "Ent", "BACK": "Bsp", "UP": "\u2191", "DOWN": "\u2193", "NT": "n", "X": "x", "PASS": "p",
         "MENU": "m", "C": "c", "D": "d", "H": "h", "S": "s/S", "E": "e", "W": "w"}
 
+SHORT_KEYS = ("keys: 0-9, c d h s suits, n NT, x X, p PASS, N e S w seats, a k q j t, + - =, "
+              "Enter OK, Bsp BACK, m MENU, arrows UP/DOWN, Ctrl-R power cut, Ctrl-C quit")
+
 CSI = "\x1b["
 DISPLAY_STYLE = CSI + "38;2;205;236;255;48;2;10;14;20m"  # the PNG's OLED colours, on a 24-bit terminal
 RESET = CSI + "0m"
@@ -88,7 +91,7 @@ class Screen:
         self.status = ""
 
     def draw(self) -> None:
-        cols = shutil.get_terminal_size((160, 50)).columns
+        cols, rows = shutil.get_terminal_size((160, 50))
         border = "+" + "-" * WIDTH + "+"
         display = [border] + ["|" + DISPLAY_STYLE + line + RESET + "|" for line in half_blocks(self.frame)] + [border]
         side = cols >= WIDTH + 2 + 2 + max(len(p) for p in self.panel)
@@ -97,8 +100,12 @@ class Screen:
             extra = self.panel[i] if side and i < len(self.panel) else ""
             lines.append(line + "  " + extra)
         if not side:
-            lines += self.panel
-        lines.append(self.status)
+            # Below the display if the window is tall enough, else the keys in one line.
+            fits = len(lines) + len(self.panel) + 1 < rows
+            lines += self.panel if fits else [SHORT_KEYS[:cols]]
+        lines.append(self.status[:cols])
+        # Never write past the last row: the terminal would scroll and tear the picture.
+        lines = lines[:max(rows - 1, 1)]
         self.out.write(CSI + "H" + "".join(line + CSI + "K\r\n" for line in lines) + CSI + "J")
         self.out.flush()
 
