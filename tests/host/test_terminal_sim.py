@@ -137,7 +137,9 @@ def test_every_keypad_key_has_a_laptop_key() -> None:
     assert interactive.split_keys("4s\x1b[AN\x7f") == ["4", "s", "\x1b[A", "N", "\x7f"]
 
 
-def test_the_interactive_screen_draws_the_display_and_the_keypad() -> None:
+def test_the_interactive_screen_draws_the_display_and_the_keypad(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("LINES", "60")
     out = io.StringIO()
     screen = interactive.Screen(out, interactive.keypad_layout())
     screen.frame = frame_with((0, 0))
