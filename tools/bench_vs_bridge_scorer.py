@@ -19,9 +19,7 @@ from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_
 from tenace.scoring.imp_results import Score
 from tenace.scoring.matchpoints import Factoring, MatchpointOptions, matchpoint_board, mp1_raw
 from tenace.scoring.model import BoardResult, Played
-from tenace_rules.board import SEATS, vulnerability
-from tenace_rules.contract import Contract
-from tenace_rules.score import ns_score
+from tenace.simulated_scores import realistic_board
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "tools" / "bench"
@@ -30,20 +28,6 @@ PER_COMPARISON = CrossImpOptions(unit=CrossImpUnit.PER_COMPARISON)
 UNFACTORED = MatchpointOptions(factoring=Factoring.NONE)
 
 Boards = list[list[int]]
-
-
-def realistic_board(board: int, results: int, rng: random.Random) -> list[int]:
-    """Law 77 NS scores around a board's likely contract, spread as a real field spreads."""
-    vul = vulnerability(board)
-    level, strain, declarer = rng.randint(1, 6), rng.randint(0, 4), rng.choice(SEATS)
-    scores = []
-    for _ in range(results):
-        lvl = min(max(level + rng.choice((-1, 0, 0, 0, 1)), 1), 7)
-        seat = declarer if rng.random() < 0.8 else SEATS[(SEATS.index(declarer) + 1) % 4]
-        doubling = 1 if rng.random() < 0.08 else 0
-        tricks = min(max(int(rng.gauss(lvl + 6, 1.2)), 0), 13)
-        scores.append(ns_score(Contract(lvl, strain, doubling), seat, vul, tricks))
-    return scores
 
 
 def make_field(results: int, boards: int = 26, seed: int = 1) -> Boards:
