@@ -22,7 +22,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 
 from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, malformed, put_bits, size_of
 from tenace_wire.frame_types import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
-from tenace_wire.table_messages import OUTCOME, OUTCOME_SPEC, check_outcome
+from tenace_wire.table_messages import OUTCOME, OUTCOME_SPEC, check_table_result
 
 PERCENT = const(0)
 IMPS = const(1)
@@ -126,9 +126,7 @@ class TravellerLine(Message):
     ns_percent: int
 
     def check(self) -> None:
-        if self.ns_pair == self.ew_pair:
-            raise malformed("pair %d cannot play both NS and EW" % self.ns_pair)
-        check_outcome(self)
+        check_table_result(self)
 
 
 class Traveller(Message):

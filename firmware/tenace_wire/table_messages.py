@@ -51,8 +51,10 @@ def card_code(suit: int, rank: int) -> int:
     return 1 + suit * 13 + rank
 
 
-def check_outcome(m: "Result | TravellerLine") -> None:
-    """The kind decides which fields are used; the others must be 0."""
+def check_table_result(m: "Result | TravellerLine") -> None:
+    """Two different pairs, and an outcome whose kind decides which fields are used (the others must be 0)."""
+    if m.ns_pair == m.ew_pair:
+        raise malformed("pair %d cannot play both NS and EW" % m.ns_pair)
     kind = m.kind
     unused = m.level == 0 and m.strain == 0 and m.doubling == 0 and m.declarer == 0 and m.tricks == 0 and m.lead == 0
     if kind == PLAYED:
@@ -91,9 +93,7 @@ class Result(Message):
     version: int
 
     def check(self) -> None:
-        if self.ns_pair == self.ew_pair:
-            raise malformed("pair %d cannot play both NS and EW" % self.ns_pair)
-        check_outcome(self)
+        check_table_result(self)
 
 
 class Players(Message):
