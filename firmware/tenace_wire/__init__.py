@@ -7,5 +7,6 @@ The same package runs on the terminal (MicroPython) and on the laptop (CPython).
 - fields.py: bit-packed fields and the Message base class;  messages.py: every message by type;
 - control.py, table_messages.py, director_messages.py: the messages themselves;
 - fragments.py: messages longer than a frame;  session.py: sequence numbers, ACKs, retransmission,
-  duplicate discard and replay windows, for the terminal and the host.
+  duplicate discard and replay windows, for the terminal and the host;
+- slip.py: SLIP framing of frames on a byte stream (USB serial, UART, the simulator's TCP).
 """
