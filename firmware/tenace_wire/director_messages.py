@@ -81,8 +81,6 @@ class RoundPlan(Message):
     boards_next: int
 
     def check(self) -> None:
-        if self.ns_pair and self.ns_pair == self.ew_pair:
-            raise malformed("pair %d cannot sit both NS and EW" % self.ns_pair)
         boards = self.boards = tuple(self.boards)
         if not 1 <= len(boards) <= MAX_BOARDS:
             raise malformed("a round has 1-%d boards, not %d" % (MAX_BOARDS, len(boards)))

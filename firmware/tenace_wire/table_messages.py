@@ -52,9 +52,10 @@ def card_code(suit: int, rank: int) -> int:
 
 
 def check_table_result(m: "Result | TravellerLine") -> None:
-    """Two different pairs, and an outcome whose kind decides which fields are used (the others must be 0)."""
-    if m.ns_pair == m.ew_pair:
-        raise malformed("pair %d cannot play both NS and EW" % m.ns_pair)
+    """An outcome whose kind decides which fields are used (the others must be 0).
+
+    NS and EW pair numbers may be equal: a Mitchell numbers its NS and EW pairs apart (NS 1 meets EW 1).
+    """
     kind = m.kind
     unused = m.level == 0 and m.strain == 0 and m.doubling == 0 and m.declarer == 0 and m.tricks == 0 and m.lead == 0
     if kind == PLAYED:

@@ -34,6 +34,8 @@ def test_result_kinds_round_trip():
     round_trip(Result(table=1, board=1, ns_pair=1, ew_pair=2, kind=ADJUSTED, ns_adjust=AVERAGE_PLUS,
                       ew_adjust=AVERAGE_MINUS, version=2))
     round_trip(Result(table=1, board=1, ns_pair=1, ew_pair=2, kind=NOT_PLAYED))
+    # A Mitchell numbers NS and EW pairs apart: NS 1 against EW 1 is a real encounter.
+    round_trip(Result(table=1, board=1, ns_pair=1, ew_pair=1, level=1, tricks=7))
 
 
 def test_result_fields_are_checked():
@@ -41,7 +43,6 @@ def test_result_fields_are_checked():
         dict(level=0, kind=0),                              # played without a contract
         dict(level=8), dict(strain=5), dict(doubling=3), dict(tricks=14), dict(lead=53),
         dict(board=0), dict(board=1024), dict(table=0), dict(section=26), dict(round=0), dict(version=16),
-        dict(ew_pair=1),                                    # the same pair both ways
         dict(kind=PASSED_OUT),                              # passed out, yet a contract
         dict(kind=ADJUSTED, level=0, tricks=0, ns_adjust=3, ew_adjust=0),
         dict(ns_adjust=3),                                  # a played board with an adjusted score
