@@ -26,7 +26,7 @@ class Movement:
 
     @property
     def boards(self) -> int:
-        return self.tables * self.boards_per_round
+        return len({b for e in self.encounters for b in e.boards})
 
     def at(self, table: int, round_: int) -> Encounter:
         for e in self.encounters:
@@ -38,16 +38,22 @@ class Movement:
         return [e for e in self.encounters if e.round == round_]
 
 
-def mitchell(tables: int, boards_per_round: int) -> Movement:
+def mitchell(tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
     """A plain Mitchell: NS sit still at their table number, EW move up one table, boards down one.
 
     With an even number of tables the EW pairs skip one table after half the rounds (a skip
     Mitchell), so that no EW pair meets a board set twice; that allows tables - 1 rounds.
+
+    With `rounds` given, the boards are duplicated instead (one copy per table, as clubs with a
+    dealing machine do): every table plays set r in round r, so a session of `rounds` rounds of
+    `boards_per_round` boards has every board played at every table, whatever the number of tables.
     """
     if tables < 2:
         raise ValueError("a Mitchell needs at least 2 tables")
     if boards_per_round < 1:
         raise ValueError("each round needs at least 1 board")
+    if rounds is not None:
+        return _duplicated_mitchell(tables, boards_per_round, rounds)
     even = tables % 2 == 0
     rounds = tables - 1 if even else tables
     encounters = []
@@ -60,4 +66,17 @@ def mitchell(tables: int, boards_per_round: int) -> Movement:
             boards = tuple(range(first, first + boards_per_round))
             encounters.append(Encounter(t + 1, r + 1, t + 1, ew, boards))
     name = f"{'skip ' if even else ''}Mitchell, {tables} tables, {rounds} rounds of {boards_per_round} boards"
+    return Movement(name, tables, rounds, boards_per_round, tuple(encounters))
+
+
+def _duplicated_mitchell(tables: int, boards_per_round: int, rounds: int) -> Movement:
+    if not 1 <= rounds <= tables:
+        raise ValueError(f"a Mitchell of {tables} tables has 1 to {tables} rounds, not {rounds}")
+    encounters = []
+    for r in range(rounds):
+        first = r * boards_per_round + 1
+        boards = tuple(range(first, first + boards_per_round))
+        for t in range(tables):
+            encounters.append(Encounter(t + 1, r + 1, t + 1, (t - r) % tables + 1, boards))
+    name = f"Mitchell with duplicated boards, {tables} tables, {rounds} rounds of {boards_per_round} boards"
     return Movement(name, tables, rounds, boards_per_round, tuple(encounters))

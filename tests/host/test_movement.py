@@ -40,8 +40,26 @@ def test_boards_and_pairs_move_the_mitchell_way() -> None:
         m.at(6, 1)
 
 
+@pytest.mark.parametrize(("tables", "rounds"), [(2, 2), (7, 3), (30, 9), (30, 30)])
+def test_duplicated_boards_every_table_plays_every_board(tables: int, rounds: int) -> None:
+    m = mitchell(tables, 3, rounds)
+    assert (m.rounds, m.boards) == (rounds, 3 * rounds)
+    plays = Counter(b for e in m.encounters for b in e.boards)
+    assert plays == {b: tables for b in range(1, 3 * rounds + 1)}
+    for ns in range(1, tables + 1):
+        mine = [e for e in m.encounters if e.ns_pair == ns]
+        assert {e.table for e in mine} == {ns} and len({e.ew_pair for e in mine}) == rounds
+    for ew in range(1, tables + 1):
+        mine = [e for e in m.encounters if e.ew_pair == ew]
+        assert len({e.ns_pair for e in mine}) == rounds  # never meets an NS pair twice
+        assert sorted(b for e in mine for b in e.boards) == list(range(1, 3 * rounds + 1))
+    assert m.at(2, 2).ew_pair == 1  # EW still move up one table
+
+
 def test_too_small_movements_are_refused() -> None:
     with pytest.raises(ValueError, match="at least 2 tables"):
         mitchell(1, 3)
     with pytest.raises(ValueError, match="at least 1 board"):
         mitchell(4, 0)
+    with pytest.raises(ValueError, match="1 to 4 rounds, not 5"):
+        mitchell(4, 3, 5)
