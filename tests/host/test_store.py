@@ -66,7 +66,7 @@ def count(conn: sqlite3.Connection, table: str) -> int:
 def test_the_event_file_is_wal_with_foreign_keys_and_a_schema_version(db: sqlite3.Connection, tmp_path: Path) -> None:
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert db.execute("PRAGMA user_version").fetchone()[0] == schema_version() == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == schema_version() == max(v for v, _ in MIGRATIONS)
     info = event_info(db)
     assert (info.name, info.date, info.scoring) == ("Tuesday pairs", "2024-05-14", "matchpoints")
     assert [(s.name, s.tables, s.rounds, s.boards_per_round) for s in info.sections] == [("A", 5, 5, 3)]
@@ -95,11 +95,12 @@ def test_migrations_bring_an_old_file_up_and_a_newer_file_is_refused(db: sqlite3
     ingest(db, result())
     db.close()
     path = tmp_path / "club.sqlite"
-    later = (*MIGRATIONS, (2, "CREATE TABLE penalty (id INTEGER PRIMARY KEY, pair INTEGER NOT NULL);"))
+    nxt = schema_version() + 1
+    later = (*MIGRATIONS, (nxt, "CREATE TABLE penalty (id INTEGER PRIMARY KEY, pair INTEGER NOT NULL);"))
     conn = connect(path, migrations=later)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == nxt
     assert count(conn, "penalty") == 0 and count(conn, "result") == 1  # data kept
-    assert migrate(conn, later) == 2  # nothing left to do
+    assert migrate(conn, later) == nxt  # nothing left to do
     conn.close()
     with pytest.raises(StoreError, match="newer than this Tenace"):
         connect(path)
@@ -107,11 +108,12 @@ def test_migrations_bring_an_old_file_up_and_a_newer_file_is_refused(db: sqlite3
 
 def test_a_failed_migration_leaves_the_file_as_it_was(db: sqlite3.Connection, tmp_path: Path) -> None:
     db.close()
-    broken = (*MIGRATIONS, (2, "CREATE TABLE fine (x); CREATE TABLE event (x);"))  # the second statement fails
+    nxt = schema_version() + 1
+    broken = (*MIGRATIONS, (nxt, "CREATE TABLE fine (x); CREATE TABLE event (x);"))  # the second statement fails
     with pytest.raises(StoreError):
         connect(tmp_path / "club.sqlite", migrations=broken)
     conn = connect(tmp_path / "club.sqlite")
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == schema_version()
     assert conn.execute("SELECT count(*) FROM sqlite_schema WHERE name = 'fine'").fetchone()[0] == 0
 
 

@@ -167,5 +167,44 @@ CREATE TRIGGER refusal_append_only_d BEFORE DELETE ON refusal
 BEGIN SELECT RAISE(ABORT, 'refusals are append-only'); END;
 """
 
+# The radio link (the collector): the event's pairing code and key, player numbers, counters of noise.
+_V2 = """
+-- One row: the pairing code shown on the laptop, the event nonce sent in PAIR_OFFER, the key both derive.
+CREATE TABLE link_key (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    code TEXT NOT NULL CHECK (length(code) = 6),
+    nonce BLOB NOT NULL CHECK (length(nonce) = 8),
+    key BLOB NOT NULL CHECK (length(key) = 16),
+    created TEXT NOT NULL
+);
+
+-- Player numbers keyed at a table for a round (PLAYERS messages), append-only, once per frame.
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    section TEXT NOT NULL,
+    table_no INTEGER NOT NULL CHECK (table_no >= 1),
+    round INTEGER NOT NULL CHECK (round >= 1),
+    north INTEGER NOT NULL CHECK (north >= 0),
+    east INTEGER NOT NULL CHECK (east >= 0),
+    south INTEGER NOT NULL CHECK (south >= 0),
+    west INTEGER NOT NULL CHECK (west >= 0),
+    terminal INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    UNIQUE (terminal, seq)
+);
+CREATE INDEX players_by_table ON players(section, table_no, round, id);
+CREATE TRIGGER players_append_only_u BEFORE UPDATE ON players
+BEGIN SELECT RAISE(ABORT, 'player numbers are append-only: key them again'); END;
+CREATE TRIGGER players_append_only_d BEFORE DELETE ON players
+BEGIN SELECT RAISE(ABORT, 'player numbers are append-only: key them again'); END;
+
+-- Frames heard, per reason (accepted, duplicate, or why refused): noise is only counted, never a row each.
+CREATE TABLE link_counter (
+    reason TEXT PRIMARY KEY CHECK (length(reason) BETWEEN 1 AND 40),
+    count INTEGER NOT NULL CHECK (count >= 0)
+) WITHOUT ROWID;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1),)
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2))
