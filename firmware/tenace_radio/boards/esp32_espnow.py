@@ -1,0 +1,44 @@
+"""Board file: an ESP32 dev board as base station, ESP-NOW to the terminals, the USB serial console to the laptop.
+
+The console is UART0 behind the board's USB-serial chip (/dev/ttyUSB0 at 115200 baud on the laptop).
+The BOOT button (GPIO0, free once the board runs) stops the relay and gives the REPL back.
+"""
+
+from tenace_radio.base_station import BaseStation
+from tenace_radio.espnow_transport import CHANNEL, RXBUF, EspNowTransport
+from tenace_radio.usb_serial import console_transport, release_console
+
+STOP_BUTTON = 0  # GPIO0, the BOOT button: low while pressed
+
+
+def espnow_radio(channel: int = CHANNEL):
+    """An active espnow.ESPNow on the Wi-Fi channel of the event (also for an ESP32 terminal's board file)."""
+    import espnow  # pyright: ignore[reportMissingImports]  (ESP32 only: the rp2 stubs have no espnow)
+    import network
+
+    sta = network.WLAN(network.WLAN.IF_STA)
+    sta.active(True)
+    sta.config(channel=channel)  # no access point: the channel is the event's, the same on every node
+    esp = espnow.ESPNow()
+    esp.config(rxbuf=RXBUF)  # before active(True), which allocates the buffer
+    esp.active(True)
+    return esp
+
+
+def main() -> None:
+    """Relay until the BOOT button is pressed."""
+    import time
+
+    from machine import Pin
+
+    button = Pin(STOP_BUTTON, Pin.IN, Pin.PULL_UP)
+
+    def idle() -> bool:
+        time.sleep_ms(1)
+        return button.value() == 0
+
+    station = BaseStation(EspNowTransport(espnow_radio()), console_transport())
+    try:
+        station.run(idle)
+    finally:
+        release_console()

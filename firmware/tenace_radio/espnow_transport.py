@@ -1,0 +1,48 @@
+"""Wire frames over ESP-NOW (the ESP32's built-in espnow module), every node on the one broadcast peer.
+
+Why broadcast: ESP-NOW registers at most 20 peers (6 encrypted) and a base station serves hundreds
+of terminals, so no node registers another's MAC. Each registers the broadcast address once and
+sends every frame to it; every node in range hears every frame. The protocol addresses frames
+itself: a terminal keeps only host frames bearing its own terminal id (TerminalSession refuses
+another's before hashing, and the other terminals' frames by their direction bit), the base station
+relays every frame it hears to the laptop, and
+delivery is confirmed by the protocol's ACK frames, not by ESP-NOW (broadcast sends get no MAC-layer
+acknowledgement, so send(..., sync=False): waiting would buy nothing). ESP-NOW's own encryption
+works only between registered peers; the frames carry their own tag, so nothing is lost by it.
+Every node must be on the same Wi-Fi channel (CHANNEL, set on the WLAN interface by the board file).
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython on the host: const is only a compile-time hint
+    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
+        return __value
+
+BROADCAST = b"\xff\xff\xff\xff\xff\xff"
+CHANNEL = const(1)   # the Wi-Fi channel of the whole event: the base station and every terminal
+RXBUF = const(4096)  # receive buffer bytes (default 526: a dozen frames; a round's end brings bursts)
+
+
+class EspNowTransport:
+    """Frames over an active espnow.ESPNow (or a fake with add_peer, send, irecv): one peer, the broadcast MAC."""
+
+    def __init__(self, esp, peer: bytes = BROADCAST) -> None:
+        self._esp = esp
+        self._peer = peer
+        self.dropped = 0  # frames ESP-NOW would not queue (ESP_ERR_ESPNOW_NO_MEM)
+        try:
+            esp.add_peer(peer)
+        except OSError as e:  # registered already (a second transport, a board file): one peer is the point
+            if "EXIST" not in str(e):
+                raise
+
+    def send(self, frame: "bytes | bytearray | memoryview") -> None:
+        try:
+            self._esp.send(self._peer, frame, False)
+        except OSError:  # the send queue is full: dropped, the session retransmits
+            self.dropped += 1
+
+    def recv(self) -> "bytes | None":
+        _mac, msg = self._esp.irecv(0)
+        # irecv reuses its buffer for the next message: the frame is copied out.
+        return None if msg is None else bytes(msg)
