@@ -1,0 +1,111 @@
+"""Scripted players at one simulated table: they read the terminal's screen state and key what a table would.
+
+The result of each board is a pure function of (seed, table, board), so a session replayed with any
+faults on the radio, any host crash or terminal reboot, gives the same results and the same ranking.
+Runs under the MicroPython unix port (the simulator's terminal processes) and CPython.
+"""
+
+_LEVELS = (1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 6, 7)
+_STRAINS = ("C", "D", "H", "S", "NT")
+_SEATS = "NESW"
+_RANKS = "AKQJT98765432"
+_SUITS = "CDHS"
+_OVER = (-3, -2, -1, -1, 0, 0, 0, 0, 0, 1, 1, 1, 2)  # tricks over the contract, roughly as at a club
+
+
+class Draws:
+    """A small xorshift generator: the same numbers on MicroPython and CPython (no `random` differences)."""
+
+    def __init__(self, *seeds: int) -> None:
+        x = 0x9E3779B9
+        for s in seeds:
+            x = ((x ^ (s & 0xFFFFFFFF)) * 0x01000193) & 0xFFFFFFFF
+        self.x = x or 1
+        for _ in range(4):
+            self.next()
+
+    def next(self) -> int:
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x
+
+    def pick(self, options):
+        return options[self.next() % len(options)]
+
+
+def board_result(seed: int, table: int, board: int) -> tuple:
+    """(level, strain, doubling, declarer, lead, tricks) for a board at a table; level 0 is passed out."""
+    d = Draws(seed, table, board)
+    if d.next() % 25 == 0:
+        return (0, 0, 0, "", "", 0)
+    level = d.pick(_LEVELS)
+    strain = d.next() % 5
+    doubling = d.pick((0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2))
+    declarer = d.pick(_SEATS)
+    lead = d.pick(_RANKS) + d.pick(_SUITS)
+    tricks = min(13, max(level + 6 - 9, level + 6 + d.pick(_OVER)))
+    return (level, strain, doubling, declarer, lead, tricks)
+
+
+def result_keys(result: tuple, lead: bool) -> list:
+    """The keys that enter a result on the contract screen, the opponents' ACCEPT last."""
+    level, strain, doubling, declarer, card, tricks = result
+    if not level:
+        return ["PASS", "OK"]
+    out = [str(level), _STRAINS[strain]] + ["X"] * doubling + [declarer]
+    if lead:
+        out += [card[0], card[1]]
+    over = tricks - level - 6
+    out += ["="] if over == 0 else (["+", str(over)] if over > 0 else ["-", str(-over)])
+    out.append("OK")
+    return out
+
+
+class Player:
+    """Keys for one terminal's app: sign-in (table, pairing code), each round's boards, the round ends."""
+
+    def __init__(self, app, keypad, table: int, code: str, seed: int) -> None:
+        self.app = app
+        self.keypad = keypad
+        self.table = table
+        self.code = code
+        self.seed = seed
+        self.keys = 0
+
+    def act(self) -> bool:
+        """Push the keys for what the screen asks now; False when there is nothing to key."""
+        if self.keypad.queue:
+            return False
+        app = self.app
+        name = app.screen_name
+        keys = None
+        if name == "startup":
+            if not app.signing_in() and app.signin is None:
+                keys = [c for c in str(self.table)] + ["OK"]
+                if getattr(app.link, "needs_code", False):
+                    keys += [c for c in self.code] + ["OK"]
+        elif name == "round" or name == "traveller":
+            keys = ["OK"]
+        elif name == "round_end":
+            if not app.waiting_round:
+                keys = ["OK"]
+        elif name == "contract":
+            entry = app.entry
+            if entry is not None and not entry.level and not entry.passed:
+                result = board_result(self.seed, self.table, entry.board)
+                keys = result_keys(result, app.settings["lead"] != "off")
+        elif name == "summary":
+            keys = ["OK"]  # a result keyed before a reboot, not yet accepted
+        if not keys:
+            return False
+        self.keys += len(keys)
+        self.keypad.push(*keys)
+        return True
+
+    def finished(self) -> bool:
+        """The session is over at this table and the host has every result."""
+        app = self.app
+        return app.session_over and not app.pending
