@@ -119,6 +119,17 @@ class TerminalSession:
         self._out.room(len(frames))
         self._put(seq, frames, now)
 
+    def queue_at(self, seq: int, msg: Message, now: int) -> None:
+        """Queue a message under a number the caller gives it, from a range the counter never reaches (the
+        terminal app numbers its results itself): the same message goes out under the same number every time."""
+        frames = frame_payloads(msg.TYPE, msg.encode())
+        self._out.room(len(frames))
+        self._put(seq, frames, now)
+
+    def waiting(self, seq: int) -> bool:
+        """True while the frame numbered `seq` waits for the host's acknowledgement."""
+        return (self.terminal << 16) | seq in self._out.waiting
+
     def _put(self, seq: int, frames: "list[tuple[int, bytes]]", now: int) -> None:
         tagger = self._keyed()
         for i, (ftype, payload) in enumerate(frames):

@@ -1,0 +1,324 @@
+"""The terminal's link adapter: the app's link.send(dict) / link.recv() spoken as the wire protocol over any transport.
+
+    link = WireLink(transport, terminal, storage, clock, random_bits=None)
+transport.send(frame: bytes), transport.recv() -> bytes or None (never blocks); terminal: the wire
+terminal id (1..65534); storage: the app's journal directory (the link keeps link.state there);
+clock.ticks_ms() (wrapping at 2**30 on MicroPython: the link adds up the differences).
+
+Every send() and recv() pumps the TerminalSession: frames in, due frames out.
+
+Exactly once. The app numbers its results and player numbers ("seq") and journals them; it sends
+the oldest unacknowledged one again every few seconds and, after a reboot, from its journal. Its
+seq s always goes on the air as APP_SEQ + s, so every copy carries the same wire number and the
+host stores it once. The link's own messages (SIGN_IN, REQUEST) number from 1 below APP_SEQ,
+reserved in blocks in the state file (session.py) so that none is reused after a reboot. A copy
+of a message still in the session's outbox is dropped: the session retransmits it itself.
+
+Pairing. Without an event key `needs_code` is True and the app's sign_in carries the 6-digit code:
+HELLO goes out about once a second until a PAIR_OFFER; the key derived from it is kept in the state
+file once the host has answered a sign-in under it (proof that the code was right). No answer in
+ANSWER_MS: the key is dropped, and the app is told the code was wrong.
+
+The state file (key, reserved limit, last section and table) is rewritten atomically, and only
+when one of them changes; with a key and a table it lets a rebooted terminal sign in again by itself.
+"""
+
+import os
+
+from tenace_terminal import messages, wire_mapping
+from tenace_terminal.journal import _sync
+from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
+from tenace_wire.errors import BUSY, SEQ_EXHAUSTED, WireError
+from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
+from tenace_wire.session import REFUSED
+from tenace_wire.table_messages import Request
+from tenace_wire.terminal_session import TerminalSession
+
+try:
+    from micropython import const
+except ImportError:  # CPython on the host: const is only a compile-time hint
+    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
+        return __value
+
+APP_SEQ = const(32768)  # the app's message numbered s goes on the air as APP_SEQ + s
+HELLO_MS = const(1000)
+ANSWER_MS = const(10000)  # a sign-in under a fresh key unanswered this long: the code was wrong
+REQUEST_MS = const(10000)  # the same round asked again sooner is the app's resend: the session has it
+DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
+_TICKS_MASK = const(0x3FFFFFFF)
+STATE_FILE = "link.state"
+
+
+def _urandom_bits(n: int) -> int:
+    return int.from_bytes(os.urandom((n + 7) >> 3), "big") & ((1 << n) - 1)
+
+
+class WireLink:
+    def __init__(self, transport, terminal: int, storage: str, clock, random_bits=None) -> None:
+        self.transport = transport
+        self.clock = clock
+        self.terminal = terminal
+        self._random_bits = random_bits or _urandom_bits
+        base = storage.rstrip("/") + "/"
+        self._path = base + STATE_FILE
+        self._tmp = base + STATE_FILE + ".tmp"
+        self._ticks = clock.ticks_ms()
+        self.now = 0  # monotonic milliseconds since the link was made
+        self.key = None
+        self.limit = 1
+        self.section = -1  # the section and table of the last accepted sign-in (-1, 0: none)
+        self.table = 0
+        self._load()
+        self.session = self._new_session(self.key, self.limit)
+        self.needs_code = self.key is None
+        self.inbox = []  # dicts for the app
+        self._code = ""  # the pairing code keyed, until a PAIR_OFFER comes
+        self._code_at = 0  # when the app last asked to sign in with it
+        self._code_for = (0, 0)  # the section and table it was keyed for
+        self._hello_at = 0
+        self._fresh = None  # a key derived from the code, not yet proved by a sign-in answer
+        self._signing = None  # [section, table, queued at, sequence number] of the sign-in waiting for its answer
+        self._resign = self.key is not None and self.table > 0  # sign in again by itself (after a reboot)
+        self._asked = [0, -REQUEST_MS]  # the round last requested, and when
+        self._sent = {}  # app seq -> its dict, until acknowledged (a refusal names the board)
+        self._ns = 0  # the NS pair of the round: its traveller percentage
+        self._deals = False  # the lead is checked: round plans go to the app with their hand records
+        self._held = None  # [plan dict, deals list, deadline] while hand records are on their way
+        self._round = 0  # the last round plan given to the app
+
+    # ---- the state file
+
+    def _load(self) -> None:
+        try:
+            with open(self._path) as f:
+                words = f.read().split()
+            self.key = bytes.fromhex(words[0]) if words[0] != "-" else None
+            self.limit = int(words[1])
+            self.section = int(words[2])
+            self.table = int(words[3])
+        except (OSError, ValueError, IndexError):
+            pass  # no state yet (or a torn one, which the atomic rename rules out): pair and sign in afresh
+
+    def _save(self) -> None:
+        key = self.key
+        with open(self._tmp, "w") as f:
+            f.write("%s %d %d %d\n" % (key.hex() if key else "-", self.limit, self.section, self.table))
+            _sync(f)
+        os.rename(self._tmp, self._path)  # littlefs and POSIX both replace the old file in one step
+
+    def _reserve(self, limit: int) -> None:
+        self.limit = limit
+        self._save()
+
+    def _new_session(self, key, next_seq: int) -> TerminalSession:
+        return TerminalSession(self.terminal, self._random_bits, key, next_seq, self._reserve)
+
+    # ---- the app's side
+
+    def send(self, message: dict) -> None:
+        self._clock()
+        try:
+            kind = message.get("type")
+            if kind == "result" or kind == "players":
+                self._send_app(message)
+            elif kind == "sign_in":
+                self._sign_in(message)
+            elif kind == "round_request":
+                self._ask_round(message)
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            # Never raise into the app: it has journaled the message and sends it again later.
+            reason = getattr(e, "reason", "") or type(e).__name__
+            if reason != BUSY:
+                self.inbox.append({"type": "message", "text": messages.text("link_error", reason)})
+        self._pump()
+
+    def recv(self):
+        self._clock()
+        self._pump()
+        inbox = self.inbox
+        return inbox.pop(0) if inbox else None
+
+    def _send_app(self, message: dict) -> None:
+        session = self.session
+        s = message["seq"]
+        if session.waiting(APP_SEQ + s) or s >= APP_SEQ or self.needs_code:
+            return  # on its way already (or nothing can go before pairing): the app sends it again
+        if not self._ns:
+            self._ns = message["ns"]
+        session.queue_at(APP_SEQ + s, wire_mapping.table_message(message), self.now)
+        self._sent[s] = message
+        if not session.signed_in and self._signing is None:
+            # Rebooted, or the host asked for a new sign-in: host messages need one; results do not wait.
+            self.section = wire_mapping.SECTIONS.find(message["section"])
+            self.table = message["table"]
+            self._resign = True
+
+    def _sign_in(self, message: dict) -> None:
+        section = wire_mapping.SECTIONS.find(message["section"])
+        table = message["table"]
+        signing = self._signing
+        if signing is not None and signing[0] == section and signing[1] == table \
+                and self.now - signing[2] < ANSWER_MS:
+            return  # the app's resend: the session retransmits the SIGN_IN itself
+        if self.needs_code:
+            code = message.get("code")
+            if code:
+                self._code = code
+                self._code_at = self.now
+                self._code_for = (section, table)
+            return
+        self._queue_sign_in(section, table)
+
+    def _own_seq_left(self) -> None:
+        if self.session.next_seq >= APP_SEQ - 1:
+            raise WireError(SEQ_EXHAUSTED, "the link's own numbers are used up: pair again")
+
+    def _queue_sign_in(self, section: int, table: int) -> None:
+        self._own_seq_left()
+        seq = self.session.sign_in(section, table, self.now)
+        self._signing = [section, table, self.now, seq]
+        self._resign = False
+
+    def _ask_round(self, message: dict) -> None:
+        number = message["round"]
+        asked = self._asked
+        if asked[0] == number and self.now - asked[1] < REQUEST_MS:
+            return  # the app's resend: the REQUEST is on its way, or the plan it asked for
+        if not self.session.signed_in:
+            # The plan could not be taken in before a sign-in: sign in first, the app asks again.
+            if self._signing is None and not self.needs_code:
+                self._queue_sign_in(wire_mapping.SECTIONS.find(message["section"]), message["table"])
+            return
+        self._request(ROUND_PLAN, message["section"], message["table"], number, 0)
+        asked[0] = number
+        asked[1] = self.now
+
+    def _request(self, what: int, section: "str | int", table: int, number: int, board: int) -> None:
+        self._own_seq_left()
+        if isinstance(section, str):
+            section = wire_mapping.SECTIONS.find(section)
+        self.session.queue(Request(what=what, section=section, table=table, round=number, board=board), self.now)
+
+    # ---- the wire's side
+
+    def _clock(self) -> None:
+        ticks = self.clock.ticks_ms()
+        self.now += (ticks - self._ticks) & _TICKS_MASK
+        self._ticks = ticks
+
+    def _pump(self) -> None:
+        now = self.now
+        transport = self.transport
+        frame = transport.recv()
+        while frame is not None:
+            try:
+                inbound = self.session.receive(frame, now)
+            except WireError:
+                inbound = None  # counted in session.counters: noise, another table's frame, a replay
+            if inbound is not None:
+                self._on_inbound(inbound)
+            frame = transport.recv()
+        self._timers(now)
+        for frame in self.session.due(now):
+            transport.send(frame)
+
+    def _timers(self, now: int) -> None:
+        if self._code and now - self._code_at < ANSWER_MS and now >= self._hello_at:
+            self.transport.send(self.session.hello())
+            self._hello_at = now + HELLO_MS
+        signing = self._signing
+        if signing is not None and self._fresh is not None and now - signing[2] >= ANSWER_MS:
+            # The host cannot authenticate a sign-in under a key from a wrong code: it never answers.
+            self._fresh = None
+            self._signing = None
+            self.session = self._new_session(None, self.session.next_seq)
+            self.needs_code = True
+            self.inbox.append({"type": "message", "text": messages.text("wrong_code")})
+        if self._resign and self._signing is None and not self.needs_code:
+            try:
+                self._queue_sign_in(self.section, self.table)
+            except WireError:
+                self._resign = False
+        held = self._held
+        if held is not None and now >= held[2]:
+            self._give_plan()  # without the hand records still missing: the lead is not checked there
+
+    def _on_inbound(self, inbound) -> None:
+        ftype = inbound.type
+        msg = inbound.message
+        if ftype == ACK:
+            self._on_ack(inbound.seq, msg.status)
+        elif ftype == PAIR_OFFER:
+            if self._code:
+                self._fresh = self.session.pair(self._code, msg.nonce)
+                self._code = ""
+                self.needs_code = False
+                self._queue_sign_in(self._code_for[0], self._code_for[1])
+        elif ftype == SIGN_IN_ANSWER:
+            self._on_answer(msg)
+        elif ftype == ROUND_PLAN:
+            self._on_plan(msg)
+        elif ftype == HAND_RECORD:
+            held = self._held
+            if held is not None and msg.board in held[0]["boards"]:
+                held[1][held[0]["boards"].index(msg.board)] = wire_mapping.deal_text(msg.owners)
+                if None not in held[1]:
+                    self._give_plan()
+        elif ftype == TRAVELLER:
+            self.inbox.append(wire_mapping.traveller(msg, self._ns))
+        elif ftype == TEXT:
+            self.inbox.append({"type": "message", "text": msg.text})
+
+    def _on_ack(self, seq: int, status: int) -> None:
+        if seq < APP_SEQ:
+            return  # a SIGN_IN or REQUEST: what matters is the answer to it
+        s = seq - APP_SEQ
+        message = self._sent.pop(s, None)
+        if status == REFUSED_NOT_SIGNED_IN:
+            self._resign = self.table > 0  # kept pending at the app: it goes again after a new sign-in
+            return
+        self.inbox.append({"type": "ack", "seq": s})
+        if status >= REFUSED and message is not None:
+            self.inbox.append(wire_mapping.refusal(message, status))
+
+    def _on_answer(self, answer) -> None:
+        signing = self._signing
+        self._signing = None
+        if signing is None:
+            return
+        section = signing[0]
+        table = signing[1]
+        changed = False
+        if self._fresh is not None:
+            self.key = self._fresh  # the host answered under it: the code was right
+            self._fresh = None
+            changed = True
+        if answer.status == ACCEPTED and (answer.section != self.section or answer.table != self.table):
+            self.section = answer.section
+            self.table = answer.table
+            changed = True
+        if changed:
+            self._save()
+        self._deals = answer.lead_entry >= LEAD_CHECKED
+        self.inbox.append(wire_mapping.sign_in_reply(answer, section, table))
+
+    def _on_plan(self, plan) -> None:
+        self._ns = plan.ns_pair
+        out = wire_mapping.round_plan(plan)
+        if not self._deals or plan.round <= self._round:
+            self.inbox.append(out)
+            return
+        if self._held is not None:
+            self._give_plan()
+        boards = out["boards"]
+        self._held = [out, [None] * len(boards), self.now + DEALS_MS]
+        for board in boards:
+            self._request(HAND_RECORD, plan.section, plan.table, plan.round, board)
+
+    def _give_plan(self) -> None:
+        held = self._held
+        self._held = None
+        if held is not None:
+            held[0]["deals"] = held[1]
+            self._round = held[0]["round"]
+            self.inbox.append(held[0])

@@ -1,0 +1,127 @@
+"""The terminal app's dict messages and the wire's messages (tenace_wire): results out, host messages in."""
+
+from tenace_rules.contract import Contract, parse_contract
+from tenace_terminal import messages
+from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, REFUSED_CLOSED, REFUSED_WRONG_TABLE, TABLE_TAKEN
+from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Players, Result, card_code
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for the type checkers only
+    from tenace_wire.control import SignInAnswer
+    from tenace_wire.director_messages import RoundPlan, Traveller
+    from tenace_wire.fields import Message
+
+SECTIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_SEATS = "NESW"
+_SUITS = "CDHS"  # card_code's suit order
+_RANKS = "23456789TJQKA"  # card_code's rank order
+_ADJUSTMENTS = ("", "A-", "A", "A+")  # the wire's ns_adjust / ew_adjust 0-3
+# The wire's setting numbers (control.py) as the app's settings words (app.DEFAULT_SETTINGS).
+_PLAYER_NUMBERS = ("off", "optional", "required")
+_LEAD = ("off", "on", "warn", "force")
+_RESULT = ("any", "tricks")
+
+
+def table_message(message: dict) -> "Message":
+    """The wire message of the app's "result" or "players" dict (an erase is an Erase)."""
+    section = SECTIONS.find(message["section"])
+    if message["type"] == "players":
+        n = message["numbers"]
+        return Players(section=section, table=message["table"], round=message["round"],
+                       north=n[0], east=n[1], south=n[2], west=n[3])
+    kind = message["kind"]
+    if kind == "erase":
+        return Erase(section=section, table=message["table"], round=message["round"], board=message["board"],
+                     version=message["version"])
+    r = Result(section=section, table=message["table"], round=message["round"], board=message["board"],
+               ns_pair=message["ns"], ew_pair=message["ew"], version=message["version"])
+    if kind == "played":
+        contract = parse_contract(message["contract"])
+        r.kind = PLAYED
+        r.level = contract.level
+        r.strain = contract.strain
+        r.doubling = contract.doubling
+        r.declarer = _SEATS.find(message["declarer"])
+        r.tricks = message["tricks"]
+        lead = message.get("lead")
+        if lead:
+            r.lead = card_code(_SUITS.find(lead[0]), _RANKS.find(lead[1]))
+    elif kind == "passed_out":
+        r.kind = PASSED_OUT
+    elif kind == "adjusted":
+        r.kind = ADJUSTED
+        r.ns_adjust = _ADJUSTMENTS.index(message["ns_adj"])
+        r.ew_adjust = _ADJUSTMENTS.index(message["ew_adj"])
+    else:
+        r.kind = NOT_PLAYED
+    return r
+
+
+def sign_in_reply(answer: "SignInAnswer", section: int, table: int) -> dict:
+    """The app's sign_in_ok for an accepted sign-in, else a message saying why it was refused."""
+    if answer.status != ACCEPTED:
+        key = "table_taken" if answer.status == TABLE_TAKEN else (
+            "no_table" if answer.status == NO_SUCH_TABLE else "event_closed")
+        return {"type": "message", "text": messages.text(key, SECTIONS[section], table)}
+    try:
+        messages.set_language(answer.language)
+    except (ImportError, ValueError, MemoryError):
+        pass  # a language this firmware lacks: keep the one in use
+    settings = {"players": _PLAYER_NUMBERS[answer.player_numbers], "lead": _LEAD[answer.lead_entry],
+                "result": _RESULT[answer.result_entry], "traveller": bool(answer.show_traveller),
+                "language": answer.language}
+    return {"type": "sign_in_ok", "section": SECTIONS[answer.section], "table": answer.table, "settings": settings}
+
+
+def refusal(message: dict, status: int) -> dict:
+    """The app's message for a result or player numbers the host refused for good (ACK status >= 16)."""
+    why = messages.text("why_table" if status == REFUSED_WRONG_TABLE else (
+        "why_closed" if status == REFUSED_CLOSED else "why_invalid"))
+    if "board" in message:
+        return {"type": "message", "text": messages.text("refused", message["board"], why)}
+    return {"type": "message", "text": messages.text("players_refused", why)}
+
+
+def round_plan(plan: "RoundPlan") -> dict:
+    """The app's round_plan; in the last round (no table to go to) "last" and no moves."""
+    out = {"type": "round_plan", "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,
+           "boards": list(plan.boards)}
+    if plan.ns_next or plan.ew_next or plan.boards_next:
+        out["next"] = {"ns": [plan.ns_next, "ns"], "ew": [plan.ew_next, "ew"], "boards": plan.boards_next}
+    else:
+        out["last"] = True
+    return out
+
+
+def traveller(t: "Traveller", ns_pair: int) -> dict:
+    """The app's traveller: [ns, ew, contract, declarer, result, ns score] lines and pair ns_pair's percentage."""
+    lines = []
+    out = {"type": "traveller", "board": t.board, "lines": lines}
+    for line in t.lines:
+        declarer = result = ""
+        if line.kind == PLAYED:
+            contract = Contract(line.level, line.strain, line.doubling).text()
+            declarer = _SEATS[line.declarer]
+            over = line.tricks - line.level - 6
+            result = "%+d" % over if over else "="
+        elif line.kind == PASSED_OUT:
+            contract = "Pass"
+        elif line.kind == ADJUSTED:
+            contract = _ADJUSTMENTS[line.ns_adjust] + "/" + _ADJUSTMENTS[line.ew_adjust]
+        else:
+            contract = "-"
+        lines.append([line.ns_pair, line.ew_pair, contract, declarer, result, line.ns_score])
+        if line.ns_pair == ns_pair:
+            out["percentage"] = line.ns_percent / 100
+    return out
+
+
+def deal_text(owners: bytes) -> str:
+    """A HandRecord's owners (seat 0-3 of each card, card_code order) as the app's PBN deal "N:S.H.D.C ..."."""
+    hands = []
+    for seat in range(4):
+        suits = []
+        for suit in (3, 2, 1, 0):
+            suits.append("".join([_RANKS[r] for r in range(12, -1, -1) if owners[suit * 13 + r] == seat]))
+        hands.append(".".join(suits))
+    return "N:" + " ".join(hands)
