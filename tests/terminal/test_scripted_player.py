@@ -24,8 +24,8 @@ def expected_summary(result, board):
 
 def test_results_depend_on_seed_table_and_board_only():
     assert board_result(1, 3, 5) == board_result(1, 3, 5)
-    drawn = {board_result(1, table, board) for table in range(1, 9) for board in range(1, 28)}
-    assert len(drawn) > 150  # varied: contracts, declarers, leads and tricks differ
+    drawn = {board_result(1, table, board) for table in range(1, 4) for board in range(1, 28)}
+    assert len(drawn) > 60  # varied: contracts, declarers, leads and tricks differ
     assert board_result(2, 3, 5) != board_result(1, 3, 5) or board_result(2, 3, 6) != board_result(1, 3, 6)
     for result in drawn:
         level, strain, doubling, declarer, _lead, tricks = result
