@@ -1,0 +1,17 @@
+"""The collector: the director laptop's end of the radio link, from frames on the air to results in the store.
+
+- link_key.py: the event's pairing code, nonce and key, kept in the event file;
+- link_store.py: player numbers and the link's frame counters in the event file;
+- settings.py: the table settings sent with every accepted sign-in;
+- wire_results.py: a RESULT or ERASE message as the store's IncomingResult;
+- round_plans.py: round plans and the current round from the stored movement;
+- board_reports.py: travellers and rankings for the tables, from the scoring engine;
+- collector.py: Collector, frames in and frames out, no I/O of its own (like HostSession);
+- transports.py, serial_link.py, service.py: asyncio transports (TCP, pyserial) and the running service.
+"""
+
+from tenace.collector.collector import Collector
+from tenace.collector.link_key import LinkKey, link_key
+from tenace.collector.settings import Settings
+
+__all__ = ["Collector", "LinkKey", "Settings", "link_key"]

@@ -1,0 +1,354 @@
+"""Collector: frames from the tables in, frames to the tables out, results into the store; no I/O of its own.
+
+Exactly once (hard rule 2): a RESULT or ERASE goes through tenace.store.ingest, which commits before it
+returns, and only then is the frame acknowledged (STORED, ALREADY_STORED, or a refusal status so that the
+terminal stops sending it). A host killed at any instant has either not committed (no ACK went out: the
+terminal sends the frame again) or committed (the store knows it: a duplicate, acknowledged again).
+At start every terminal of the store's terminal table is resumed with its table and the host's next
+sequence number to it, so a restarted host carries on where the killed one stopped.
+
+Refusals (hard rule 3). Noise (short, long, bad CRC, another protocol version, wrong direction, unknown
+type) is only counted; anything that got as far as the authentication check (bad tag: forged or from
+another event; malformed; not signed in; wrong table) is recorded one by one in the store's refusals
+with its raw bytes, for `tenace problems`. Every frame heard adds one to exactly one counter (accepted,
+duplicate, or its refusal reason); the counters are flushed to the event file every few seconds.
+
+TABLE_TAKEN policy: a sign-in to a table that another terminal holds is refused only while that
+terminal is alive (heard within `hold_ms`, 60 s by default; after a host restart every terminal counts as
+heard at the start). A spare terminal replacing a broken one is therefore accepted a minute after the
+broken one fell silent, or at once when the director seats it with `tenace event seat`. The replaced
+terminal keeps its binding: if it comes back, the results in its journal are still taken (the store flags
+any conflict with the spare's), though its own new sign-in to that table is refused while the spare lives.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+
+from tenace.collector import board_reports, round_plans
+from tenace.collector.link_key import LinkKey, link_key, urandom_bits
+from tenace.collector.link_store import PlayerNumbers, add_counts, record_players, stored_counts
+from tenace.collector.settings import Settings
+from tenace.collector.wire_results import incoming_erase, incoming_result, section_letter, section_number
+from tenace.store import Status, ingest, is_ingested, next_host_sequence, refuse_frame, reserve_host_sequence
+from tenace.store import sign_in as store_sign_in
+from tenace.store.errors import EntryError
+from tenace_wire.control import (
+    ACCEPTED,
+    ALREADY_STORED,
+    EVENT_CLOSED,
+    NO_SUCH_TABLE,
+    REFUSED_CLOSED,
+    REFUSED_INVALID,
+    REFUSED_NOT_SIGNED_IN,
+    REFUSED_WRONG_TABLE,
+    STORED,
+    TABLE_TAKEN,
+    SignIn,
+)
+from tenace_wire.director_messages import Traveller
+from tenace_wire.errors import (
+    BAD_CRC,
+    BAD_TYPE,
+    BAD_VERSION,
+    LONG,
+    MALFORMED,
+    NOT_SIGNED_IN,
+    SHORT,
+    WRONG_DIRECTION,
+    WRONG_TABLE,
+    WireError,
+    tally,
+)
+from tenace_wire.fields import Message
+from tenace_wire.frame_types import (
+    ACK,
+    HAND_RECORD,
+    HELLO,
+    MAX_TERMINAL,
+    RANKING,
+    ROUND_PLAN,
+    TRAVELLER,
+    UNAUTHENTICATED,
+)
+from tenace_wire.host_session import HostSession
+from tenace_wire.session import Inbound
+from tenace_wire.table_messages import PLAYED, Erase, Players, Request, Result
+
+log = logging.getLogger(__name__)
+
+# Refused before the tag was checked: line noise, another protocol, another system. Counted, never a row each.
+NOISE = frozenset((SHORT, LONG, BAD_CRC, BAD_VERSION, WRONG_DIRECTION, BAD_TYPE))
+INTERNAL_ERROR = "internal_error"  # a frame that made the collector fail: a bug, logged with its traceback
+HOLD_MS = 60_000
+FLUSH_MS = 3_000
+_WIRE_STATUS = {WRONG_TABLE: REFUSED_WRONG_TABLE, NOT_SIGNED_IN: REFUSED_NOT_SIGNED_IN,
+                "wrong_table": REFUSED_WRONG_TABLE, "not_signed_in": REFUSED_NOT_SIGNED_IN}
+
+
+class Collector:
+    """The host's end of the link for one event file: give it every frame heard, broadcast what due() returns."""
+
+    def __init__(self, conn: sqlite3.Connection, settings: Settings | None = None,
+                 random_bits: Callable[[int], int] = urandom_bits, *, key: LinkKey | None = None,
+                 hold_ms: int = HOLD_MS, flush_ms: int = FLUSH_MS, **session_options: int) -> None:
+        self.conn = conn
+        self.settings = settings or Settings()
+        self.key = key or link_key(conn)
+        self.hold_ms = hold_ms
+        self.flush_ms = flush_ms
+        self.session = HostSession(self.key.key, random_bits,
+                                   ingested=lambda terminal, seq: is_ingested(conn, terminal, seq),
+                                   reserve=lambda terminal, limit: reserve_host_sequence(conn, terminal, limit),
+                                   **session_options)
+        self.results_stored = 0  # results stored by this run (not duplicates, not refusals)
+        self.internal_errors = 0
+        self.heard: dict[int, int] = {}  # terminal -> when last heard (ms), authenticated frames only
+        self._started: int | None = None
+        self._flushed: dict[str, int] = {}  # the session's counters as last flushed
+        self._flushed_at = 0
+        self._offers: list[bytes] = []
+        self._pushed: set[tuple[str, int, int]] = set()  # (section, table, round) whose next plan went out
+        self._resume()
+
+    def _resume(self) -> None:
+        resumed = 0
+        for terminal, section, table in self.conn.execute("SELECT id, section, table_no FROM terminal"):
+            number = section_number(section)
+            if number is None or not 1 <= terminal <= MAX_TERMINAL or not 1 <= table <= 1023:
+                continue  # seated by the director under a name or number the wire cannot carry
+            self.session.resume(terminal, number, table, next_host_sequence(self.conn, terminal))
+            resumed += 1
+        if resumed:
+            log.info("resumed %d terminal(s) from the event file", resumed)
+
+    # -- the two calls of the transport --
+
+    def receive(self, frame: bytes | bytearray | memoryview, now_ms: int) -> None:
+        """One frame heard from the air (or the wire). Never raises: what is wrong is counted and logged."""
+        self._clock(now_ms)
+        data = bytes(frame)
+        try:
+            inbound = self.session.receive(data, now_ms)
+        except WireError as e:
+            self._refused(e, data, now_ms)
+            return
+        except Exception:
+            log.exception("the wire session failed on frame %s", data.hex())
+            tally(self.session.counters, INTERNAL_ERROR)
+            self.internal_errors += 1
+            return
+        if inbound is None:
+            return
+        self.heard[inbound.terminal] = now_ms
+        try:
+            self._handle(inbound, data, now_ms)
+        except sqlite3.Error as e:
+            # Not acknowledged: the terminal sends it again, and the store will decide then.
+            log.error("terminal %d seq %d: the event file failed (%s); not acknowledged", inbound.terminal,
+                      inbound.seq, e)
+        except Exception:
+            log.exception("terminal %d seq %d: the collector failed", inbound.terminal, inbound.seq)
+            self.internal_errors += 1
+
+    def due(self, now_ms: int) -> list[bytes]:
+        """Every frame to broadcast now: pairing offers, ACKs, messages and their retransmissions."""
+        self._clock(now_ms)
+        out = self._offers
+        self._offers = []
+        out.extend(self.session.due(now_ms))
+        if now_ms - self._flushed_at >= self.flush_ms:
+            self.flush(now_ms)
+        return out
+
+    def flush(self, now_ms: int | None = None) -> None:
+        """Add the counts heard since the last flush to the event file's link counters."""
+        if now_ms is not None:
+            self._flushed_at = now_ms
+        current = dict(self.session.counters)
+        delta = {reason: n - self._flushed.get(reason, 0) for reason, n in current.items()}
+        try:
+            add_counts(self.conn, delta)
+        except sqlite3.Error as e:
+            log.error("link counters not saved (%s); will try again", e)
+            return
+        self._flushed = current
+
+    def close(self) -> None:
+        """Flush the counters (the connection is the caller's)."""
+        self.flush()
+
+    def counters(self) -> dict[str, int]:
+        """Frames heard per reason (accepted, duplicate, each refusal): the event file's and those not yet flushed."""
+        out = stored_counts(self.conn)
+        for reason, n in self.session.counters.items():
+            extra = n - self._flushed.get(reason, 0)
+            if extra:
+                out[reason] = out.get(reason, 0) + extra
+        return out
+
+    # -- what a frame brings --
+
+    def _clock(self, now_ms: int) -> None:
+        if self._started is None:
+            self._started = now_ms
+            self._flushed_at = now_ms
+
+    def _handle(self, inbound: Inbound, raw: bytes, now: int) -> None:
+        if inbound.type == ACK:
+            return
+        if inbound.type == HELLO:
+            self._offers.append(self.session.offer_pairing(inbound.terminal, self.key.nonce))
+            return
+        if inbound.duplicate:
+            self.session.acknowledge(inbound, ALREADY_STORED)
+            return
+        msg = inbound.message
+        if isinstance(msg, SignIn):
+            self._sign_in(inbound, msg, now)
+        elif isinstance(msg, (Result, Erase)):
+            self._result(inbound, msg, raw, now)
+        elif isinstance(msg, Players):
+            self._players(inbound, msg)
+        elif isinstance(msg, Request):
+            self._request(inbound, msg, now)
+        else:
+            log.warning("terminal %d seq %d: nothing to do with %r", inbound.terminal, inbound.seq, msg)
+            self.session.acknowledge(inbound, REFUSED_INVALID)
+
+    def _sign_in(self, inbound: Inbound, msg: SignIn, now: int) -> None:
+        terminal = inbound.terminal
+        name = section_letter(msg.section)
+        status = ACCEPTED
+        if self.settings.closed:
+            status = EVENT_CLOSED
+        elif not round_plans.table_exists(self.conn, msg.section, msg.table):
+            status = NO_SUCH_TABLE
+        elif self._holder(terminal, msg.section, msg.table, now) is not None:
+            status = TABLE_TAKEN
+        if status == ACCEPTED:
+            try:
+                store_sign_in(self.conn, terminal, name, msg.table, who=f"terminal {terminal}")
+            except EntryError:
+                status = NO_SUCH_TABLE
+        round_ = round_plans.current_round(self.conn, msg.section, msg.table) if status == ACCEPTED else 0
+        self.session.answer_sign_in(inbound, self.settings.answer(status, msg.section, msg.table, round_), now)
+        if status != ACCEPTED:
+            holder = self._holder(terminal, msg.section, msg.table, now)
+            log.warning("terminal %d: sign-in to section %s table %d refused (%s)", terminal, name, msg.table,
+                        {TABLE_TAKEN: f"terminal {holder} holds it", NO_SUCH_TABLE: "no such table",
+                         EVENT_CLOSED: "the event is closed"}.get(status, status))
+            return
+        log.info("terminal %d signed in at section %s table %d, round %d", terminal, name, msg.table, round_)
+        plan = round_plans.round_plan(self.conn, msg.section, msg.table, round_)
+        if plan is not None:
+            self._send(terminal, plan, now)
+
+    def _holder(self, terminal: int, section: int, table: int, now: int) -> int | None:
+        """Another terminal alive at this table, if any (see TABLE_TAKEN in the module's docstring)."""
+        start = self._started if self._started is not None else now
+        for other, where in self.session.bindings.items():
+            if other != terminal and where == (section, table) and now - self.heard.get(other, start) < self.hold_ms:
+                return other
+        return None
+
+    def _result(self, inbound: Inbound, msg: Result | Erase, raw: bytes, now: int) -> None:
+        if self.settings.closed:
+            self.session.acknowledge(inbound, REFUSED_CLOSED)
+            return
+        name = section_letter(msg.section)
+        if isinstance(msg, Result):
+            incoming = incoming_result(msg, inbound.terminal, inbound.seq, raw)
+        else:
+            pairs = round_plans.encounter_pairs(self.conn, name, msg.table, msg.round) or (1, 1)
+            incoming = incoming_erase(msg, inbound.terminal, inbound.seq, pairs, raw)
+        outcome = ingest(self.conn, incoming)  # committed when it returns: only now may the ACK go out
+        if outcome.status is Status.STORED:
+            self.session.acknowledge(inbound, STORED)
+        elif outcome.status is Status.DUPLICATE:
+            self.session.acknowledge(inbound, ALREADY_STORED)
+            return
+        else:
+            self.session.acknowledge(inbound, _WIRE_STATUS.get(outcome.reason or "", REFUSED_INVALID))
+            return
+        self.results_stored += 1
+        if isinstance(msg, Result) and msg.kind == PLAYED and self.settings.show_traveller:
+            sheet = board_reports.traveller(self.conn, msg.section, msg.board)
+            if sheet is not None:
+                self._send(inbound.terminal, sheet, now)
+        self._next_round(inbound.terminal, msg, now)
+
+    def _next_round(self, terminal: int, msg: Result | Erase, now: int) -> None:
+        """Push the next round's plan once the table's round is complete."""
+        name = section_letter(msg.section)
+        where = (name, msg.table, msg.round)
+        if where in self._pushed or not round_plans.round_complete(self.conn, name, msg.table, msg.round):
+            return
+        self._pushed.add(where)
+        if msg.round + 1 in round_plans.rounds_of(self.conn, msg.section, msg.table):
+            plan = round_plans.round_plan(self.conn, msg.section, msg.table, msg.round + 1)
+            if plan is not None:
+                log.info("section %s table %d: round %d complete, sending round %d", name, msg.table, msg.round,
+                         msg.round + 1)
+                self._send(terminal, plan, now)
+
+    def _players(self, inbound: Inbound, msg: Players) -> None:
+        if self.settings.closed:
+            self.session.acknowledge(inbound, REFUSED_CLOSED)
+            return
+        new = record_players(self.conn, PlayerNumbers(section_letter(msg.section), msg.table, msg.round, msg.north,
+                                                      msg.east, msg.south, msg.west, inbound.terminal, inbound.seq))
+        self.session.acknowledge(inbound, STORED if new else ALREADY_STORED)
+
+    def _request(self, inbound: Inbound, msg: Request, now: int) -> None:
+        answer: Message | None = None
+        if msg.what == ROUND_PLAN:
+            answer = round_plans.round_plan(self.conn, msg.section, msg.table, msg.round)
+        elif msg.what == TRAVELLER:
+            answer = board_reports.traveller(self.conn, msg.section, msg.board)
+            if answer is None:
+                answer = Traveller(section=msg.section, board=msg.board, lines=())
+        elif msg.what == RANKING:
+            answer = board_reports.ranking(self.conn, msg.section, msg.round)
+        elif msg.what == HAND_RECORD:
+            log.info("terminal %d asks for board %d's hand record: the event file has none", inbound.terminal,
+                     msg.board)
+            self.session.acknowledge(inbound, STORED)
+            return
+        if answer is None:
+            log.warning("terminal %d: nothing to answer to a request for type %d round %d", inbound.terminal,
+                        msg.what, msg.round)
+            self.session.acknowledge(inbound, REFUSED_INVALID)
+            return
+        self.session.acknowledge(inbound, STORED)
+        self._send(inbound.terminal, answer, now)
+
+    def _send(self, terminal: int, msg: Message, now: int) -> None:
+        try:
+            self.session.send(terminal, msg, now)
+        except WireError as e:  # busy, or sequence numbers used up: the terminal will ask again
+            log.warning("terminal %d: %s not sent: %s", terminal, type(msg).__name__, e)
+
+    def _refused(self, e: WireError, data: bytes, now: int) -> None:
+        if e.reason in NOISE:
+            return
+        terminal = (data[1] << 8) | data[2] if len(data) >= 5 else None
+        seq = (data[3] << 8) | data[4] if len(data) >= 5 else None
+        try:
+            refuse_frame(self.conn, e.reason, str(e), terminal=terminal, sequence=seq, raw=data)
+        except sqlite3.Error as db_error:
+            log.error("refusal not recorded (%s): %s", db_error, e)
+        inbound = e.inbound
+        if isinstance(inbound, Inbound):
+            self.session.acknowledge(inbound, _WIRE_STATUS.get(e.reason, REFUSED_INVALID))
+            return
+        ftype = data[0] & 0x1F if data else 0
+        # An authentic frame whose content is wrong: refuse it for good, or the terminal retransmits it forever.
+        # MALFORMED is only raised after the tag was checked. Never answer a HELLO (anyone can forge one) nor
+        # an ACK (its sequence number is the host's: an ACK back would drop the terminal's own frame).
+        if (e.reason == MALFORMED and terminal is not None and seq is not None and 1 <= terminal <= MAX_TERMINAL
+                and seq >= 1 and ftype != ACK and not (UNAUTHENTICATED >> ftype) & 1):
+            self.heard[terminal] = now
+            self.session.acknowledge(Inbound(terminal, seq, 1, ftype, None), REFUSED_INVALID)

@@ -1,0 +1,45 @@
+"""The event's link key: the 6-digit pairing code, the event nonce and the key derived from both, made once."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tenace.store.clock import timestamp
+from tenace.store.db import transaction
+from tenace_wire.auth import NONCE_SIZE
+from tenace_wire.pairing import event_key, pairing_code
+
+
+@dataclass(frozen=True)
+class LinkKey:
+    code: str  # six digits, keyed at each terminal
+    nonce: bytes  # sent in PAIR_OFFER
+    key: bytes  # HMAC key of every frame under this event
+
+    @property
+    def spaced_code(self) -> str:
+        """The code as shown to people: "123 456"."""
+        return f"{self.code[:3]} {self.code[3:]}"
+
+
+def urandom_bits(n: int) -> int:
+    """n random bits from the operating system's generator."""
+    return int.from_bytes(os.urandom((n + 7) // 8), "big") >> (-n % 8)
+
+
+def link_key(conn: sqlite3.Connection, random_bits: Callable[[int], int] = urandom_bits,
+             random_bytes: Callable[[int], bytes] = os.urandom) -> LinkKey:
+    """The event's (code, nonce, key), created and committed on the first call; the same ever after."""
+    row = conn.execute("SELECT code, nonce, key FROM link_key WHERE id = 1").fetchone()
+    if row is None:
+        code = pairing_code(random_bits)
+        nonce = random_bytes(NONCE_SIZE)
+        with transaction(conn):
+            # INSERT OR IGNORE: another process (the simulator reading the code) may have made it meanwhile.
+            conn.execute("INSERT OR IGNORE INTO link_key (id, code, nonce, key, created) VALUES (1, ?, ?, ?, ?)",
+                         (code, nonce, event_key(code, nonce), timestamp()))
+        row = conn.execute("SELECT code, nonce, key FROM link_key WHERE id = 1").fetchone()
+    return LinkKey(str(row[0]), bytes(row[1]), bytes(row[2]))

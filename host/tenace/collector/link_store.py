@@ -1,0 +1,56 @@
+"""What the link keeps in the event file besides results: player numbers (PLAYERS) and frame counters per reason."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tenace.store.clock import timestamp
+from tenace.store.db import transaction
+
+
+@dataclass(frozen=True)
+class PlayerNumbers:
+    section: str
+    table: int
+    round: int
+    north: int
+    east: int
+    south: int
+    west: int
+    terminal: int
+    seq: int
+
+
+def record_players(conn: sqlite3.Connection, players: PlayerNumbers) -> bool:
+    """Store one PLAYERS message, committed; False when this (terminal, seq) was stored before."""
+    p = players
+    with transaction(conn):
+        cursor = conn.execute(
+            "INSERT INTO players (section, table_no, round, north, east, south, west, terminal, seq, at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (terminal, seq) DO NOTHING",
+            (p.section, p.table, p.round, p.north, p.east, p.south, p.west, p.terminal, p.seq, timestamp()))
+    return cursor.rowcount == 1
+
+
+def players_at(conn: sqlite3.Connection, section: str, table: int, round_: int) -> PlayerNumbers | None:
+    """The latest numbers keyed for a table's round, or None."""
+    row = conn.execute("SELECT section, table_no, round, north, east, south, west, terminal, seq FROM players"
+                       " WHERE section = ? AND table_no = ? AND round = ? ORDER BY id DESC LIMIT 1",
+                       (section, table, round_)).fetchone()
+    return PlayerNumbers(*row) if row else None
+
+
+def add_counts(conn: sqlite3.Connection, counts: Mapping[str, int]) -> None:
+    """Add frame counts per reason to the stored ones, committed."""
+    rows = [(reason, n) for reason, n in counts.items() if n]
+    if not rows:
+        return
+    with transaction(conn):
+        conn.executemany("INSERT INTO link_counter (reason, count) VALUES (?, ?) "
+                         "ON CONFLICT (reason) DO UPDATE SET count = count + excluded.count", rows)
+
+
+def stored_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    return {str(reason): int(n) for reason, n in conn.execute("SELECT reason, count FROM link_counter")}

@@ -1,0 +1,245 @@
+"""The collector over a simulated channel: pairing, sign-in, round plans, results exactly once, refusals, restarts."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tenace.collector import Collector, Settings, link_key
+from tenace.collector.loopback import Channel, Loopback, SimulatedTerminal
+from tenace.movement import mitchell
+from tenace.store import connect, create_event, refusals
+from tenace_wire.auth import Tagger
+from tenace_wire.control import (
+    ACCEPTED,
+    ALREADY_STORED,
+    EVENT_CLOSED,
+    LEAD_CHECKED,
+    NO_SUCH_TABLE,
+    REFUSED_INVALID,
+    REFUSED_WRONG_TABLE,
+    STORED,
+    TABLE_TAKEN,
+)
+from tenace_wire.director_messages import Ranking, Traveller
+from tenace_wire.frame import encode_frame
+from tenace_wire.frame_types import RANKING, RESULT, ROUND_PLAN, TRAVELLER
+from tenace_wire.table_messages import (
+    ADJUSTED,
+    AVERAGE_MINUS,
+    AVERAGE_PLUS,
+    PASSED_OUT,
+    Erase,
+    Players,
+    Request,
+    Result,
+)
+
+MOVEMENT = mitchell(3, 2)  # 3 tables, 3 rounds of 2 boards
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> sqlite3.Connection:
+    conn = create_event(tmp_path / "club.sqlite", name="Collector test", sections={"A": MOVEMENT})
+    yield conn
+    conn.close()
+
+
+def make_loop(conn: sqlite3.Connection, tables: tuple[int, ...] = (1, 2, 3), settings: Settings | None = None,
+              seed: int = 1, loss: float = 0.0) -> Loopback:
+    rng = random.Random(seed)
+    collector = Collector(conn, settings, rng.getrandbits)
+    code = link_key(conn).code
+    terminals = [SimulatedTerminal(100 + t, 0, t, code, random.Random(seed * 100 + t)) for t in tables]
+    return Loopback(collector, terminals, Channel(random.Random(seed), loss))
+
+
+def played(table: int, round_: int, board: int, **changes: int) -> Result:
+    e = MOVEMENT.at(table, round_)
+    fields = dict(section=0, table=table, round=round_, board=board, ns_pair=e.ns_pair, ew_pair=e.ew_pair,
+                  level=4, strain=3, declarer=0, tricks=10, lead=52)
+    fields.update(changes)
+    return Result(**fields)
+
+
+def settle(loop: Loopback) -> None:
+    assert loop.run_until(lambda: all(t.session.pending() == 0 for t in loop.terminals) and loop.collector.session
+                          .pending() == 0, 60_000)
+
+
+def stored(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM result").fetchone()[0])
+
+
+def test_the_link_key_is_made_once_and_kept_in_the_event_file(db: sqlite3.Connection, tmp_path: Path) -> None:
+    first = link_key(db)
+    assert len(first.code) == 6 and first.code.isdigit() and len(first.nonce) == 8 and len(first.key) == 16
+    again = connect(tmp_path / "club.sqlite")
+    assert link_key(again) == first
+    again.close()
+
+
+def test_terminals_pair_sign_in_and_get_their_first_round_plan(db: sqlite3.Connection) -> None:
+    settings = Settings(player_numbers="required", lead="warn", show_traveller=True, language="fr")
+    loop = make_loop(db, settings=settings)
+    assert loop.run_until(lambda: loop.signed_in() and all(t.plans for t in loop.terminals), 10_000)
+    for t in loop.terminals:
+        answer = t.answers[-1]
+        assert (answer.status, answer.table, answer.round, answer.language) == (ACCEPTED, t.table, 1, "fr")
+        assert (answer.player_numbers, answer.lead_entry, answer.show_traveller) == (2, LEAD_CHECKED, 1)
+        plan = t.plans[-1]
+        e = MOVEMENT.at(t.table, 1)
+        assert (plan.round, plan.ns_pair, plan.ew_pair, plan.boards) == (1, e.ns_pair, e.ew_pair, e.boards)
+        # Mitchell: NS stay, EW move up a table, boards move down one.
+        assert plan.ns_next == t.table and plan.ew_next == t.table % 3 + 1 and plan.boards_next == (t.table - 2) % 3 + 1
+    seated = db.execute("SELECT id, table_no FROM terminal ORDER BY id").fetchall()
+    assert [tuple(r) for r in seated] == [(101, 1), (102, 2), (103, 3)]
+
+
+def test_round_plans_on_request_and_all_zero_next_in_the_last_round(db: sqlite3.Connection) -> None:
+    loop = make_loop(db, tables=(2,))
+    loop.run_until(loop.signed_in)
+    t = loop.terminals[0]
+    t.send(Request(what=ROUND_PLAN, section=0, table=2, round=3), loop.now)
+    assert loop.run_until(lambda: any(p.round == 3 for p in t.plans), 5_000)
+    last = [p for p in t.plans if p.round == 3][-1]
+    assert (last.ns_next, last.ew_next, last.boards_next) == (0, 0, 0)
+    assert last.boards == MOVEMENT.at(2, 3).boards
+    seq = t.send(Request(what=ROUND_PLAN, section=0, table=2, round=9), loop.now)  # no round 9
+    settle(loop)
+    assert t.acks[seq] == REFUSED_INVALID
+
+
+def test_results_are_stored_once_acknowledged_after_commit_and_the_next_round_is_pushed(db: sqlite3.Connection) -> None:
+    loop = make_loop(db, tables=(1,))
+    loop.run_until(lambda: loop.signed_in() and bool(loop.terminals[0].plans))
+    t = loop.terminals[0]
+    first = t.send(played(1, 1, 1), loop.now)
+    settle(loop)
+    assert t.acks[first] == STORED and stored(db) == 1
+    row = db.execute("SELECT contract, declarer, tricks, lead, ns_score, revision FROM result").fetchone()
+    assert tuple(row) == ("4S", "N", 10, "SA", 420, 0)  # board 1: nobody vulnerable
+    assert [p.round for p in t.plans] == [1]
+    second = t.send(played(1, 1, 2, kind=PASSED_OUT, level=0, strain=0, tricks=0, lead=0), loop.now)
+    settle(loop)
+    assert t.acks[second] == STORED and [p.round for p in t.plans] == [1, 2]
+    # A replay of the stored frame (its bytes again) is only acknowledged again.
+    frame = encode_frame(Tagger(link_key(db).key), False, RESULT, 101, first, played(1, 1, 1).encode())
+    loop.collector.receive(frame, loop.now)
+    settle(loop)
+    assert stored(db) == 2 and loop.collector.counters()["duplicate"] == 1
+
+
+def test_refused_results_adjusted_scores_erasures_and_player_numbers(db: sqlite3.Connection) -> None:
+    loop = make_loop(db, tables=(1,))
+    loop.run_until(loop.signed_in)
+    t = loop.terminals[0]
+    wrong_board = t.send(played(1, 1, 5), loop.now)
+    wrong_pairs = t.send(played(1, 1, 1, ew_pair=3), loop.now)
+    adjusted = t.send(played(1, 1, 2, kind=ADJUSTED, level=0, strain=0, tricks=0, lead=0, ns_adjust=AVERAGE_PLUS,
+                             ew_adjust=AVERAGE_MINUS), loop.now)
+    erase = t.send(Erase(section=0, table=1, round=1, board=2, version=1), loop.now)
+    players = t.send(Players(section=0, table=1, round=1, north=11, east=12, south=13, west=0), loop.now)
+    settle(loop)
+    assert [t.acks[s] for s in (wrong_board, wrong_pairs, adjusted, erase, players)] == [
+        REFUSED_INVALID, REFUSED_INVALID, STORED, STORED, STORED]
+    kinds = [tuple(r) for r in db.execute("SELECT kind, ns_adjust, ew_adjust, revision FROM result ORDER BY id")]
+    assert kinds == [("artificial", "A+", "A-", 0), ("erased", None, None, 1)]
+    assert {r.reason for r in refusals(db)} == {"wrong_board", "wrong_pairs"}
+    numbers = db.execute("SELECT north, east, south, west, terminal FROM players").fetchone()
+    assert tuple(numbers) == (11, 12, 13, 0, 101)
+
+
+def test_sign_in_refusals_no_such_table_table_taken_and_a_closed_event(db: sqlite3.Connection) -> None:
+    loop = make_loop(db, tables=(1, 4))
+    loop.run_until(lambda: all(t.answers for t in loop.terminals), 5_000)
+    assert [t.answers[-1].status for t in loop.terminals] == [ACCEPTED, NO_SUCH_TABLE]
+    # A second terminal at table 1 while the first is alive: taken. Once it has been silent a minute: accepted.
+    spare = SimulatedTerminal(200, 0, 1, loop.terminals[0].code, random.Random(9))
+    loop.terminals = [spare]
+    loop.run_until(lambda: bool(spare.answers), 5_000)
+    assert spare.answers[-1].status == TABLE_TAKEN
+    loop.now += 61_000
+    spare.session.sign_in(0, 1, loop.now)
+    loop.run_until(lambda: spare.session.signed_in, 5_000)
+    assert spare.answers[-1].status == ACCEPTED
+    closed = Collector(db, Settings(closed=True), random.Random(2).getrandbits)
+    late = Loopback(closed, [SimulatedTerminal(300, 0, 2, spare.code, random.Random(3))], Channel(random.Random(4)))
+    late.run_until(lambda: bool(late.terminals[0].answers), 5_000)
+    assert late.terminals[0].answers[-1].status == EVENT_CLOSED
+
+
+def test_travellers_and_rankings_from_the_scoring_engine(db: sqlite3.Connection) -> None:
+    loop = make_loop(db, settings=Settings(show_traveller=True))
+    loop.run_until(loop.signed_in)
+    t1, t2, _ = loop.terminals
+    t1.send(played(1, 1, 1, tricks=10), loop.now)  # 4S= by N: NS +420
+    settle(loop)
+    sheets = [m for m in t1.messages if isinstance(m, Traveller)]
+    assert [(line.ns_score, line.ns_percent) for line in sheets[-1].lines] == [(420, 5000)]
+    # Board 1 reaches table 3 in round 2 (boards move down): 4S-1 there.
+    t3 = loop.terminals[2]
+    t3.send(played(3, 1, 5), loop.now)
+    t3.send(played(3, 1, 6), loop.now)
+    t2.send(played(2, 1, 3), loop.now)
+    t2.send(played(2, 1, 4), loop.now)
+    t1.send(played(1, 1, 2), loop.now)
+    settle(loop)
+    t3.send(played(3, 2, 1, tricks=9), loop.now)
+    settle(loop)
+    last = [m for m in t3.messages if isinstance(m, Traveller)][-1]
+    # Two of the board's three results: Neuberg factoring, (M+1)*E/N - 1 = 3.5 of a top of 4 for the winner.
+    assert sorted((line.ns_score, line.ns_percent) for line in last.lines) == [(-50, 1250), (420, 8750)]
+    t1.send(Request(what=TRAVELLER, section=0, table=1, round=0, board=1), loop.now)
+    t1.send(Request(what=RANKING, section=0, table=1, round=0, board=0), loop.now)
+    settle(loop)
+    assert isinstance(t1.messages[-2], Traveller) and len(t1.messages[-2].lines) == 2
+    ranking = t1.messages[-1]
+    assert isinstance(ranking, Ranking) and len(ranking.lines) == 6 and ranking.lines[0].rank == 1
+
+
+def test_frames_from_a_terminal_at_another_table_or_not_signed_in_are_refused_and_recorded(
+        db: sqlite3.Connection) -> None:
+    loop = make_loop(db, tables=(1,))
+    loop.run_until(loop.signed_in)
+    t = loop.terminals[0]
+    seq = t.send(played(2, 1, 3), loop.now)  # table 2's board, from the terminal at table 1
+    settle(loop)
+    assert t.acks[seq] == REFUSED_WRONG_TABLE
+    tagger = Tagger(link_key(db).key)
+    loop.collector.receive(encode_frame(tagger, False, RESULT, 555, 1, played(1, 1, 1).encode()), loop.now)
+    forged = bytearray(encode_frame(Tagger(b"another event key"), False, RESULT, 101, 40, played(1, 1, 1).encode()))
+    loop.collector.receive(bytes(forged), loop.now)
+    loop.collector.receive(b"\x00" * 20, loop.now)  # noise: counted, not recorded
+    reasons = sorted(r.reason for r in refusals(db))
+    assert reasons == ["bad_tag", "not_signed_in", "wrong_table"]
+    assert refusals(db, "bad_tag")[0].raw_hex == bytes(forged).hex()
+    counts = loop.collector.counters()
+    assert counts["bad_crc"] == 1 and counts["bad_tag"] == 1 and stored(db) == 0
+    loop.collector.close()
+    assert dict(db.execute("SELECT reason, count FROM link_counter").fetchall())["bad_crc"] == 1
+
+
+def test_a_restarted_collector_resumes_duplicates_acknowledged_and_host_numbers_not_reused(
+        db: sqlite3.Connection, tmp_path: Path) -> None:
+    loop = make_loop(db, tables=(1,))
+    loop.run_until(lambda: loop.signed_in() and bool(loop.terminals[0].plans))
+    t = loop.terminals[0]
+    first = t.send(played(1, 1, 1), loop.now)
+    # The host stores it, then dies before its ACK goes out (its frames are never taken from it).
+    for frame in t.frames(loop.now):
+        loop.collector.receive(frame, loop.now)
+    assert stored(db) == 1
+    used = loop.collector.session.next_seq(101)
+    conn2 = connect(tmp_path / "club.sqlite")
+    again = Collector(conn2, None, random.Random(5).getrandbits)
+    assert again.session.bindings[101] == (0, 1) and again.session.next_seq(101) >= used
+    loop.collector = again
+    settle(loop)
+    assert t.acks[first] == ALREADY_STORED and stored(conn2) == 1
+    t.send(Request(what=ROUND_PLAN, section=0, table=1, round=0), loop.now)  # a host frame under a fresh number
+    assert loop.run_until(lambda: len(t.plans) == 2, 5_000)
+    conn2.close()
