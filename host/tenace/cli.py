@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from tenace import __version__
+from tenace.commands import collect as collect_command
 from tenace.commands import contract as contract_command
 from tenace.commands import demo as demo_command
 from tenace.commands import event as event_command
@@ -16,7 +17,8 @@ from tenace.commands import score as score_command
 from tenace.commands import terminal as terminal_command
 from tenace.errors import UsageError
 
-COMMANDS = (contract_command, demo_command, event_command, problems_command, score_command, terminal_command)
+COMMANDS = (collect_command, contract_command, demo_command, event_command, problems_command, score_command,
+            terminal_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

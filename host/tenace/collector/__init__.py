@@ -7,7 +7,8 @@
 - round_plans.py: round plans and the current round from the stored movement;
 - board_reports.py: travellers and rankings for the tables, from the scoring engine;
 - collector.py: Collector, frames in and frames out, no I/O of its own (like HostSession);
-- transports.py, serial_link.py, service.py: asyncio transports (TCP, pyserial) and the running service.
+- service.py: the asyncio loop (base stations, ticker, progress); tcp_link.py and serial_link.py: its transports;
+- loopback.py: terminals and a collector on a simulated channel (tests, benchmark).
 """
 
 from tenace.collector.collector import Collector

@@ -1,0 +1,121 @@
+"""`tenace collect`: run the collector: results from the tables' base station(s) into the event file."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+from pathlib import Path
+
+from tenace.collector import Collector, Settings, link_key
+from tenace.collector.service import Service, progress
+from tenace.collector.settings import LEAD, PLAYER_NUMBERS, RESULT_ENTRY
+from tenace.collector.tcp_link import parse_listen, serve_tcp, write_port_file
+from tenace.errors import UsageError
+from tenace.store import StoreError, connect
+
+log = logging.getLogger(__name__)
+
+HELP = "collect results from the tables: the base station on a serial port, or the simulator over TCP"
+EPILOG = """\
+examples:
+  tenace collect --db club.sqlite --serial /dev/ttyUSB0            the base station on USB
+  tenace collect --db club.sqlite --serial COM3 --lead warn --traveller
+  tenace collect --db club.sqlite --listen 127.0.0.1:0 --port-file port.txt    for `tenace sim`
+
+The pairing code is printed at start: key it at each terminal once. Every result is stored in the
+event file before the table is told it is saved, so the collector may be stopped (Ctrl-C) or even
+killed and started again at any moment: nothing is lost or counted twice. A progress line is printed
+every few seconds. Exit code 0 when stopped, 2 when the event file or the port cannot be used."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("collect", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--db", type=Path, required=True, metavar="FILE", help="the event file")
+    p.add_argument("--listen", metavar="HOST:PORT",
+                   help="accept base stations over TCP (the simulator); port 0 picks a free one")
+    p.add_argument("--port-file", type=Path, metavar="F", help="write the TCP port listened on to this file")
+    p.add_argument("--serial", metavar="DEV", help="the base station's serial port (/dev/ttyUSB0, COM3)")
+    p.add_argument("--baud", type=int, default=115200, metavar="N", help="serial speed (default 115200)")
+    p.add_argument("--players", choices=PLAYER_NUMBERS, default="off", help="player numbers at the tables")
+    p.add_argument("--lead", choices=LEAD, default="off",
+                   help="opening lead entry: off, on, warn (checked), force (must be corrected)")
+    p.add_argument("--result-entry", choices=RESULT_ENTRY, default="relative",
+                   help="tricks keyed as =, +1, -2 (relative) or as a total")
+    p.add_argument("--traveller", action="store_true", help="show each board's traveller after its result")
+    p.add_argument("--language", default="en", metavar="xx", help="the terminals' language (ISO 639-1, default en)")
+    p.add_argument("--progress", type=float, default=5.0, metavar="S", help="seconds between progress lines")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.listen and not args.serial:
+        raise UsageError("give --serial DEV (a base station) or --listen HOST:PORT (the simulator)")
+    if args.port_file and not args.listen:
+        raise UsageError("--port-file goes with --listen")
+    try:
+        listen = parse_listen(args.listen) if args.listen else None
+        settings = Settings(player_numbers=args.players, lead=args.lead, result_entry=args.result_entry,
+                            show_traveller=args.traveller, language=args.language)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    try:
+        conn = connect(args.db)
+        key = link_key(conn)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    # Sign-ins and round changes are what the director watches: shown even without --verbose.
+    logging.getLogger("tenace.collector").setLevel(logging.INFO)
+    print(f"Pairing code for this event: {key.spaced_code} — key it at each terminal", flush=True)
+    collector = Collector(conn, settings, key=key)
+    try:
+        return asyncio.run(_serve(collector, listen, args))
+    finally:
+        collector.close()
+        print(progress(conn, collector).line(), flush=True)
+        conn.close()
+
+
+async def _serve(collector: Collector, listen: tuple[str, int] | None, args: argparse.Namespace) -> int:
+    service = Service(collector, progress_s=args.progress)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        # Windows has no signal handlers in asyncio: Ctrl-C arrives there as KeyboardInterrupt instead.
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, service.stopping.set)
+    server = None
+    link = None
+    if listen is not None:
+        try:
+            server = await serve_tcp(service, *listen)
+        except OSError as e:
+            raise UsageError(f"cannot listen on {args.listen}: {e.strerror or e}") from None
+        port = server.sockets[0].getsockname()[1]
+        print(f"listening for base stations on {listen[0]}:{port}", flush=True)
+        if args.port_file:
+            write_port_file(args.port_file, port)
+    if args.serial:
+        import serial  # only with --serial: the simulator needs no serial port
+
+        from tenace.collector.serial_link import SerialLink, open_port
+        try:
+            port_handle = open_port(args.serial, args.baud)
+        except (serial.SerialException, OSError) as e:
+            if server is not None:
+                server.close()
+            raise UsageError(f"cannot open the base station's port {args.serial}: {e}") from None
+        link = SerialLink(service, loop, args.serial, args.baud, port_handle)
+        link.start()
+        print(f"base station on {args.serial} at {args.baud} baud", flush=True)
+    try:
+        await service.tick()
+    finally:
+        if link is not None:
+            link.stop()
+        if server is not None:
+            server.close()
+    print("collector stopped", flush=True)
+    return 0
