@@ -62,7 +62,7 @@ def apply_12c2c(
                 pct = revised_percent(side, own.get(side.pair), options)
                 if pct is not None:
                     revised = artificial_side(side.pair, side.direction, side.average, side.top, options, percent=pct)
-                    new = replace(new, ns=revised) if attr == "ns" else replace(new, ew=revised)
+                    new = new._replace(ns=revised) if attr == "ns" else new._replace(ew=revised)
             changed |= new is not t
             tables.append(new)
         out.append(replace(b, tables=tuple(tables)) if changed else b)

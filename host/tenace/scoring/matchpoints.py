@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
+from operator import attrgetter
+from typing import NamedTuple
 
 from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Weighted
 from tenace.scoring.ranking import FieldMode, Tiebreak
@@ -95,9 +97,13 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SideScore:
-    """One pair's score on one board: exact and as published, in the session's units."""
+class SideScore(NamedTuple):
+    """One pair's score on one board: exact and as published, in the session's units.
+
+    A named tuple rather than a frozen dataclass: a big board builds two per table, and a tuple is
+    built several times faster than a frozen dataclass (whose __init__ sets each field through
+    object.__setattr__).
+    """
 
     pair: str
     direction: str  # NS or EW
@@ -113,8 +119,9 @@ class SideScore:
         return self.exact * 100 / self.top if self.top else Fraction(50)
 
 
-@dataclass(frozen=True, slots=True)
-class TableScore:
+class TableScore(NamedTuple):
+    """One table's result on a board and the scores of its two sides (a named tuple for speed, as SideScore)."""
+
     result: BoardResult
     ns: SideScore | None  # None: not played
     ew: SideScore | None
@@ -138,15 +145,22 @@ class BoardScore:
                 yield t.ew
 
 
+def _mp1_by_score(scores: Iterable[int]) -> dict[int, int]:
+    """MP1 of each distinct score: 2 per score below it, 1 per other equal score (integers, one sort of the
+    distinct scores)."""
+    counts = Counter(scores)
+    out: dict[int, int] = {}
+    twice_below_less_one = -1
+    for s in sorted(counts):
+        c = counts[s]
+        out[s] = twice_below_less_one + c
+        twice_below_less_one += 2 * c
+    return out
+
+
 def mp1_raw(scores: Sequence[int]) -> list[int]:
     """Law 78A in MP1 units: for each NS score, 2 per other score beaten and 1 per other score tied."""
-    counts = Counter(scores)
-    below: dict[int, int] = {}
-    seen = 0
-    for s in sorted(counts):
-        below[s] = seen
-        seen += counts[s]
-    return [2 * below[s] + counts[s] - 1 for s in scores]
+    return list(map(_mp1_by_score(scores).__getitem__, scores))
 
 
 def weighted_raw(tables: Sequence[Sequence[tuple[Fraction, int]]]) -> list[Fraction]:
@@ -183,7 +197,8 @@ def factor(raw: Fraction | int, n: int, expected: int, method: Factoring) -> Fra
     return raw * Fraction(expected - 1, n - 1)
 
 
-_Figures = tuple[Fraction, Decimal, Decimal, Fraction, Decimal, Decimal]  # NS exact, MP, %; EW exact, MP, %
+_Side = tuple[str, Fraction, Decimal, Decimal, int, SideKind, None]  # a SideScore without its pair
+_Sides = tuple[_Side, _Side]  # NS, EW
 
 
 class _Publisher:
@@ -206,6 +221,50 @@ class _Publisher:
         return got
 
 
+@dataclass(slots=True)
+class _Board:
+    """What every distinct comparison result of one board is turned into: its two sides' figures."""
+
+    n_expected: int
+    top1: int  # the top in MP1 units
+    half: bool
+    method: Factoring
+    publish: _Publisher
+
+    def sides(self, raw: Fraction | int, n: int, kind: SideKind) -> _Sides:
+        x_ns = factor(raw, n, self.n_expected, self.method)
+        x_ew = self.top1 - x_ns
+        if self.half:
+            x_ns, x_ew = x_ns / 2, x_ew / 2
+        top = self.publish.top
+        return ((NS, x_ns, *self.publish(x_ns), top, kind, None), (EW, x_ew, *self.publish(x_ew), top, kind, None))
+
+
+_ns_pair = attrgetter("ns_pair")
+_ew_pair = attrgetter("ew_pair")
+_board_of = attrgetter("board")
+_outcome = attrgetter("outcome")
+_fouled_group = attrgetter("fouled_group")
+_ns_score = attrgetter("ns_score")
+_new_tuple = tuple.__new__
+
+
+def _check_entries(results: Sequence[BoardResult], board: int) -> None:
+    """One board, and each pair at most once on it (set sizes first; the slow walk only names the culprit)."""
+    if set(map(_board_of, results)) != {board}:
+        for r in results:
+            if r.board != board:
+                raise ValueError(f"board {r.board} mixed into the results of board {board}")
+    if len(set(map(_ns_pair, results)).union(map(_ew_pair, results))) != 2 * len(results):
+        seen: set[str] = set()
+        for r in results:
+            if r.ns_pair in seen or r.ew_pair in seen:
+                raise ValueError(f"board {board}: pair {r.ns_pair if r.ns_pair in seen else r.ew_pair} has two "
+                                 "results")
+            seen.add(r.ns_pair)
+            seen.add(r.ew_pair)
+
+
 def matchpoint_board(
     results: Sequence[BoardResult],
     options: MatchpointOptions = DEFAULT_OPTIONS,
@@ -222,13 +281,23 @@ def matchpoint_board(
         raise ValueError("a board needs at least one result to score")
     board = results[0].board
     e = expected if expected is not None else len(results)
-    half = options.units is Units.NORTH_AMERICAN
-    groups: dict[str | None, list[int]] = {}
-    for i, r in enumerate(results):
-        if r.board != board:
-            raise ValueError(f"board {r.board} mixed into the results of board {board}")
-        if isinstance(r.outcome, Played | Weighted):
-            groups.setdefault(r.fouled_group, []).append(i)
+    _check_entries(results, board)
+    outcomes = list(map(_outcome, results))
+    kinds = set(map(type, outcomes))
+    group_names = set(map(_fouled_group, results))
+    # Results compared with each other, by Law 87 group: played and weighted ones only.
+    groups: dict[str | None, list[int]]
+    if kinds == {Played} and group_names == {None}:
+        groups = {None: list(range(len(results)))}
+    elif group_names == {None}:
+        groups = {None: [i for i, o in enumerate(outcomes) if isinstance(o, Played | Weighted)]}
+        if not groups[None]:
+            groups = {}
+    else:
+        groups = {}
+        for i, r in enumerate(results):
+            if isinstance(r.outcome, Played | Weighted):
+                groups.setdefault(r.fouled_group, []).append(i)
     fouled = len(groups) > 1
     method = options.fouled_factoring if fouled else options.factoring
     if method is Factoring.NONE:
@@ -236,52 +305,58 @@ def matchpoint_board(
         top1 = 2 * max(n_all - 1, 0)  # MP1 units; NONE has one group here
     else:
         top1 = 2 * (e - 1)
+    half = options.units is Units.NORTH_AMERICAN
     top = top1 // 2 if half else top1
     publish = _Publisher(top, options)
+    figures = _Board(e, top1, half, method, publish)
 
-    # Per table: the exact and published figures of both sides, computed once per distinct raw score.
-    figures: dict[int, _Figures] = {}
+    if len(groups) == 1 and len(groups.get(None, ())) == len(results) and kinds == {Played}:
+        # Every result a plain played score: one figure pair per distinct score, then only the tuples per table.
+        scores = list(map(_ns_score, outcomes))
+        n = len(scores)
+        by_score = {s: figures.sides(raw, n, SideKind.PLAYED) for s, raw in _mp1_by_score(scores).items()}
+        new, ts, ss = _new_tuple, TableScore, SideScore
+        tables = [new(ts, (r, new(ss, (r.ns_pair, *f[0])), new(ss, (r.ew_pair, *f[1]))))
+                  for r, f in zip(results, map(by_score.__getitem__, scores), strict=True)]
+        return BoardScore(section, board, e, top, tuple(tables))
+
+    # Per table: the figures of both sides, computed once per distinct raw score and kind.
+    per_table: dict[int, _Sides] = {}
     for members in groups.values():
         n = len(members)
-        outcomes = [results[i].outcome for i in members]
-        raws: list[Fraction | int]
-        if all(type(o) is Played for o in outcomes):
-            raws = [*mp1_raw([o.ns_score for o in outcomes if isinstance(o, Played)])]
-        else:
-            raws = [*weighted_raw([((Fraction(1), o.ns_score),) if isinstance(o, Played) else o.components
-                                 for o in outcomes if isinstance(o, Played | Weighted)])]
-        memo: dict[Fraction | int, _Figures] = {}
-        for i, raw in zip(members, raws, strict=True):
-            got = memo.get(raw)
+        group = [outcomes[i] for i in members]
+        if all(type(o) is Played for o in group):
+            mp1 = _mp1_by_score(o.ns_score for o in group if isinstance(o, Played))
+            by_score = {s: figures.sides(raw, n, SideKind.PLAYED) for s, raw in mp1.items()}
+            for i, o in zip(members, group, strict=True):
+                assert isinstance(o, Played)
+                per_table[i] = by_score[o.ns_score]
+            continue
+        raws = weighted_raw([((Fraction(1), o.ns_score),) if isinstance(o, Played) else o.components
+                             for o in group if isinstance(o, Played | Weighted)])
+        memo: dict[tuple[Fraction, SideKind], _Sides] = {}
+        for i, o, raw in zip(members, group, raws, strict=True):
+            kind = SideKind.PLAYED if type(o) is Played else SideKind.ASSIGNED
+            got = memo.get((raw, kind))
             if got is None:
-                x_ns = factor(raw, n, e, method)
-                x_ew = top1 - x_ns
-                if half:
-                    x_ns, x_ew = x_ns / 2, x_ew / 2
-                got = memo[raw] = (x_ns, *publish(x_ns), x_ew, *publish(x_ew))
-            figures[i] = got
+                got = memo[raw, kind] = figures.sides(raw, n, kind)
+            per_table[i] = got
 
     tables = []
-    seen: set[str] = set()
     for i, r in enumerate(results):
         out = r.outcome
         ns: SideScore | None = None
         ew: SideScore | None = None
-        if r.ns_pair in seen or r.ew_pair in seen:
-            raise ValueError(f"board {board}: pair {r.ns_pair if r.ns_pair in seen else r.ew_pair} has two results")
-        seen.add(r.ns_pair)
-        seen.add(r.ew_pair)
-        f = figures.get(i)
+        f = per_table.get(i)
         if f is not None:
-            kind = SideKind.PLAYED if type(out) is Played else SideKind.ASSIGNED
-            ns = SideScore(r.ns_pair, NS, f[0], f[1], f[2], top, kind)
-            ew = SideScore(r.ew_pair, EW, f[3], f[4], f[5], top, kind)
+            ns = _new_tuple(SideScore, (r.ns_pair, *f[0]))
+            ew = _new_tuple(SideScore, (r.ew_pair, *f[1]))
         elif isinstance(out, Artificial):
             ns = artificial_side(r.ns_pair, NS, out.ns, top, options, publish)
             ew = artificial_side(r.ew_pair, EW, out.ew, top, options, publish)
         else:
             assert isinstance(out, NotPlayed)
-        tables.append(TableScore(r, ns, ew))
+        tables.append(_new_tuple(TableScore, (r, ns, ew)))
     return BoardScore(section, board, e, top, tuple(tables))
 
 

@@ -340,7 +340,7 @@ def _with_revisions(board: BoardScore, key: BoardKey, where: Iterable[tuple[int,
         side = t.ns if direction == NS else t.ew
         new = revised.get((key, side.pair)) if side is not None else None
         if new is not None:
-            tables[i] = replace(t, ns=new) if direction == NS else replace(t, ew=new)
+            tables[i] = t._replace(ns=new) if direction == NS else t._replace(ew=new)
             changed = True
     return replace(board, tables=tuple(tables)) if changed else board
 
