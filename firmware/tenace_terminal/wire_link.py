@@ -308,7 +308,10 @@ class WireLink:
         if not self._deals or plan.round <= self._round:
             self.inbox.append(out)
             return
-        if self._held is not None:
+        held = self._held
+        if held is not None:
+            if held[0]["round"] == plan.round:
+                return  # asked again meanwhile: the held one goes once its hand records are in
             self._give_plan()
         boards = out["boards"]
         self._held = [out, [None] * len(boards), self.now + DEALS_MS]

@@ -1,0 +1,29 @@
+"""The terminal app over WireLink on the MicroPython unix port: a short wire session (pairing, a reboot, three
+results stored once) in the smallest heap it runs in, and proof that the limit binds."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from test_terminal_on_micropython import micropython, terminal_build
+
+__all__ = ["terminal_build"]  # the fixture, shared with the terminal's MicroPython tests
+
+# App + WireLink + the wire package + the test's HostSession, all as bytecode in RAM (the unix port
+# cannot run .mpy in place; frozen into a device's firmware, module code stays in flash).
+SESSION_HEAP = "176k"
+
+
+def test_a_wire_session_runs_in_its_heap(terminal_build: Path, tmp_path: Path) -> None:
+    proc = micropython(terminal_build, SESSION_HEAP, "-m", "wire_session_check")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "stored once: 3" in proc.stdout and "OK: end of session" in proc.stdout, proc.stdout
+    peak = re.search(r"peak heap in use: (\d+) bytes", proc.stdout)
+    assert peak, proc.stdout
+    print(peak[0])
+
+
+def test_the_wire_session_does_not_fit_a_much_smaller_heap(terminal_build: Path) -> None:
+    proc = micropython(terminal_build, "128k", "-m", "wire_session_check")
+    assert proc.returncode != 0 and "MemoryError" in proc.stdout + proc.stderr
