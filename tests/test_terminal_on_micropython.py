@@ -20,7 +20,7 @@ SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 # the terminal: 96 KB. The terminal itself, with devices as lean as a board's, runs in 64 KB (below).
 TESTS_HEAP = "96k"
 # Switching among all five languages, at random, with a catalogue unpacked at each switch: more.
-HEAPS = {"test_terminal_menus": "128k"}
+HEAPS = {"test_terminal_menus": "128k", "test_wire_link": "192k"}  # the wire link test carries a HostSession too
 SESSION_HEAP = "64k"
 POWER_CUT_HEAP = "128k"  # two 16 KB RAM flashes besides the terminal and the simulator
 
