@@ -212,3 +212,50 @@ def test_a_base_station_on_a_serial_port_pseudo_terminal(tmp_path: Path) -> None
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT count(*) FROM result").fetchone()[0] == 6
     conn.close()
+
+
+def test_the_serial_base_station_unplugged_and_plugged_back(tmp_path: Path) -> None:
+    db = tmp_path / "club.sqlite"
+    create_event(db, name="Replug", sections={"A": MOVEMENT}).close()
+    device = tmp_path / "ttyBASE"  # a stable name, as udev gives a USB base station, over changing ptys
+    master, slave = os.openpty()
+    device.symlink_to(os.ttyname(slave))
+    proc = collect(db, "--serial", str(device))
+    tables = Tables(mitchell(4, 2), db, seed=5)
+    for table in (2, 3, 4):
+        del tables.terminals[table]
+    tables.to_send = {1: tables.to_send[1][:4]}
+
+    def exchange(until_acked: int) -> None:
+        decoder = slip.Decoder()
+        end = tables.now() + 20_000
+        while tables.now() < end and len(tables.acked) < until_acked:
+            now = tables.now()
+            for frame in tables.frames(now):
+                os.write(master, slip.encode(frame))
+            if select.select([master], [], [], 0.05)[0]:
+                for packet in decoder.feed(os.read(master, 4096)):
+                    tables.hear(packet, now)
+
+    try:
+        tables.to_send[1], later = tables.to_send[1][:2], tables.to_send[1][2:]
+        exchange(2)
+        assert len(tables.acked) == 2
+        os.close(master)  # unplugged
+        os.close(slave)
+        device.unlink()
+        time.sleep(1.5)
+        master, slave = os.openpty()  # plugged back (another pty behind the same name)
+        device.symlink_to(os.ttyname(slave))
+        tables.to_send[1] = later
+        exchange(4)
+        assert len(tables.acked) == 4 and set(tables.acked.values()) == {STORED}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+        os.close(master)
+        os.close(slave)
+    assert "unplugged" in out and "is back" in out, out
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM result").fetchone()[0] == 4
+    conn.close()
