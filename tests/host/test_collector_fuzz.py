@@ -67,8 +67,8 @@ def test_a_flood_of_hostile_frames_changes_nothing_and_each_is_counted_once(tmp_
         for t in terminals:
             for frame in t.frames(loop.now):
                 genuine.append(frame)
-                collector.receive(frame, loop.now)
-        for frame in collector.due(loop.now):
+                collector.receive(frame, 0)
+        for frame in collector.due(0):
             for t in terminals:
                 t.hear(frame, loop.now)
         loop.now += 20
@@ -148,47 +148,41 @@ def test_a_flood_of_hostile_frames_changes_nothing_and_each_is_counted_once(tmp_
     conn.close()
 
 
-def test_replays_are_acknowledged_again_not_stored(tmp_path: Path) -> None:
-    conn = create_event(tmp_path / "club.sqlite", name="Replay", sections={"A": MOVEMENT})
+def one_table(tmp_path: Path) -> tuple[sqlite3.Connection, Collector, bytes]:
+    """A collector with one terminal signed in, all quiet, and the frame of a result that terminal queued."""
+    conn = create_event(tmp_path / "club.sqlite", name="One table", sections={"A": MOVEMENT})
     rng = random.Random(7)
     collector = Collector(conn, None, rng.getrandbits)
     t = SimulatedTerminal(101, 0, 1, link_key(conn).code, random.Random(1))
     loop = Loopback(collector, [t], Channel(rng))
-    loop.run_until(loop.signed_in)
-    settle_frames = t.frames(loop.now)  # the terminal's ACKs of what it was sent, and its result
-    seq = t.send(result(1, 1), loop.now)
-    frame = next(f for f in t.frames(loop.now) if f[0] & 0x1F == RESULT)
-    for other in settle_frames:
-        collector.receive(other, loop.now)
-    collector.due(loop.now)
-    collector.receive(frame, loop.now)
-    acks = [f for f in collector.due(loop.now) if f[0] & 0x1F == 1]
+    assert loop.run_until(lambda: bool(t.plans) and t.session.pending() == 0 and collector.session.pending() == 0)
+    t.send(result(1, 1), loop.now)
+    return conn, collector, next(f for f in t.frames(loop.now) if f[0] & 0x1F == RESULT)
+
+
+def test_replays_are_acknowledged_again_not_stored(tmp_path: Path) -> None:
+    conn, collector, frame = one_table(tmp_path)
+    seq = struct.unpack(">H", frame[3:5])[0]
+    collector.receive(frame, 0)
+    acks = [f for f in collector.due(0) if f[0] & 0x1F == 1]
     for _ in range(5):
-        collector.receive(frame, loop.now)
-    again = [f for f in collector.due(loop.now) if f[0] & 0x1F == 1]
+        collector.receive(frame, 0)
+    again = [f for f in collector.due(0) if f[0] & 0x1F == 1]
     assert len(acks) == 1 and len(again) == 5 and all(struct.unpack(">H", f[3:5])[0] == seq for f in again)
     assert conn.execute("SELECT count(*) FROM result").fetchone()[0] == 1
     conn.close()
 
 
 def test_the_collector_never_raises_on_a_store_failure(tmp_path: Path) -> None:
-    conn = create_event(tmp_path / "club.sqlite", name="Broken", sections={"A": MOVEMENT})
-    rng = random.Random(3)
-    collector = Collector(conn, None, rng.getrandbits)
-    t = SimulatedTerminal(101, 0, 1, link_key(conn).code, random.Random(2))
-    loop = Loopback(collector, [t], Channel(rng))
-    loop.run_until(loop.signed_in)
-    t.send(result(1, 1), loop.now)
-    frame = next(f for f in t.frames(loop.now) if f[0] & 0x1F == RESULT)
-    collector.due(loop.now)
+    conn, collector, frame = one_table(tmp_path)
     locker = sqlite3.connect(tmp_path / "club.sqlite", timeout=0)
     locker.execute("BEGIN IMMEDIATE")  # another writer holds the file: the ingest cannot commit
     conn.execute("PRAGMA busy_timeout = 10")
-    collector.receive(frame, loop.now)
-    assert not [f for f in collector.due(loop.now) if f[0] & 0x1F == 1]  # no ACK without a commit
+    collector.receive(frame, 0)
+    assert not [f for f in collector.due(0) if f[0] & 0x1F == 1]  # no ACK without a commit
     locker.rollback()
     locker.close()
-    collector.receive(frame, loop.now)
-    assert [f for f in collector.due(loop.now) if f[0] & 0x1F == 1]
+    collector.receive(frame, 0)
+    assert [f for f in collector.due(0) if f[0] & 0x1F == 1]
     assert conn.execute("SELECT count(*) FROM result").fetchone()[0] == 1
     conn.close()
