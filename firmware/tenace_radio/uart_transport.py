@@ -13,8 +13,9 @@ _MAX_READS = const(8)   # reads per recv(): a stream of noise cannot hold the ca
 
 
 class StreamTransport:
-    """Frames over a reader with any() -> int and read(n) -> bytes | None that never block (machine.UART
-    with timeout=0, usb_serial.PolledStream) and a writer with write(buf) (the same UART, sys.stdout.buffer)."""
+    """Frames over a reader with any() -> int and read(n) -> bytes | None, read() returning what has arrived
+    without waiting (machine.UART built with timeout=0, usb_serial.PolledStream), and a writer with
+    write(buf) (the same UART, sys.stdout.buffer)."""
 
     def __init__(self, reader, writer) -> None:
         self._reader = reader
@@ -40,10 +41,10 @@ class StreamTransport:
             reader = self._reader
             decoder = self._decoder
             for _ in range(_MAX_READS):
-                n = reader.any()
-                if not n:
+                # any() may say 1 when more is waiting (machine.UART's docs): read() takes what is there.
+                if not reader.any():
                     break
-                data = reader.read(n if n < _CHUNK else _CHUNK)
+                data = reader.read(_CHUNK)
                 if not data:
                     break
                 ready.extend(decoder.feed(data))
