@@ -134,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
                                                    args.interval)
             q = statistics.quantiles(latencies, n=100, method="inclusive")
             print(f"(a) loss {loss:.0%} each way: {per_result:.1f} bytes on air per result ({total} results)")
-            print(f"(b) loss {loss:.0%} each way: delivery latency (20 ms steps) p50 {q[49]:.0f} ms, p99 {q[98]:.0f} ms, "
-                  f"max {max(latencies)} ms")
+            print(f"(b) loss {loss:.0%} each way: delivery latency (20 ms steps) p50 {q[49]:.0f} ms, "
+                  f"p99 {q[98]:.0f} ms, max {max(latencies)} ms")
         rate = ingest_rate(folder, args.ingest, args.seed)
         print(f"(c) host ingest: {rate:,.0f} RESULT frames/s through Collector.receive, each committed "
               f"(synchronous=FULL) and acknowledged")
