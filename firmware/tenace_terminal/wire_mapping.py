@@ -2,7 +2,7 @@
 
 from tenace_rules.contract import Contract, parse_contract
 from tenace_terminal import messages
-from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, REFUSED_CLOSED, REFUSED_WRONG_TABLE, TABLE_TAKEN
+from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, TABLE_TAKEN
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Players, Result, card_code
 
 TYPE_CHECKING = False
@@ -73,13 +73,12 @@ def sign_in_reply(answer: "SignInAnswer", section: int, table: int) -> dict:
     return {"type": "sign_in_ok", "section": SECTIONS[answer.section], "table": answer.table, "settings": settings}
 
 
-def refusal(message: dict, status: int) -> dict:
-    """The app's message for a result or player numbers the host refused for good (ACK status >= 16)."""
-    why = messages.text("why_table" if status == REFUSED_WRONG_TABLE else (
-        "why_closed" if status == REFUSED_CLOSED else "why_invalid"))
+def refusal(message: dict) -> dict:
+    """The app's message for a result or player numbers the host refused for good (ACK status >= 16): the
+    director sees why at the host."""
     if "board" in message:
-        return {"type": "message", "text": messages.text("refused", message["board"], why)}
-    return {"type": "message", "text": messages.text("players_refused", why)}
+        return {"type": "message", "text": messages.text("refused", message["board"])}
+    return {"type": "message", "text": messages.text("players_refused")}
 
 
 def round_plan(plan: "RoundPlan") -> dict:

@@ -158,10 +158,6 @@ MESSAGES = {
     "table_taken": "Table %s%d is taken",
     "no_table": "No table %s%d",
     "event_closed": "The event is closed",
-    "refused": "Board %d refused: %s",
-    "players_refused": "Player numbers refused: %s",
-    "why_invalid": "invalid",
-    "why_table": "wrong table",
-    "why_closed": "event closed",
-    "link_error": "Link: %s",
+    "refused": "Board %d refused by the host",
+    "players_refused": "Player numbers refused",
 }

@@ -161,10 +161,6 @@ MESSAGES = {
     "table_taken": "שולחן %s%d תפוס",
     "no_table": "אין שולחן %s%d",
     "event_closed": "התחרות סגורה",
-    "refused": "לוח %d נדחה: %s",
-    "players_refused": "מספרי השחקנים נדחו: %s",
-    "why_invalid": "לא תקין",
-    "why_table": "שולחן שגוי",
-    "why_closed": "סגור",
-    "link_error": "קישור: %s",
+    "refused": "המחשב דחה את לוח %d",
+    "players_refused": "מספרי השחקנים נדחו",
 }

@@ -160,10 +160,6 @@ MESSAGES = {
     "table_taken": "Galds %s%d ir aizņemts",
     "no_table": "Nav galda %s%d",
     "event_closed": "Sacensības ir slēgtas",
-    "refused": "Kaste %d noraidīta: %s",
-    "players_refused": "Spēlētāju numuri noraidīti: %s",
-    "why_invalid": "nederīga",
-    "why_table": "nepareizs galds",
-    "why_closed": "slēgts",
-    "link_error": "Savienojums: %s",
+    "refused": "Dators noraidīja kasti %d",
+    "players_refused": "Spēlētāju numuri noraidīti",
 }

@@ -160,10 +160,6 @@ MESSAGES = {
     "table_taken": "Stôl %s%d je obsadený",
     "no_table": "Stôl %s%d neexistuje",
     "event_closed": "Súťaž je uzavretá",
-    "refused": "Krabica %d odmietnutá: %s",
-    "players_refused": "Čísla hráčov odmietnuté: %s",
-    "why_invalid": "neplatná",
-    "why_table": "nesprávny stôl",
-    "why_closed": "uzavreté",
-    "link_error": "Spojenie: %s",
+    "refused": "Počítač odmietol krabicu %d",
+    "players_refused": "Čísla hráčov odmietnuté",
 }

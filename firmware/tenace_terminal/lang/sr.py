@@ -159,10 +159,6 @@ MESSAGES = {
     "table_taken": "Sto %s%d je zauzet",
     "no_table": "Nema stola %s%d",
     "event_closed": "Takmičenje je zatvoreno",
-    "refused": "Bord %d odbijen: %s",
-    "players_refused": "Brojevi igrača odbijeni: %s",
-    "why_invalid": "neispravan",
-    "why_table": "pogrešan sto",
-    "why_closed": "zatvoreno",
-    "link_error": "Veza: %s",
+    "refused": "Računar odbio bord %d",
+    "players_refused": "Brojevi igrača odbijeni",
 }

@@ -1,5 +1,5 @@
-"""Start-up screen: terminal id, firmware version, battery; sign-in to a section and table (and the pairing code
-when the link has no event key yet: link.needs_code)."""
+"""Start-up screen: terminal id, firmware version, battery; sign-in to a section and table (then the pairing
+code, screens/pairing.py, when the link has no event key yet: link.needs_code)."""
 
 from tenace_terminal import VERSION, keys
 from tenace_terminal.messages import text
@@ -8,15 +8,13 @@ from tenace_terminal.screens import header
 
 _SECTIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _TABLE_DIGITS = 3
-_CODE_DIGITS = 6
 
 
 class Screen(BaseScreen):
-    def __init__(self, app) -> None:
+    def __init__(self, app, section: str = "", table: str = "") -> None:
         super().__init__(app)
-        self.section = app.section or "A"
-        self.table = str(app.table) if app.table and app.session_over else ""
-        self.code = None  # the pairing code being keyed, after the table (None: not asked)
+        self.section = section or app.section or "A"
+        self.table = table or (str(app.table) if app.table and app.session_over else "")
 
     def key(self, key: str) -> None:
         app = self.app
@@ -29,9 +27,7 @@ class Screen(BaseScreen):
         if app.signin is not None and not app.session_over:
             app.refuse("wait_host")  # signed in: the round plan is on its way
             return
-        if self.code is not None:
-            self._code_key(key)
-        elif key in keys.DIGITS:
+        if key in keys.DIGITS:
             if len(self.table) >= _TABLE_DIGITS:
                 app.refuse("table_range")
             else:
@@ -48,37 +44,11 @@ class Screen(BaseScreen):
             if not self.table:
                 app.refuse("table_needed")
             elif getattr(app.link, "needs_code", False):
-                self.code = ""
+                app.go("pairing", self.section, self.table)
             else:
                 app.sign_in(self.section, int(self.table))
         else:
             super().key(key)
-
-    def _code_key(self, key: str) -> None:
-        app = self.app
-        code = self.code or ""
-        if key in keys.DIGITS:
-            if len(code) >= _CODE_DIGITS:
-                app.refuse("code_needed")
-            else:
-                self.code = code + key
-        elif key == keys.BACK:
-            self.code = code[:-1] if code else None
-        elif key == keys.OK:
-            if len(code) != _CODE_DIGITS:
-                app.refuse("code_needed")
-            else:
-                app.sign_in(self.section, int(self.table))
-                # App.sign_in takes no code: add it to the sign-in it resends, and send that one now.
-                asking = app.asking
-                asking["code"] = code
-                app.send(asking)
-        else:
-            super().key(key)
-
-    def message(self, message: dict) -> None:
-        if self.code is not None and message.get("type") == "message":
-            self.code = ""  # refused (a wrong code): key it again
 
     def draw(self, display) -> None:
         app = self.app
@@ -90,10 +60,6 @@ class Screen(BaseScreen):
             display.text(0, 4, text("section", self.section))
             display.text(0, 5, text("table", self.table))
             display.text(0, 6, text("signing_in"))
-        elif self.code is not None:
-            display.text(0, 4, text("section_table", self.section, int(self.table)))
-            display.text(0, 5, text("pair_code", self.code + "_"))
-            display.text(0, 6, text("code_hint"))
         elif app.signin is not None and not app.session_over:
             display.text(0, 4, text("signed_in", app.section, app.table))
             display.text(0, 5, text("waiting_plan"))
