@@ -2,16 +2,20 @@
 
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tenace_radio.base_station import BaseStation
 
-def main() -> None:
+
+def main() -> "BaseStation":
     if sys.platform == "esp32":
         from tenace_radio.boards.esp32_espnow import main as board_main
     elif sys.platform == "rp2":
         from tenace_radio.boards.rp2_nrf24 import main as board_main
     else:
         raise OSError("no base station board file for the %s port" % sys.platform)
-    board_main()
+    return board_main()
 
 
 if __name__ == "__main__":
-    main()
+    station = main()  # main.py shares the REPL's namespace: station.counters() there after a stop

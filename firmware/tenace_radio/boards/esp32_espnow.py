@@ -25,8 +25,8 @@ def espnow_radio(channel: int = CHANNEL):
     return esp
 
 
-def main() -> None:
-    """Relay until the BOOT button is pressed."""
+def main() -> BaseStation:
+    """Relay until the BOOT button is pressed; returns the station (its counters()) to the REPL."""
     import time
 
     from machine import Pin
@@ -42,3 +42,4 @@ def main() -> None:
         station.run(idle)
     finally:
         release_console()
+    return station

@@ -32,8 +32,8 @@ def nrf24_radio(channel: int = CHANNEL):
     return NRF24L01(spi, Pin(CSN, Pin.OUT, value=1), Pin(CE, Pin.OUT, value=0), channel, PAYLOAD_SIZE)
 
 
-def main() -> None:
-    """Relay until BOOTSEL is pressed."""
+def main() -> BaseStation:
+    """Relay until BOOTSEL is pressed; returns the station (its counters()) to the REPL."""
     import time
 
     import rp2  # pyright: ignore[reportMissingImports]  (RP2040 only: the esp32 stubs have no rp2)
@@ -47,3 +47,4 @@ def main() -> None:
         station.run(idle)
     finally:
         release_console()
+    return station
