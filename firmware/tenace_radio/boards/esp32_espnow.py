@@ -4,9 +4,12 @@ The console is UART0 behind the board's USB-serial chip (/dev/ttyUSB0 at 115200 
 The BOOT button (GPIO0, free once the board runs) stops the relay and gives the REPL back.
 """
 
-from tenace_radio.base_station import BaseStation
+from tenace_radio.boards.console_relay import relay
 from tenace_radio.espnow_transport import CHANNEL, RXBUF, EspNowTransport
-from tenace_radio.usb_serial import console_transport, release_console
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tenace_radio.base_station import BaseStation
 
 STOP_BUTTON = 0  # GPIO0, the BOOT button: low while pressed
 
@@ -25,21 +28,9 @@ def espnow_radio(channel: int = CHANNEL):
     return esp
 
 
-def main() -> BaseStation:
+def main() -> "BaseStation":
     """Relay until the BOOT button is pressed; returns the station (its counters()) to the REPL."""
-    import time
-
     from machine import Pin
 
     button = Pin(STOP_BUTTON, Pin.IN, Pin.PULL_UP)
-
-    def idle() -> bool:
-        time.sleep_ms(1)
-        return button.value() == 0
-
-    station = BaseStation(EspNowTransport(espnow_radio()), console_transport())
-    try:
-        station.run(idle)
-    finally:
-        release_console()
-    return station
+    return relay(EspNowTransport(espnow_radio()), lambda: button.value() == 0)

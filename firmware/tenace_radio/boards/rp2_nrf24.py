@@ -11,9 +11,12 @@ while the relay runs, stops it and gives the REPL back. The nrf24l01 driver come
 micropython-lib: `mpremote mip install nrf24l01`.
 """
 
-from tenace_radio.base_station import BaseStation
+from tenace_radio.boards.console_relay import relay
 from tenace_radio.nrf24_transport import CHANNEL, PAYLOAD_SIZE, base_station_transport
-from tenace_radio.usb_serial import console_transport, release_console
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tenace_radio.base_station import BaseStation
 
 SPI_ID = 0
 SCK = 18
@@ -32,19 +35,8 @@ def nrf24_radio(channel: int = CHANNEL):
     return NRF24L01(spi, Pin(CSN, Pin.OUT, value=1), Pin(CE, Pin.OUT, value=0), channel, PAYLOAD_SIZE)
 
 
-def main() -> BaseStation:
+def main() -> "BaseStation":
     """Relay until BOOTSEL is pressed; returns the station (its counters()) to the REPL."""
-    import time
-
     import rp2  # pyright: ignore[reportMissingImports]  (RP2040 only: the esp32 stubs have no rp2)
 
-    def idle() -> bool:
-        time.sleep_ms(1)
-        return bool(rp2.bootsel_button())
-
-    station = BaseStation(base_station_transport(nrf24_radio()), console_transport())
-    try:
-        station.run(idle)
-    finally:
-        release_console()
-    return station
+    return relay(base_station_transport(nrf24_radio()), lambda: bool(rp2.bootsel_button()))
