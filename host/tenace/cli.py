@@ -14,11 +14,12 @@ from tenace.commands import demo as demo_command
 from tenace.commands import event as event_command
 from tenace.commands import problems as problems_command
 from tenace.commands import score as score_command
+from tenace.commands import sim as sim_command
 from tenace.commands import terminal as terminal_command
 from tenace.errors import UsageError
 
 COMMANDS = (collect_command, contract_command, demo_command, event_command, problems_command, score_command,
-            terminal_command)
+            sim_command, terminal_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

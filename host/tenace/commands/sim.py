@@ -1,0 +1,95 @@
+"""`tenace sim`: a whole simulated session over a faulty virtual radio, then what was accepted against stored."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from tenace.commands.demo import print_ranking
+from tenace.errors import UsageError
+from tenace.sim.faults import FaultRates
+from tenace.sim.session import SimOptions, SimResult, run
+
+HELP = "play a whole session on simulated terminals (real firmware, MicroPython) over a faulty radio"
+EPILOG = """\
+examples:
+  tenace sim                                      7 tables, 21 boards, a perfect radio
+  tenace sim --tables 30 --boards 27 --loss 0.2 --corrupt 0.02 --duplicate 0.05 --kill-host 2 --seed 1
+  tenace sim --tables 12 --boards 24 --unplug 5 --reorder 0.1 --delay 200 --workdir run1
+
+Each table's terminal is the real firmware on the MicroPython unix port with scripted players (the
+results are a function of the seed, table and board, so any faults give the same session). The
+collector is a real `tenace collect` process, killed with SIGKILL and restarted --kill-host times.
+The run ends by comparing what the tables accepted with what the event file holds and prints, last:
+  accepted=… stored=… lost=0 doubled=0 refused_forged=…
+Exit code 0 when nothing was lost or doubled and the ranking from the store equals the ranking of
+what the tables accepted; 1 otherwise; 2 for bad options."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("sim", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", type=int, default=7, metavar="N", help="tables (and terminals), default 7")
+    p.add_argument("--boards", type=int, default=21, metavar="N", help="boards in the session, default 21")
+    p.add_argument("--boards-per-round", type=int, default=3, metavar="N", help="default 3")
+    faults = p.add_argument_group("faults on the radio (probabilities per frame and receiver)")
+    faults.add_argument("--loss", type=float, default=0.0, metavar="P", help="frame lost")
+    faults.add_argument("--corrupt", type=float, default=0.0, metavar="P", help="a bit flipped")
+    faults.add_argument("--duplicate", type=float, default=0.0, metavar="P", help="frame received twice")
+    faults.add_argument("--reorder", type=float, default=0.0, metavar="P", help="frame held back 50-300 ms")
+    faults.add_argument("--delay", type=float, default=0.0, metavar="MS", help="extra delay, up to MS")
+    faults.add_argument("--forge", type=float, default=0.01, metavar="P",
+                        help="an attacker's forged copy of a terminal's frame (default 0.01)")
+    faults.add_argument("--unplug", type=float, default=0.0, metavar="S",
+                        help="unplug the base station for S seconds half-way through")
+    faults.add_argument("--kill-host", type=int, default=0, metavar="N",
+                        help="SIGKILL the collector N times during the session, restarting it each time")
+    faults.add_argument("--down", type=float, default=1.0, metavar="S", help="seconds the killed host stays down")
+    p.add_argument("--seed", type=int, default=1, help="seed of the players' results and of the faults")
+    p.add_argument("--per-process", type=int, default=1, metavar="N",
+                   help="terminals per MicroPython process (default 1: one process per terminal)")
+    p.add_argument("--timeout", type=float, default=900.0, metavar="S", help="give up after S seconds")
+    p.add_argument("--workdir", type=Path, metavar="DIR",
+                   help="keep the event file, logs and journals here (default: a temporary folder)")
+    p.set_defaults(run=run_command)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    if args.tables < 2 or args.boards < 1 or args.per_process < 1 or args.kill_host < 0:
+        raise UsageError("--tables is 2 or more; --boards and --per-process 1 or more; --kill-host 0 or more")
+    try:
+        rates = FaultRates(args.loss, args.corrupt, args.duplicate, args.reorder, args.delay, args.forge)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    options = SimOptions(tables=args.tables, boards=args.boards, boards_per_round=args.boards_per_round,
+                         faults=rates, kill_host=args.kill_host, down_s=args.down, unplug_s=args.unplug,
+                         seed=args.seed, per_process=args.per_process, timeout_s=args.timeout)
+    movement = options.movement()
+    print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
+    if args.workdir is not None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        if (args.workdir / "event.sqlite").exists():
+            raise UsageError(f"{args.workdir} already holds a session: give an empty or new --workdir")
+        result = run(options, args.workdir)
+    else:
+        with tempfile.TemporaryDirectory(prefix="tenace-sim-") as tmp:
+            result = run(options, Path(tmp))
+    report(result)
+    return 0 if result.comparison.ok else 1
+
+
+def report(result: SimResult) -> None:
+    c = result.comparison
+    print_ranking(c.store_ranking)
+    air = result.air
+    stored = max(c.stored, 1)
+    print(f"\n{result.seconds:.1f} s; host started {result.host_starts}x; {result.keys} keys pressed")
+    print(f"on the air: {air.frames_up} frames up, {air.frames_down} down; "
+          f"{(air.bytes_up + air.bytes_down) / stored:.0f} bytes per stored result; "
+          f"{air.forged} forged frames injected, {air.dropped_at_base} lost at an unplugged or dead host")
+    print("ranking from the event file " + ("equals" if c.rankings_equal else "DIFFERS FROM")
+          + " the ranking of what the tables accepted")
+    if c.unexpected:
+        print(f"{c.unexpected} results stored that no table accepted")
+    print(c.line)

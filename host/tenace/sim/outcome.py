@@ -1,0 +1,89 @@
+"""The end of a simulated session: what the tables accepted against what the store holds, and the two rankings."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from tenace.movement import Movement
+from tenace.scoring.matchpoints import DEFAULT_OPTIONS
+from tenace.scoring.model import BoardResult, Played
+from tenace.scoring.pairs_session import SessionScore, score_pairs_session
+from tenace.store import current_results
+from tenace.store.scoring_input import board_results, mitchell_pair
+
+SECTION = "A"
+Slot = tuple[int, int, int]  # table, round, board
+
+
+@dataclass(frozen=True)
+class Comparison:
+    accepted: int  # results the tables' opponents accepted
+    stored: int  # slots holding a terminal's result in the store
+    lost: int  # accepted, but missing from the store or different there
+    doubled: int  # terminal results stored beyond one per slot
+    unexpected: int  # stored, but no table accepted it
+    refused_forged: int  # frames refused for a wrong authentication tag
+    rankings_equal: bool
+    store_ranking: SessionScore
+    accepted_ranking: SessionScore
+
+    @property
+    def line(self) -> str:
+        return (f"accepted={self.accepted} stored={self.stored} lost={self.lost} doubled={self.doubled} "
+                f"refused_forged={self.refused_forged}")
+
+    @property
+    def ok(self) -> bool:
+        return self.lost == 0 and self.doubled == 0 and self.unexpected == 0 and self.rankings_equal
+
+
+def read_accepted(storage: Path) -> dict[Slot, str]:
+    """Every terminal's accepted.txt ("round board result" lines) under `storage`, by slot."""
+    accepted: dict[Slot, str] = {}
+    for log in sorted(storage.glob("*/accepted.txt")):
+        table = int(log.parent.name)  # the simulator gives each table's terminal the table's number as its id
+        for line in log.read_text(encoding="utf-8").splitlines():
+            round_, board, result = line.split(" ", 2)
+            accepted[(table, int(round_), int(board))] = result
+    return accepted
+
+
+def stored_line(contract: str | None, declarer: str | None, tricks: int | None, ns_score: int | None) -> str:
+    """A stored result in the same words as accepted.txt: "4S N 10 +420", "Pass 0"."""
+    if contract is None or contract == "Pass" or declarer is None or tricks is None:
+        return "Pass 0"
+    return f"{contract} {declarer} {tricks} {ns_score or 0:+d}"
+
+
+def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movement: Movement) -> Comparison:
+    stored = {(v.table, v.round, v.board): stored_line(v.contract, v.declarer, v.tricks, v.ns_score)
+              for v in current_results(conn, SECTION) if v.source == "terminal"}
+    lost = sum(1 for slot, line in accepted.items() if stored.get(slot) != line)
+    row = conn.execute("SELECT count(*) - count(DISTINCT table_no || ' ' || round || ' ' || board) FROM result "
+                       "WHERE source = 'terminal'").fetchone()
+    forged = conn.execute("SELECT count(*) FROM refusal WHERE reason = 'bad_tag'").fetchone()
+    store_ranking = score_pairs_session(board_results(conn, SECTION), DEFAULT_OPTIONS)
+    accepted_ranking = score_pairs_session(accepted_results(accepted, movement), DEFAULT_OPTIONS)
+    return Comparison(
+        accepted=len(accepted), stored=len(stored), lost=lost, doubled=int(row[0]),
+        unexpected=sum(1 for slot in stored if slot not in accepted), refused_forged=int(forged[0]),
+        rankings_equal=ranking_rows(store_ranking) == ranking_rows(accepted_ranking),
+        store_ranking=store_ranking, accepted_ranking=accepted_ranking)
+
+
+def accepted_results(accepted: dict[Slot, str], movement: Movement) -> list[BoardResult]:
+    """The accepted results as the scoring engine takes them, pairs from the movement."""
+    out = []
+    for (table, round_, board), line in sorted(accepted.items()):
+        e = movement.at(table, round_)
+        out.append(BoardResult(SECTION, table, round_, board, mitchell_pair(SECTION, e.ns_pair, "NS"),
+                               mitchell_pair(SECTION, e.ew_pair, "EW"), Played(int(line.rsplit(" ", 1)[1]))))
+    return out
+
+
+def ranking_rows(session: SessionScore) -> list[tuple[str, str, str, str]]:
+    """(place, pair, MPs, percentage) of every pair, field by field: what a ranking list prints."""
+    return [(p.text, p.pair, str(session.totals[p.pair].mp), str(session.totals[p.pair].percent))
+            for p in session.ranking]

