@@ -29,6 +29,7 @@ from tenace.pbn.writer import write_pbn
 from tenace.scoring import imp_rounding, rounding
 from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_board
+from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
 from tenace.scoring.imp_results import ImpLine
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, Factoring, MatchpointOptions, Units
 from tenace.scoring.pairs_session import score_pairs_session
@@ -216,9 +217,7 @@ def _imp_report(rows: list[RawResult], method: str, lines_of: dict[int, tuple[Im
     by_board: dict[int, list[RawResult]] = defaultdict(list)
     for r in rows:
         by_board[r.board].append(r)
-    totals: dict[str, Fraction] = defaultdict(Fraction)
-    played: dict[str, int] = defaultdict(int)
-    directions: dict[str, set[str]] = defaultdict(set)
+    results: list[tuple[str, str, ImpLine]] = []
     for board, board_rows in sorted(by_board.items()):
         lines = []
         for r, line in zip(board_rows, lines_of[board], strict=True):
@@ -227,29 +226,20 @@ def _imp_report(rows: list[RawResult], method: str, lines_of: dict[int, tuple[Im
                           "tricks": r.result, "ns_score": r.ns_score, "artificial": r.artificial,
                           "imp_ns": _imps(line.ns_imps), "imp_ew": _imps(line.ew_imps)})
             if r.ns_pair and r.ew_pair:
-                for pair, direction, imps in ((r.ns_pair, "NS", line.ns_imps), (r.ew_pair, "EW", line.ew_imps)):
-                    totals[pair] += imps
-                    played[pair] += 1
-                    directions[pair].add(direction)
+                results.append((r.ns_pair, r.ew_pair, line))
         report.boards.append({"board": board, **extra.get(board, {}), "lines": lines})
     if has_pairs(rows):
-        # A Mitchell ranks NS and EW apart; once any pair has sat both ways (Howell, arrow-switch) it is one field.
-        one_field = any(len(d) > 1 for d in directions.values())
-        for field_name in ("",) if one_field else ("NS", "EW"):
-            field_totals = sorted(((imps, pair) for pair, imps in totals.items()
-                                   if one_field or field_name in directions[pair]), key=lambda t: -t[0])
-            for rank, (imps, pair) in zip(competition_ranks([t[0] for t in field_totals]), field_totals, strict=True):
-                report.ranking.append({"field": field_name, "rank": rank, "pair": pair,
-                                       "direction": "/".join(sorted(directions[pair])), "imps": _imps(imps),
-                                       "boards": played[pair]})
+        totals = imp_totals(results)
+        # Tied pairs are listed in the order they first appear in the file, as `tenace score` always has.
+        seen = {pair: i for i, pair in enumerate(totals)}
+        for placing in sorted(rank_imp_pairs(totals), key=lambda p: (p.field != "NS", p.rank, seen[p.pair])):
+            total = totals[placing.pair]
+            report.ranking.append({"field": placing.field, "rank": placing.text, "pair": placing.pair,
+                                   "direction": "/".join(sorted(total.directions)), "imps": _imps(total.imps),
+                                   "boards": total.boards})
     else:
         report.notes.append("the score tables name no pairs, so there is no ranking: per-board figures only")
     return report
-
-
-def competition_ranks(values: list[Fraction]) -> list[str]:
-    """Standard competition ranks of values sorted best first: 1, 2=, 2=, 4."""
-    return [f"{values.index(v) + 1}=" if values.count(v) > 1 else str(values.index(v) + 1) for v in values]
 
 
 def _imps(value: Fraction) -> Decimal:
