@@ -9,6 +9,7 @@ import pytest
 
 from tenace.cli import main
 from tenace.commands.demo import play_session
+from tenace.scoring.imps import imps
 from tenace_rules.board import vulnerability
 from tenace_rules.contract import parse_contract
 from tenace_rules.score import ns_score
@@ -47,3 +48,31 @@ def test_travellers_show_law77_scores(capsys: pytest.CaptureFixture[str]) -> Non
 def test_the_same_seed_plays_the_same_session() -> None:
     assert play_session(4, 2, seed=3) == play_session(4, 2, seed=3)
     assert play_session(4, 2, seed=3) != play_session(4, 2, seed=4)
+
+
+IMP_RANK = re.compile(r"^ +(\d+=?) +pair (\S+) +([+-][\d.]+) IMPs$")
+IMP_LINE = re.compile(r"NS +([+-]\d+) +([+-][\d.]+) +([+-][\d.]+)$")
+
+
+def test_butler_ranks_every_pair_once_best_first_and_the_imps_balance(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--tables", "5", "--boards-per-round", "2", "--seed", "7", "--scoring", "butler"]) == 0
+    ranked = [m for line in capsys.readouterr().out.splitlines() if (m := IMP_RANK.match(line))]
+    assert sorted(m[2] for m in ranked) == sorted([f"{n}NS" for n in range(1, 6)] + [f"{n}EW" for n in range(1, 6)])
+    for direction in ("NS", "EW"):
+        field = [Decimal(m[3]) for m in ranked if m[2].endswith(direction)]
+        assert field == sorted(field, reverse=True)
+    # Every result gives NS what it takes from EW (Law 78B against the datum), so the two fields sum to zero.
+    assert sum(Decimal(m[3]) for m in ranked) == 0
+
+
+def test_butler_travellers_score_each_result_against_the_board_datum(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--tables", "4", "--boards-per-round", "2", "--scoring", "butler", "--travellers"]) == 0
+    datum = None
+    checked = 0
+    for line in capsys.readouterr().out.splitlines():
+        if line.startswith("Board "):
+            datum = int(line.rsplit(" ", 1)[1])
+        elif (m := IMP_LINE.search(line)) and datum is not None:
+            assert Decimal(m[2]) == imps(int(m[1]) - datum) == -Decimal(m[3]), line
+            checked += 1
+    assert checked == 24  # every result: "4 tables, Mitchell, 8 boards, 24 results"

@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import random
 from dataclasses import replace
+from fractions import Fraction
 
 from tenace.movement import mitchell
+from tenace.scoring.imp_pairs_session import ImpSessionScore
+from tenace.scoring.imp_rounding import to_decimal
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS, Units
 from tenace.scoring.model import BoardResult, Played
-from tenace.scoring.pairs_session import SessionScore, score_pairs_session
+from tenace.scoring.pairs_methods import SCORINGS, AnySessionScore, score_session
+from tenace.scoring.pairs_session import SessionScore
 from tenace_rules.board import dealer, vulnerability
 from tenace_rules.contract import Contract
 from tenace_rules.score import ns_score
@@ -23,6 +27,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tables", type=int, default=7, help="tables in play (default 7)")
     p.add_argument("--boards-per-round", type=int, default=3, help="boards per round (default 3)")
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated players (default 1)")
+    p.add_argument("--scoring", choices=SCORINGS, default="mp",
+                   help="rank by matchpoints or by Butler IMPs against each board's datum (default mp)")
     p.add_argument("--units", choices=("mp", "mp-acbl"), default="mp", help="matchpoint units (default mp)")
     p.add_argument("--travellers", action="store_true", help="also print every board's traveller")
     p.set_defaults(run=run)
@@ -56,12 +62,16 @@ def play_session(tables: int, boards_per_round: int, seed: int) -> list[tuple[Bo
 def run(args: argparse.Namespace) -> int:
     played = play_session(args.tables, args.boards_per_round, args.seed)
     options = replace(DEFAULT_OPTIONS, units=Units.NORTH_AMERICAN if args.units == "mp-acbl" else Units.MP1)
-    session = score_pairs_session([r for r, _ in played], options)
+    session = score_session([r for r, _ in played], args.scoring, options)
     boards = {r.board for r, _ in played}
     print(f"Simulated session: {args.tables} tables, Mitchell, {len(boards)} boards, {len(played)} results "
           f"(seed {args.seed})")
     if args.travellers:
-        print_travellers(session, dict(((r.board, r.table), text) for r, text in played))
+        texts = dict(((r.board, r.table), text) for r, text in played)
+        if isinstance(session, ImpSessionScore):
+            print_imp_travellers(session, texts)
+        else:
+            print_travellers(session, texts)
     print_ranking(session)
     return 0
 
@@ -78,11 +88,29 @@ def print_travellers(session: SessionScore, texts: dict[tuple[int, int], str]) -
                   f"{ns.mp:>6} {ew.mp:>6}")
 
 
-def print_ranking(session: SessionScore) -> None:
+def print_imp_travellers(session: ImpSessionScore, texts: dict[tuple[int, int], str]) -> None:
+    for (section, board, group), butler in session.boards.items():
+        print(f"\nBoard {board}  dealer {dealer(board)}  vulnerable {vulnerability(board)}  datum {butler.datum}")
+        lines = [(r, line) for r, line in session.results if (r.section, r.board, r.fouled_group) == (section, board,
+                                                                                                     group)]
+        for r, line in sorted(lines, key=lambda item: item[0].table):
+            assert isinstance(r.outcome, Played)
+            print(f"  table {r.table:>2}  {r.ns_pair:>4} v {r.ew_pair:<4} {texts[(board, r.table)]:<16} "
+                  f"NS {r.outcome.ns_score:+6d}  {_imps(line.ns_imps):>6} {_imps(line.ew_imps):>6}")
+
+
+def print_ranking(session: AnySessionScore) -> None:
     field = None
     for placing in session.ranking:
         if placing.field != field:
             field = placing.field
             print(f"\nRanking {field}".rstrip())
-        total = session.totals[placing.pair]
-        print(f"  {placing.text:>4}  pair {placing.pair:<5} {total.mp:>8} MP  {total.percent:>6}%")
+        if isinstance(session, ImpSessionScore):
+            print(f"  {placing.text:>4}  pair {placing.pair:<5} {_imps(session.totals[placing.pair].imps):>8} IMPs")
+        else:
+            total = session.totals[placing.pair]
+            print(f"  {placing.text:>4}  pair {placing.pair:<5} {total.mp:>8} MP  {total.percent:>6}%")
+
+
+def _imps(value: Fraction) -> str:
+    return f"{to_decimal(value, 1):+}"

@@ -28,6 +28,7 @@ class ImpPairTotal:
 @dataclass(frozen=True)
 class ImpSessionScore:
     boards: dict[BoardKey, ButlerBoard]
+    results: tuple[tuple[BoardResult, ImpLine], ...]  # each scored result with its IMPs, board by board
     totals: dict[str, ImpPairTotal]
     ranking: tuple[Placing, ...]  # field by field, best first
 
@@ -66,17 +67,16 @@ def score_butler_session(results: Iterable[BoardResult], options: ButlerOptions 
         if not isinstance(r.outcome, NotPlayed):
             by_board[(r.section, r.board, r.fouled_group)].append(r)
     boards: dict[BoardKey, ButlerBoard] = {}
-    lines: list[tuple[str, str, ImpLine]] = []
+    scored: list[tuple[BoardResult, ImpLine]] = []
     for key in sorted(by_board, key=lambda k: (k[0], k[1], k[2] or "")):
         board_results = by_board[key]
         weighted = [r for r in board_results if isinstance(r.outcome, Weighted)]
         others = [r for r in board_results if not isinstance(r.outcome, Weighted)]
         board = boards[key] = butler_board([_entry(r) for r in others], options)
-        lines += [(r.ns_pair, r.ew_pair, line) for r, line in zip(others, board.lines, strict=True)]
-        for r in weighted:
-            lines.append((r.ns_pair, r.ew_pair, _weighted_line(r, board)))
-    totals = imp_totals(lines)
-    return ImpSessionScore(boards, totals, tuple(rank_imp_pairs(totals)))
+        scored += zip(others, board.lines, strict=True)
+        scored += [(r, _weighted_line(r, board)) for r in weighted]
+    totals = imp_totals((r.ns_pair, r.ew_pair, line) for r, line in scored)
+    return ImpSessionScore(boards, tuple(scored), totals, tuple(rank_imp_pairs(totals)))
 
 
 _AWARDS = {Average.PLUS: Award.AVERAGE_PLUS, Average.EVEN: Award.AVERAGE, Average.MINUS: Award.AVERAGE_MINUS}
