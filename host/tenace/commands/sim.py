@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tenace.commands.demo import print_ranking
 from tenace.errors import UsageError
+from tenace.scoring.pairs_methods import SCORINGS
 from tenace.sim.faults import FaultRates
 from tenace.sim.session import SimOptions, SimResult, run
 
@@ -47,6 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="SIGKILL the collector N times during the session, restarting it each time")
     faults.add_argument("--down", type=float, default=1.0, metavar="S", help="seconds the killed host stays down")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' results and of the faults")
+    p.add_argument("--scoring", choices=SCORINGS, default="mp",
+                   help="rank both rankings by matchpoints or by Butler IMPs (default mp)")
     p.add_argument("--per-process", type=int, default=1, metavar="N",
                    help="terminals per MicroPython process (default 1: one process per terminal)")
     p.add_argument("--timeout", type=float, default=900.0, metavar="S", help="give up after S seconds")
@@ -64,7 +67,8 @@ def run_command(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     options = SimOptions(tables=args.tables, boards=args.boards, boards_per_round=args.boards_per_round,
                          faults=rates, kill_host=args.kill_host, down_s=args.down, unplug_s=args.unplug,
-                         seed=args.seed, per_process=args.per_process, timeout_s=args.timeout)
+                         seed=args.seed, per_process=args.per_process, timeout_s=args.timeout,
+                         scoring=args.scoring)
     movement = options.movement()
     print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
     if args.workdir is not None:

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tenace.movement import Movement
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS
+from tenace.scoring.imp_pairs_session import ImpSessionScore
 from tenace.scoring.model import BoardResult, Played
-from tenace.scoring.pairs_session import SessionScore, score_pairs_session
+from tenace.scoring.pairs_methods import AnySessionScore, score_session
 from tenace.store import current_results
 from tenace.store.scoring_input import board_results, mitchell_pair
 
@@ -26,8 +26,8 @@ class Comparison:
     unexpected: int  # stored, but no table accepted it
     refused_forged: int  # frames refused for a wrong authentication tag
     rankings_equal: bool
-    store_ranking: SessionScore
-    accepted_ranking: SessionScore
+    store_ranking: AnySessionScore
+    accepted_ranking: AnySessionScore
 
     @property
     def line(self) -> str:
@@ -57,15 +57,16 @@ def stored_line(contract: str | None, declarer: str | None, tricks: int | None, 
     return f"{contract} {declarer} {tricks} {ns_score or 0:+d}"
 
 
-def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movement: Movement) -> Comparison:
+def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movement: Movement,
+            scoring: str = "mp") -> Comparison:
     stored = {(v.table, v.round, v.board): stored_line(v.contract, v.declarer, v.tricks, v.ns_score)
               for v in current_results(conn, SECTION) if v.source == "terminal"}
     lost = sum(1 for slot, line in accepted.items() if stored.get(slot) != line)
     row = conn.execute("SELECT count(*) - count(DISTINCT table_no || ' ' || round || ' ' || board) FROM result "
                        "WHERE source = 'terminal'").fetchone()
     forged = conn.execute("SELECT count(*) FROM refusal WHERE reason = 'bad_tag'").fetchone()
-    store_ranking = score_pairs_session(board_results(conn, SECTION), DEFAULT_OPTIONS)
-    accepted_ranking = score_pairs_session(accepted_results(accepted, movement), DEFAULT_OPTIONS)
+    store_ranking = score_session(board_results(conn, SECTION), scoring)
+    accepted_ranking = score_session(accepted_results(accepted, movement), scoring)
     return Comparison(
         accepted=len(accepted), stored=len(stored), lost=lost, doubled=int(row[0]),
         unexpected=sum(1 for slot in stored if slot not in accepted), refused_forged=int(forged[0]),
@@ -83,7 +84,9 @@ def accepted_results(accepted: dict[Slot, str], movement: Movement) -> list[Boar
     return out
 
 
-def ranking_rows(session: SessionScore) -> list[tuple[str, str, str, str]]:
-    """(place, pair, MPs, percentage) of every pair, field by field: what a ranking list prints."""
+def ranking_rows(session: AnySessionScore) -> list[tuple[str, str, str, str]]:
+    """(place, pair, MPs, percentage) or (place, pair, exact IMPs, "") of every pair, field by field."""
+    if isinstance(session, ImpSessionScore):
+        return [(p.text, p.pair, str(session.totals[p.pair].imps), "") for p in session.ranking]
     return [(p.text, p.pair, str(session.totals[p.pair].mp), str(session.totals[p.pair].percent))
             for p in session.ranking]

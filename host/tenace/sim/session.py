@@ -40,6 +40,7 @@ class SimOptions:
     heap_kb: int = 256  # MicroPython heap per terminal: the unix port keeps module code in RAM (a device freezes it)
     timeout_s: float = 900.0
     collector_args: tuple[str, ...] = ("--lead", "on")
+    scoring: str = "mp"  # how both rankings are computed: "mp" or "butler"
 
     def movement(self) -> Movement:
         if self.boards % self.boards_per_round:
@@ -99,7 +100,7 @@ async def _run(options: SimOptions, workdir: Path) -> SimResult:
         collector.stop()
         await radio.close()
     with closing(connect(db)) as conn:
-        comparison = compare(conn, read_accepted(storage), movement)
+        comparison = compare(conn, read_accepted(storage), movement, options.scoring)
     return SimResult(comparison, movement, radio.stats, collector.starts, sum(g.keys for g in groups),
                      time.monotonic() - started)
 
