@@ -222,7 +222,7 @@ class _Publisher:
 
 
 @dataclass(slots=True)
-class _Board:
+class _SideFigures:
     """What every distinct comparison result of one board is turned into: its two sides' figures."""
 
     n_expected: int
@@ -283,18 +283,10 @@ def matchpoint_board(
     e = expected if expected is not None else len(results)
     _check_entries(results, board)
     outcomes = list(map(_outcome, results))
-    kinds = set(map(type, outcomes))
-    group_names = set(map(_fouled_group, results))
     # Results compared with each other, by Law 87 group: played and weighted ones only.
-    groups: dict[str | None, list[int]]
-    if kinds == {Played} and group_names == {None}:
-        groups = {None: list(range(len(results)))}
-    elif group_names == {None}:
-        groups = {None: [i for i, o in enumerate(outcomes) if isinstance(o, Played | Weighted)]}
-        if not groups[None]:
-            groups = {}
-    else:
-        groups = {}
+    all_played = set(map(type, outcomes)) == {Played} and set(map(_fouled_group, results)) == {None}
+    groups: dict[str | None, list[int]] = {None: list(range(len(results)))} if all_played else {}
+    if not all_played:
         for i, r in enumerate(results):
             if isinstance(r.outcome, Played | Weighted):
                 groups.setdefault(r.fouled_group, []).append(i)
@@ -308,9 +300,9 @@ def matchpoint_board(
     half = options.units is Units.NORTH_AMERICAN
     top = top1 // 2 if half else top1
     publish = _Publisher(top, options)
-    figures = _Board(e, top1, half, method, publish)
+    figures = _SideFigures(e, top1, half, method, publish)
 
-    if len(groups) == 1 and len(groups.get(None, ())) == len(results) and kinds == {Played}:
+    if all_played:
         # Every result a plain played score: one figure pair per distinct score, then only the tuples per table.
         scores = list(map(_ns_score, outcomes))
         n = len(scores)
