@@ -82,10 +82,12 @@ class Player:
         app = self.app
         name = app.screen_name
         keys = None
-        if name == "startup":
+        if name == "startup" or name == "pairing":
             if not app.signing_in() and app.signin is None:
-                keys = [c for c in str(self.table)] + ["OK"]
-                if getattr(app.link, "needs_code", False):
+                # The pairing screen follows the table's OK when the link has no key; it comes back
+                # after a sign-in that went unanswered (a wrong code, or a host too busy to answer).
+                keys = [] if name == "pairing" else [c for c in str(self.table)] + ["OK"]
+                if name == "pairing" or getattr(app.link, "needs_code", False):
                     keys += [c for c in self.code] + ["OK"]
         elif name == "round" or name == "traveller":
             keys = ["OK"]
