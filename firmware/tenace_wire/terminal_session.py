@@ -167,9 +167,10 @@ class TerminalSession:
             raise
 
     def _receive(self, data: "bytes | bytearray | memoryview") -> "Inbound | None":
-        # A cheap look before any hashing: on a shared channel most frames are for other tables.
-        if len(data) >= 5 and data[0] & 0x80 and (data[1] << 8 | data[2]) != self.terminal:
-            raise WireError(NOT_MINE, "a frame for terminal %d" % (data[1] << 8 | data[2]))
+        # A cheap look before any hashing: on a shared channel most frames are for other tables, or
+        # other terminals' own frames (ESP-NOW broadcast: every terminal hears every other).
+        if len(data) >= 5 and (data[1] << 8 | data[2]) != self.terminal:
+            raise WireError(NOT_MINE, "a frame for or from terminal %d" % (data[1] << 8 | data[2]))
         if self._tagger is None and not (len(data) and data[0] & 0x1F == PAIR_OFFER):
             raise WireError(NOT_SIGNED_IN, "no event key yet")
         frame = decode_frame(data, self._tagger or NO_KEY, True)

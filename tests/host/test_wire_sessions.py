@@ -7,6 +7,7 @@ from itertools import pairwise
 
 import pytest
 
+from tenace_wire.auth import Tagger
 from tenace_wire.control import REFUSED_WRONG_TABLE, SignInAnswer
 from tenace_wire.director_messages import (
     HandRecord,
@@ -17,9 +18,9 @@ from tenace_wire.director_messages import (
     Traveller,
     TravellerLine,
 )
-from tenace_wire.errors import DUPLICATE, NOT_SIGNED_IN, REPLAY, WRONG_TABLE, WireError
+from tenace_wire.errors import DUPLICATE, NOT_MINE, NOT_SIGNED_IN, REPLAY, WRONG_TABLE, WireError
 from tenace_wire.frame import decode_frame, encode_frame
-from tenace_wire.frame_types import ACK, MAX_FRAME, OVERHEAD, RESULT
+from tenace_wire.frame_types import ACK, MAX_FRAME, OVERHEAD, RESULT, ROUND_PLAN
 from tenace_wire.host_session import HostSession
 from tenace_wire.messages import decode_message
 from tenace_wire.table_messages import ADJUSTED, Result
@@ -222,3 +223,17 @@ def test_decode_refuses_director_fields() -> None:
 def h_tagger():  # type: ignore[no-untyped-def]
     from tenace_wire.auth import Tagger
     return Tagger(KEY)
+
+
+def test_a_terminal_drops_other_terminals_frames_before_any_hashing() -> None:
+    # On ESP-NOW broadcast every terminal hears the host's frames for the others, and the others' own frames.
+    rng = random.Random(4)
+    t, _h = signed_in(rng)
+    neighbour = TerminalSession(8, rng.getrandbits, KEY)
+    neighbour.sign_in(0, 4, 0)
+    heard = [*neighbour.due(0), encode_frame(Tagger(KEY), True, ROUND_PLAN, 8, 1, b"")]
+    for frame in heard:
+        with pytest.raises(WireError) as refused:
+            t.receive(frame, 0)
+        assert refused.value.reason == NOT_MINE
+    assert t.counters[NOT_MINE] == len(heard)

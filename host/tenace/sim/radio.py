@@ -1,10 +1,12 @@
 """The virtual radio: terminals on one side (TCP, one connection each), the base station and collector on the other.
 
-Like ESP-NOW broadcast: every frame from the host reaches every terminal, each through its own
-faulty channel, and each terminal keeps the frames with its own id; a terminal's frame reaches the
-base station through its channel. The base station speaks SLIP over TCP to `tenace collect`, as a
-real one does over USB serial; it can be unplugged for a while, and the collector may vanish
-(killed) and come back on another port.
+Like ESP-NOW broadcast: every frame from the host is on the air for every terminal, each receiving
+it through its own faulty channel and keeping the frames with its own id; a terminal's frame reaches
+the base station through its channel. To spare the CPU of a 256-terminal run, a frame for a terminal
+whose id the radio has heard goes only to that terminal's connection: the others would drop it
+unread (TerminalSession's NOT_MINE check, tested with 256 terminals in tests/firmware/test_radio_*).
+The base station speaks SLIP over TCP to `tenace collect`, as a real one does over USB serial; it
+can be unplugged for a while, and the collector may vanish (killed) and come back on another port.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 
 from tenace.sim.faults import Channel, FaultRates
 from tenace_wire import slip
+from tenace_wire.frame import frame_terminal
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +44,7 @@ class VirtualRadio:
         self.stats = AirStats()
         self.collector_port: int | None = None
         self._terminals: dict[asyncio.StreamWriter, Channel] = {}
+        self._heard: dict[int, asyncio.StreamWriter] = {}  # terminal id -> its connection
         self._uplink = Channel(rates, self.rng)
         self._base: asyncio.StreamWriter | None = None
         self._unplugged_until = 0.0
@@ -81,11 +85,14 @@ class VirtualRadio:
         try:
             while data := await reader.read(4096):
                 for frame in decoder.feed(data):
+                    self._heard[frame_terminal(frame)] = writer
                     self._from_terminal(frame)
         except ConnectionError:
             pass
         finally:
             self._terminals.pop(writer, None)
+            for terminal in [t for t, w in self._heard.items() if w is writer]:
+                del self._heard[terminal]
             writer.close()
 
     def _from_terminal(self, frame: bytes) -> None:
@@ -137,7 +144,12 @@ class VirtualRadio:
         self.stats.frames_down += 1
         self.stats.bytes_down += len(frame)
         loop = asyncio.get_running_loop()
-        for writer, channel in list(self._terminals.items()):
+        addressee = self._heard.get(frame_terminal(frame))
+        receivers = [addressee] if addressee is not None else list(self._terminals)
+        for writer in receivers:
+            channel = self._terminals.get(writer)
+            if channel is None:
+                continue
             for delay, copy in channel.transmit(frame):
                 loop.call_later(delay, _deliver, writer, copy)
 
