@@ -2,11 +2,12 @@
 
 Started by `tenace sim` (host/tenace/sim), with MICROPYPATH=<mpy-cross'd firmware>:tools/sim:
     micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:TABLE,ID:TABLE...
-Each terminal is the real App (firmware/tenace_terminal) with a WireLink over its own TCP connection to
-the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed, its journal in
-DIR/ID. What each table accepted is appended to DIR/ID/accepted.txt ("round board result", flushed
-line by line) for the simulator to compare with the store. Prints "DONE ID keys=N" when a table has
-finished and the host acknowledged everything, and exits when all have; exits at once if the radio goes.
+Each terminal is the real App (firmware/tenace_terminal) with a WireLink over its own TCP connection
+to the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed by
+tenace_radio's StreamTransport, its journal in DIR/ID. What each table accepted is appended to
+DIR/ID/accepted.txt ("round board result", flushed line by line) for the simulator to compare with
+the store. Prints "DONE ID keys=N" when a table has finished and the host acknowledged everything,
+and exits when all have; exits at once if the radio goes.
 """
 
 import os
@@ -17,11 +18,10 @@ import time
 
 from scripted_player import Player
 from sim_devices import FixedBattery, ScriptedKeypad
+from tenace_radio.uart_transport import StreamTransport
 from tenace_terminal.app import App
 from tenace_terminal.text_grid import TextGrid
 from tenace_terminal.wire_link import WireLink
-
-from tenace_wire import slip
 
 _IDLE_MS = 5
 _THINK_MS = 30  # a table takes this long to key the next thing, so that the radio sees tables interleave
@@ -32,29 +32,23 @@ class Clock:
         return time.ticks_ms()
 
 
-class SocketTransport:
-    """Frames over a TCP connection to the virtual radio, SLIP-framed (as on a UART)."""
+class PolledSocket:
+    """A TCP connection to the virtual radio as the reader StreamTransport takes (any(), read(n) without waiting)."""
 
     def __init__(self, port):
         self.sock = socket.socket()
         self.sock.connect(socket.getaddrinfo("127.0.0.1", port)[0][-1])
         self.poller = select.poll()
         self.poller.register(self.sock, select.POLLIN)
-        self.decoder = slip.Decoder()
-        self.inbox = []
 
-    def send(self, frame):
-        data = slip.encode(frame)
-        while data:
-            data = data[self.sock.send(data):]
+    def any(self):
+        return 1 if self.poller.poll(0) else 0
 
-    def recv(self):
-        while not self.inbox and self.poller.poll(0):
-            data = self.sock.recv(512)
-            if not data:
-                raise SystemExit("radio_terminal: the radio closed the connection")
-            self.inbox.extend(self.decoder.feed(data))
-        return self.inbox.pop(0) if self.inbox else None
+    def read(self, n):
+        data = self.sock.recv(n)
+        if not data:
+            raise SystemExit("radio_terminal: the radio closed the connection")
+        return data
 
 
 class Table:
@@ -69,7 +63,9 @@ class Table:
             os.mkdir(storage)
         except OSError:
             pass  # a restarted process: the journal is there
-        self.transport = SocketTransport(int(opts["port"]))
+        self.radio = PolledSocket(int(opts["port"]))
+        # The SLIP stream transport of a terminal wired by serial: the radio's socket is its stream.
+        self.transport = StreamTransport(self.radio, self.radio.sock)
         self.keypad = ScriptedKeypad()
         link = WireLink(self.transport, terminal, storage, clock)
         self.app = App(self.keypad, TextGrid(), clock, link, storage, FixedBattery(), "T%d" % terminal)
@@ -136,7 +132,7 @@ def main(argv):
         tables.append(Table(int(terminal), int(table), opts, clock))
     poller = select.poll()
     for t in tables:
-        poller.register(t.transport.sock, select.POLLIN)
+        poller.register(t.radio.sock, select.POLLIN)
     print("READY %d" % len(tables))
     while True:
         now = time.ticks_ms()
