@@ -1,10 +1,12 @@
-"""Shared pytest fixtures: paths of the project and of its tools in .venv."""
+"""Shared pytest fixtures: paths of the project and of its tools in .venv, and the rule for the oracle files."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 FIRMWARE_TESTS = ROOT / "tests" / "firmware"
 SHARED = ROOT.parent / "shared"
+ORACLES = SHARED / "oracles"
+# The published results the oracle tests check against (listed again in .ci/run, which refuses to start without them).
+ORACLE_FILES = ("ffb-2022-dn1-session1.pbn", "venice-cup-1997-final-2.pbn", "okbridge-imp-pairs-01.pbn")
+# Tests that read ORACLES carry this mark: skipped, with one reason, where they are absent, except in CI.
+needs_oracles = pytest.mark.oracles
 
 # The firmware's own tests import their helpers by bare name, as they do under MicroPython.
 sys.path.insert(0, str(FIRMWARE_TESTS))
@@ -41,3 +48,39 @@ def mpy_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
         dest.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([str(mpy_cross), "-o", str(dest), str(src)], check=True, capture_output=True, text=True)
     return out
+
+
+def oracles_problem(folder: Path) -> str | None:
+    """What is wrong with the oracle folder (absent, or lacking some of ORACLE_FILES), None when all are there."""
+    if not folder.is_dir():
+        return f"the published results are absent: no folder {folder}"
+    missing = [name for name in ORACLE_FILES if not (folder / name).is_file()]
+    return f"the published results are incomplete: {folder} lacks {', '.join(missing)}" if missing else None
+
+
+def in_ci(env: Mapping[str, str]) -> bool:
+    return env.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def oracle_skip_reason(folder: Path, env: Mapping[str, str]) -> str | None:
+    """Why oracle tests are skipped here (None: they run); in CI their absence is an error, never a skip."""
+    problem = oracles_problem(folder)
+    if problem and in_ci(env):
+        raise pytest.UsageError(f"CI=true and {problem}: the oracle tests may not be skipped in CI")
+    return problem and f"{problem} (put the shared folder beside the project to run the oracle tests)"
+
+
+_ORACLE_SKIP = pytest.StashKey[str | None]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "oracles: checks figures against the published results in ../shared/oracles")
+    # Decided once per session, before collection, so that CI fails at once whatever tests were selected.
+    config.stash[_ORACLE_SKIP] = oracle_skip_reason(ORACLES, os.environ)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reason = item.config.stash[_ORACLE_SKIP]
+    if reason and item.get_closest_marker("oracles"):
+        # Skipped from this one line rather than by a skipif mark, so `-ra` folds every such skip into one report.
+        pytest.skip(reason)

@@ -13,10 +13,7 @@ import pytest
 
 from tenace.pbn.reader import read_pbn
 
-from conftest import SHARED
-
-ORACLES = SHARED / "oracles"
-needs_oracles = pytest.mark.skipif(not ORACLES.is_dir(), reason=f"the shared oracles are absent ({ORACLES})")
+from conftest import ORACLES, needs_oracles
 
 SMALL = """[Event "Club"]
 [Board "1"]

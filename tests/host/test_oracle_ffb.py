@@ -23,12 +23,11 @@ from tenace.scoring.model import Artificial, Average, BoardResult, Played
 from tenace.scoring.pairs_session import SessionScore, score_pairs_session
 from tenace_rules.board import parse_vulnerability
 
-from conftest import SHARED
+from conftest import ORACLES, needs_oracles
 
-ORACLES = SHARED / "oracles"
 FFB = ORACLES / "ffb-2022-dn1-session1.pbn"
 
-pytestmark = pytest.mark.skipif(not ORACLES.is_dir(), reason=f"the shared oracles are absent ({ORACLES})")
+pytestmark = needs_oracles
 
 AVERAGES = {"A+": Average.PLUS, "A": Average.EVEN, "A-": Average.MINUS}
 

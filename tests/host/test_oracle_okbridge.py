@@ -32,13 +32,12 @@ from tenace_rules.board import parse_vulnerability, vulnerability
 from tenace_rules.contract import parse_contract
 from tenace_rules.score import ns_score
 
-from conftest import SHARED
+from conftest import ORACLES, needs_oracles
 
-ORACLES = SHARED / "oracles"
 PBN = ORACLES / "okbridge-imp-pairs-01.pbn"
 ANOMALOUS_BOARD = 395
 
-pytestmark = pytest.mark.skipif(not ORACLES.exists(), reason=f"{ORACLES} is absent: no real results to test against")
+pytestmark = needs_oracles
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,11 @@ from tenace_rules.board import parse_vulnerability, vulnerability
 from tenace_rules.contract import parse_contract
 from tenace_rules.score import ns_score
 
-from conftest import SHARED
+from conftest import ORACLES, needs_oracles
 
-ORACLES = SHARED / "oracles"
 PBN = ORACLES / "venice-cup-1997-final-2.pbn"
 
-pytestmark = pytest.mark.skipif(not ORACLES.exists(), reason=f"{ORACLES} is absent: no real results to test against")
+pytestmark = needs_oracles
 
 
 def law77(game: PbnGame) -> int:

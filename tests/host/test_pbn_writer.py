@@ -9,7 +9,7 @@ import pytest
 from tenace.pbn.reader import PbnColumn, PbnGame, PbnTable, parse_pbn, read_pbn
 from tenace.pbn.writer import write_pbn
 
-from conftest import SHARED
+from conftest import ORACLES, needs_oracles
 
 
 def round_trip(games: list[PbnGame]) -> list[PbnGame]:
@@ -47,9 +47,9 @@ def test_a_row_of_the_wrong_length_is_refused() -> None:
         write_pbn([PbnGame(tables={"ScoreTable": table})], io.StringIO())
 
 
-@pytest.mark.skipif(not (SHARED / "oracles").is_dir(), reason="oracle files not found beside the project")
+@needs_oracles
 def test_the_ffb_file_survives_a_round_trip() -> None:
-    games = read_pbn(SHARED / "oracles" / "ffb-2022-dn1-session1.pbn")
+    games = read_pbn(ORACLES / "ffb-2022-dn1-session1.pbn")
     back = round_trip(games)
     assert [g.tags for g in back] == [g.tags for g in games]
     assert [{k: t.rows for k, t in g.tables.items()} for g in back] == \
