@@ -1,8 +1,9 @@
 """The message catalogue: every text the terminal shows, from one language loaded at a time.
 
-Each language is a module tenace_terminal/lang/<code>.py holding MESSAGES = {key: text}. Loaded,
-it is packed into one string ("\\0key\\1text\\0key\\1text...\\0") and the module is dropped: a dict
-of ~140 small strings takes several times the RAM of the same text in one string.
+Each language is a module tenace_terminal/lang/<code>.py holding TEXT, one string that the compiler
+folds from one literal per message ("\\n<key>\\t<text>" ... "\\n"). Loaded, only that string stays in
+RAM (the module is dropped); frozen into flash it costs no RAM at all. A dict of ~150 small strings
+would take several times as much, and its keys would be interned as qstrs for good.
 """
 
 import sys
@@ -13,36 +14,24 @@ LANGUAGES = ("en", "sr", "sk", "lv", "he")
 LANGUAGE_NAMES = ("English", "Srpski", "Sloven\u010dina", "Latvie\u0161u", "\u05e2\u05d1\u05e8\u05d9\u05ea")
 _RTL = ("he",)
 _PACKAGE = "tenace_terminal.lang"
-_KEY = "\x00"  # starts a key; cannot occur in a message
-_TEXT = "\x01"  # ends a key, starts its text
+_KEY = "\n"  # starts a key; cannot occur in a message
+_TEXT = "\t"  # ends a key, starts its text
 
 _code = ""
-_table = ""  # the current language, packed
-_fallback = ""  # English, packed, loaded only if the current language lacks a key
+_table = ""  # the current language's TEXT
+_fallback = ""  # English's, loaded only if the current language lacks a key
 
 
 def _load(code: str) -> str:
-    """The packed catalogue of `code`; ImportError when its module is not in the firmware."""
+    """The TEXT of `code`; ImportError when its module is not in the firmware."""
     name = _PACKAGE + "." + code
-    module = __import__(name, None, None, ("MESSAGES",))
-    table = module.MESSAGES
-    # Joined from a list sized once: no intermediate string per message, no list regrowth.
-    parts = [_KEY] * (4 * len(table) + 1)
-    i = 1
-    for key in table:
-        parts[i] = key
-        parts[i + 1] = _TEXT
-        parts[i + 2] = table[key]
-        i += 4
-    packed = "".join(parts)
-    parts = None
-    # Drop the module and its dict: only the packed string stays in RAM.
-    module = table = None
+    table = __import__(name, None, None, ("TEXT",)).TEXT
+    # Drop the module: only its string stays in RAM.
     sys.modules.pop(name, None)
     package = sys.modules.get(_PACKAGE)
     if package is not None and hasattr(package, code):
         delattr(package, code)
-    return packed
+    return table
 
 
 def set_language(code: str) -> None:

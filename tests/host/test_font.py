@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
-from pathlib import Path
 
 from tenace_rules.contract import Contract
 
+from catalogues import LANG, catalogue
 from conftest import FIRMWARE, ROOT
 
 sys.path.insert(0, str(FIRMWARE))  # the terminal package is firmware, not installed on the host
 from tenace_terminal import font
 
-LANG = FIRMWARE / "tenace_terminal" / "lang"
 LANGUAGES = ("en", "sr", "sk", "lv", "he")
 # Letters each language needs beyond ASCII, from their alphabets (capitals and lower case).
 ALPHABETS = {
@@ -23,14 +21,6 @@ ALPHABETS = {
     "lv": "āčēģīķļņšūžĀČĒĢĪĶĻŅŠŪŽ",
     "he": "אבגדהוזחטיכךלמםנןסעפףצץקרשת",
 }
-
-
-def catalogue_strings(path: Path) -> list[str]:
-    """The texts of a catalogue module's MESSAGES, read without running it."""
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["MESSAGES"]:
-            return list(ast.literal_eval(node.value).values())
-    raise AssertionError(f"{path}: no MESSAGES")
 
 
 def test_font_py_is_what_the_drawings_give() -> None:
@@ -46,12 +36,11 @@ def test_every_letter_of_the_five_languages_and_the_suits_has_a_glyph() -> None:
 
 
 def test_every_character_of_every_catalogue_has_a_glyph() -> None:
-    found = sorted(p for p in LANG.glob("*.py") if p.stem != "__init__")
-    assert {p.stem for p in found} >= set(LANGUAGES)
-    for path in found:
-        # A line break in a message is layout (the app splits lines), not a character to draw.
-        missing = sorted({ch for s in catalogue_strings(path) for ch in s if ch != "\n" and not font.has_glyph(ch)})
-        assert not missing, f"{path.name}: no glyph for {[f'U+{ord(c):04X} {c}' for c in missing]}"
+    found = sorted(p.stem for p in LANG.glob("*.py") if p.stem != "__init__")
+    assert set(found) >= set(LANGUAGES)
+    for code in found:
+        missing = sorted({ch for s in catalogue(code).values() for ch in s if not font.has_glyph(ch)})
+        assert not missing, f"{code}.py: no glyph for {[f'U+{ord(c):04X} {c}' for c in missing]}"
 
 
 def test_every_contract_as_the_rules_write_it_has_glyphs() -> None:

@@ -2,34 +2,24 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import pytest
 
+from catalogues import LANG
+from catalogues import catalogue as messages
 from conftest import FIRMWARE
 
-LANG = FIRMWARE / "tenace_terminal" / "lang"
 TRANSLATIONS = ("sr", "sk", "lv", "he")
 PLACEHOLDER = re.compile(r"%[-0-9]*[sd%]")
 LINE = 21  # display columns; a longer English text (a refusal) may wrap onto two lines
 
 
-def messages(code: str) -> dict[str, str]:
-    path = LANG / f"{code}.py"
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["MESSAGES"]:
-            table = ast.literal_eval(node.value)
-            assert isinstance(table, dict)
-            return table
-    raise AssertionError(f"{path}: no MESSAGES")
-
-
 def refusals() -> set[str]:
     """Keys of en.py's refusals section: the app wraps those onto two lines."""
     source = (LANG / "en.py").read_text(encoding="utf-8")
-    return set(re.findall(r'^\s*"(\w+)":', source.split("# Refusals", 1)[1], re.M))
+    return set(re.findall(r'^\s*"\\n(\w+)\\t', source.split("# Refusals", 1)[1], re.M))
 
 
 def filled(template: str) -> str:

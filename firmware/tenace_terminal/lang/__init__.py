@@ -1,1 +1,1 @@
-"""Message catalogues, one module per language (en, sr, sk, lv, he), each a dict MESSAGES = {key: text}."""
+"""Message catalogues, one module per language (en, sr, sk, lv, he), each one string TEXT (see messages)."""

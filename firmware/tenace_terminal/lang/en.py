@@ -4,160 +4,162 @@ Keys are stable: translations (sr, sk, lv, he) use the same keys and placeholder
 A screen line is 21 characters; a refusal may wrap onto two lines (42).
 """
 
-MESSAGES = {
+# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+TEXT = (
     # Start-up and sign-in
-    "title": "Tenace",
-    "terminal": "Terminal %s",
-    "firmware": "Firmware %s",
-    "battery": "Battery %d%%",
-    "section": "Section %s",
-    "table": "Table %s",
-    "signin_hint": "UP/DOWN section, OK",
-    "signing_in": "Signing in...",
-    "signed_in": "Section %s table %d",
-    "waiting_plan": "Waiting for the round",
-    "section_table": "Section %s table %d",
-    "pair_code": "Code %s",
-    "code_hint": "Director's code, OK",
+    "\ntitle\tTenace"
+    "\nterminal\tTerminal %s"
+    "\nfirmware\tFirmware %s"
+    "\nbattery\tBattery %d%%"
+    "\nsection\tSection %s"
+    "\ntable\tTable %s"
+    "\nsignin_hint\tUP/DOWN section, OK"
+    "\nsigning_in\tSigning in..."
+    "\nsigned_in\tSection %s table %d"
+    "\nwaiting_plan\tWaiting for the round"
+    "\nsection_table\tSection %s table %d"
+    "\npair_code\tCode %s"
+    "\ncode_hint\tDirector's code, OK"
     # Board conditions and the pairs at the table
-    "board_head": "Bd %d Dlr %s Vul %s",
-    "seats": "NESW",
-    "seat_N": "North",
-    "seat_E": "East",
-    "seat_S": "South",
-    "seat_W": "West",
-    "side_NS": "NS",
-    "side_EW": "EW",
-    "vul_none": "None",
-    "vul_ns": "NS",
-    "vul_ew": "EW",
-    "vul_both": "All",
-    "pairs": "NS %d  EW %d",
+    "\nboard_head\tBd %d Dlr %s Vul %s"
+    "\nseats\tNESW"
+    "\nseat_N\tNorth"
+    "\nseat_E\tEast"
+    "\nseat_S\tSouth"
+    "\nseat_W\tWest"
+    "\nside_NS\tNS"
+    "\nside_EW\tEW"
+    "\nvul_none\tNone"
+    "\nvul_ns\tNS"
+    "\nvul_ew\tEW"
+    "\nvul_both\tAll"
+    "\npairs\tNS %d  EW %d"
     # Round
-    "round_head": "Round %d  %s%d",
-    "ns_pair": "NS pair %d",
-    "ew_pair": "EW pair %d",
-    "boards": "Boards %s",
-    "boards_done": "%d of %d entered",
-    "ok_start": "OK: start",
-    "players_head": "Player numbers",
-    "player_line": "%s: %s",
-    "players_optional": "OK with none: skip",
-    "players_required": "Number, then OK",
+    "\nround_head\tRound %d  %s%d"
+    "\nns_pair\tNS pair %d"
+    "\new_pair\tEW pair %d"
+    "\nboards\tBoards %s"
+    "\nboards_done\t%d of %d entered"
+    "\nok_start\tOK: start"
+    "\nplayers_head\tPlayer numbers"
+    "\nplayer_line\t%s: %s"
+    "\nplayers_optional\tOK with none: skip"
+    "\nplayers_required\tNumber, then OK"
     # Board choice
-    "choose_board": "Round %d: boards",
-    "board_prompt": "Board %s",
-    "choose_hint": "Number+OK or UP/DOWN",
+    "\nchoose_board\tRound %d: boards"
+    "\nboard_prompt\tBoard %s"
+    "\nchoose_hint\tNumber+OK or UP/DOWN"
     # Contract, lead, result
-    "contract": "Contract %s",
-    "declarer": "Declarer %s",
-    "contract_hint": "Level suit X seat",
-    "board_hint": "PASS: passed out",
-    "strain_hint": "Suit or NT",
-    "declarer_hint": "X, or declarer NESW",
-    "passed_out": "Passed out",
-    "entry_head": "Bd %d %s %s",
-    "lead_by": "Lead by %s",
-    "lead_card": "Lead %s",
-    "lead_hint": "Rank and suit",
-    "lead_warn_hint": "OK keeps, BACK fixes",
-    "result": "Result %s",
-    "result_hint_any": "= +n -n or tricks",
-    "result_hint_relative": "= +n or -n",
-    "result_hint_tricks": "Tricks taken 0-13",
+    "\ncontract\tContract %s"
+    "\ndeclarer\tDeclarer %s"
+    "\ncontract_hint\tLevel suit X seat"
+    "\nboard_hint\tPASS: passed out"
+    "\nstrain_hint\tSuit or NT"
+    "\ndeclarer_hint\tX, or declarer NESW"
+    "\npassed_out\tPassed out"
+    "\nentry_head\tBd %d %s %s"
+    "\nlead_by\tLead by %s"
+    "\nlead_card\tLead %s"
+    "\nlead_hint\tRank and suit"
+    "\nlead_warn_hint\tOK keeps, BACK fixes"
+    "\nresult\tResult %s"
+    "\nresult_hint_any\t= +n -n or tricks"
+    "\nresult_hint_relative\t= +n or -n"
+    "\nresult_hint_tricks\tTricks taken 0-13"
     # Summary and acceptance
-    "by": "%s by %s",
-    "result_line": "%s  %d tricks",
-    "score_ns": "NS %s",
-    "accept_by": "%s: OK to accept",
-    "accept_any": "Opponents: OK",
-    "reject_hint": "BACK to correct",
-    "saved": "Board %d saved",
+    "\nby\t%s by %s"
+    "\nresult_line\t%s  %d tricks"
+    "\nscore_ns\tNS %s"
+    "\naccept_by\t%s: OK to accept"
+    "\naccept_any\tOpponents: OK"
+    "\nreject_hint\tBACK to correct"
+    "\nsaved\tBoard %d saved"
     # Traveller, end of round, end of session
-    "traveller_head": "Board %d traveller",
-    "traveller_wait": "Waiting for host...",
-    "pct": "NS %s%%  EW %s%%",
-    "next_board_hint": "OK: next board",
-    "round_over": "Round %d finished",
-    "move_pair": "%s %d > table %d %s",
-    "move_sit_out": "%s %d sits out",
-    "move_boards": "Boards > table %d",
-    "ok_next_round": "OK: next round",
-    "ok_end": "OK: end of session",
-    "waiting_round": "Waiting for round %d",
-    "session_over": "Session finished",
-    "boards_entered": "Boards entered %d",
-    "all_sent": "All results sent",
-    "unsent": "%d not yet sent",
-    "thanks": "Thank you!",
-    "ok_new_session": "OK: new sign-in",
+    "\ntraveller_head\tBoard %d traveller"
+    "\ntraveller_wait\tWaiting for host..."
+    "\npct\tNS %s%%  EW %s%%"
+    "\nnext_board_hint\tOK: next board"
+    "\nround_over\tRound %d finished"
+    "\nmove_pair\t%s %d > table %d %s"
+    "\nmove_sit_out\t%s %d sits out"
+    "\nmove_boards\tBoards > table %d"
+    "\nok_next_round\tOK: next round"
+    "\nok_end\tOK: end of session"
+    "\nwaiting_round\tWaiting for round %d"
+    "\nsession_over\tSession finished"
+    "\nboards_entered\tBoards entered %d"
+    "\nall_sent\tAll results sent"
+    "\nunsent\t%d not yet sent"
+    "\nthanks\tThank you!"
+    "\nok_new_session\tOK: new sign-in"
     # Menus
-    "menu_head": "Menu",
-    "menu_language": "1 Language",
-    "menu_director": "2 Director",
-    "back_return": "BACK: return",
-    "language_head": "Language",
-    "director_head": "Director",
-    "pin_prompt": "PIN %s",
-    "dir_board": "Board %s",
-    "dir_board_hint": "Board number, OK",
-    "dir_erase": "1 Erase result",
-    "dir_notplayed": "2 Not played",
-    "dir_adjusted": "3 Adjusted score",
-    "adj_side": "%s %s",
-    "adj_hint": "+ A+  = A  - A-",
-    "erased": "Board %d erased",
-    "notplayed_saved": "Board %d not played",
-    "adjusted_saved": "Board %d %s/%s saved",
+    "\nmenu_head\tMenu"
+    "\nmenu_language\t1 Language"
+    "\nmenu_director\t2 Director"
+    "\nback_return\tBACK: return"
+    "\nlanguage_head\tLanguage"
+    "\ndirector_head\tDirector"
+    "\npin_prompt\tPIN %s"
+    "\ndir_board\tBoard %s"
+    "\ndir_board_hint\tBoard number, OK"
+    "\ndir_erase\t1 Erase result"
+    "\ndir_notplayed\t2 Not played"
+    "\ndir_adjusted\t3 Adjusted score"
+    "\nadj_side\t%s %s"
+    "\nadj_hint\t+ A+  = A  - A-"
+    "\nerased\tBoard %d erased"
+    "\nnotplayed_saved\tBoard %d not played"
+    "\nadjusted_saved\tBoard %d %s/%s saved"
     # Refusals: each says why the key was not taken
-    "key_unused": "Key %s not used here",
-    "press_ok": "Press OK",
-    "wait_host": "Waiting for the host",
-    "nothing_to_erase": "Nothing to erase",
-    "table_needed": "Enter the table number",
-    "table_range": "Table: at most 3 digits",
-    "player_digits": "At most %d digits",
-    "player_needed": "%s: number needed",
-    "board_digits": "Boards: at most 3 digits",
-    "board_not_in_round": "Board %d is not in this round",
-    "board_done": "Board %d done; director can change",
-    "level_first": "Level first: 1 to 7",
-    "level_range": "Level is 1 to 7",
-    "level_set": "Suit chosen; BACK to change",
-    "strain_first": "Suit or NT first",
-    "strain_set": "Suit chosen; BACK to change",
-    "declarer_missing": "Declarer: N, E, S or W",
-    "contract_empty": "Contract, or PASS",
-    "pass_clear": "PASS: first BACK to clear",
-    "clear_first": "First BACK to clear",
-    "lead_incomplete": "Lead: rank and suit",
-    "lead_ten": "Ten: T or 0",
-    "lead_not_in_hand": "%s not in %s's hand",
-    "lead_must_fix": "%s not in %s's hand: correct it",
-    "tricks_only": "Enter tricks taken",
-    "relative_only": "Use =, + or -",
-    "result_over": "%s: at most +%d",
-    "result_under": "%s: at most -%d",
-    "tricks_max": "13 tricks at most",
-    "result_digit": "A digit after %s",
-    "result_empty": "Result: = +n -n or tricks",
-    "summary_keys": "OK accepts, BACK corrects",
-    "next_board_keys": "OK: next board",
-    "session_keys": "Session over",
-    "menu_keys": "Choose a number or BACK",
-    "director_keys": "Choose 1, 2, 3 or BACK",
-    "adjust_keys": "+ A+, = A, - A-",
-    "wrong_pin": "Wrong PIN",
-    "no_round": "No round yet",
-    "no_result": "Board %d has no result",
-    "lang_missing": "%s not installed",
-    "not_saved": "NOT SAVED: storage error",
-    "error": "Key ignored: %s",
-    "code_needed": "Pairing code: 6 digits",
-    "wrong_code": "Wrong pairing code? Key it again",
-    "table_taken": "Table %s%d is taken",
-    "no_table": "No table %s%d",
-    "event_closed": "The event is closed",
-    "refused": "Board %d refused by the host",
-    "players_refused": "Player numbers refused",
-}
+    "\nkey_unused\tKey %s not used here"
+    "\npress_ok\tPress OK"
+    "\nwait_host\tWaiting for the host"
+    "\nnothing_to_erase\tNothing to erase"
+    "\ntable_needed\tEnter the table number"
+    "\ntable_range\tTable: at most 3 digits"
+    "\nplayer_digits\tAt most %d digits"
+    "\nplayer_needed\t%s: number needed"
+    "\nboard_digits\tBoards: at most 3 digits"
+    "\nboard_not_in_round\tBoard %d is not in this round"
+    "\nboard_done\tBoard %d done; director can change"
+    "\nlevel_first\tLevel first: 1 to 7"
+    "\nlevel_range\tLevel is 1 to 7"
+    "\nlevel_set\tSuit chosen; BACK to change"
+    "\nstrain_first\tSuit or NT first"
+    "\nstrain_set\tSuit chosen; BACK to change"
+    "\ndeclarer_missing\tDeclarer: N, E, S or W"
+    "\ncontract_empty\tContract, or PASS"
+    "\npass_clear\tPASS: first BACK to clear"
+    "\nclear_first\tFirst BACK to clear"
+    "\nlead_incomplete\tLead: rank and suit"
+    "\nlead_ten\tTen: T or 0"
+    "\nlead_not_in_hand\t%s not in %s's hand"
+    "\nlead_must_fix\t%s not in %s's hand: correct it"
+    "\ntricks_only\tEnter tricks taken"
+    "\nrelative_only\tUse =, + or -"
+    "\nresult_over\t%s: at most +%d"
+    "\nresult_under\t%s: at most -%d"
+    "\ntricks_max\t13 tricks at most"
+    "\nresult_digit\tA digit after %s"
+    "\nresult_empty\tResult: = +n -n or tricks"
+    "\nsummary_keys\tOK accepts, BACK corrects"
+    "\nnext_board_keys\tOK: next board"
+    "\nsession_keys\tSession over"
+    "\nmenu_keys\tChoose a number or BACK"
+    "\ndirector_keys\tChoose 1, 2, 3 or BACK"
+    "\nadjust_keys\t+ A+, = A, - A-"
+    "\nwrong_pin\tWrong PIN"
+    "\nno_round\tNo round yet"
+    "\nno_result\tBoard %d has no result"
+    "\nlang_missing\t%s not installed"
+    "\nnot_saved\tNOT SAVED: storage error"
+    "\nerror\tKey ignored: %s"
+    "\ncode_needed\tPairing code: 6 digits"
+    "\nwrong_code\tWrong pairing code? Key it again"
+    "\ntable_taken\tTable %s%d is taken"
+    "\nno_table\tNo table %s%d"
+    "\nevent_closed\tThe event is closed"
+    "\nrefused\tBoard %d refused by the host"
+    "\nplayers_refused\tPlayer numbers refused"
+    "\n"
+)

@@ -7,160 +7,162 @@ Bridge words as in the Hebrew Laws of Duplicate Bridge: לוח (board), חוזה
 and contracts reading left to right inside the Hebrew line.
 """
 
-MESSAGES = {
+# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+TEXT = (
     # Start-up and sign-in
-    "title": "Tenace",
-    "terminal": "מסוף %s",
-    "firmware": "קושחה %s",
-    "battery": "סוללה %d%%",
-    "section": "בית %s",
-    "table": "שולחן %s",
-    "signin_hint": "UP/DOWN בית, OK",
-    "signing_in": "מתחבר...",
-    "signed_in": "בית %s שולחן %d",
-    "waiting_plan": "ממתין לסיבוב",
-    "section_table": "בית %s שולחן %d",
-    "pair_code": "קוד %s",
-    "code_hint": "קוד מהמנהל, OK",
+    "\ntitle\tTenace"
+    "\nterminal\tמסוף %s"
+    "\nfirmware\tקושחה %s"
+    "\nbattery\tסוללה %d%%"
+    "\nsection\tבית %s"
+    "\ntable\tשולחן %s"
+    "\nsignin_hint\tUP/DOWN בית, OK"
+    "\nsigning_in\tמתחבר..."
+    "\nsigned_in\tבית %s שולחן %d"
+    "\nwaiting_plan\tממתין לסיבוב"
+    "\nsection_table\tבית %s שולחן %d"
+    "\npair_code\tקוד %s"
+    "\ncode_hint\tקוד מהמנהל, OK"
     # Board conditions and the pairs at the table
-    "board_head": "לוח %d מח׳ %s פגיע %s",
-    "seats": "NESW",
-    "seat_N": "צפון",
-    "seat_E": "מזרח",
-    "seat_S": "דרום",
-    "seat_W": "מערב",
-    "side_NS": "NS",
-    "side_EW": "EW",
-    "vul_none": "אין",
-    "vul_ns": "NS",
-    "vul_ew": "EW",
-    "vul_both": "הכל",
-    "pairs": "NS %d  EW %d",
+    "\nboard_head\tלוח %d מח׳ %s פגיע %s"
+    "\nseats\tNESW"
+    "\nseat_N\tצפון"
+    "\nseat_E\tמזרח"
+    "\nseat_S\tדרום"
+    "\nseat_W\tמערב"
+    "\nside_NS\tNS"
+    "\nside_EW\tEW"
+    "\nvul_none\tאין"
+    "\nvul_ns\tNS"
+    "\nvul_ew\tEW"
+    "\nvul_both\tהכל"
+    "\npairs\tNS %d  EW %d"
     # Round
-    "round_head": "סיבוב %d  %s%d",
-    "ns_pair": "זוג NS %d",
-    "ew_pair": "זוג EW %d",
-    "boards": "לוחות %s",
-    "boards_done": "הוזנו %d מתוך %d",
-    "ok_start": "OK: התחלה",
-    "players_head": "מספרי שחקנים",
-    "player_line": "%s: %s",
-    "players_optional": "OK בלי מספר: דילוג",
-    "players_required": "מספר, ואז OK",
+    "\nround_head\tסיבוב %d  %s%d"
+    "\nns_pair\tזוג NS %d"
+    "\new_pair\tזוג EW %d"
+    "\nboards\tלוחות %s"
+    "\nboards_done\tהוזנו %d מתוך %d"
+    "\nok_start\tOK: התחלה"
+    "\nplayers_head\tמספרי שחקנים"
+    "\nplayer_line\t%s: %s"
+    "\nplayers_optional\tOK בלי מספר: דילוג"
+    "\nplayers_required\tמספר, ואז OK"
     # Board choice
-    "choose_board": "סיבוב %d: לוחות",
-    "board_prompt": "לוח %s",
-    "choose_hint": "מספר+OK או UP/DOWN",
+    "\nchoose_board\tסיבוב %d: לוחות"
+    "\nboard_prompt\tלוח %s"
+    "\nchoose_hint\tמספר+OK או UP/DOWN"
     # Contract, lead, result
-    "contract": "חוזה %s",
-    "declarer": "כרוז %s",
-    "contract_hint": "רמה צבע X כרוז",
-    "board_hint": "PASS: כולם פאס",
-    "strain_hint": "צבע או NT",
-    "declarer_hint": "X, או כרוז NESW",
-    "passed_out": "כולם פאס",
-    "entry_head": "לוח %d %s %s",
-    "lead_by": "מוביל %s",
-    "lead_card": "הובלה %s",
-    "lead_hint": "ערך וצבע",
-    "lead_warn_hint": "OK משאיר, BACK מתקן",
-    "result": "תוצאה %s",
-    "result_hint_any": "= +n -n או לקיחות",
-    "result_hint_relative": "= +n או -n",
-    "result_hint_tricks": "מספר לקיחות 0-13",
+    "\ncontract\tחוזה %s"
+    "\ndeclarer\tכרוז %s"
+    "\ncontract_hint\tרמה צבע X כרוז"
+    "\nboard_hint\tPASS: כולם פאס"
+    "\nstrain_hint\tצבע או NT"
+    "\ndeclarer_hint\tX, או כרוז NESW"
+    "\npassed_out\tכולם פאס"
+    "\nentry_head\tלוח %d %s %s"
+    "\nlead_by\tמוביל %s"
+    "\nlead_card\tהובלה %s"
+    "\nlead_hint\tערך וצבע"
+    "\nlead_warn_hint\tOK משאיר, BACK מתקן"
+    "\nresult\tתוצאה %s"
+    "\nresult_hint_any\t= +n -n או לקיחות"
+    "\nresult_hint_relative\t= +n או -n"
+    "\nresult_hint_tricks\tמספר לקיחות 0-13"
     # Summary and acceptance
-    "by": "%s, כרוז %s",
-    "result_line": "%s  %d לקיחות",
-    "score_ns": "NS %s",
-    "accept_by": "%s: OK לאישור",
-    "accept_any": "יריבים: OK",
-    "reject_hint": "BACK לתיקון",
-    "saved": "לוח %d נשמר",
+    "\nby\t%s, כרוז %s"
+    "\nresult_line\t%s  %d לקיחות"
+    "\nscore_ns\tNS %s"
+    "\naccept_by\t%s: OK לאישור"
+    "\naccept_any\tיריבים: OK"
+    "\nreject_hint\tBACK לתיקון"
+    "\nsaved\tלוח %d נשמר"
     # Traveller, end of round, end of session
-    "traveller_head": "לוח %d: תוצאות",
-    "traveller_wait": "ממתין למחשב...",
-    "pct": "NS %s%%  EW %s%%",
-    "next_board_hint": "OK: הלוח הבא",
-    "round_over": "סיבוב %d הסתיים",
-    "move_pair": "%s %d > שולחן %d %s",
-    "move_sit_out": "%s %d בהפסקה",
-    "move_boards": "לוחות > שולחן %d",
-    "ok_next_round": "OK: הסיבוב הבא",
-    "ok_end": "OK: סוף המושב",
-    "waiting_round": "ממתין לסיבוב %d",
-    "session_over": "המושב הסתיים",
-    "boards_entered": "הוזנו לוחות: %d",
-    "all_sent": "כל התוצאות נשלחו",
-    "unsent": "%d טרם נשלחו",
-    "thanks": "תודה!",
-    "ok_new_session": "OK: כניסה חדשה",
+    "\ntraveller_head\tלוח %d: תוצאות"
+    "\ntraveller_wait\tממתין למחשב..."
+    "\npct\tNS %s%%  EW %s%%"
+    "\nnext_board_hint\tOK: הלוח הבא"
+    "\nround_over\tסיבוב %d הסתיים"
+    "\nmove_pair\t%s %d > שולחן %d %s"
+    "\nmove_sit_out\t%s %d בהפסקה"
+    "\nmove_boards\tלוחות > שולחן %d"
+    "\nok_next_round\tOK: הסיבוב הבא"
+    "\nok_end\tOK: סוף המושב"
+    "\nwaiting_round\tממתין לסיבוב %d"
+    "\nsession_over\tהמושב הסתיים"
+    "\nboards_entered\tהוזנו לוחות: %d"
+    "\nall_sent\tכל התוצאות נשלחו"
+    "\nunsent\t%d טרם נשלחו"
+    "\nthanks\tתודה!"
+    "\nok_new_session\tOK: כניסה חדשה"
     # Menus
-    "menu_head": "תפריט",
-    "menu_language": "1 שפה",
-    "menu_director": "2 מנהל התחרות",
-    "back_return": "BACK: חזרה",
-    "language_head": "שפה",
-    "director_head": "מנהל התחרות",
-    "pin_prompt": "קוד %s",
-    "dir_board": "לוח %s",
-    "dir_board_hint": "מספר לוח, OK",
-    "dir_erase": "1 מחיקת תוצאה",
-    "dir_notplayed": "2 לא שוחק",
-    "dir_adjusted": "3 תוצאה מתוקנת",
-    "adj_side": "%s %s",
-    "adj_hint": "+ A+  = A  - A-",
-    "erased": "לוח %d נמחק",
-    "notplayed_saved": "לוח %d לא שוחק",
-    "adjusted_saved": "לוח %d %s/%s נשמר",
+    "\nmenu_head\tתפריט"
+    "\nmenu_language\t1 שפה"
+    "\nmenu_director\t2 מנהל התחרות"
+    "\nback_return\tBACK: חזרה"
+    "\nlanguage_head\tשפה"
+    "\ndirector_head\tמנהל התחרות"
+    "\npin_prompt\tקוד %s"
+    "\ndir_board\tלוח %s"
+    "\ndir_board_hint\tמספר לוח, OK"
+    "\ndir_erase\t1 מחיקת תוצאה"
+    "\ndir_notplayed\t2 לא שוחק"
+    "\ndir_adjusted\t3 תוצאה מתוקנת"
+    "\nadj_side\t%s %s"
+    "\nadj_hint\t+ A+  = A  - A-"
+    "\nerased\tלוח %d נמחק"
+    "\nnotplayed_saved\tלוח %d לא שוחק"
+    "\nadjusted_saved\tלוח %d %s/%s נשמר"
     # Refusals: each says why the key was not taken
-    "key_unused": "המקש %s אינו בשימוש כאן",
-    "press_ok": "לחצו OK",
-    "wait_host": "ממתין למחשב",
-    "nothing_to_erase": "אין מה למחוק",
-    "table_needed": "הקישו מספר שולחן",
-    "table_range": "שולחן: עד 3 ספרות",
-    "player_digits": "עד %d ספרות",
-    "player_needed": "%s: חסר מספר",
-    "board_digits": "לוחות: עד 3 ספרות",
-    "board_not_in_round": "לוח %d אינו בסיבוב זה",
-    "board_done": "לוח %d הוזן; מנהל התחרות יכול לשנות",
-    "level_first": "קודם רמה: 1 עד 7",
-    "level_range": "הרמה היא 1 עד 7",
-    "level_set": "הצבע נבחר; BACK לשינוי",
-    "strain_first": "קודם צבע או NT",
-    "strain_set": "הצבע נבחר; BACK לשינוי",
-    "declarer_missing": "כרוז: N, E, S או W",
-    "contract_empty": "חוזה, או PASS",
-    "pass_clear": "PASS: קודם BACK לניקוי",
-    "clear_first": "קודם BACK לניקוי",
-    "lead_incomplete": "הובלה: ערך וצבע",
-    "lead_ten": "עשר: T או 0",
-    "lead_not_in_hand": "%s אינו ביד של %s",
-    "lead_must_fix": "%s אינו ביד של %s: תקנו",
-    "tricks_only": "הקישו מספר לקיחות",
-    "relative_only": "הקישו =, + או -",
-    "result_over": "%s: לכל היותר +%d",
-    "result_under": "%s: לכל היותר -%d",
-    "tricks_max": "לכל היותר 13 לקיחות",
-    "result_digit": "ספרה אחרי %s",
-    "result_empty": "תוצאה: = +n -n או לקיחות",
-    "summary_keys": "OK מאשר, BACK מתקן",
-    "next_board_keys": "OK: הלוח הבא",
-    "session_keys": "המושב הסתיים",
-    "menu_keys": "בחרו מספר או BACK",
-    "director_keys": "בחרו 1, 2, 3 או BACK",
-    "adjust_keys": "+ A+, = A, - A-",
-    "wrong_pin": "קוד שגוי",
-    "no_round": "אין עדיין סיבוב",
-    "no_result": "ללוח %d אין תוצאה",
-    "lang_missing": "%s לא מותקן",
-    "not_saved": "לא נשמר: תקלת זיכרון",
-    "error": "המקש נדחה: %s",
-    "code_needed": "קוד צימוד: 6 ספרות",
-    "wrong_code": "קוד שגוי? הקישו אותו שוב",
-    "table_taken": "שולחן %s%d תפוס",
-    "no_table": "אין שולחן %s%d",
-    "event_closed": "התחרות סגורה",
-    "refused": "המחשב דחה את לוח %d",
-    "players_refused": "מספרי השחקנים נדחו",
-}
+    "\nkey_unused\tהמקש %s אינו בשימוש כאן"
+    "\npress_ok\tלחצו OK"
+    "\nwait_host\tממתין למחשב"
+    "\nnothing_to_erase\tאין מה למחוק"
+    "\ntable_needed\tהקישו מספר שולחן"
+    "\ntable_range\tשולחן: עד 3 ספרות"
+    "\nplayer_digits\tעד %d ספרות"
+    "\nplayer_needed\t%s: חסר מספר"
+    "\nboard_digits\tלוחות: עד 3 ספרות"
+    "\nboard_not_in_round\tלוח %d אינו בסיבוב זה"
+    "\nboard_done\tלוח %d הוזן; מנהל התחרות יכול לשנות"
+    "\nlevel_first\tקודם רמה: 1 עד 7"
+    "\nlevel_range\tהרמה היא 1 עד 7"
+    "\nlevel_set\tהצבע נבחר; BACK לשינוי"
+    "\nstrain_first\tקודם צבע או NT"
+    "\nstrain_set\tהצבע נבחר; BACK לשינוי"
+    "\ndeclarer_missing\tכרוז: N, E, S או W"
+    "\ncontract_empty\tחוזה, או PASS"
+    "\npass_clear\tPASS: קודם BACK לניקוי"
+    "\nclear_first\tקודם BACK לניקוי"
+    "\nlead_incomplete\tהובלה: ערך וצבע"
+    "\nlead_ten\tעשר: T או 0"
+    "\nlead_not_in_hand\t%s אינו ביד של %s"
+    "\nlead_must_fix\t%s אינו ביד של %s: תקנו"
+    "\ntricks_only\tהקישו מספר לקיחות"
+    "\nrelative_only\tהקישו =, + או -"
+    "\nresult_over\t%s: לכל היותר +%d"
+    "\nresult_under\t%s: לכל היותר -%d"
+    "\ntricks_max\tלכל היותר 13 לקיחות"
+    "\nresult_digit\tספרה אחרי %s"
+    "\nresult_empty\tתוצאה: = +n -n או לקיחות"
+    "\nsummary_keys\tOK מאשר, BACK מתקן"
+    "\nnext_board_keys\tOK: הלוח הבא"
+    "\nsession_keys\tהמושב הסתיים"
+    "\nmenu_keys\tבחרו מספר או BACK"
+    "\ndirector_keys\tבחרו 1, 2, 3 או BACK"
+    "\nadjust_keys\t+ A+, = A, - A-"
+    "\nwrong_pin\tקוד שגוי"
+    "\nno_round\tאין עדיין סיבוב"
+    "\nno_result\tללוח %d אין תוצאה"
+    "\nlang_missing\t%s לא מותקן"
+    "\nnot_saved\tלא נשמר: תקלת זיכרון"
+    "\nerror\tהמקש נדחה: %s"
+    "\ncode_needed\tקוד צימוד: 6 ספרות"
+    "\nwrong_code\tקוד שגוי? הקישו אותו שוב"
+    "\ntable_taken\tשולחן %s%d תפוס"
+    "\nno_table\tאין שולחן %s%d"
+    "\nevent_closed\tהתחרות סגורה"
+    "\nrefused\tהמחשב דחה את לוח %d"
+    "\nplayers_refused\tמספרי השחקנים נדחו"
+    "\n"
+)

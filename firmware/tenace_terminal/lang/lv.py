@@ -6,160 +6,162 @@ sesija, tiesnesis (director). Key labels (OK, BACK, PASS, UP/DOWN) and seats (N 
 written as printed on the keypad.
 """
 
-MESSAGES = {
+# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+TEXT = (
     # Start-up and sign-in
-    "title": "Tenace",
-    "terminal": "Terminālis %s",
-    "firmware": "Programmatūra %s",
-    "battery": "Baterija %d%%",
-    "section": "Sekcija %s",
-    "table": "Galds %s",
-    "signin_hint": "UP/DOWN sekcija, OK",
-    "signing_in": "Pieslēdzas...",
-    "signed_in": "Sekcija %s galds %d",
-    "waiting_plan": "Gaida kārtu",
-    "section_table": "Sekcija %s galds %d",
-    "pair_code": "Kods %s",
-    "code_hint": "Tiesneša kods, OK",
+    "\ntitle\tTenace"
+    "\nterminal\tTerminālis %s"
+    "\nfirmware\tProgrammatūra %s"
+    "\nbattery\tBaterija %d%%"
+    "\nsection\tSekcija %s"
+    "\ntable\tGalds %s"
+    "\nsignin_hint\tUP/DOWN sekcija, OK"
+    "\nsigning_in\tPieslēdzas..."
+    "\nsigned_in\tSekcija %s galds %d"
+    "\nwaiting_plan\tGaida kārtu"
+    "\nsection_table\tSekcija %s galds %d"
+    "\npair_code\tKods %s"
+    "\ncode_hint\tTiesneša kods, OK"
     # Board conditions and the pairs at the table
-    "board_head": "Ka %d Dal %s Zonā %s",
-    "seats": "NESW",
-    "seat_N": "Ziemeļi",
-    "seat_E": "Austrumi",
-    "seat_S": "Dienvidi",
-    "seat_W": "Rietumi",
-    "side_NS": "NS",
-    "side_EW": "EW",
-    "vul_none": "nav",
-    "vul_ns": "NS",
-    "vul_ew": "EW",
-    "vul_both": "visi",
-    "pairs": "NS %d  EW %d",
+    "\nboard_head\tKa %d Dal %s Zonā %s"
+    "\nseats\tNESW"
+    "\nseat_N\tZiemeļi"
+    "\nseat_E\tAustrumi"
+    "\nseat_S\tDienvidi"
+    "\nseat_W\tRietumi"
+    "\nside_NS\tNS"
+    "\nside_EW\tEW"
+    "\nvul_none\tnav"
+    "\nvul_ns\tNS"
+    "\nvul_ew\tEW"
+    "\nvul_both\tvisi"
+    "\npairs\tNS %d  EW %d"
     # Round
-    "round_head": "Kārta %d  %s%d",
-    "ns_pair": "NS pāris %d",
-    "ew_pair": "EW pāris %d",
-    "boards": "Kastes %s",
-    "boards_done": "Ievadītas %d no %d",
-    "ok_start": "OK: sākt",
-    "players_head": "Spēlētāju numuri",
-    "player_line": "%s: %s",
-    "players_optional": "OK bez numura: tālāk",
-    "players_required": "Numurs, tad OK",
+    "\nround_head\tKārta %d  %s%d"
+    "\nns_pair\tNS pāris %d"
+    "\new_pair\tEW pāris %d"
+    "\nboards\tKastes %s"
+    "\nboards_done\tIevadītas %d no %d"
+    "\nok_start\tOK: sākt"
+    "\nplayers_head\tSpēlētāju numuri"
+    "\nplayer_line\t%s: %s"
+    "\nplayers_optional\tOK bez numura: tālāk"
+    "\nplayers_required\tNumurs, tad OK"
     # Board choice
-    "choose_board": "Kārta %d: kastes",
-    "board_prompt": "Kaste %s",
-    "choose_hint": "Numurs+OK vai UP/DOWN",
+    "\nchoose_board\tKārta %d: kastes"
+    "\nboard_prompt\tKaste %s"
+    "\nchoose_hint\tNumurs+OK vai UP/DOWN"
     # Contract, lead, result
-    "contract": "Kontrakts %s",
-    "declarer": "Izspēlētājs %s",
-    "contract_hint": "Līmenis masts X vieta",
-    "board_hint": "PASS: visi pass",
-    "strain_hint": "Masts vai NT",
-    "declarer_hint": "X, izspēlētājs NESW",
-    "passed_out": "Visi pass",
-    "entry_head": "Ka %d %s %s",
-    "lead_by": "Iziet %s",
-    "lead_card": "Izgājiens %s",
-    "lead_hint": "Vērtība un masts",
-    "lead_warn_hint": "OK atstāj, BACK labo",
-    "result": "Rezultāts %s",
-    "result_hint_any": "= +n -n vai stiķi",
-    "result_hint_relative": "= +n vai -n",
-    "result_hint_tricks": "Paņemtie stiķi 0-13",
+    "\ncontract\tKontrakts %s"
+    "\ndeclarer\tIzspēlētājs %s"
+    "\ncontract_hint\tLīmenis masts X vieta"
+    "\nboard_hint\tPASS: visi pass"
+    "\nstrain_hint\tMasts vai NT"
+    "\ndeclarer_hint\tX, izspēlētājs NESW"
+    "\npassed_out\tVisi pass"
+    "\nentry_head\tKa %d %s %s"
+    "\nlead_by\tIziet %s"
+    "\nlead_card\tIzgājiens %s"
+    "\nlead_hint\tVērtība un masts"
+    "\nlead_warn_hint\tOK atstāj, BACK labo"
+    "\nresult\tRezultāts %s"
+    "\nresult_hint_any\t= +n -n vai stiķi"
+    "\nresult_hint_relative\t= +n vai -n"
+    "\nresult_hint_tricks\tPaņemtie stiķi 0-13"
     # Summary and acceptance
-    "by": "%s spēlē %s",
-    "result_line": "%s  stiķi: %d",
-    "score_ns": "NS %s",
-    "accept_by": "%s: OK apstiprina",
-    "accept_any": "Pretinieki: OK",
-    "reject_hint": "BACK, lai labotu",
-    "saved": "Kaste %d saglabāta",
+    "\nby\t%s spēlē %s"
+    "\nresult_line\t%s  stiķi: %d"
+    "\nscore_ns\tNS %s"
+    "\naccept_by\t%s: OK apstiprina"
+    "\naccept_any\tPretinieki: OK"
+    "\nreject_hint\tBACK, lai labotu"
+    "\nsaved\tKaste %d saglabāta"
     # Traveller, end of round, end of session
-    "traveller_head": "Kaste %d: rezultāti",
-    "traveller_wait": "Gaida datoru...",
-    "pct": "NS %s%%  EW %s%%",
-    "next_board_hint": "OK: nākamā kaste",
-    "round_over": "Kārta %d beigusies",
-    "move_pair": "%s %d > galds %d %s",
-    "move_sit_out": "%s %d izlaiž",
-    "move_boards": "Kastes > galds %d",
-    "ok_next_round": "OK: nākamā kārta",
-    "ok_end": "OK: sesijas beigas",
-    "waiting_round": "Gaida kārtu %d",
-    "session_over": "Sesija beigusies",
-    "boards_entered": "Ievadītas kastes %d",
-    "all_sent": "Viss nosūtīts",
-    "unsent": "Nav nosūtīti: %d",
-    "thanks": "Paldies!",
-    "ok_new_session": "OK: jauna sesija",
+    "\ntraveller_head\tKaste %d: rezultāti"
+    "\ntraveller_wait\tGaida datoru..."
+    "\npct\tNS %s%%  EW %s%%"
+    "\nnext_board_hint\tOK: nākamā kaste"
+    "\nround_over\tKārta %d beigusies"
+    "\nmove_pair\t%s %d > galds %d %s"
+    "\nmove_sit_out\t%s %d izlaiž"
+    "\nmove_boards\tKastes > galds %d"
+    "\nok_next_round\tOK: nākamā kārta"
+    "\nok_end\tOK: sesijas beigas"
+    "\nwaiting_round\tGaida kārtu %d"
+    "\nsession_over\tSesija beigusies"
+    "\nboards_entered\tIevadītas kastes %d"
+    "\nall_sent\tViss nosūtīts"
+    "\nunsent\tNav nosūtīti: %d"
+    "\nthanks\tPaldies!"
+    "\nok_new_session\tOK: jauna sesija"
     # Menus
-    "menu_head": "Izvēlne",
-    "menu_language": "1 Valoda",
-    "menu_director": "2 Tiesnesis",
-    "back_return": "BACK: atpakaļ",
-    "language_head": "Valoda",
-    "director_head": "Tiesnesis",
-    "pin_prompt": "PIN %s",
-    "dir_board": "Kaste %s",
-    "dir_board_hint": "Kastes numurs, OK",
-    "dir_erase": "1 Dzēst rezultātu",
-    "dir_notplayed": "2 Nav spēlēta",
-    "dir_adjusted": "3 Koriģēts rezultāts",
-    "adj_side": "%s %s",
-    "adj_hint": "+ A+  = A  - A-",
-    "erased": "Kaste %d dzēsta",
-    "notplayed_saved": "Kaste %d nav spēlēta",
-    "adjusted_saved": "Ka %d %s/%s saglabāts",
+    "\nmenu_head\tIzvēlne"
+    "\nmenu_language\t1 Valoda"
+    "\nmenu_director\t2 Tiesnesis"
+    "\nback_return\tBACK: atpakaļ"
+    "\nlanguage_head\tValoda"
+    "\ndirector_head\tTiesnesis"
+    "\npin_prompt\tPIN %s"
+    "\ndir_board\tKaste %s"
+    "\ndir_board_hint\tKastes numurs, OK"
+    "\ndir_erase\t1 Dzēst rezultātu"
+    "\ndir_notplayed\t2 Nav spēlēta"
+    "\ndir_adjusted\t3 Koriģēts rezultāts"
+    "\nadj_side\t%s %s"
+    "\nadj_hint\t+ A+  = A  - A-"
+    "\nerased\tKaste %d dzēsta"
+    "\nnotplayed_saved\tKaste %d nav spēlēta"
+    "\nadjusted_saved\tKa %d %s/%s saglabāts"
     # Refusals: each says why the key was not taken
-    "key_unused": "Taustiņš %s te netiek lietots",
-    "press_ok": "Spiediet OK",
-    "wait_host": "Gaida datoru",
-    "nothing_to_erase": "Nav ko dzēst",
-    "table_needed": "Ievadiet galda numuru",
-    "table_range": "Galds: ne vairāk kā 3 cipari",
-    "player_digits": "Ne vairāk kā %d cipari",
-    "player_needed": "%s: vajag numuru",
-    "board_digits": "Kastes: ne vairāk kā 3 cipari",
-    "board_not_in_round": "Kaste %d nav šajā kārtā",
-    "board_done": "Kaste %d ievadīta; mainīt var tiesnesis",
-    "level_first": "Vispirms līmenis: 1-7",
-    "level_range": "Līmenis ir no 1 līdz 7",
-    "level_set": "Masts izvēlēts; BACK, lai mainītu",
-    "strain_first": "Vispirms masts vai NT",
-    "strain_set": "Masts izvēlēts; BACK, lai mainītu",
-    "declarer_missing": "Izspēlētājs: N, E, S vai W",
-    "contract_empty": "Kontrakts vai PASS",
-    "pass_clear": "PASS: vispirms BACK, lai dzēstu",
-    "clear_first": "Vispirms BACK, lai dzēstu",
-    "lead_incomplete": "Izgājiens: vērtība un masts",
-    "lead_ten": "Desmitnieks: T vai 0",
-    "lead_not_in_hand": "%s nav rokā (%s)",
-    "lead_must_fix": "%s nav rokā (%s): labojiet",
-    "tricks_only": "Ievadiet paņemtos stiķus",
-    "relative_only": "Lietojiet =, + vai -",
-    "result_over": "%s: ne vairāk kā +%d",
-    "result_under": "%s: ne vairāk kā -%d",
-    "tricks_max": "Ne vairāk kā 13 stiķi",
-    "result_digit": "Cipars pēc %s",
-    "result_empty": "Rezultāts: = +n -n vai stiķi",
-    "summary_keys": "OK apstiprina, BACK labo",
-    "next_board_keys": "OK: nākamā kaste",
-    "session_keys": "Sesija beigusies",
-    "menu_keys": "Izvēlieties numuru vai BACK",
-    "director_keys": "Izvēlieties 1, 2, 3 vai BACK",
-    "adjust_keys": "+ A+, = A, - A-",
-    "wrong_pin": "Nepareizs PIN",
-    "no_round": "Vēl nav kārtas",
-    "no_result": "Kastei %d nav rezultāta",
-    "lang_missing": "%s nav instalēta",
-    "not_saved": "NAV SAGLABĀTS: atmiņas kļūda",
-    "error": "Taustiņš ignorēts: %s",
-    "code_needed": "Savienošanas kods: 6 cipari",
-    "wrong_code": "Nepareizs kods? Ievadiet vēlreiz",
-    "table_taken": "Galds %s%d ir aizņemts",
-    "no_table": "Nav galda %s%d",
-    "event_closed": "Sacensības ir slēgtas",
-    "refused": "Dators noraidīja kasti %d",
-    "players_refused": "Spēlētāju numuri noraidīti",
-}
+    "\nkey_unused\tTaustiņš %s te netiek lietots"
+    "\npress_ok\tSpiediet OK"
+    "\nwait_host\tGaida datoru"
+    "\nnothing_to_erase\tNav ko dzēst"
+    "\ntable_needed\tIevadiet galda numuru"
+    "\ntable_range\tGalds: ne vairāk kā 3 cipari"
+    "\nplayer_digits\tNe vairāk kā %d cipari"
+    "\nplayer_needed\t%s: vajag numuru"
+    "\nboard_digits\tKastes: ne vairāk kā 3 cipari"
+    "\nboard_not_in_round\tKaste %d nav šajā kārtā"
+    "\nboard_done\tKaste %d ievadīta; mainīt var tiesnesis"
+    "\nlevel_first\tVispirms līmenis: 1-7"
+    "\nlevel_range\tLīmenis ir no 1 līdz 7"
+    "\nlevel_set\tMasts izvēlēts; BACK, lai mainītu"
+    "\nstrain_first\tVispirms masts vai NT"
+    "\nstrain_set\tMasts izvēlēts; BACK, lai mainītu"
+    "\ndeclarer_missing\tIzspēlētājs: N, E, S vai W"
+    "\ncontract_empty\tKontrakts vai PASS"
+    "\npass_clear\tPASS: vispirms BACK, lai dzēstu"
+    "\nclear_first\tVispirms BACK, lai dzēstu"
+    "\nlead_incomplete\tIzgājiens: vērtība un masts"
+    "\nlead_ten\tDesmitnieks: T vai 0"
+    "\nlead_not_in_hand\t%s nav rokā (%s)"
+    "\nlead_must_fix\t%s nav rokā (%s): labojiet"
+    "\ntricks_only\tIevadiet paņemtos stiķus"
+    "\nrelative_only\tLietojiet =, + vai -"
+    "\nresult_over\t%s: ne vairāk kā +%d"
+    "\nresult_under\t%s: ne vairāk kā -%d"
+    "\ntricks_max\tNe vairāk kā 13 stiķi"
+    "\nresult_digit\tCipars pēc %s"
+    "\nresult_empty\tRezultāts: = +n -n vai stiķi"
+    "\nsummary_keys\tOK apstiprina, BACK labo"
+    "\nnext_board_keys\tOK: nākamā kaste"
+    "\nsession_keys\tSesija beigusies"
+    "\nmenu_keys\tIzvēlieties numuru vai BACK"
+    "\ndirector_keys\tIzvēlieties 1, 2, 3 vai BACK"
+    "\nadjust_keys\t+ A+, = A, - A-"
+    "\nwrong_pin\tNepareizs PIN"
+    "\nno_round\tVēl nav kārtas"
+    "\nno_result\tKastei %d nav rezultāta"
+    "\nlang_missing\t%s nav instalēta"
+    "\nnot_saved\tNAV SAGLABĀTS: atmiņas kļūda"
+    "\nerror\tTaustiņš ignorēts: %s"
+    "\ncode_needed\tSavienošanas kods: 6 cipari"
+    "\nwrong_code\tNepareizs kods? Ievadiet vēlreiz"
+    "\ntable_taken\tGalds %s%d ir aizņemts"
+    "\nno_table\tNav galda %s%d"
+    "\nevent_closed\tSacensības ir slēgtas"
+    "\nrefused\tDators noraidīja kasti %d"
+    "\nplayers_refused\tSpēlētāju numuri noraidīti"
+    "\n"
+)

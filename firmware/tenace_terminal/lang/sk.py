@@ -6,160 +6,162 @@ vedúci (director); there a session is a "kolo" and a round a "zostava". Key lab
 UP/DOWN) and seats (N E S W) are written as printed on the keypad.
 """
 
-MESSAGES = {
+# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+TEXT = (
     # Start-up and sign-in
-    "title": "Tenace",
-    "terminal": "Terminál %s",
-    "firmware": "Firmvér %s",
-    "battery": "Batéria %d%%",
-    "section": "Sekcia %s",
-    "table": "Stôl %s",
-    "signin_hint": "UP/DOWN sekcia, OK",
-    "signing_in": "Prihlasovanie...",
-    "signed_in": "Sekcia %s stôl %d",
-    "waiting_plan": "Čaká sa na zostavu",
-    "section_table": "Sekcia %s stôl %d",
-    "pair_code": "Kód %s",
-    "code_hint": "Kód od rozhodcu, OK",
+    "\ntitle\tTenace"
+    "\nterminal\tTerminál %s"
+    "\nfirmware\tFirmvér %s"
+    "\nbattery\tBatéria %d%%"
+    "\nsection\tSekcia %s"
+    "\ntable\tStôl %s"
+    "\nsignin_hint\tUP/DOWN sekcia, OK"
+    "\nsigning_in\tPrihlasovanie..."
+    "\nsigned_in\tSekcia %s stôl %d"
+    "\nwaiting_plan\tČaká sa na zostavu"
+    "\nsection_table\tSekcia %s stôl %d"
+    "\npair_code\tKód %s"
+    "\ncode_hint\tKód od rozhodcu, OK"
     # Board conditions and the pairs at the table
-    "board_head": "Kr %d Roz %s Druhá %s",
-    "seats": "NESW",
-    "seat_N": "Sever",
-    "seat_E": "Východ",
-    "seat_S": "Juh",
-    "seat_W": "Západ",
-    "side_NS": "NS",
-    "side_EW": "EW",
-    "vul_none": "nik",
-    "vul_ns": "NS",
-    "vul_ew": "EW",
-    "vul_both": "obe",
-    "pairs": "NS %d  EW %d",
+    "\nboard_head\tKr %d Roz %s Druhá %s"
+    "\nseats\tNESW"
+    "\nseat_N\tSever"
+    "\nseat_E\tVýchod"
+    "\nseat_S\tJuh"
+    "\nseat_W\tZápad"
+    "\nside_NS\tNS"
+    "\nside_EW\tEW"
+    "\nvul_none\tnik"
+    "\nvul_ns\tNS"
+    "\nvul_ew\tEW"
+    "\nvul_both\tobe"
+    "\npairs\tNS %d  EW %d"
     # Round
-    "round_head": "Zostava %d  %s%d",
-    "ns_pair": "NS dvojica %d",
-    "ew_pair": "EW dvojica %d",
-    "boards": "Krabice %s",
-    "boards_done": "Zadané %d z %d",
-    "ok_start": "OK: začať",
-    "players_head": "Čísla hráčov",
-    "player_line": "%s: %s",
-    "players_optional": "OK bez čísla: ďalej",
-    "players_required": "Číslo, potom OK",
+    "\nround_head\tZostava %d  %s%d"
+    "\nns_pair\tNS dvojica %d"
+    "\new_pair\tEW dvojica %d"
+    "\nboards\tKrabice %s"
+    "\nboards_done\tZadané %d z %d"
+    "\nok_start\tOK: začať"
+    "\nplayers_head\tČísla hráčov"
+    "\nplayer_line\t%s: %s"
+    "\nplayers_optional\tOK bez čísla: ďalej"
+    "\nplayers_required\tČíslo, potom OK"
     # Board choice
-    "choose_board": "Zostava %d: krabice",
-    "board_prompt": "Krabica %s",
-    "choose_hint": "Číslo+OK, UP/DOWN",
+    "\nchoose_board\tZostava %d: krabice"
+    "\nboard_prompt\tKrabica %s"
+    "\nchoose_hint\tČíslo+OK, UP/DOWN"
     # Contract, lead, result
-    "contract": "Záväzok %s",
-    "declarer": "Hlavný hráč %s",
-    "contract_hint": "Výška farba X hráč",
-    "board_hint": "PASS: spasované",
-    "strain_hint": "Farba alebo NT",
-    "declarer_hint": "X, hlavný hráč NESW",
-    "passed_out": "Spasované",
-    "entry_head": "Kr %d %s %s",
-    "lead_by": "Vynáša %s",
-    "lead_card": "Výnos %s",
-    "lead_hint": "Hodnota a farba",
-    "lead_warn_hint": "OK platí, BACK oprava",
-    "result": "Výsledok %s",
-    "result_hint_any": "= +n -n alebo zdvihy",
-    "result_hint_relative": "= +n alebo -n",
-    "result_hint_tricks": "Získané zdvihy 0-13",
+    "\ncontract\tZáväzok %s"
+    "\ndeclarer\tHlavný hráč %s"
+    "\ncontract_hint\tVýška farba X hráč"
+    "\nboard_hint\tPASS: spasované"
+    "\nstrain_hint\tFarba alebo NT"
+    "\ndeclarer_hint\tX, hlavný hráč NESW"
+    "\npassed_out\tSpasované"
+    "\nentry_head\tKr %d %s %s"
+    "\nlead_by\tVynáša %s"
+    "\nlead_card\tVýnos %s"
+    "\nlead_hint\tHodnota a farba"
+    "\nlead_warn_hint\tOK platí, BACK oprava"
+    "\nresult\tVýsledok %s"
+    "\nresult_hint_any\t= +n -n alebo zdvihy"
+    "\nresult_hint_relative\t= +n alebo -n"
+    "\nresult_hint_tricks\tZískané zdvihy 0-13"
     # Summary and acceptance
-    "by": "%s hrá %s",
-    "result_line": "%s  zdvihy: %d",
-    "score_ns": "NS %s",
-    "accept_by": "%s: OK na potvrdenie",
-    "accept_any": "Súperi: OK",
-    "reject_hint": "BACK na opravu",
-    "saved": "Krabica %d uložená",
+    "\nby\t%s hrá %s"
+    "\nresult_line\t%s  zdvihy: %d"
+    "\nscore_ns\tNS %s"
+    "\naccept_by\t%s: OK na potvrdenie"
+    "\naccept_any\tSúperi: OK"
+    "\nreject_hint\tBACK na opravu"
+    "\nsaved\tKrabica %d uložená"
     # Traveller, end of round, end of session
-    "traveller_head": "Krabica %d: výsledky",
-    "traveller_wait": "Čaká sa na počítač",
-    "pct": "NS %s%%  EW %s%%",
-    "next_board_hint": "OK: ďalšia krabica",
-    "round_over": "Zostava %d skončila",
-    "move_pair": "%s %d > stôl %d %s",
-    "move_sit_out": "%s %d vynecháva",
-    "move_boards": "Krabice > stôl %d",
-    "ok_next_round": "OK: ďalšia zostava",
-    "ok_end": "OK: koniec kola",
-    "waiting_round": "Čaká sa zostava %d",
-    "session_over": "Kolo skončilo",
-    "boards_entered": "Zadané krabice: %d",
-    "all_sent": "Všetko odoslané",
-    "unsent": "Neodoslané: %d",
-    "thanks": "Ďakujeme!",
-    "ok_new_session": "OK: nové prihlásenie",
+    "\ntraveller_head\tKrabica %d: výsledky"
+    "\ntraveller_wait\tČaká sa na počítač"
+    "\npct\tNS %s%%  EW %s%%"
+    "\nnext_board_hint\tOK: ďalšia krabica"
+    "\nround_over\tZostava %d skončila"
+    "\nmove_pair\t%s %d > stôl %d %s"
+    "\nmove_sit_out\t%s %d vynecháva"
+    "\nmove_boards\tKrabice > stôl %d"
+    "\nok_next_round\tOK: ďalšia zostava"
+    "\nok_end\tOK: koniec kola"
+    "\nwaiting_round\tČaká sa zostava %d"
+    "\nsession_over\tKolo skončilo"
+    "\nboards_entered\tZadané krabice: %d"
+    "\nall_sent\tVšetko odoslané"
+    "\nunsent\tNeodoslané: %d"
+    "\nthanks\tĎakujeme!"
+    "\nok_new_session\tOK: nové prihlásenie"
     # Menus
-    "menu_head": "Menu",
-    "menu_language": "1 Jazyk",
-    "menu_director": "2 Vedúci",
-    "back_return": "BACK: späť",
-    "language_head": "Jazyk",
-    "director_head": "Vedúci súťaže",
-    "pin_prompt": "PIN %s",
-    "dir_board": "Krabica %s",
-    "dir_board_hint": "Číslo krabice, OK",
-    "dir_erase": "1 Zmazať výsledok",
-    "dir_notplayed": "2 Nehrané",
-    "dir_adjusted": "3 Upravený výsledok",
-    "adj_side": "%s %s",
-    "adj_hint": "+ A+  = A  - A-",
-    "erased": "Krabica %d zmazaná",
-    "notplayed_saved": "Krabica %d nehraná",
-    "adjusted_saved": "Kr %d %s/%s uložené",
+    "\nmenu_head\tMenu"
+    "\nmenu_language\t1 Jazyk"
+    "\nmenu_director\t2 Vedúci"
+    "\nback_return\tBACK: späť"
+    "\nlanguage_head\tJazyk"
+    "\ndirector_head\tVedúci súťaže"
+    "\npin_prompt\tPIN %s"
+    "\ndir_board\tKrabica %s"
+    "\ndir_board_hint\tČíslo krabice, OK"
+    "\ndir_erase\t1 Zmazať výsledok"
+    "\ndir_notplayed\t2 Nehrané"
+    "\ndir_adjusted\t3 Upravený výsledok"
+    "\nadj_side\t%s %s"
+    "\nadj_hint\t+ A+  = A  - A-"
+    "\nerased\tKrabica %d zmazaná"
+    "\nnotplayed_saved\tKrabica %d nehraná"
+    "\nadjusted_saved\tKr %d %s/%s uložené"
     # Refusals: each says why the key was not taken
-    "key_unused": "Kláves %s sa tu nepoužíva",
-    "press_ok": "Stlačte OK",
-    "wait_host": "Čaká sa na počítač",
-    "nothing_to_erase": "Nie je čo zmazať",
-    "table_needed": "Zadajte číslo stola",
-    "table_range": "Stôl: najviac 3 číslice",
-    "player_digits": "Číslic najviac: %d",
-    "player_needed": "%s: chýba číslo",
-    "board_digits": "Krabice: najviac 3 číslice",
-    "board_not_in_round": "Krabica %d nie je v tejto zostave",
-    "board_done": "Krabica %d je hotová; zmení ju vedúci",
-    "level_first": "Najprv výška: 1 až 7",
-    "level_range": "Výška je 1 až 7",
-    "level_set": "Farba zvolená; BACK na zmenu",
-    "strain_first": "Najprv farba alebo NT",
-    "strain_set": "Farba zvolená; BACK na zmenu",
-    "declarer_missing": "Hlavný hráč: N, E, S alebo W",
-    "contract_empty": "Záväzok alebo PASS",
-    "pass_clear": "PASS: najprv BACK na zmazanie",
-    "clear_first": "Najprv BACK na zmazanie",
-    "lead_incomplete": "Výnos: hodnota a farba",
-    "lead_ten": "Desiatka: T alebo 0",
-    "lead_not_in_hand": "%s nie je v liste (%s)",
-    "lead_must_fix": "%s nie je v liste (%s): opravte",
-    "tricks_only": "Zadajte počet zdvihov",
-    "relative_only": "Použite =, + alebo -",
-    "result_over": "%s: najviac +%d",
-    "result_under": "%s: najviac -%d",
-    "tricks_max": "Najviac 13 zdvihov",
-    "result_digit": "Číslica po %s",
-    "result_empty": "Výsledok: = +n -n alebo zdvihy",
-    "summary_keys": "OK potvrdí, BACK opraví",
-    "next_board_keys": "OK: ďalšia krabica",
-    "session_keys": "Kolo skončilo",
-    "menu_keys": "Zvoľte číslo alebo BACK",
-    "director_keys": "Zvoľte 1, 2, 3 alebo BACK",
-    "adjust_keys": "+ A+, = A, - A-",
-    "wrong_pin": "Nesprávny PIN",
-    "no_round": "Ešte nie je zostava",
-    "no_result": "Krabica %d nemá výsledok",
-    "lang_missing": "%s nie je nainštalovaný",
-    "not_saved": "NEULOŽENÉ: chyba pamäte",
-    "error": "Kláves ignorovaný: %s",
-    "code_needed": "Párovací kód: 6 číslic",
-    "wrong_code": "Nesprávny kód? Zadajte ho znova",
-    "table_taken": "Stôl %s%d je obsadený",
-    "no_table": "Stôl %s%d neexistuje",
-    "event_closed": "Súťaž je uzavretá",
-    "refused": "Počítač odmietol krabicu %d",
-    "players_refused": "Čísla hráčov odmietnuté",
-}
+    "\nkey_unused\tKláves %s sa tu nepoužíva"
+    "\npress_ok\tStlačte OK"
+    "\nwait_host\tČaká sa na počítač"
+    "\nnothing_to_erase\tNie je čo zmazať"
+    "\ntable_needed\tZadajte číslo stola"
+    "\ntable_range\tStôl: najviac 3 číslice"
+    "\nplayer_digits\tČíslic najviac: %d"
+    "\nplayer_needed\t%s: chýba číslo"
+    "\nboard_digits\tKrabice: najviac 3 číslice"
+    "\nboard_not_in_round\tKrabica %d nie je v tejto zostave"
+    "\nboard_done\tKrabica %d je hotová; zmení ju vedúci"
+    "\nlevel_first\tNajprv výška: 1 až 7"
+    "\nlevel_range\tVýška je 1 až 7"
+    "\nlevel_set\tFarba zvolená; BACK na zmenu"
+    "\nstrain_first\tNajprv farba alebo NT"
+    "\nstrain_set\tFarba zvolená; BACK na zmenu"
+    "\ndeclarer_missing\tHlavný hráč: N, E, S alebo W"
+    "\ncontract_empty\tZáväzok alebo PASS"
+    "\npass_clear\tPASS: najprv BACK na zmazanie"
+    "\nclear_first\tNajprv BACK na zmazanie"
+    "\nlead_incomplete\tVýnos: hodnota a farba"
+    "\nlead_ten\tDesiatka: T alebo 0"
+    "\nlead_not_in_hand\t%s nie je v liste (%s)"
+    "\nlead_must_fix\t%s nie je v liste (%s): opravte"
+    "\ntricks_only\tZadajte počet zdvihov"
+    "\nrelative_only\tPoužite =, + alebo -"
+    "\nresult_over\t%s: najviac +%d"
+    "\nresult_under\t%s: najviac -%d"
+    "\ntricks_max\tNajviac 13 zdvihov"
+    "\nresult_digit\tČíslica po %s"
+    "\nresult_empty\tVýsledok: = +n -n alebo zdvihy"
+    "\nsummary_keys\tOK potvrdí, BACK opraví"
+    "\nnext_board_keys\tOK: ďalšia krabica"
+    "\nsession_keys\tKolo skončilo"
+    "\nmenu_keys\tZvoľte číslo alebo BACK"
+    "\ndirector_keys\tZvoľte 1, 2, 3 alebo BACK"
+    "\nadjust_keys\t+ A+, = A, - A-"
+    "\nwrong_pin\tNesprávny PIN"
+    "\nno_round\tEšte nie je zostava"
+    "\nno_result\tKrabica %d nemá výsledok"
+    "\nlang_missing\t%s nie je nainštalovaný"
+    "\nnot_saved\tNEULOŽENÉ: chyba pamäte"
+    "\nerror\tKláves ignorovaný: %s"
+    "\ncode_needed\tPárovací kód: 6 číslic"
+    "\nwrong_code\tNesprávny kód? Zadajte ho znova"
+    "\ntable_taken\tStôl %s%d je obsadený"
+    "\nno_table\tStôl %s%d neexistuje"
+    "\nevent_closed\tSúťaž je uzavretá"
+    "\nrefused\tPočítač odmietol krabicu %d"
+    "\nplayers_refused\tČísla hráčov odmietnuté"
+    "\n"
+)

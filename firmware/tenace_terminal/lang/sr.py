@@ -5,160 +5,162 @@ u zoni, pas, kontra, prilagođeni rezultat, sednica, kolo. Key labels (OK, BACK,
 seats (N E S W) are written as printed on the keypad.
 """
 
-MESSAGES = {
+# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+TEXT = (
     # Start-up and sign-in
-    "title": "Tenace",
-    "terminal": "Terminal %s",
-    "firmware": "Firmver %s",
-    "battery": "Baterija %d%%",
-    "section": "Sekcija %s",
-    "table": "Sto %s",
-    "signin_hint": "UP/DOWN sekcija, OK",
-    "signing_in": "Prijava...",
-    "signed_in": "Sekcija %s sto %d",
-    "waiting_plan": "Čeka se kolo",
-    "section_table": "Sekcija %s sto %d",
-    "pair_code": "Kod %s",
-    "code_hint": "Kod od sudije, OK",
+    "\ntitle\tTenace"
+    "\nterminal\tTerminal %s"
+    "\nfirmware\tFirmver %s"
+    "\nbattery\tBaterija %d%%"
+    "\nsection\tSekcija %s"
+    "\ntable\tSto %s"
+    "\nsignin_hint\tUP/DOWN sekcija, OK"
+    "\nsigning_in\tPrijava..."
+    "\nsigned_in\tSekcija %s sto %d"
+    "\nwaiting_plan\tČeka se kolo"
+    "\nsection_table\tSekcija %s sto %d"
+    "\npair_code\tKod %s"
+    "\ncode_hint\tKod od sudije, OK"
     # Board conditions and the pairs at the table
-    "board_head": "Bd %d Del %s Zona %s",
-    "seats": "NESW",
-    "seat_N": "Sever",
-    "seat_E": "Istok",
-    "seat_S": "Jug",
-    "seat_W": "Zapad",
-    "side_NS": "NS",
-    "side_EW": "EW",
-    "vul_none": "niko",
-    "vul_ns": "NS",
-    "vul_ew": "EW",
-    "vul_both": "svi",
-    "pairs": "NS %d  EW %d",
+    "\nboard_head\tBd %d Del %s Zona %s"
+    "\nseats\tNESW"
+    "\nseat_N\tSever"
+    "\nseat_E\tIstok"
+    "\nseat_S\tJug"
+    "\nseat_W\tZapad"
+    "\nside_NS\tNS"
+    "\nside_EW\tEW"
+    "\nvul_none\tniko"
+    "\nvul_ns\tNS"
+    "\nvul_ew\tEW"
+    "\nvul_both\tsvi"
+    "\npairs\tNS %d  EW %d"
     # Round
-    "round_head": "Kolo %d  %s%d",
-    "ns_pair": "NS par %d",
-    "ew_pair": "EW par %d",
-    "boards": "Bordovi %s",
-    "boards_done": "%d od %d uneto",
-    "ok_start": "OK: početak",
-    "players_head": "Brojevi igrača",
-    "player_line": "%s: %s",
-    "players_optional": "OK bez broja: dalje",
-    "players_required": "Broj, pa OK",
+    "\nround_head\tKolo %d  %s%d"
+    "\nns_pair\tNS par %d"
+    "\new_pair\tEW par %d"
+    "\nboards\tBordovi %s"
+    "\nboards_done\t%d od %d uneto"
+    "\nok_start\tOK: početak"
+    "\nplayers_head\tBrojevi igrača"
+    "\nplayer_line\t%s: %s"
+    "\nplayers_optional\tOK bez broja: dalje"
+    "\nplayers_required\tBroj, pa OK"
     # Board choice
-    "choose_board": "Kolo %d: bordovi",
-    "board_prompt": "Bord %s",
-    "choose_hint": "Broj+OK ili UP/DOWN",
+    "\nchoose_board\tKolo %d: bordovi"
+    "\nboard_prompt\tBord %s"
+    "\nchoose_hint\tBroj+OK ili UP/DOWN"
     # Contract, lead, result
-    "contract": "Kontrakt %s",
-    "declarer": "Izvođač %s",
-    "contract_hint": "Nivo boja X izvođač",
-    "board_hint": "PASS: svi pas",
-    "strain_hint": "Boja ili NT",
-    "declarer_hint": "X, ili izvođač NESW",
-    "passed_out": "Svi pas",
-    "entry_head": "Bd %d %s %s",
-    "lead_by": "Atakuje %s",
-    "lead_card": "Atak %s",
-    "lead_hint": "Karta i boja",
-    "lead_warn_hint": "OK ostaje, BACK menja",
-    "result": "Rezultat %s",
-    "result_hint_any": "= +n -n ili štihovi",
-    "result_hint_relative": "= +n ili -n",
-    "result_hint_tricks": "Uzeti štihovi 0-13",
+    "\ncontract\tKontrakt %s"
+    "\ndeclarer\tIzvođač %s"
+    "\ncontract_hint\tNivo boja X izvođač"
+    "\nboard_hint\tPASS: svi pas"
+    "\nstrain_hint\tBoja ili NT"
+    "\ndeclarer_hint\tX, ili izvođač NESW"
+    "\npassed_out\tSvi pas"
+    "\nentry_head\tBd %d %s %s"
+    "\nlead_by\tAtakuje %s"
+    "\nlead_card\tAtak %s"
+    "\nlead_hint\tKarta i boja"
+    "\nlead_warn_hint\tOK ostaje, BACK menja"
+    "\nresult\tRezultat %s"
+    "\nresult_hint_any\t= +n -n ili štihovi"
+    "\nresult_hint_relative\t= +n ili -n"
+    "\nresult_hint_tricks\tUzeti štihovi 0-13"
     # Summary and acceptance
-    "by": "%s igra %s",
-    "result_line": "%s  štihova: %d",
-    "score_ns": "NS %s",
-    "accept_by": "%s: OK za potvrdu",
-    "accept_any": "Protivnici: OK",
-    "reject_hint": "BACK za ispravku",
-    "saved": "Bord %d sačuvan",
+    "\nby\t%s igra %s"
+    "\nresult_line\t%s  štihova: %d"
+    "\nscore_ns\tNS %s"
+    "\naccept_by\t%s: OK za potvrdu"
+    "\naccept_any\tProtivnici: OK"
+    "\nreject_hint\tBACK za ispravku"
+    "\nsaved\tBord %d sačuvan"
     # Traveller, end of round, end of session
-    "traveller_head": "Bord %d: rezultati",
-    "traveller_wait": "Čeka se računar...",
-    "pct": "NS %s%%  EW %s%%",
-    "next_board_hint": "OK: sledeći bord",
-    "round_over": "Kolo %d završeno",
-    "move_pair": "%s %d > sto %d %s",
-    "move_sit_out": "%s %d pauzira",
-    "move_boards": "Bordovi > sto %d",
-    "ok_next_round": "OK: sledeće kolo",
-    "ok_end": "OK: kraj sednice",
-    "waiting_round": "Čeka se kolo %d",
-    "session_over": "Sednica završena",
-    "boards_entered": "Uneto bordova %d",
-    "all_sent": "Svi rezultati poslati",
-    "unsent": "%d još nije poslato",
-    "thanks": "Hvala!",
-    "ok_new_session": "OK: nova prijava",
+    "\ntraveller_head\tBord %d: rezultati"
+    "\ntraveller_wait\tČeka se računar..."
+    "\npct\tNS %s%%  EW %s%%"
+    "\nnext_board_hint\tOK: sledeći bord"
+    "\nround_over\tKolo %d završeno"
+    "\nmove_pair\t%s %d > sto %d %s"
+    "\nmove_sit_out\t%s %d pauzira"
+    "\nmove_boards\tBordovi > sto %d"
+    "\nok_next_round\tOK: sledeće kolo"
+    "\nok_end\tOK: kraj sednice"
+    "\nwaiting_round\tČeka se kolo %d"
+    "\nsession_over\tSednica završena"
+    "\nboards_entered\tUneto bordova %d"
+    "\nall_sent\tSvi rezultati poslati"
+    "\nunsent\t%d još nije poslato"
+    "\nthanks\tHvala!"
+    "\nok_new_session\tOK: nova prijava"
     # Menus
-    "menu_head": "Meni",
-    "menu_language": "1 Jezik",
-    "menu_director": "2 Direktor",
-    "back_return": "BACK: nazad",
-    "language_head": "Jezik",
-    "director_head": "Direktor turnira",
-    "pin_prompt": "PIN %s",
-    "dir_board": "Bord %s",
-    "dir_board_hint": "Broj borda, OK",
-    "dir_erase": "1 Obriši rezultat",
-    "dir_notplayed": "2 Nije igran",
-    "dir_adjusted": "3 Prilagođen rezultat",
-    "adj_side": "%s %s",
-    "adj_hint": "+ A+  = A  - A-",
-    "erased": "Bord %d obrisan",
-    "notplayed_saved": "Bord %d nije igran",
-    "adjusted_saved": "Bord %d %s/%s sačuvan",
+    "\nmenu_head\tMeni"
+    "\nmenu_language\t1 Jezik"
+    "\nmenu_director\t2 Direktor"
+    "\nback_return\tBACK: nazad"
+    "\nlanguage_head\tJezik"
+    "\ndirector_head\tDirektor turnira"
+    "\npin_prompt\tPIN %s"
+    "\ndir_board\tBord %s"
+    "\ndir_board_hint\tBroj borda, OK"
+    "\ndir_erase\t1 Obriši rezultat"
+    "\ndir_notplayed\t2 Nije igran"
+    "\ndir_adjusted\t3 Prilagođen rezultat"
+    "\nadj_side\t%s %s"
+    "\nadj_hint\t+ A+  = A  - A-"
+    "\nerased\tBord %d obrisan"
+    "\nnotplayed_saved\tBord %d nije igran"
+    "\nadjusted_saved\tBord %d %s/%s sačuvan"
     # Refusals: each says why the key was not taken
-    "key_unused": "Taster %s se ovde ne koristi",
-    "press_ok": "Pritisnite OK",
-    "wait_host": "Čeka se računar",
-    "nothing_to_erase": "Nema šta da se briše",
-    "table_needed": "Unesite broj stola",
-    "table_range": "Sto: najviše 3 cifre",
-    "player_digits": "Najviše cifara: %d",
-    "player_needed": "%s: potreban broj",
-    "board_digits": "Bordovi: najviše 3 cifre",
-    "board_not_in_round": "Bord %d nije u ovom kolu",
-    "board_done": "Bord %d je unet; direktor može da menja",
-    "level_first": "Prvo nivo: 1 do 7",
-    "level_range": "Nivo je od 1 do 7",
-    "level_set": "Boja izabrana; BACK za izmenu",
-    "strain_first": "Prvo boja ili NT",
-    "strain_set": "Boja izabrana; BACK za izmenu",
-    "declarer_missing": "Izvođač: N, E, S ili W",
-    "contract_empty": "Kontrakt, ili PASS",
-    "pass_clear": "PASS: prvo BACK za brisanje",
-    "clear_first": "Prvo BACK za brisanje",
-    "lead_incomplete": "Atak: karta i boja",
-    "lead_ten": "Desetka: T ili 0",
-    "lead_not_in_hand": "%s nije u listu (%s)",
-    "lead_must_fix": "%s nije u listu (%s): ispravite",
-    "tricks_only": "Unesite broj štihova",
-    "relative_only": "Koristite =, + ili -",
-    "result_over": "%s: najviše +%d",
-    "result_under": "%s: najviše -%d",
-    "tricks_max": "Najviše 13 štihova",
-    "result_digit": "Cifra posle %s",
-    "result_empty": "Rezultat: = +n -n ili štihovi",
-    "summary_keys": "OK prihvata, BACK ispravlja",
-    "next_board_keys": "OK: sledeći bord",
-    "session_keys": "Sednica je završena",
-    "menu_keys": "Izaberite broj ili BACK",
-    "director_keys": "Izaberite 1, 2, 3 ili BACK",
-    "adjust_keys": "+ A+, = A, - A-",
-    "wrong_pin": "Pogrešan PIN",
-    "no_round": "Još nema kola",
-    "no_result": "Bord %d nema rezultat",
-    "lang_missing": "%s nije instaliran",
-    "not_saved": "NIJE SAČUVANO: greška memorije",
-    "error": "Taster zanemaren: %s",
-    "code_needed": "Kod za uparivanje: 6 cifara",
-    "wrong_code": "Pogrešan kod? Unesite ga ponovo",
-    "table_taken": "Sto %s%d je zauzet",
-    "no_table": "Nema stola %s%d",
-    "event_closed": "Takmičenje je zatvoreno",
-    "refused": "Računar odbio bord %d",
-    "players_refused": "Brojevi igrača odbijeni",
-}
+    "\nkey_unused\tTaster %s se ovde ne koristi"
+    "\npress_ok\tPritisnite OK"
+    "\nwait_host\tČeka se računar"
+    "\nnothing_to_erase\tNema šta da se briše"
+    "\ntable_needed\tUnesite broj stola"
+    "\ntable_range\tSto: najviše 3 cifre"
+    "\nplayer_digits\tNajviše cifara: %d"
+    "\nplayer_needed\t%s: potreban broj"
+    "\nboard_digits\tBordovi: najviše 3 cifre"
+    "\nboard_not_in_round\tBord %d nije u ovom kolu"
+    "\nboard_done\tBord %d je unet; direktor može da menja"
+    "\nlevel_first\tPrvo nivo: 1 do 7"
+    "\nlevel_range\tNivo je od 1 do 7"
+    "\nlevel_set\tBoja izabrana; BACK za izmenu"
+    "\nstrain_first\tPrvo boja ili NT"
+    "\nstrain_set\tBoja izabrana; BACK za izmenu"
+    "\ndeclarer_missing\tIzvođač: N, E, S ili W"
+    "\ncontract_empty\tKontrakt, ili PASS"
+    "\npass_clear\tPASS: prvo BACK za brisanje"
+    "\nclear_first\tPrvo BACK za brisanje"
+    "\nlead_incomplete\tAtak: karta i boja"
+    "\nlead_ten\tDesetka: T ili 0"
+    "\nlead_not_in_hand\t%s nije u listu (%s)"
+    "\nlead_must_fix\t%s nije u listu (%s): ispravite"
+    "\ntricks_only\tUnesite broj štihova"
+    "\nrelative_only\tKoristite =, + ili -"
+    "\nresult_over\t%s: najviše +%d"
+    "\nresult_under\t%s: najviše -%d"
+    "\ntricks_max\tNajviše 13 štihova"
+    "\nresult_digit\tCifra posle %s"
+    "\nresult_empty\tRezultat: = +n -n ili štihovi"
+    "\nsummary_keys\tOK prihvata, BACK ispravlja"
+    "\nnext_board_keys\tOK: sledeći bord"
+    "\nsession_keys\tSednica je završena"
+    "\nmenu_keys\tIzaberite broj ili BACK"
+    "\ndirector_keys\tIzaberite 1, 2, 3 ili BACK"
+    "\nadjust_keys\t+ A+, = A, - A-"
+    "\nwrong_pin\tPogrešan PIN"
+    "\nno_round\tJoš nema kola"
+    "\nno_result\tBord %d nema rezultat"
+    "\nlang_missing\t%s nije instaliran"
+    "\nnot_saved\tNIJE SAČUVANO: greška memorije"
+    "\nerror\tTaster zanemaren: %s"
+    "\ncode_needed\tKod za uparivanje: 6 cifara"
+    "\nwrong_code\tPogrešan kod? Unesite ga ponovo"
+    "\ntable_taken\tSto %s%d je zauzet"
+    "\nno_table\tNema stola %s%d"
+    "\nevent_closed\tTakmičenje je zatvoreno"
+    "\nrefused\tRačunar odbio bord %d"
+    "\nplayers_refused\tBrojevi igrača odbijeni"
+    "\n"
+)
