@@ -3,20 +3,12 @@
 # Seats in the order the deal rotates; a seat index is 0..3 into this string.
 SEATS = "NESW"
 
-# Vulnerability names, as used on the wire, in the CLI and in PBN ("None", "NS", "EW", "All").
+# Vulnerability names, as used on the wire and in the CLI (tenace_rules.notation reads other spellings).
 VUL_NONE = "none"
 VUL_NS = "ns"
 VUL_EW = "ew"
 VUL_BOTH = "both"
 VULNERABILITIES = (VUL_NONE, VUL_NS, VUL_EW, VUL_BOTH)
-
-_VUL_ALIASES = {
-    "none": VUL_NONE, "-": VUL_NONE, "love": VUL_NONE, "o": VUL_NONE, "0": VUL_NONE,
-    "ns": VUL_NS, "n-s": VUL_NS, "n/s": VUL_NS,
-    "ew": VUL_EW, "e-w": VUL_EW, "e/w": VUL_EW,
-    "both": VUL_BOTH, "all": VUL_BOTH, "b": VUL_BOTH,
-}
-
 
 def _check_board(board: int) -> int:
     if not isinstance(board, int) or board < 1:
@@ -33,14 +25,6 @@ def vulnerability(board: int) -> str:
     """Law 2: the 16-board cycle, each group of four shifted by one from the last."""
     i = _check_board(board)
     return VULNERABILITIES[(i + i // 4) % 4]
-
-
-def parse_vulnerability(text: str) -> str:
-    """One of VULNERABILITIES from what people and PBN files write (None, NS, EW, All, Both...)."""
-    vul = _VUL_ALIASES.get(text.strip().lower())
-    if vul is None:
-        raise ValueError("vulnerability must be none, ns, ew or both, not %r" % (text,))
-    return vul
 
 
 def is_vulnerable(vul: str, seat: str) -> bool:

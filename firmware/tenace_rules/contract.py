@@ -1,6 +1,7 @@
-"""Contracts: level, strain, doubling and declarer, in one canonical (PBN) text form and typed forms."""
+"""Contracts: level, strain and doubling, and their one canonical (PBN) text form ("4SX", "3NT", "Pass").
 
-from tenace_rules.board import SEATS
+What people type and files hold in other spellings is read by tenace_rules.notation (host side).
+"""
 
 # Strains in rank order; the index is what scoring and the wire use.
 STRAINS = "CDHSN"
@@ -19,16 +20,6 @@ UNDOUBLED = 0
 DOUBLED = 1
 REDOUBLED = 2
 _DOUBLING_TEXT = ("", "X", "XX")
-
-_PASS_WORDS = ("PASS", "PASSED", "P", "AP", "ALLPASS", "PASSEDOUT", "PO")
-_SYMBOL_STRAINS = {
-    "\u2663": CLUBS, "\u2667": CLUBS,
-    "\u2666": DIAMONDS, "\u2662": DIAMONDS,
-    "\u2665": HEARTS, "\u2661": HEARTS,
-    "\u2660": SPADES, "\u2664": SPADES,
-}
-_SEAT_WORDS = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}
-
 
 class Contract:
     """A bid contract (level 1-7) or a passed-out board (level 0, nothing else set)."""
@@ -81,45 +72,17 @@ class Contract:
 PASSED_OUT = Contract(0)
 
 
-def parse_contract(text: str) -> Contract:
-    """A contract from what people type or PBN holds: "4SX", "4\u2660x", "4sx", "3nt", "3N", "pass"."""
-    if not isinstance(text, str):
-        raise ValueError("contract must be text, not %r" % (text,))
-    t = text.strip().upper().replace(" ", "")
-    if t in _PASS_WORDS:
+
+
+def from_text(text: str) -> Contract:
+    """The contract whose canonical text (Contract.text()) is `text`; ValueError for any other string."""
+    if text == "Pass":
         return PASSED_OUT
-    if not t:
-        raise ValueError("contract is empty: give level and strain (4S, 3NT) or PASS")
-    level = ord(t[0]) - 48
-    if not 1 <= level <= 7 or len(t) < 2:
-        raise ValueError("contract %r must start with a level 1 to 7 then a strain" % (text,))
-    rest = t[1:]
-    strain = _SYMBOL_STRAINS.get(rest[0], -1)
-    if strain >= 0:
-        rest = rest[1:]
-    elif rest.startswith("NT"):
-        strain = NOTRUMP
-        rest = rest[2:]
-    else:
-        strain = STRAINS.find(rest[0])
-        if strain < 0:
-            raise ValueError("contract %r has no strain: use C D H S or NT" % (text,))
-        rest = rest[1:]
-    if rest == "":
-        doubling = UNDOUBLED
-    elif rest in ("X", "*", "D", "DBL"):
-        doubling = DOUBLED
-    elif rest in ("XX", "**", "R", "RDBL"):
-        doubling = REDOUBLED
-    else:
-        raise ValueError("contract %r: after the strain only X or XX may follow" % (text,))
-    return Contract(level, strain, doubling)
-
-
-def parse_declarer(text: str) -> str:
-    """A seat letter N, E, S or W from "N", "n", "North"."""
-    t = text.strip().upper() if isinstance(text, str) else ""
-    t = _SEAT_WORDS.get(t, t)
-    if len(t) != 1 or t not in SEATS:
-        raise ValueError("declarer must be N, E, S or W, not %r" % (text,))
-    return t
+    level = ord(text[0]) - 48 if text else 0
+    if 1 <= level <= 7:
+        rest = text[1:]
+        for strain in range(5):
+            name = _STRAIN_TEXT[strain]
+            if rest.startswith(name) and rest[len(name):] in _DOUBLING_TEXT:
+                return Contract(level, strain, _DOUBLING_TEXT.index(rest[len(name):]))
+    raise ValueError("not a contract in canonical form (4SX, 3NT, Pass): %r" % (text,))

@@ -1,6 +1,6 @@
 """The terminal app's dict messages and the wire's messages (tenace_wire): results out, host messages in."""
 
-from tenace_rules.contract import Contract, parse_contract
+from tenace_rules.contract import Contract, from_text
 from tenace_terminal import messages
 from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, TABLE_TAKEN
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Players, Result, card_code
@@ -36,7 +36,7 @@ def table_message(message: dict) -> "Message":
     r = Result(section=section, table=message["table"], round=message["round"], board=message["board"],
                ns_pair=message["ns"], ew_pair=message["ew"], version=message["version"])
     if kind == "played":
-        contract = parse_contract(message["contract"])
+        contract = from_text(message["contract"])
         r.kind = PLAYED
         r.level = contract.level
         r.strain = contract.strain

@@ -1,6 +1,7 @@
 """Law 2: dealer and vulnerability by board number. Runs under pytest and MicroPython."""
 
-from tenace_rules.board import dealer, is_vulnerable, parse_vulnerability, vulnerability
+from tenace_rules.board import dealer, is_vulnerable, vulnerability
+from tenace_rules.notation import parse_vulnerability
 
 from checks import raises
 

@@ -9,9 +9,9 @@ from tenace_rules.contract import (
     SPADES,
     UNDOUBLED,
     Contract,
-    parse_contract,
-    parse_declarer,
+    from_text,
 )
+from tenace_rules.notation import parse_contract, parse_declarer
 
 from checks import raises
 
@@ -70,3 +70,14 @@ def test_declarers():
         assert parse_declarer(text) == seat
     for bad in ("", "NS", "X", "north-east"):
         assert "declarer must be" in raises(ValueError, parse_declarer, bad)
+
+
+def test_from_text_reads_exactly_the_canonical_form():
+    for level in range(1, 8):
+        for strain in range(5):
+            for doubling in range(3):
+                contract = Contract(level, strain, doubling)
+                assert from_text(contract.text()) == contract
+    assert from_text("Pass") == PASSED_OUT
+    for text in ("", "pass", "4N", "4sx", "4S*", "8S", "0S", "4SXXX", "4\u2660", " 4S", "4SX ", "NT"):
+        assert raises(ValueError, from_text, text), text

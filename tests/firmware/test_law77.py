@@ -3,7 +3,8 @@
 Runs under pytest and under the MicroPython unix port (tests/firmware/mp_runner.py).
 """
 
-from tenace_rules.contract import PASSED_OUT, Contract, parse_contract
+from tenace_rules.contract import PASSED_OUT, Contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.score import contract_trick_score, declarer_score, ns_score
 
 from checks import no_mismatches, raises

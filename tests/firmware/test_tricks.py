@@ -1,6 +1,7 @@
 """Results as total tricks or relative to the contract, and the impossible ones. Pytest and MicroPython."""
 
-from tenace_rules.contract import PASSED_OUT, parse_contract
+from tenace_rules.contract import PASSED_OUT
+from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import parse_tricks, relative_text
 
 from checks import raises

@@ -11,7 +11,7 @@ from tenace.cli import main
 from tenace.commands.demo import play_session
 from tenace.scoring.imps import imps
 from tenace_rules.board import vulnerability
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 

@@ -21,7 +21,7 @@ from tenace.pbn.reader import read_pbn
 from tenace.scoring.matchpoints import MAGIC_CONTEST_FFB, Factoring
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
 from tenace.scoring.pairs_session import SessionScore, score_pairs_session
-from tenace_rules.board import parse_vulnerability
+from tenace_rules.notation import parse_vulnerability
 
 from conftest import ORACLES, needs_oracles
 

@@ -17,8 +17,8 @@ import pytest
 
 from tenace.pbn.reader import PbnGame, read_pbn
 from tenace.scoring.teams import RoomScores, TeamMatchOptions, board_imps, score_team_match, score_total_points
-from tenace_rules.board import parse_vulnerability, vulnerability
-from tenace_rules.contract import parse_contract
+from tenace_rules.board import vulnerability
+from tenace_rules.notation import parse_contract, parse_vulnerability
 from tenace_rules.score import ns_score
 
 from conftest import ORACLES, needs_oracles

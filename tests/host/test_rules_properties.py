@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tenace_rules.board import SEATS, VULNERABILITIES, dealer, vulnerability
-from tenace_rules.contract import STRAIN_SYMBOLS, Contract, parse_contract
+from tenace_rules.contract import STRAIN_SYMBOLS, Contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.score import contract_trick_score, declarer_score, ns_score
 from tenace_rules.tricks import parse_tricks, relative_text
 

@@ -17,7 +17,7 @@ from tenace.movement import mitchell
 from tenace.store import IncomingResult, Kind, Status, connect, create_event, ingest, sign_in
 from tenace.store.validate import REASONS
 from tenace_rules.board import vulnerability
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score
 
 MOVEMENT = mitchell(5, 3)

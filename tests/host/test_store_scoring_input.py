@@ -12,7 +12,7 @@ from tenace.store import create_event, enter_result, ingest, sign_in
 from tenace.store.sample import session_results
 from tenace.store.scoring_input import board_results
 from tenace_rules.board import vulnerability
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score
 
 

@@ -5,7 +5,7 @@ every result with an ack, and sends the next round's plan once a round's boards 
 Runs under CPython and the MicroPython unix port.
 """
 
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score
 
 

@@ -1,6 +1,6 @@
 """Traveller screen: after a result is accepted, the board's results so far and the pair's percentage."""
 
-from tenace_rules.contract import parse_contract
+from tenace_rules.contract import from_text
 from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
@@ -19,7 +19,7 @@ def traveller_line(line) -> str:
     """One result of a traveller, [ns, ew, contract, declarer, result, ns score], in 21 columns."""
     ns, ew, contract, declarer, result, score = line
     try:
-        contract = parse_contract(contract).symbol_text()
+        contract = from_text(contract).symbol_text()
     except ValueError:
         pass  # shown as the host wrote it
     # Padded by hand: MicroPython's %-5s counts bytes, and a suit symbol is three of them in UTF-8.

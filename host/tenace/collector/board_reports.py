@@ -11,7 +11,7 @@ from tenace.scoring.pairs_session import score_pairs_session
 from tenace.store.queries import current_results
 from tenace.store.scoring_input import board_results
 from tenace.store.versions import Version
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 from tenace_wire.director_messages import MAX_LINES, PERCENT, Ranking, RankingLine, Traveller, TravellerLine
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED
 

@@ -7,8 +7,8 @@ import sys
 from typing import TextIO
 
 from tenace.errors import UsageError
-from tenace_rules.board import dealer, parse_vulnerability, vulnerability
-from tenace_rules.contract import parse_contract, parse_declarer
+from tenace_rules.board import dealer, vulnerability
+from tenace_rules.notation import parse_contract, parse_declarer, parse_vulnerability
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks, relative_text
 

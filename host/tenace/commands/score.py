@@ -35,7 +35,7 @@ from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, Facto
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.teams import TeamMatchOptions, score_team_match
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 
 log = logging.getLogger(__name__)
 

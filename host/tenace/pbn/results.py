@@ -14,8 +14,8 @@ from tenace.pbn.reader import PbnGame
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
 from tenace.scoring.teams import RoomScores
-from tenace_rules.board import parse_vulnerability, vulnerability
-from tenace_rules.contract import parse_contract, parse_declarer
+from tenace_rules.board import vulnerability
+from tenace_rules.notation import parse_contract, parse_declarer, parse_vulnerability
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 

@@ -7,7 +7,7 @@ from enum import Enum
 from fractions import Fraction
 
 from tenace_rules.board import vulnerability
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score
 
 NS = "NS"

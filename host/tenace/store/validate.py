@@ -9,7 +9,8 @@ from fractions import Fraction
 
 from tenace.store.model import IncomingResult, Kind, Refusal
 from tenace_rules.board import vulnerability
-from tenace_rules.contract import Contract, parse_contract, parse_declarer
+from tenace_rules.contract import Contract
+from tenace_rules.notation import parse_contract, parse_declarer
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from tenace_rules.contract import parse_contract
+from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
 
 
