@@ -15,6 +15,9 @@ from tenace.pbn.reader import read_pbn
 
 from conftest import ORACLES, needs_oracles
 
+FFB = ORACLES / "ffb-2022-dn1-session1.pbn"
+VENICE = ORACLES / "venice-cup-1997-final-2.pbn"
+
 SMALL = """[Event "Club"]
 [Board "1"]
 [Vulnerable "None"]
@@ -144,23 +147,30 @@ def test_venice_teams_through_the_command() -> None:
 
 
 @needs_oracles
-def test_okbridge_cross_imps_through_the_command() -> None:
+def test_okbridge_cross_imps_through_the_command(tmp_path: Path) -> None:
     path = ORACLES / "okbridge-imp-pairs-01.pbn"
-    doc = score_json(path, "--method", "cross-imps", "--unit", "per-comparison")
-    published = {int(g.tags["Board"]): g.tables["ScoreTable"].rows for g in read_pbn(path) if "ScoreTable" in g.tables}
+    out = tmp_path / "okbridge.pbn"
+    doc = score_json(path, "--method", "cross-imps", "--unit", "per-comparison", "--pbn", out)
+    published = {int(g.tags["Board"]): g.tables["ScoreTable"].records() for g in read_pbn(path)
+                 if "ScoreTable" in g.tables}
+    written = {int(g.tags["Board"]): g.tables["ScoreTable"].records() for g in read_pbn(out)
+               if "ScoreTable" in g.tables}
     compared = 0
-    differ: list[tuple[int, str, float]] = []
+    differ: list[tuple[int, str, float, str]] = []
     for board in doc["boards"]:
         if board["board"] == 395:  # its published figures fit no scoring of its rows (one Score_NS is not Law 77)
             continue
-        for line, row in zip(board["lines"], published[board["board"]], strict=True):
+        rows = zip(board["lines"], published[board["board"]], written[board["board"]], strict=True)
+        for line, row, mine in rows:
             compared += 1
-            if line["imp_ns"] != float(row[5]):
-                differ.append((board["board"], row[5], line["imp_ns"]))
-    # 5,172 rows less board 395's 12. All but two equal the published IMP_NS: -261/40 = -6.525 and 221/40 = 5.525
-    # lie exactly halfway; the publisher rounded them away from zero, half-even (ours) to the even hundredth.
+            assert (mine["Contract"], mine["Multiplicity"]) == (row["Contract"], row["Multiplicity"])
+            if line["imp_ns"] != float(row["IMP_NS"]) or mine["IMP_NS"] != row["IMP_NS"]:
+                differ.append((board["board"], row["IMP_NS"], line["imp_ns"], mine["IMP_NS"]))
+    # 5,172 rows less board 395's 12. All but two equal the published IMP_NS, in the JSON and cell for cell in the
+    # written file: -261/40 = -6.525 and 221/40 = 5.525 lie exactly halfway; the publisher rounded them away from
+    # zero, half-even (ours) to the even hundredth.
     assert compared == 5160
-    assert differ == [(146, "-6.53", -6.52), (798, "5.53", 5.52)]
+    assert differ == [(146, "-6.53", -6.52, "-6.52"), (798, "5.53", 5.52, "5.52")]
     assert "no ranking" in doc["notes"][0]
 
 
@@ -172,3 +182,68 @@ def test_written_pbn_scores_the_same_again(tmp_path: Path, method: str) -> None:
     again = score_json(out, "--method", method)
     assert again["boards"] == first["boards"] and again["ranking"] == first["ranking"]
     assert out.read_text(encoding="utf-8").startswith("% PBN 2.1")
+
+
+def ns_side(row: dict[str, str]) -> int | tuple[str, str]:
+    """A ScoreTable row's NS score, whichever column carries it ("-" / "400" is -400), or its A+/A/A- awards."""
+    ns, ew = row["Score_NS"], row["Score_EW"]
+    if ns.startswith("A"):
+        return ns, ew
+    return int(ns) if ns != "-" else -int(ew)
+
+
+@needs_oracles
+def test_written_pbn_carries_the_published_ffb_figures(tmp_path: Path) -> None:
+    """`--pbn` cell by cell against Magic Contest's computed columns, as printed (MPs to 0.1, whole board %)."""
+    out = tmp_path / "ffb.pbn"
+    proc = tenace("score", FFB, "--preset", "magic-contest", "--pbn", out)
+    assert proc.returncode == 0, proc.stderr
+    published, written = read_pbn(FFB), read_pbn(out)
+    cells = 0
+    for pub, mine in zip(published, written, strict=True):
+        board = pub.tags["Board"]
+        assert mine.tags["Board"] == board
+        want = {r["Table"]: r for r in pub.tables["ScoreTable"].records()}
+        got = {r["Table"]: r for r in mine.tables["ScoreTable"].records()}
+        assert got.keys() == want.keys(), board
+        for table, row in want.items():
+            assert ns_side(got[table]) == ns_side(row), (board, table)
+            for column in ("MP_NS", "MP_EW", "Percentage_NS", "Percentage_EW"):
+                assert got[table][column] == row[column], (board, table, column)
+                cells += 1
+    assert cells == 660 * 4
+    # Totals to 0.1 MP and 0.01 %, and the ranks (pairs 44 and 1 tie on 593.2 and are split by their meeting).
+    want_totals = {r["PairId"]: r for r in published[0].tables["TotalScoreTable"].records()}
+    got_totals = {r["PairId"]: r for r in written[0].tables["TotalScoreTable"].records()}
+    assert got_totals.keys() == want_totals.keys() and len(want_totals) == 44
+    for pair, row in want_totals.items():
+        for column in ("Rank", "TotalScoreMP", "TotalPercentage"):
+            assert got_totals[pair][column] == row[column], (pair, column)
+    assert [(r["Rank"], r["PairId"], r["TotalScoreMP"]) for r in written[0].tables["TotalScoreTable"].records()][:2] \
+        == [("1", "7", "771.2"), ("2", "26", "730.2")]
+
+
+@needs_oracles
+def test_written_pbn_carries_the_published_venice_imps(tmp_path: Path) -> None:
+    """`--pbn --method teams`: each room's ScoreIMP is the publisher's, from that table's North-South ("EW 2")."""
+    out = tmp_path / "venice.pbn"
+    proc = tenace("score", VENICE, "--method", "teams", "--pbn", out)
+    assert proc.returncode == 0, proc.stderr
+    published, written = read_pbn(VENICE), read_pbn(out)
+    mirror = {"NS": "EW", "EW": "NS"}
+    compared = 0
+    # Open room then closed room per board; the publisher tags only the closed room, and only boards with IMPs.
+    for (pub_open, pub_closed), (open_room, closed_room) in zip(
+            zip(published[::2], published[1::2], strict=True), zip(written[::2], written[1::2], strict=True),
+            strict=True):
+        board = pub_open.tags["Board"]
+        assert open_room.tags["Board"] == closed_room.tags["Board"] == pub_closed.tags["Board"] == board
+        side, imps = pub_closed.tags.get("ScoreIMP", "NS 0").split()
+        assert closed_room.tags["ScoreIMP"] == f"{side} {imps}", board
+        assert open_room.tags["ScoreIMP"] == (f"{mirror[side]} {imps}" if imps != "0" else "NS 0"), board
+        compared += "ScoreIMP" in pub_closed.tags
+    assert compared == 9
+    # The tags written add up to the match: China (NS in the open room) 27, USA 1 4.
+    china = [int(g.tags["ScoreIMP"].split()[1]) for g in written[::2] if g.tags["ScoreIMP"].startswith("NS")]
+    usa = [int(g.tags["ScoreIMP"].split()[1]) for g in written[1::2] if g.tags["ScoreIMP"].startswith("NS")]
+    assert (sum(china), sum(usa)) == (27, 4)

@@ -380,6 +380,12 @@ def _cell(value: Any) -> str:
     return "-" if value is None or value == "" else _num(value)
 
 
+def _score_imp(net: Fraction) -> str:
+    """A ScoreIMP tag value: the side that won and its IMPs, whole IMPs as integers ("EW 2"); "NS 0" when flat."""
+    figure = str(abs(net.numerator)) if net.denominator == 1 else _num(abs(net))
+    return f"{'EW' if net < 0 else 'NS'} {figure}"
+
+
 def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
     """The input games with recomputed score tables (and, for pairs, a TotalScoreTable on the first game)."""
     out = [PbnGame(tags=dict(g.tags), tables=dict(g.tables), sections=dict(g.sections), line=g.line) for g in games]
@@ -392,7 +398,6 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
         if board is None:
             continue
         if report.method == "teams":
-            game.tags["ScoreIMP"] = f"{_num(board['imp_home'])} - {_num(board['imp_away'])}"
             continue
         imps = report.method in ("butler", "cross-imps")
         spec = _IMP_COLUMNS if imps else _MP_COLUMNS
@@ -409,6 +414,13 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
             rows.append([_cell(values[name]) for name, _, _ in spec])
         game.tags["ScoreTable"] = ""
         game.tables["ScoreTable"] = PbnTable("ScoreTable", _columns(spec), rows)
+    if report.method == "teams":
+        # PBN's ScoreIMP is from the table's own North-South ("EW 2": its EW won 2), as published: the home team is
+        # NS in the open room and EW in the closed one. The rooms are found in `out` as run_teams found them.
+        for number, (open_room, closed_room) in team_rooms(out).items():
+            net = Fraction(by_board[number]["imp_home"] - by_board[number]["imp_away"])
+            open_room.game.tags["ScoreIMP"] = _score_imp(net)
+            closed_room.game.tags["ScoreIMP"] = _score_imp(-net)
     if report.ranking and out:
         figure = "TotalIMP" if report.method in ("butler", "cross-imps") else "TotalScoreMP"
         spec = [("Rank", 3, "R"), ("PairId", 3, "R"), ("Direction", 5, "R"), (figure, 7, "R"),
