@@ -7,7 +7,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from tenace import __version__
+from tenace import __version__, crash_report
 from tenace.commands import collect as collect_command
 from tenace.commands import contract as contract_command
 from tenace.commands import demo as demo_command
@@ -29,15 +29,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tenace {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress and details to stderr")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; the exit code: 0 done, 2 the user's mistake (one line saying so), 130 interrupted,
+    1 a fault of ours (one line pointing at the crash log) or what the command itself returns."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # bare `tenace`: what there is to run, rather than an error about it
+        parser.print_help()
+        return 0
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
@@ -53,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"tenace {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a fault of ours: the traceback goes to a file, the user gets one line
+        print(f"tenace {args.command}: {crash_report.write(args.command, e)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
