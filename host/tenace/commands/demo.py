@@ -7,7 +7,8 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 
-from tenace.movement import mitchell
+from tenace.commands.options import movement_error
+from tenace.movement import MovementError, check_size, mitchell
 from tenace.scoring.imp_pairs_session import ImpSessionScore
 from tenace.scoring.imp_rounding import to_decimal
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS, Units
@@ -60,6 +61,10 @@ def play_session(tables: int, boards_per_round: int, seed: int) -> list[tuple[Bo
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        check_size(args.tables, args.boards_per_round)
+    except MovementError as e:
+        raise movement_error(e) from None
     played = play_session(args.tables, args.boards_per_round, args.seed)
     options = replace(DEFAULT_OPTIONS, units=Units.NORTH_AMERICAN if args.units == "mp-acbl" else Units.MP1)
     session = score_session([r for r, _ in played], args.scoring, options)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tenace.commands.options import in_range, movement_error
 from tenace.errors import UsageError
-from tenace.movement import mitchell
+from tenace.movement import MovementError, mitchell
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.event import SCORING_METHODS
+from tenace_wire.frame_types import MAX_TERMINAL
 
 HELP = "create an event file (a plain Mitchell per section), show it, or seat a terminal at a table"
 EPILOG = """\
@@ -57,6 +59,8 @@ def run_new(args: argparse.Namespace) -> int:
         movement = mitchell(args.tables, args.boards_per_round)
         conn = create_event(args.db, name=args.name, date=args.date, scoring=args.scoring,
                             sections={args.section: movement})
+    except MovementError as e:
+        raise movement_error(e) from None
     except (ValueError, StoreError) as e:
         raise UsageError(str(e)) from None
     conn.close()
@@ -90,6 +94,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_seat(args: argparse.Namespace) -> int:
+    in_range("--terminal", args.terminal, 1, MAX_TERMINAL)  # the ids a terminal can have on the wire
     try:
         conn = connect(args.db)
         sign_in(conn, args.terminal, args.section, args.table, who=args.who)

@@ -1,0 +1,65 @@
+"""Checks shared by the subcommands' options: each refusal is a UsageError naming the option as typed."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from tenace.errors import UsageError
+from tenace.movement import MovementError
+
+# A movement's figures as the command-line options that set them (tenace demo, event new, sim).
+MOVEMENT_OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--boards"}
+
+
+def movement_error(e: MovementError, options: Mapping[str, str] = MOVEMENT_OPTIONS) -> UsageError:
+    return UsageError(f"{options.get(e.figure, e.figure)}: {e}")
+
+
+def in_range(option: str, value: float, low: float | None = None, high: float | None = None,
+             unit: str = "") -> None:
+    """UsageError unless low <= value <= high (either bound may be open); NaN and infinity are never in range."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UsageError(f"{option} must be a finite number, not {value}")
+    unit = f" {unit}" if unit else ""
+    if low is not None and high is not None and not low <= value <= high:
+        raise UsageError(f"{option} is {low} to {high}{unit}, not {value}")
+    if low is not None and value < low:
+        raise UsageError(f"{option} is {low}{unit} or more, not {value}")
+    if high is not None and value > high:
+        raise UsageError(f"{option} is at most {high}{unit}, not {value}")
+
+
+def output_file(option: str, path: Path, *, not_same_as: Path | None = None) -> None:
+    """UsageError unless `path` can be written as a file: not a folder, its folder there and writable,
+    and not the input file (`not_same_as`), which would be overwritten by its own rewrite."""
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a folder: give a file name")
+    if not_same_as is not None and path.exists() and not_same_as.exists() and path.samefile(not_same_as):
+        raise UsageError(f"{option} {path} is the input file: give another name (it would be overwritten)")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path}: not allowed to write there")
+
+
+def output_folder(option: str, path: Path) -> None:
+    """Make the folder `path` (and its parents) if new; UsageError when that cannot be, saying why."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UsageError(f"{option} {path} is a file, not a folder: give a folder (it is made if new)") from None
+    except NotADirectoryError:
+        raise UsageError(f"{option} {path}: a part of that path is a file, not a folder") from None
+    except OSError as e:
+        raise UsageError(f"{option} {path}: cannot make that folder: {e.strerror or e}") from None
+    if not os.access(path, os.W_OK):
+        raise UsageError(f"{option} {path}: not allowed to write in that folder")
+
+
+def cannot_write(option: str, path: Path, e: OSError) -> UsageError:
+    """The refusal for a write that failed anyway (a full disk, a read-only file system)."""
+    return UsageError(f"{option} {path}: cannot write it: {e.strerror or e}")
