@@ -50,10 +50,13 @@ def create_event(path: Path | str, *, name: str, sections: dict[str, Movement], 
     if not 1 <= len(name) <= 200 or not name.isprintable():
         raise EntryError("the event name must be printable text of 1 to 200 characters")
     day = date or Date.today().isoformat()
+    # fromisoformat alone would also take 20240514 or 2024-W20-2, and call 2024-02-30 a format error.
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", day):
+        raise EntryError(f"the event date must be YYYY-MM-DD, not {day!r}")
     try:
         Date.fromisoformat(day)
     except ValueError:
-        raise EntryError(f"the event date must be YYYY-MM-DD, not {day!r}") from None
+        raise EntryError(f"the event date {day} is not a real date (check the month and the day)") from None
     if scoring not in SCORING_METHODS:
         raise EntryError(f"scoring must be one of {', '.join(SCORING_METHODS)}, not {scoring!r}")
     if not sections:
