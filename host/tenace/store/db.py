@@ -33,6 +33,11 @@ def connect(path: Path | str, *, create: bool = False,
     path = Path(path)
     if not create and not path.exists():
         raise StoreError(f"{path}: no such event file (create one with `tenace event new`)")
+    if not create and path.is_dir():
+        raise StoreError(f"{path} is a folder, not an event file")
+    # SQLite would take an empty file as a new database and migrate it: an event file is never empty.
+    if not create and path.is_file() and path.stat().st_size == 0:
+        raise StoreError(f"{path} is an empty file, not an event file (create one with `tenace event new`)")
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as e:
