@@ -103,7 +103,6 @@ def test_batch_stops_at_the_first_malformed_line_naming_it() -> None:
     ("4S N 10 red", "none, ns, ew or both"),
     ("4Z N 10 none", "no strain"),
     ("pass none both", "at most a vulnerability"),
-    ("   ", "is empty"),
 ])
 def test_batch_malformed_lines(line: str, message: str) -> None:
     proc = tenace("contract", "--batch", stdin=f"1NT N 7 none\n{line}\n")

@@ -21,7 +21,8 @@ examples:
   printf '4SX N 11 both\\n3NT E 9 none\\npass\\n' | tenace contract --batch
 
 --batch reads one case a line: <contract> <declarer> <tricks> <vul: none|ns|ew|both>, or "pass";
-it writes one NS score a line and stops at the first malformed line with exit code 2."""
+it writes one NS score a line and stops at the first malformed line with exit code 2 (blank lines
+are skipped)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -92,13 +93,24 @@ def score_line(line: str) -> int:
 
 
 def run_batch(source: TextIO, sink: TextIO) -> int:
-    for number, line in enumerate(source, start=1):
-        if not line.strip():
-            raise UsageError(f"line {number} is empty: every line must hold one case")
-        try:
-            score = score_line(line)
-        except ValueError as e:
-            sink.flush()
-            raise UsageError(f"line {number} {line.strip()!r}: {e}") from None
-        sink.write(f"{score}\n")
+    number = 0
+    try:
+        for number, line in enumerate(source, start=1):
+            if number == 1:
+                line = line.removeprefix("\ufeff")  # the byte order mark some Windows editors write first
+            if not line.strip():
+                continue  # blank lines (a trailing one above all) hold no case
+            try:
+                line.encode("utf-8")
+                score = score_line(line)
+            except UnicodeEncodeError:  # bytes that were not UTF-8, read with surrogate escapes
+                raise UsageError(f"line {number} is not UTF-8 text") from None
+            except ValueError as e:
+                sink.flush()
+                raise UsageError(f"line {number} {line.strip()!r}: {e}") from None
+            sink.write(f"{score}\n")
+    except UnicodeDecodeError:
+        sink.flush()
+        raise UsageError(f"standard input is not UTF-8 text (after line {number})" if number else
+                         "standard input is not UTF-8 text") from None
     return 0
