@@ -15,7 +15,7 @@ from tenace.scoring.teams import (
     score_team_match,
     score_total_points,
 )
-from tenace.scoring.vp import VictoryPoints, VpOptions, victory_points
+from tenace.scoring.vp import VictoryPoints, VpOptions
 
 MATCH = [
     RoomScores(1, open_ns=620, closed_ns=170),  # home +450: 10 IMPs to home
@@ -35,16 +35,15 @@ def test_law_78b_per_board_between_the_rooms() -> None:
 def test_match_totals_and_vps() -> None:
     match = score_team_match(MATCH)
     assert (match.home_imps, match.away_imps, match.margin) == (11, 12, -1)
-    assert match.vp == victory_points(-1, 4)
-    assert match.vp is not None and match.vp.home + match.vp.away == 20
-    assert match.vp.home < 10
+    # WBF scale for 4 boards (blitz 30): 10 + 10 (1 - tau^(3/30)) / (1 - tau^3) = 10.614999 to the away team.
+    assert match.vp == VictoryPoints(Decimal("9.39"), Decimal("10.61"))
 
 
 def test_carry_over_counts_in_totals_and_can_be_fractional() -> None:
     match = score_team_match(MATCH, TeamMatchOptions(carry_over_home=Fraction(5, 2)))
     assert (match.home_imps, match.away_imps, match.margin) == (Fraction(27, 2), 12, Fraction(3, 2))
-    assert match.vp == victory_points(Fraction(3, 2), 4)
-    assert match.vp is not None and match.vp.home > 10
+    # Between the 4-board scale's 1 and 2 IMPs (10.61 and 11.20): 10.905, half-up 10.91 (the formula at 1.5: 10.9116).
+    assert match.vp == VictoryPoints(Decimal("10.91"), Decimal("9.09"))
     both = score_team_match(MATCH, TeamMatchOptions(carry_over_home=2, carry_over_away=Fraction(1, 2)))
     assert both.margin == Fraction(1, 2)
 
@@ -56,7 +55,7 @@ def test_vp_options_and_scale_length() -> None:
     assert sixteen.margin == 7
     assert sixteen.vp == VictoryPoints(Decimal("12.03"), Decimal("7.97"))
     plain = score_team_match(MATCH, TeamMatchOptions(vp=VpOptions(concavity_correction=False)))
-    assert plain.vp == victory_points(-1, 4, VpOptions(concavity_correction=False))
+    assert plain.vp == VictoryPoints(Decimal("9.39"), Decimal("10.61"))  # no correction at 1 IMP on 4 boards
 
 
 def test_law_12c2_artificial_board_in_teams() -> None:

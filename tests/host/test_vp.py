@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import pytest
@@ -24,6 +24,15 @@ from tenace.scoring.vp import (
 
 PHI = (1 + math.sqrt(5)) / 2
 PLAIN = VpOptions(concavity_correction=False)
+
+
+def wbf_scale(margin: float, boards: int) -> Decimal:
+    """The winner's VPs on the WBF continuous scale, written out here rather than taken from tenace.scoring.vp:
+    10 + 10 (1 - tau^(3M/B)) / (1 - tau^3), tau = 1/phi, blitz B = 15 sqrt(boards), 20 from B on, half-up."""
+    tau = 1 / PHI
+    blitz = 15 * math.sqrt(boards)
+    vp = 20.0 if margin >= blitz else 10 + 10 * (1 - tau ** (3 * margin / blitz)) / (1 - tau**3)
+    return Decimal(repr(vp)).quantize(Decimal("0.01"), ROUND_HALF_UP)
 
 
 def test_blitz_is_fifteen_root_boards() -> None:
@@ -53,6 +62,19 @@ def test_16_boards_small_margins_from_the_formula() -> None:
     assert [round(v, 2) for v in by_hand] == [10.0, 10.31, 10.61, 10.91, 11.2]
     assert [str(v) for v in vp_table(16)[:8]] == ["10.00", "10.31", "10.61", "10.91", "11.20", "11.48", "11.76",
                                                  "12.03"]
+
+
+# Margins where the WBF concavity correction leaves the rounded formula alone; the figures by hand from the formula
+# (10.614999, 11.201103, 12.047935, 14.388284, 12.029037, 12.799315, 15.563385, 16.730072, 12.334773, 14.535080).
+@pytest.mark.parametrize(("margin", "boards", "winner"), [
+    (1, 4, "10.61"), (2, 4, "11.20"), (5, 8, "12.05"), (12, 8, "14.39"), (7, 16, "12.03"), (10, 16, "12.80"),
+    (23, 16, "15.56"), (30, 16, "16.73"), (60, 16, "20.00"), (10, 24, "12.33"), (25, 32, "14.54"),
+])
+def test_victory_points_against_the_formula_written_out(margin: int, boards: int, winner: str) -> None:
+    assert wbf_scale(margin, boards) == Decimal(winner)
+    loser = 20 - Decimal(winner)
+    assert victory_points(margin, boards) == VictoryPoints(Decimal(winner), loser)
+    assert victory_points(-margin, boards) == VictoryPoints(loser, Decimal(winner))
 
 
 def test_loser_gets_twenty_minus_winner_and_sign_picks_the_side() -> None:
