@@ -27,7 +27,7 @@ def in_range(option: str, value: float, low: float | None = None, high: float | 
     if low is not None and high is not None and not low <= value <= high:
         raise UsageError(f"{option} is {low} to {high}{unit}, not {value}")
     if low is not None and value < low:
-        raise UsageError(f"{option} is {low}{unit} or more, not {value}")
+        raise UsageError(f"{option} is {low} or more, not {value}")
     if high is not None and value > high:
         raise UsageError(f"{option} is at most {high}{unit}, not {value}")
 

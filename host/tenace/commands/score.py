@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tenace.commands.options import cannot_write, in_range, output_file
 from tenace.errors import UsageError
 from tenace.pbn.reader import PbnColumn, PbnError, PbnGame, PbnTable, read_pbn
 from tenace.pbn.results import (
@@ -31,7 +32,14 @@ from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
 from tenace.scoring.imp_results import ImpLine
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, Factoring, MatchpointOptions, Units
+from tenace.scoring.matchpoints import (
+    DEFAULT_OPTIONS,
+    MAGIC_CONTEST_FFB,
+    MAX_DECIMALS,
+    Factoring,
+    MatchpointOptions,
+    Units,
+)
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.teams import TeamMatchOptions, score_team_match
@@ -68,7 +76,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.add_argument("--pbn", type=Path, metavar="OUT", help="also write the rescored file as PBN 2.1")
     mp = p.add_argument_group("matchpoints (mp, mp-acbl)")
-    mp.add_argument("--preset", choices=sorted(PRESETS), default="default",
+    mp.add_argument("--preset", choices=sorted(PRESETS),
                     help="a program's conventions to start from (magic-contest: MPs to 0.1, whole board %%, "
                          "head-to-head tiebreak)")
     mp.add_argument("--factoring", choices=[f.value for f in Factoring],
@@ -81,16 +89,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mp.add_argument("--fields", choices=[f.value for f in FieldMode], help="rank NS/EW apart or as one field")
     mp.add_argument("--tiebreak", choices=[t.value for t in Tiebreak], help="break tied places (default none)")
     imp = p.add_argument_group("IMPs (butler, cross-imps)")
-    imp.add_argument("--unit", choices=[u.value for u in CrossImpUnit], default=CrossImpUnit.PER_COMPARISON.value,
+    imp.add_argument("--unit", choices=[u.value for u in CrossImpUnit],
                      help="cross-IMPs as a total, per score or per comparison (default per-comparison)")
-    imp.add_argument("--trim", type=int, default=1, metavar="K",
+    imp.add_argument("--trim", type=int, metavar="K",
                      help="Butler: drop the K highest and K lowest scores from the datum (default 1)")
-    imp.add_argument("--trim-percent", type=int, default=0, metavar="P",
+    imp.add_argument("--trim-percent", type=int, metavar="P",
                      help="Butler: drop P%% of the scores at each end instead of --trim")
     imp.add_argument("--datum-rounding", choices=[r.value for r in imp_rounding.Rounding],
-                     default=imp_rounding.Rounding.HALF_UP.value, help="Butler datum rounding to 10 (default half-up)")
+                     help="Butler datum rounding to 10 (default half-up)")
     teams = p.add_argument_group("teams")
-    teams.add_argument("--carry-over", type=Fraction, default=Fraction(0), metavar="IMPS",
+    teams.add_argument("--carry-over", type=_imps_given, metavar="IMPS",
                        help="IMPs the home team (NS in the open room) brings into the match; negative for the away")
     teams.add_argument("--vp-boards", type=int, metavar="N", help="boards the VP scale is for (default: boards scored)")
     p.set_defaults(run=run)
@@ -107,22 +115,71 @@ class Report:
     notes: list[str] = field(default_factory=list)
 
 
+# The options of one scoring method (argparse dest: the methods it is for), and their defaults.
+METHOD_OPTIONS: dict[str, tuple[str, ...]] = {
+    **{dest: ("mp", "mp-acbl") for dest in ("preset", "factoring", "expected", "mp_decimals", "percent_decimals",
+                                            "total_decimals", "rounding", "fields", "tiebreak")},
+    "unit": ("cross-imps",),
+    **{dest: ("butler",) for dest in ("trim", "trim_percent", "datum_rounding")},
+    **{dest: ("teams",) for dest in ("carry_over", "vp_boards")},
+}
+DEFAULTS: dict[str, Any] = {"preset": "default", "unit": CrossImpUnit.PER_COMPARISON.value, "trim": 1,
+                            "trim_percent": 0, "datum_rounding": imp_rounding.Rounding.HALF_UP.value,
+                            "carry_over": Fraction(0)}
+
+
+def _imps_given(text: str) -> Fraction:
+    """--carry-over: IMPs as 12, -3.5 or 7/2 (argparse's own Fraction would let 1/0 through as a crash)."""
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"IMPs as a number (12, -3.5, 7/2), not {text!r}") from None
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Refuse, by the option's name, an option of another method and a value out of range; then fill in defaults."""
+    for dest, methods in METHOD_OPTIONS.items():
+        if getattr(args, dest) is not None and args.method not in methods:
+            raise UsageError(f"--{dest.replace('_', '-')} is for --method {' or '.join(methods)}, "
+                             f"not {args.method}")
+    if args.expected is not None:
+        in_range("--expected", args.expected, 1)
+    for dest in ("mp_decimals", "percent_decimals", "total_decimals"):
+        if getattr(args, dest) is not None:
+            in_range(f"--{dest.replace('_', '-')}", getattr(args, dest), 0, MAX_DECIMALS, unit="decimals")
+    if args.trim is not None and args.trim_percent is not None:
+        raise UsageError("--trim or --trim-percent, not both")
+    if args.trim is not None:
+        in_range("--trim", args.trim, 0)
+    if args.trim_percent is not None and not 0 <= args.trim_percent < 50:
+        raise UsageError(f"--trim-percent is 0 to 49 (a percentage at each end), not {args.trim_percent}")
+    if args.vp_boards is not None:
+        in_range("--vp-boards", args.vp_boards, 1)
+    for dest, value in DEFAULTS.items():
+        if getattr(args, dest) is None:
+            setattr(args, dest, 0 if dest == "trim" and args.trim_percent else value)
+    if args.pbn is not None:
+        output_file("--pbn", args.pbn, not_same_as=args.file)
+
+
 def run(args: argparse.Namespace) -> int:
+    check_options(args)
     try:
         games = read_pbn(args.file)
         report = METHOD_RUNNERS[args.method](games, args)
-    except (PbnError, PbnResultError) as e:
+    except (PbnError, PbnResultError, ValueError) as e:  # options are checked: what is left is the file's
         raise UsageError(f"{args.file}: {e}") from None
-    except ValueError as e:  # options the engine refuses
-        raise UsageError(str(e)) from None
     if args.json:
         json.dump(_jsonable(report), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         print_report(report)
     if args.pbn:
-        with args.pbn.open("w", encoding="utf-8") as out:
-            write_pbn(rescored_games(games, report), out)
+        try:
+            with args.pbn.open("w", encoding="utf-8") as out:
+                write_pbn(rescored_games(games, report), out)
+        except OSError as e:
+            raise cannot_write("--pbn", args.pbn, e) from None
         log.info("wrote %s", args.pbn)
     return 0
 

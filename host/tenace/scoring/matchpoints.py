@@ -15,6 +15,9 @@ from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPl
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import Rounding, round_fraction
 
+# No program publishes more decimals than this; more would only print noise.
+MAX_DECIMALS = 10
+
 
 class Units(Enum):
     """Law 78A scoring units."""
@@ -69,8 +72,8 @@ class MatchpointOptions:
 
     def __post_init__(self) -> None:
         for name in ("board_mp_decimals", "board_percent_decimals", "total_mp_decimals", "total_percent_decimals"):
-            if not 0 <= getattr(self, name) <= 10:
-                raise ValueError(f"{name} must be 0 to 10")
+            if not 0 <= getattr(self, name) <= MAX_DECIMALS:
+                raise ValueError(f"{name} must be 0 to {MAX_DECIMALS}")
         if not self.average_minus <= self.average <= self.average_plus:
             raise ValueError("averages must be ordered: average-minus <= average <= average-plus")
         if self.expected_results is not None and self.expected_results < 1:
