@@ -75,10 +75,14 @@ def read_pbn(path: Path | str) -> list[PbnGame]:
     """All games of a PBN file, with inherited ("#") tag values resolved."""
     path = Path(path)
     try:
-        text = decode_pbn(path.read_bytes())
+        data = path.read_bytes()
     except OSError as e:
         raise PbnError(f"cannot read {path}: {e.strerror}") from None
-    games = parse_pbn(text)
+    if b"\0" in data:  # no text encoding PBN allows has NUL bytes: an image, an archive, a UTF-16 file
+        raise PbnError("a binary file, not PBN text")
+    games = parse_pbn(decode_pbn(data))
+    if not games:
+        raise PbnError("no game in it: an empty file, or not PBN")
     log.info("read %d games from %s", len(games), path)
     return games
 
