@@ -16,7 +16,7 @@ from tenace.commands import problems as problems_command
 from tenace.commands import score as score_command
 from tenace.commands import sim as sim_command
 from tenace.commands import terminal as terminal_command
-from tenace.errors import UsageError
+from tenace.errors import Failure, UsageError
 
 COMMANDS = (collect_command, contract_command, demo_command, event_command, problems_command, score_command,
             sim_command, terminal_command)
@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
         sys.stderr.close()
         return 0
+    except Failure as e:
+        print(f"tenace {args.command}: {e}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"tenace {args.command}: interrupted", file=sys.stderr)
         return 130
