@@ -6,7 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from tenace.commands.options import cannot_write, in_range, output_folder
 from tenace.errors import UsageError
+from tenace.movement import MAX_BOARDS, MAX_BOARDS_PER_ROUND, MAX_ROUNDS
 from tenace.terminal_sim.process import LANGUAGES, Options
 from tenace.terminal_sim.scripted import parse_script, run_script, write_screens
 
@@ -48,17 +50,27 @@ def script_words(args: argparse.Namespace) -> list[str] | None:
         return parse_script(args.keys)
     if args.script is None:
         return None
-    if str(args.script) == "-":
-        return parse_script(sys.stdin.read())
     try:
-        return parse_script(args.script.read_text(encoding="utf-8"))
+        text = sys.stdin.read() if str(args.script) == "-" else args.script.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"--script {args.script} is not UTF-8 text") from None
     except OSError as e:
-        raise UsageError(f"cannot read the script: {e}") from e
+        raise UsageError(f"--script {args.script}: cannot read it: {e.strerror or e}") from None
+    return parse_script(text.removeprefix("\ufeff"))
 
 
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.scale <= 16:
         raise UsageError("--scale is 1 to 16")
+    in_range("--rounds", args.rounds, 1, MAX_ROUNDS)
+    in_range("--boards", args.boards, 1, MAX_BOARDS_PER_ROUND)
+    if args.rounds * args.boards > MAX_BOARDS:
+        raise UsageError(f"--rounds {args.rounds} of --boards {args.boards} make {args.rounds * args.boards} "
+                         f"boards; a terminal numbers boards up to {MAX_BOARDS}")
+    if args.journal is not None:
+        output_folder("--journal", args.journal)
+    if args.out is not None:
+        output_folder("--out", args.out)
     options = Options(lang=args.lang, storage=args.journal, rounds=args.rounds, boards=args.boards,
                       deals=args.deals, traveller=args.traveller)
     words = script_words(args)
@@ -73,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
         for screen in result.screens:
             sys.stdout.write(screen.heading() + "\n" + screen.text.render())
     if args.out is not None:
-        written = write_screens(result, args.out, named_only=args.named_only, scale=args.scale)
+        try:
+            written = write_screens(result, args.out, named_only=args.named_only, scale=args.scale)
+        except OSError as e:
+            raise cannot_write("--out", args.out, e) from None
         pngs = sum(1 for p in written if p.suffix == ".png")
         print(f"{len(result.screens)} screens; {pngs} PNG files in {args.out}", file=sys.stderr)
     for line in result.output:

@@ -3,23 +3,69 @@
 from __future__ import annotations
 
 import re
+import runpy
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
-from tenace.errors import UsageError
+from tenace import crash_report
+from tenace.errors import Failure, UsageError
 from tenace.terminal_sim.process import Options, TerminalProcess
-from tenace.terminal_sim.screen import ScreenText, screen_text, write_png
+from tenace.terminal_sim.screen import FIRMWARE, ScreenText, screen_text, write_png
+
+MAX_WAIT_MS = 3_600_000  # an hour of the terminal's time: more is a typing mistake
 
 # "[name]" in a script names the screen shown at that point (written as name.png and name.txt too).
 _NAME = re.compile(r"^\[([A-Za-z0-9_.-]+)\]$")
+# The simulator's own commands (tools/sim/terminal_main.py); "!wait" takes milliseconds after it.
+COMMANDS = ("!reboot", "!offline", "!online", "!wait")
+_KEY_LIST = ("1-9 0 C D H S NT X PASS N E S W A K Q J T + - = OK BACK MENU UP DOWN, "
+             "!reboot, !wait MS, !offline, !online, [name]")
+
+
+@lru_cache(maxsize=1)
+def key_names() -> frozenset[str]:
+    """Every keypad key name, as firmware/tenace_terminal/keys.py defines them (read as data: the host does not
+    import the terminal app)."""
+    names: set[str] = set()
+    for name, value in runpy.run_path(str(FIRMWARE / "tenace_terminal" / "keys.py")).items():
+        if name.startswith("_"):
+            continue
+        if isinstance(value, str):
+            names.add(value)
+        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+            names.update(value)
+    return frozenset(names)
 
 
 def parse_script(text: str) -> list[str]:
-    """The words of a key script: key names, !commands and [names], separated by blanks; # starts a comment."""
+    """The words of a key script: key names, !commands and [names], separated by blanks; # starts a comment.
+
+    UsageError on a word that is none of these (the terminal would ignore an unknown key and the run go
+    on as if nothing were wrong); "!wait MS" becomes the one word the simulator reads.
+    """
     words: list[str] = []
     for line in text.splitlines():
         words.extend(line.split("#", 1)[0].split())
-    return words
+    keys = key_names()
+    out: list[str] = []
+    pending = iter(words)
+    for word in pending:
+        if word == "!wait":
+            ms = next(pending, "")
+            if not re.fullmatch(r"[0-9]{1,7}", ms) or int(ms) > MAX_WAIT_MS:
+                raise UsageError(f"!wait takes milliseconds from 0 to {MAX_WAIT_MS} after it (e.g. !wait 500), "
+                                 f"not {ms!r}" if ms else "!wait takes milliseconds after it (e.g. !wait 500)")
+            out.append(f"!wait {int(ms)}")
+        elif word in keys or word in COMMANDS or _NAME.match(word):
+            out.append(word)
+        elif word.startswith("["):
+            raise UsageError(f"screen name {word!r}: [name] with letters, digits, _ . - only")
+        else:
+            hint = " (key names are upper case)" if word.upper() in keys or word.upper() in COMMANDS else \
+                " (doubled is X pressed twice: X X)" if word.upper() == "XX" else ""
+            raise UsageError(f"unknown key {word!r} in the script{hint}; keys: {_KEY_LIST}")
+    return out
 
 
 @dataclass
@@ -81,7 +127,9 @@ def run_script(words: list[str], options: Options | None = None) -> Run:
     finally:
         status = proc.close()
     if status != 0:
-        raise UsageError("the simulated terminal failed:\n" + "\n".join(output[-20:]))
+        saved = crash_report.save("terminal", "\n".join(output) + "\n")
+        last = next((line.strip() for line in reversed(output) if line.strip()), f"exit status {status}")
+        raise Failure(f"the simulated terminal failed ({last})" + (f"; its output is in {saved}" if saved else ""))
     return Run(screens, output)
 
 
