@@ -10,14 +10,18 @@ import signal
 from pathlib import Path
 
 from tenace.collector import Collector, Settings, link_key
+from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service, progress
 from tenace.collector.settings import LEAD, PLAYER_NUMBERS, RESULT_ENTRY
-from tenace.collector.tcp_link import parse_listen, serve_tcp, write_port_file
+from tenace.collector.tcp_link import TcpServer, parse_listen, serve_tcp, write_port_file
+from tenace.commands.options import cannot_write, in_range, output_file
 from tenace.errors import UsageError
 from tenace.store import StoreError, connect
+from tenace.terminal_sim.process import LANGUAGES
 
 log = logging.getLogger(__name__)
 
+MAX_PROGRESS_S = 3600
 HELP = "collect results from the tables: the base station on a serial port, or the simulator over TCP"
 EPILOG = """\
 examples:
@@ -28,7 +32,8 @@ examples:
 The pairing code is printed at start: key it at each terminal once. Every result is stored in the
 event file before the table is told it is saved, so the collector may be stopped (Ctrl-C) or even
 killed and started again at any moment: nothing is lost or counted twice. A progress line is printed
-every few seconds. Exit code 0 when stopped, 2 when the event file or the port cannot be used."""
+every few seconds. One collector at a time per event file: it holds FILE.lock beside the event file
+while it runs. Exit code 0 when stopped, 2 when the event file or the port cannot be used."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,8 +51,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--result-entry", choices=RESULT_ENTRY, default="relative",
                    help="tricks keyed as =, +1, -2 (relative) or as a total")
     p.add_argument("--traveller", action="store_true", help="show each board's traveller after its result")
-    p.add_argument("--language", default="en", metavar="xx", help="the terminals' language (ISO 639-1, default en)")
-    p.add_argument("--progress", type=float, default=5.0, metavar="S", help="seconds between progress lines")
+    p.add_argument("--language", default="en", metavar="xx",
+                   help=f"the terminals' language: {', '.join(LANGUAGES)} (default en)")
+    p.add_argument("--progress", type=float, default=5.0, metavar="S",
+                   help=f"seconds between progress lines, 1 to {MAX_PROGRESS_S} (default 5)")
     p.set_defaults(run=run)
 
 
@@ -56,6 +63,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give --serial DEV (a base station) or --listen HOST:PORT (the simulator)")
     if args.port_file and not args.listen:
         raise UsageError("--port-file goes with --listen")
+    if args.language not in LANGUAGES:
+        raise UsageError(f"--language {args.language!r}: the terminals speak {', '.join(LANGUAGES)}")
+    in_range("--progress", args.progress, 1, MAX_PROGRESS_S, unit="seconds")
+    in_range("--baud", args.baud, 300, 4_000_000)
+    if args.port_file:
+        output_file("--port-file", args.port_file)
     try:
         listen = parse_listen(args.listen) if args.listen else None
         settings = Settings(player_numbers=args.players, lead=args.lead, result_entry=args.result_entry,
@@ -67,6 +80,15 @@ def run(args: argparse.Namespace) -> int:
         key = link_key(conn)
     except StoreError as e:
         raise UsageError(str(e)) from None
+    lock = CollectorLock(args.db)
+    try:
+        lock.acquire()
+    except LockHeld as e:
+        conn.close()
+        raise UsageError(str(e)) from None
+    except OSError as e:
+        conn.close()
+        raise UsageError(f"cannot make the lock file {lock.path}: {e.strerror or e}") from None
     # Sign-ins and round changes are what the director watches: shown even without --verbose.
     logging.getLogger("tenace.collector").setLevel(logging.INFO)
     print(f"Pairing code for this event: {key.spaced_code} — key it at each terminal", flush=True)
@@ -77,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         collector.close()
         print(progress(conn, collector).line(), flush=True)
         conn.close()
+        lock.release()
 
 
 async def _serve(collector: Collector, listen: tuple[str, int] | None, args: argparse.Namespace) -> int:
@@ -86,26 +109,29 @@ async def _serve(collector: Collector, listen: tuple[str, int] | None, args: arg
         # Windows has no signal handlers in asyncio: Ctrl-C arrives there as KeyboardInterrupt instead.
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, service.stopping.set)
-    server = None
+    server: TcpServer | None = None
     link = None
     if listen is not None:
         try:
             server = await serve_tcp(service, *listen)
         except OSError as e:
             raise UsageError(f"cannot listen on {args.listen}: {e.strerror or e}") from None
-        port = server.sockets[0].getsockname()[1]
-        print(f"listening for base stations on {listen[0]}:{port}", flush=True)
+        print(f"listening for base stations on {listen[0]}:{server.port}", flush=True)
         if args.port_file:
-            write_port_file(args.port_file, port)
+            try:
+                write_port_file(args.port_file, server.port)
+            except OSError as e:
+                await server.close()
+                raise cannot_write("--port-file", args.port_file, e) from None
     if args.serial:
         import serial  # only with --serial: the simulator needs no serial port
 
         from tenace.collector.serial_link import SerialLink, open_port
         try:
             port_handle = open_port(args.serial, args.baud)
-        except (serial.SerialException, OSError) as e:
+        except (serial.SerialException, OSError, ValueError) as e:
             if server is not None:
-                server.close()
+                await server.close()
             raise UsageError(f"cannot open the base station's port {args.serial}: {e}") from None
         link = SerialLink(service, loop, args.serial, args.baud, port_handle)
         link.start()
@@ -116,6 +142,6 @@ async def _serve(collector: Collector, listen: tuple[str, int] | None, args: arg
         if link is not None:
             link.stop()
         if server is not None:
-            server.close()
+            await server.close()
     print("collector stopped", flush=True)
     return 0
