@@ -15,6 +15,7 @@ import asyncio
 import logging
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from tenace.sim.faults import Channel, FaultRates
 from tenace_wire import slip
@@ -50,6 +51,7 @@ class VirtualRadio:
         self._unplugged_until = 0.0
         self._server: asyncio.Server | None = None
         self._task: asyncio.Task[None] | None = None
+        self._handlers: set[asyncio.Task[Any]] = set()  # one per terminal connection
 
     async def start(self) -> int:
         """Listen for terminals; returns the port they connect to."""
@@ -58,6 +60,8 @@ class VirtualRadio:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
+        """Stop the base station, close every terminal's connection and let their handlers see it end
+        (cancelled mid-read by asyncio.run instead, each would be logged with a traceback by Python 3.11)."""
         if self._task is not None:
             self._task.cancel()
         if self._server is not None:
@@ -66,6 +70,8 @@ class VirtualRadio:
             writer.close()
         if self._base is not None:
             self._base.close()
+        if self._handlers:
+            await asyncio.wait(list(self._handlers), timeout=2.0)
 
     def unplug(self, seconds: float) -> None:
         """Pull the base station's USB cable for `seconds`: frames both ways are lost meanwhile."""
@@ -80,6 +86,9 @@ class VirtualRadio:
     # -- terminals -> base station
 
     async def _terminal(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
         self._terminals[writer] = Channel(self.rates, random.Random(self.rng.random()))
         decoder = slip.Decoder()
         try:
@@ -94,6 +103,8 @@ class VirtualRadio:
             for terminal in [t for t, w in self._heard.items() if w is writer]:
                 del self._heard[terminal]
             writer.close()
+            if task is not None:
+                self._handlers.discard(task)
 
     def _from_terminal(self, frame: bytes) -> None:
         self.stats.frames_up += 1
