@@ -24,12 +24,13 @@ def in_range(option: str, value: float, low: float | None = None, high: float | 
     if isinstance(value, float) and not math.isfinite(value):
         raise UsageError(f"{option} must be a finite number, not {value}")
     unit = f" {unit}" if unit else ""
+    shown = f"{value:g}" if isinstance(value, float) else str(value)  # -1, not -1.0, when -1 was typed
     if low is not None and high is not None and not low <= value <= high:
-        raise UsageError(f"{option} is {low} to {high}{unit}, not {value}")
+        raise UsageError(f"{option} is {low} to {high}{unit}, not {shown}")
     if low is not None and value < low:
-        raise UsageError(f"{option} is {low} or more, not {value}")
+        raise UsageError(f"{option} is {low} or more, not {shown}")
     if high is not None and value > high:
-        raise UsageError(f"{option} is at most {high}{unit}, not {value}")
+        raise UsageError(f"{option} is at most {high}{unit}, not {shown}")
 
 
 def output_file(option: str, path: Path, *, not_same_as: Path | None = None) -> None:

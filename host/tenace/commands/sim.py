@@ -7,11 +7,15 @@ import tempfile
 from pathlib import Path
 
 from tenace.commands.demo import print_ranking
+from tenace.commands.options import in_range, movement_error, output_folder
 from tenace.errors import UsageError
+from tenace.movement import MAX_BOARDS, MAX_BOARDS_PER_ROUND, MAX_TABLES, MovementError
 from tenace.scoring.pairs_methods import SCORINGS
 from tenace.sim.faults import FaultRates
 from tenace.sim.session import SimOptions, SimResult, run
 
+MAX_PROCESSES = 128  # MicroPython processes, each with its own heap: more only thrash the machine
+MAX_KILLS = 100
 HELP = "play a whole session on simulated terminals (real firmware, MicroPython) over a faulty radio"
 EPILOG = """\
 examples:
@@ -58,9 +62,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run_command)
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """Each option in its range, by its name, before any process is started."""
+    in_range("--tables", args.tables, 2, MAX_TABLES)
+    in_range("--boards-per-round", args.boards_per_round, 1, MAX_BOARDS_PER_ROUND)
+    in_range("--boards", args.boards, 1, MAX_BOARDS)
+    in_range("--per-process", args.per_process, 1, MAX_TABLES)
+    processes = -(-args.tables // args.per_process)
+    if processes > MAX_PROCESSES:
+        raise UsageError(f"--tables {args.tables} with --per-process {args.per_process} make {processes} "
+                         f"MicroPython processes, at most {MAX_PROCESSES}: raise --per-process")
+    in_range("--kill-host", args.kill_host, 0, MAX_KILLS)
+    in_range("--down", args.down, 0, 60, unit="seconds")
+    in_range("--unplug", args.unplug, 0, 600, unit="seconds")
+    in_range("--delay", args.delay, 0, 60_000, unit="ms")
+    in_range("--timeout", args.timeout, 1, 86_400, unit="seconds")
+
+
 def run_command(args: argparse.Namespace) -> int:
-    if args.tables < 2 or args.boards < 1 or args.per_process < 1 or args.kill_host < 0:
-        raise UsageError("--tables is 2 or more; --boards and --per-process 1 or more; --kill-host 0 or more")
+    check_options(args)
     try:
         rates = FaultRates(args.loss, args.corrupt, args.duplicate, args.reorder, args.delay, args.forge)
     except ValueError as e:
@@ -69,14 +89,18 @@ def run_command(args: argparse.Namespace) -> int:
                          faults=rates, kill_host=args.kill_host, down_s=args.down, unplug_s=args.unplug,
                          seed=args.seed, per_process=args.per_process, timeout_s=args.timeout,
                          scoring=args.scoring)
-    movement = options.movement()
-    print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
+    try:
+        movement = options.movement()
+    except MovementError as e:
+        raise movement_error(e) from None
     if args.workdir is not None:
-        args.workdir.mkdir(parents=True, exist_ok=True)
+        output_folder("--workdir", args.workdir)
         if (args.workdir / "event.sqlite").exists():
             raise UsageError(f"{args.workdir} already holds a session: give an empty or new --workdir")
+        print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
         result = run(options, args.workdir)
     else:
+        print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
         with tempfile.TemporaryDirectory(prefix="tenace-sim-") as tmp:
             result = run(options, Path(tmp))
     report(result)
