@@ -1,9 +1,10 @@
 """The message catalogue: every text the terminal shows, from one language loaded at a time.
 
-Each language is a module tenace_terminal/lang/<code>.py holding TEXT, one string that the compiler
-folds from one literal per message ("\\n<key>\\t<text>" ... "\\n"). Loaded, only that string stays in
-RAM (the module is dropped); frozen into flash it costs no RAM at all. A dict of ~150 small strings
-would take several times as much, and its keys would be interned as qstrs for good.
+Each language is a module tenace_terminal/lang/<code>.py holding TEXT, a tuple of a few strings (one
+per section of the catalogue) that the compiler folds from one literal per message ("\\n<key>\\t<text>"
+... "\\n"). Loaded, only those strings stay in RAM (the module is dropped); frozen into flash they cost
+no RAM at all. A dict of ~150 small strings would take several times as much, and its keys would be
+interned as qstrs for good.
 """
 
 import sys
@@ -18,11 +19,11 @@ _KEY = "\n"  # starts a key; cannot occur in a message
 _TEXT = "\t"  # ends a key, starts its text
 
 _code = ""
-_table = ""  # the current language's TEXT
-_fallback = ""  # English's, loaded only if the current language lacks a key
+_table = ()  # the current language's TEXT
+_fallback = ()  # English's, loaded only if the current language lacks a key
 
 
-def _load(code: str) -> str:
+def _load(code: str) -> tuple:
     """The TEXT of `code`; ImportError when its module is not in the firmware."""
     name = _PACKAGE + "." + code
     table = __import__(name, None, None, ("TEXT",)).TEXT
@@ -43,7 +44,7 @@ def set_language(code: str) -> None:
     if code == _code:
         return
     # Let the old catalogue go before the new one is built: the heap holds one at a time.
-    _table = _fallback = ""
+    _table = _fallback = ()
     try:
         _table = _load(code)
     except (ImportError, MemoryError):
@@ -63,12 +64,14 @@ def is_rtl() -> bool:
     return _code in _RTL
 
 
-def _find(table: str, key: str):
-    start = table.find(_KEY + key + _TEXT)
-    if start < 0:
-        return None
-    start += len(key) + 2
-    return table[start:table.find(_KEY, start)]
+def _find(table: tuple, key: str):
+    needle = _KEY + key + _TEXT
+    for part in table:
+        start = part.find(needle)
+        if start >= 0:
+            start += len(needle)
+            return part[start:part.find(_KEY, start)]
+    return None
 
 
 def text(key: str, *args) -> str:

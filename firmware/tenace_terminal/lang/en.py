@@ -4,7 +4,8 @@ Keys are stable: translations (sr, sk, lv, he) use the same keys and placeholder
 A screen line is 21 characters; a refusal may wrap onto two lines (42).
 """
 
-# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+# One string per section, each folded by the compiler from the lines below: "\n<key>\t<text>" each,
+# then "\n". Sections, not one string: a heap that has room for the whole still may not have it in one piece.
 TEXT = (
     # Start-up and sign-in
     "\ntitle\tTenace"
@@ -20,6 +21,7 @@ TEXT = (
     "\nsection_table\tSection %s table %d"
     "\npair_code\tCode %s"
     "\ncode_hint\tDirector's code, OK"
+    "\n",
     # Board conditions and the pairs at the table
     "\nboard_head\tBd %d Dlr %s Vul %s"
     "\nseats\tNESW"
@@ -34,6 +36,7 @@ TEXT = (
     "\nvul_ew\tEW"
     "\nvul_both\tAll"
     "\npairs\tNS %d  EW %d"
+    "\n",
     # Round
     "\nround_head\tRound %d  %s%d"
     "\nns_pair\tNS pair %d"
@@ -45,10 +48,12 @@ TEXT = (
     "\nplayer_line\t%s: %s"
     "\nplayers_optional\tOK with none: skip"
     "\nplayers_required\tNumber, then OK"
+    "\n",
     # Board choice
     "\nchoose_board\tRound %d: boards"
     "\nboard_prompt\tBoard %s"
     "\nchoose_hint\tNumber+OK or UP/DOWN"
+    "\n",
     # Contract, lead, result
     "\ncontract\tContract %s"
     "\ndeclarer\tDeclarer %s"
@@ -66,6 +71,7 @@ TEXT = (
     "\nresult_hint_any\t= +n -n or tricks"
     "\nresult_hint_relative\t= +n or -n"
     "\nresult_hint_tricks\tTricks taken 0-13"
+    "\n",
     # Summary and acceptance
     "\nby\t%s by %s"
     "\nresult_line\t%s  %d tricks"
@@ -74,6 +80,7 @@ TEXT = (
     "\naccept_any\tOpponents: OK"
     "\nreject_hint\tBACK to correct"
     "\nsaved\tBoard %d saved"
+    "\n",
     # Traveller, end of round, end of session
     "\ntraveller_head\tBoard %d traveller"
     "\ntraveller_wait\tWaiting for host..."
@@ -92,6 +99,7 @@ TEXT = (
     "\nunsent\t%d not yet sent"
     "\nthanks\tThank you!"
     "\nok_new_session\tOK: new sign-in"
+    "\n",
     # Menus
     "\nmenu_head\tMenu"
     "\nmenu_language\t1 Language"
@@ -110,6 +118,7 @@ TEXT = (
     "\nerased\tBoard %d erased"
     "\nnotplayed_saved\tBoard %d not played"
     "\nadjusted_saved\tBoard %d %s/%s saved"
+    "\n",
     # Refusals: each says why the key was not taken
     "\nkey_unused\tKey %s not used here"
     "\npress_ok\tPress OK"
@@ -161,5 +170,5 @@ TEXT = (
     "\nevent_closed\tThe event is closed"
     "\nrefused\tBoard %d refused by the host"
     "\nplayers_refused\tPlayer numbers refused"
-    "\n"
+    "\n",
 )

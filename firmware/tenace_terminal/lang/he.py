@@ -7,7 +7,8 @@ Bridge words as in the Hebrew Laws of Duplicate Bridge: לוח (board), חוזה
 and contracts reading left to right inside the Hebrew line.
 """
 
-# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+# One string per section, each folded by the compiler from the lines below: "\n<key>\t<text>" each,
+# then "\n". Sections, not one string: a heap that has room for the whole still may not have it in one piece.
 TEXT = (
     # Start-up and sign-in
     "\ntitle\tTenace"
@@ -23,6 +24,7 @@ TEXT = (
     "\nsection_table\tבית %s שולחן %d"
     "\npair_code\tקוד %s"
     "\ncode_hint\tקוד מהמנהל, OK"
+    "\n",
     # Board conditions and the pairs at the table
     "\nboard_head\tלוח %d מח׳ %s פגיע %s"
     "\nseats\tNESW"
@@ -37,6 +39,7 @@ TEXT = (
     "\nvul_ew\tEW"
     "\nvul_both\tהכל"
     "\npairs\tNS %d  EW %d"
+    "\n",
     # Round
     "\nround_head\tסיבוב %d  %s%d"
     "\nns_pair\tזוג NS %d"
@@ -48,10 +51,12 @@ TEXT = (
     "\nplayer_line\t%s: %s"
     "\nplayers_optional\tOK בלי מספר: דילוג"
     "\nplayers_required\tמספר, ואז OK"
+    "\n",
     # Board choice
     "\nchoose_board\tסיבוב %d: לוחות"
     "\nboard_prompt\tלוח %s"
     "\nchoose_hint\tמספר+OK או UP/DOWN"
+    "\n",
     # Contract, lead, result
     "\ncontract\tחוזה %s"
     "\ndeclarer\tכרוז %s"
@@ -69,6 +74,7 @@ TEXT = (
     "\nresult_hint_any\t= +n -n או לקיחות"
     "\nresult_hint_relative\t= +n או -n"
     "\nresult_hint_tricks\tמספר לקיחות 0-13"
+    "\n",
     # Summary and acceptance
     "\nby\t%s, כרוז %s"
     "\nresult_line\t%s  %d לקיחות"
@@ -77,6 +83,7 @@ TEXT = (
     "\naccept_any\tיריבים: OK"
     "\nreject_hint\tBACK לתיקון"
     "\nsaved\tלוח %d נשמר"
+    "\n",
     # Traveller, end of round, end of session
     "\ntraveller_head\tלוח %d: תוצאות"
     "\ntraveller_wait\tממתין למחשב..."
@@ -95,6 +102,7 @@ TEXT = (
     "\nunsent\t%d טרם נשלחו"
     "\nthanks\tתודה!"
     "\nok_new_session\tOK: כניסה חדשה"
+    "\n",
     # Menus
     "\nmenu_head\tתפריט"
     "\nmenu_language\t1 שפה"
@@ -113,6 +121,7 @@ TEXT = (
     "\nerased\tלוח %d נמחק"
     "\nnotplayed_saved\tלוח %d לא שוחק"
     "\nadjusted_saved\tלוח %d %s/%s נשמר"
+    "\n",
     # Refusals: each says why the key was not taken
     "\nkey_unused\tהמקש %s אינו בשימוש כאן"
     "\npress_ok\tלחצו OK"
@@ -164,5 +173,5 @@ TEXT = (
     "\nevent_closed\tהתחרות סגורה"
     "\nrefused\tהמחשב דחה את לוח %d"
     "\nplayers_refused\tמספרי השחקנים נדחו"
-    "\n"
+    "\n",
 )

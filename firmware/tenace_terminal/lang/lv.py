@@ -6,7 +6,8 @@ sesija, tiesnesis (director). Key labels (OK, BACK, PASS, UP/DOWN) and seats (N 
 written as printed on the keypad.
 """
 
-# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+# One string per section, each folded by the compiler from the lines below: "\n<key>\t<text>" each,
+# then "\n". Sections, not one string: a heap that has room for the whole still may not have it in one piece.
 TEXT = (
     # Start-up and sign-in
     "\ntitle\tTenace"
@@ -22,6 +23,7 @@ TEXT = (
     "\nsection_table\tSekcija %s galds %d"
     "\npair_code\tKods %s"
     "\ncode_hint\tTiesneša kods, OK"
+    "\n",
     # Board conditions and the pairs at the table
     "\nboard_head\tKa %d Dal %s Zonā %s"
     "\nseats\tNESW"
@@ -36,6 +38,7 @@ TEXT = (
     "\nvul_ew\tEW"
     "\nvul_both\tvisi"
     "\npairs\tNS %d  EW %d"
+    "\n",
     # Round
     "\nround_head\tKārta %d  %s%d"
     "\nns_pair\tNS pāris %d"
@@ -47,10 +50,12 @@ TEXT = (
     "\nplayer_line\t%s: %s"
     "\nplayers_optional\tOK bez numura: tālāk"
     "\nplayers_required\tNumurs, tad OK"
+    "\n",
     # Board choice
     "\nchoose_board\tKārta %d: kastes"
     "\nboard_prompt\tKaste %s"
     "\nchoose_hint\tNumurs+OK vai UP/DOWN"
+    "\n",
     # Contract, lead, result
     "\ncontract\tKontrakts %s"
     "\ndeclarer\tIzspēlētājs %s"
@@ -68,6 +73,7 @@ TEXT = (
     "\nresult_hint_any\t= +n -n vai stiķi"
     "\nresult_hint_relative\t= +n vai -n"
     "\nresult_hint_tricks\tPaņemtie stiķi 0-13"
+    "\n",
     # Summary and acceptance
     "\nby\t%s spēlē %s"
     "\nresult_line\t%s  stiķi: %d"
@@ -76,6 +82,7 @@ TEXT = (
     "\naccept_any\tPretinieki: OK"
     "\nreject_hint\tBACK, lai labotu"
     "\nsaved\tKaste %d saglabāta"
+    "\n",
     # Traveller, end of round, end of session
     "\ntraveller_head\tKaste %d: rezultāti"
     "\ntraveller_wait\tGaida datoru..."
@@ -94,6 +101,7 @@ TEXT = (
     "\nunsent\tNav nosūtīti: %d"
     "\nthanks\tPaldies!"
     "\nok_new_session\tOK: jauna sesija"
+    "\n",
     # Menus
     "\nmenu_head\tIzvēlne"
     "\nmenu_language\t1 Valoda"
@@ -112,6 +120,7 @@ TEXT = (
     "\nerased\tKaste %d dzēsta"
     "\nnotplayed_saved\tKaste %d nav spēlēta"
     "\nadjusted_saved\tKa %d %s/%s saglabāts"
+    "\n",
     # Refusals: each says why the key was not taken
     "\nkey_unused\tTaustiņš %s te netiek lietots"
     "\npress_ok\tSpiediet OK"
@@ -163,5 +172,5 @@ TEXT = (
     "\nevent_closed\tSacensības ir slēgtas"
     "\nrefused\tDators noraidīja kasti %d"
     "\nplayers_refused\tSpēlētāju numuri noraidīti"
-    "\n"
+    "\n",
 )

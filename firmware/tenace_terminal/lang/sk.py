@@ -6,7 +6,8 @@ vedúci (director); there a session is a "kolo" and a round a "zostava". Key lab
 UP/DOWN) and seats (N E S W) are written as printed on the keypad.
 """
 
-# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+# One string per section, each folded by the compiler from the lines below: "\n<key>\t<text>" each,
+# then "\n". Sections, not one string: a heap that has room for the whole still may not have it in one piece.
 TEXT = (
     # Start-up and sign-in
     "\ntitle\tTenace"
@@ -22,6 +23,7 @@ TEXT = (
     "\nsection_table\tSekcia %s stôl %d"
     "\npair_code\tKód %s"
     "\ncode_hint\tKód od rozhodcu, OK"
+    "\n",
     # Board conditions and the pairs at the table
     "\nboard_head\tKr %d Roz %s Druhá %s"
     "\nseats\tNESW"
@@ -36,6 +38,7 @@ TEXT = (
     "\nvul_ew\tEW"
     "\nvul_both\tobe"
     "\npairs\tNS %d  EW %d"
+    "\n",
     # Round
     "\nround_head\tZostava %d  %s%d"
     "\nns_pair\tNS dvojica %d"
@@ -47,10 +50,12 @@ TEXT = (
     "\nplayer_line\t%s: %s"
     "\nplayers_optional\tOK bez čísla: ďalej"
     "\nplayers_required\tČíslo, potom OK"
+    "\n",
     # Board choice
     "\nchoose_board\tZostava %d: krabice"
     "\nboard_prompt\tKrabica %s"
     "\nchoose_hint\tČíslo+OK, UP/DOWN"
+    "\n",
     # Contract, lead, result
     "\ncontract\tZáväzok %s"
     "\ndeclarer\tHlavný hráč %s"
@@ -68,6 +73,7 @@ TEXT = (
     "\nresult_hint_any\t= +n -n alebo zdvihy"
     "\nresult_hint_relative\t= +n alebo -n"
     "\nresult_hint_tricks\tZískané zdvihy 0-13"
+    "\n",
     # Summary and acceptance
     "\nby\t%s hrá %s"
     "\nresult_line\t%s  zdvihy: %d"
@@ -76,6 +82,7 @@ TEXT = (
     "\naccept_any\tSúperi: OK"
     "\nreject_hint\tBACK na opravu"
     "\nsaved\tKrabica %d uložená"
+    "\n",
     # Traveller, end of round, end of session
     "\ntraveller_head\tKrabica %d: výsledky"
     "\ntraveller_wait\tČaká sa na počítač"
@@ -94,6 +101,7 @@ TEXT = (
     "\nunsent\tNeodoslané: %d"
     "\nthanks\tĎakujeme!"
     "\nok_new_session\tOK: nové prihlásenie"
+    "\n",
     # Menus
     "\nmenu_head\tMenu"
     "\nmenu_language\t1 Jazyk"
@@ -112,6 +120,7 @@ TEXT = (
     "\nerased\tKrabica %d zmazaná"
     "\nnotplayed_saved\tKrabica %d nehraná"
     "\nadjusted_saved\tKr %d %s/%s uložené"
+    "\n",
     # Refusals: each says why the key was not taken
     "\nkey_unused\tKláves %s sa tu nepoužíva"
     "\npress_ok\tStlačte OK"
@@ -163,5 +172,5 @@ TEXT = (
     "\nevent_closed\tSúťaž je uzavretá"
     "\nrefused\tPočítač odmietol krabicu %d"
     "\nplayers_refused\tČísla hráčov odmietnuté"
-    "\n"
+    "\n",
 )

@@ -5,7 +5,8 @@ u zoni, pas, kontra, prilagođeni rezultat, sednica, kolo. Key labels (OK, BACK,
 seats (N E S W) are written as printed on the keypad.
 """
 
-# One string, folded by the compiler from the lines below: "\n<key>\t<text>" each, then a last "\n".
+# One string per section, each folded by the compiler from the lines below: "\n<key>\t<text>" each,
+# then "\n". Sections, not one string: a heap that has room for the whole still may not have it in one piece.
 TEXT = (
     # Start-up and sign-in
     "\ntitle\tTenace"
@@ -21,6 +22,7 @@ TEXT = (
     "\nsection_table\tSekcija %s sto %d"
     "\npair_code\tKod %s"
     "\ncode_hint\tKod od sudije, OK"
+    "\n",
     # Board conditions and the pairs at the table
     "\nboard_head\tBd %d Del %s Zona %s"
     "\nseats\tNESW"
@@ -35,6 +37,7 @@ TEXT = (
     "\nvul_ew\tEW"
     "\nvul_both\tsvi"
     "\npairs\tNS %d  EW %d"
+    "\n",
     # Round
     "\nround_head\tKolo %d  %s%d"
     "\nns_pair\tNS par %d"
@@ -46,10 +49,12 @@ TEXT = (
     "\nplayer_line\t%s: %s"
     "\nplayers_optional\tOK bez broja: dalje"
     "\nplayers_required\tBroj, pa OK"
+    "\n",
     # Board choice
     "\nchoose_board\tKolo %d: bordovi"
     "\nboard_prompt\tBord %s"
     "\nchoose_hint\tBroj+OK ili UP/DOWN"
+    "\n",
     # Contract, lead, result
     "\ncontract\tKontrakt %s"
     "\ndeclarer\tIzvođač %s"
@@ -67,6 +72,7 @@ TEXT = (
     "\nresult_hint_any\t= +n -n ili štihovi"
     "\nresult_hint_relative\t= +n ili -n"
     "\nresult_hint_tricks\tUzeti štihovi 0-13"
+    "\n",
     # Summary and acceptance
     "\nby\t%s igra %s"
     "\nresult_line\t%s  štihova: %d"
@@ -75,6 +81,7 @@ TEXT = (
     "\naccept_any\tProtivnici: OK"
     "\nreject_hint\tBACK za ispravku"
     "\nsaved\tBord %d sačuvan"
+    "\n",
     # Traveller, end of round, end of session
     "\ntraveller_head\tBord %d: rezultati"
     "\ntraveller_wait\tČeka se računar..."
@@ -93,6 +100,7 @@ TEXT = (
     "\nunsent\t%d još nije poslato"
     "\nthanks\tHvala!"
     "\nok_new_session\tOK: nova prijava"
+    "\n",
     # Menus
     "\nmenu_head\tMeni"
     "\nmenu_language\t1 Jezik"
@@ -111,6 +119,7 @@ TEXT = (
     "\nerased\tBord %d obrisan"
     "\nnotplayed_saved\tBord %d nije igran"
     "\nadjusted_saved\tBord %d %s/%s sačuvan"
+    "\n",
     # Refusals: each says why the key was not taken
     "\nkey_unused\tTaster %s se ovde ne koristi"
     "\npress_ok\tPritisnite OK"
@@ -162,5 +171,5 @@ TEXT = (
     "\nevent_closed\tTakmičenje je zatvoreno"
     "\nrefused\tRačunar odbio bord %d"
     "\nplayers_refused\tBrojevi igrača odbijeni"
-    "\n"
+    "\n",
 )
