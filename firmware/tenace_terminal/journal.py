@@ -6,6 +6,7 @@ that is short or whose CRC is wrong (a write cut by a power loss), so nothing ha
 taken for a record; the next append first rewrites the file without that tail.
 """
 
+import io
 import json
 import os
 
@@ -40,15 +41,26 @@ def crc16(data, crc: int = 0xFFFF) -> int:
     return crc
 
 
-def encode(record: dict) -> bytes:
-    """One record as it is written on flash."""
+def _write(f, record: dict) -> int:
+    """Write one record as it is kept on flash to file `f`; returns its size. In pieces, not joined: a
+    record is never copied whole in RAM (a heap of a few KB has no room for copies)."""
     payload = json.dumps(record).encode()
     n = len(payload)
     if n > 0xFFFF:
         raise ValueError("journal record too long: %d bytes" % n)
-    length = bytes((n & 0xFF, n >> 8))
-    crc = crc16(payload, crc16(length))
-    return bytes((_MAGIC,)) + length + payload + bytes((crc >> 8, crc & 0xFF))
+    header = bytes((_MAGIC, n & 0xFF, n >> 8))
+    crc = crc16(payload, crc16(memoryview(header)[1:]))
+    f.write(header)
+    f.write(payload)
+    f.write(bytes((crc >> 8, crc & 0xFF)))
+    return _HEADER + n + _CRC_BYTES
+
+
+def encode(record: dict) -> bytes:
+    """One record as it is written on flash."""
+    out = io.BytesIO()
+    _write(out, record)
+    return out.getvalue()
 
 
 def _exists(path: str) -> bool:
@@ -119,23 +131,20 @@ class Journal:
         """Write one record and flush it to flash; when this returns the record survives a power cut."""
         if self._suspect_tail:
             self._repair()
-        data = encode(record)
         # Until this write is known whole, a failure may leave part of it behind.
         self._suspect_tail = True
         with open(self.path, "ab") as f:
-            f.write(data)
+            size = _write(f, record)
             _sync(f)
         self._suspect_tail = False
-        self.size += len(data)
+        self.size += size
 
     def rewrite(self, records) -> None:
         """Replace the journal by `records`, atomically: the old file stays whole until the new one is."""
         size = 0
         with open(self._tmp, "wb") as f:
             for record in records:
-                data = encode(record)
-                f.write(data)
-                size += len(data)
+                size += _write(f, record)
             _sync(f)
         os.rename(self._tmp, self.path)  # littlefs and POSIX both replace the old file in one step
         self.size = size
