@@ -141,14 +141,19 @@ class App:
         self.asking = None  # a sign_in or round_request sent again and again until the host answers it
         self.screen = None
         self.screen_name = ""
+        self.next_screen = None  # (name, args) of the screen to show when the step in hand is done
         self.menu_return = None  # (name, args) of the screen the menu returns to
         self.dirty = True
+        # Errors step() caught to keep the terminal alive: a simulator or a test fails when this is not 0.
+        self.faults = 0
+        self.last_fault = ""
         self.now = clock.ticks_ms()
         self.last_send = self.now
         for record in self.journal.records():
             self._apply(record)
         display.rtl = messages.is_rtl()
         self._first_screen()
+        self._switch()
 
     # ---- journal: every lasting change is a record, applied the same way live and on replay
 
@@ -275,13 +280,12 @@ class App:
     def next_board(self) -> None:
         """The next unplayed board preselected for entry, or the end of the round."""
         board = self.next_unplayed()
-        # The screen first, then the state: if its code cannot be loaded (no memory), they still agree.
         if board is None:
-            self.go("round_end")
             self.entry = None
+            self.go("round_end")
         else:
-            self.go("contract")
             self.entry = Entry(board)
+            self.go("contract")
 
     def finish_round(self) -> None:
         """The players leave the round's end screen: the next round, the session's end, or wait for the host."""
@@ -358,18 +362,34 @@ class App:
     # ---- screens
 
     def go(self, name: str, *args) -> None:
-        """Show screen `name` (a module of tenace_terminal.screens, imported when first needed)."""
-        old = self.screen_name
-        module = __import__(_SCREENS + "." + name, None, None, ("Screen",))
-        screen = module.Screen(self, *args)
+        """Show screen `name` (a module of tenace_terminal.screens) once the key or message in hand is dealt with.
+
+        Not at once: the screen that calls this is still running, and its code must leave RAM before the
+        next screen's is loaded, so that two screens never share the heap.
+        """
+        self.next_screen = (name, args)
+        self.dirty = True
+
+    def _switch(self) -> None:
+        """Show the screen go() asked for, if any: the old one's code is let go before the new one's is loaded."""
+        if self.next_screen is None:
+            return
+        name, args = self.next_screen
+        screen = self.screen
+        if screen is not None and screen.name != name:
+            self.next_screen = (screen.name, screen.args)  # shown again if the new one cannot be
+            self.screen = screen = None
+            _forget(_SCREENS + "." + self.next_screen[0])
+        try:
+            screen = __import__(_SCREENS + "." + name, None, None, ("Screen",)).Screen(self, *args)
+        except Exception as e:  # its code could not be loaded (no memory): the next step tries again
+            self._report(e)
+            return
         screen.name = name
         screen.args = args
         self.screen = screen
         self.screen_name = name
-        self.dirty = True
-        if old and old != name:
-            # A screen's code is needed again only when it is shown again: free its RAM meanwhile.
-            _forget(_SCREENS + "." + old)
+        self.next_screen = None
 
     def open_menu(self) -> None:
         screen = self.screen
@@ -414,6 +434,7 @@ class App:
         """
         self.now = self.clock.ticks_ms()
         busy = False
+        self._switch()
         message = self.link.recv()
         if message is not None:
             busy = True
@@ -421,6 +442,7 @@ class App:
                 self._on_message(message)
             except Exception as e:  # a malformed message must not stop the terminal
                 self._report(e)
+            self._switch()
         key = self.keypad.read()
         if key is not None:
             busy = True
@@ -432,6 +454,7 @@ class App:
                     self.screen.key(key)
             except Exception as e:  # no key sequence may crash the app
                 self._report(e)
+            self._switch()
             self.dirty = True
         try:
             self._resend()
@@ -450,12 +473,14 @@ class App:
                 sleep_ms(_IDLE_MS)
 
     def _report(self, error: Exception) -> None:
+        self.faults += 1
+        self.last_fault = "%s: %s" % (type(error).__name__, error)
         self.status = messages.text("error", type(error).__name__)
         print_exception = getattr(sys, "print_exception", None)
         if print_exception is not None:
             print_exception(error)
         else:
-            print("tenace_terminal: %s: %s" % (type(error).__name__, error))
+            print("tenace_terminal: " + self.last_fault)
 
     def _resend(self) -> None:
         if elapsed(self.now, self.last_send) < RESEND_MS:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 SMALL = ["--tables", "5", "--boards", "6", "--boards-per-round", "2", "--seed", "3"]
-FINAL = re.compile(r"^accepted=(\d+) stored=(\d+) lost=(\d+) doubled=(\d+) refused_forged=(\d+)$")
+FINAL = re.compile(r"^accepted=(\d+) stored=(\d+) lost=(\d+) doubled=(\d+) refused_forged=(\d+) terminal_faults=0$")
 
 
 def sim(tmp_path: Path, name: str, *extra: str) -> tuple[list[str], subprocess.CompletedProcess[str]]:

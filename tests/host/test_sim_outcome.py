@@ -29,6 +29,10 @@ def test_compare_ranks_both_sides_by_the_chosen_scoring(tmp_path: Path, scoring:
     same = compare(conn, accepted, movement, scoring)
     assert isinstance(same.store_ranking, kind) and isinstance(same.accepted_ranking, kind)
     assert same.ok and same.lost == 0 and same.rankings_equal
+    assert same.line.endswith(" terminal_faults=0")
+    # Everything stored and equal, but a terminal's app caught an error on the way: not a pass.
+    faulty = compare(conn, accepted, movement, scoring, terminal_faults=2)
+    assert not faulty.ok and faulty.line.endswith(" terminal_faults=2") and faulty.lost == 0
     if scoring == "butler":
         assert same.store_ranking == score_butler_session(board_results(conn, SECTION))
 

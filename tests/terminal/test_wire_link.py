@@ -6,6 +6,7 @@ is stored at the host exactly once, by (terminal, wire sequence number).
 """
 
 from deals import deal
+from session_runner import check_faults
 from sim_devices import FixedBattery, ManualClock, ScriptedKeypad, new_directory, remove_directory
 from tenace_terminal.app import App
 from tenace_terminal.text_grid import TextGrid
@@ -196,6 +197,7 @@ class Table:
         end = self.clock.now + ms
         while self.clock.now < end:
             self.app.step()
+            check_faults(self.app)
             self.host.pump(self.clock.now)
             self.clock.advance(STEP_MS)
 

@@ -5,7 +5,9 @@ the host behind the link answers in a few lines (sign-in, plans, acks, traveller
 measured is the terminal: the app, its screens, messages, journal and the rules package. Run by
 tools/bench_heap.py and tests/test_terminal_on_micropython.py under the MicroPython unix port:
     micropython -X heapsize=64k -m heap_session     (MICROPYPATH: the compiled firmware and tools/sim)
-Prints "peak heap in use: N bytes", then "results acknowledged: 27" and the last screen.
+Prints "heap in use after the imports: N bytes" (the code: on a device the packages are frozen into flash
+and this costs no heap), "peak heap in use: N bytes" (code and data), "errors caught by the app: N" (must
+be 0: the app lives on after an error, the measure would not), "results acknowledged: 27" and the last screen.
 """
 
 import gc
@@ -86,6 +88,7 @@ def remove_directory(path):
 
 def main():
     gc.collect()
+    code = gc.mem_alloc()
     storage = new_directory()
     devices = LeanDevices()
     display = TextGrid()
@@ -111,8 +114,10 @@ def main():
             for key in KEYS_PER_BOARD[board].split():
                 press(key)
         press("OK")
+    print("heap in use after the imports: %d bytes (the code)" % code)
     print("peak heap in use: %d bytes (live, sampled after each of %d keys; heap %d bytes)"
           % (peak[0], peak[1], gc.mem_alloc() + gc.mem_free()))
+    print("errors caught by the app: %d%s" % (app.faults, ", the last " + app.last_fault if app.faults else ""))
     print("results acknowledged: %d" % devices.acknowledged)
     print(display.screen())
     if not os.getenv("TENACE_JOURNAL_DIR"):

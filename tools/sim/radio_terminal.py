@@ -90,7 +90,7 @@ class Table:
         self._log_accepted()
         if not self.done and self.player.finished():
             self.done = True
-            print("DONE %d keys=%d" % (self.terminal, self.player.keys))
+            print("DONE %d keys=%d faults=%d" % (self.terminal, self.player.keys, self.app.faults))
         return busy
 
     def _log_accepted(self):

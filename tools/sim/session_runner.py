@@ -6,6 +6,9 @@
     screens = sim.type("4 S N K H + 1 OK")
     sim.reboot()                       # a new App on the same storage, as after a power cut
 
+An error the app catches to stay alive (App.faults) fails the run at once: AssertionError from the
+key or message that caused it, unless the Simulator was made with strict=False (an interactive run).
+
 Run it directly to print the screens of a key script:
     python3 tools/sim/session_runner.py 3 OK OK 4 S N K H + 1 OK
     micropython tools/sim/session_runner.py 3 OK OK 4 S N K H + 1 OK  (with MICROPYPATH=firmware:tools/sim)
@@ -23,9 +26,15 @@ _STEP_MS = 10
 _SETTLE_LIMIT = 200
 
 
+def check_faults(app):
+    """Fail (AssertionError) when `app` has caught an error to stay alive: a bug, even if it lives on."""
+    if app.faults:
+        raise AssertionError("the app caught %d error(s), the last %s" % (app.faults, app.last_fault))
+
+
 class Simulator:
     def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False,
-                 terminal_id="T01", compact_bytes=4096):
+                 terminal_id="T01", compact_bytes=4096, strict=True):
         self.own_storage = storage is None
         self.storage = storage if storage is not None else sim_devices.new_directory()
         self.clock = ManualClock(1000)
@@ -35,6 +44,7 @@ class Simulator:
         self.terminal_id = terminal_id
         self.compact_bytes = compact_bytes
         self.keys_pressed = 0
+        self.strict = strict
         self.app = None
         self.boot()
 
@@ -60,6 +70,7 @@ class Simulator:
         for _ in range(_SETTLE_LIMIT):
             self.host.poll()
             busy = app.step()
+            self.check()
             self.clock.advance(_STEP_MS)
             if not busy and not self.link.inbox and not (self.host.online and self.host.link.inbox):
                 return
@@ -71,8 +82,13 @@ class Simulator:
         while self.clock.now < end:
             self.host.poll()
             self.app.step()
+            self.check()
             self.clock.advance(_STEP_MS * 10)
         self.settle()
+
+    def check(self):
+        if self.strict:
+            check_faults(self.app)
 
     def press(self, key):
         """One key press; returns the screen after the app (and host) dealt with it."""

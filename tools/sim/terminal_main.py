@@ -6,7 +6,8 @@ Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPY
 The line protocol on stdout, one message per line:
     F <2048 hex digits>   a frame: the display's 1024-byte MONO_VLSB buffer as of show()
     K                     the app is idle and waits for one line on stdin
-anything else is the app's own output (a traceback, a log) and is passed on as such. On stdin each
+anything else is the app's own output (a traceback, a log) and is passed on as such; an error the app
+caught is on its screen and in that output, and the run goes on (strict=False), as on a table. On stdin each
 line is one key name (tenace_terminal.keys: "4", "S", "NT", "OK", ...) or a simulator command:
     !reboot      power off and on: the app restarts from its journal
     !wait MS     let MS milliseconds pass (unacknowledged messages are resent)
@@ -81,7 +82,7 @@ def main(argv):
     messages.set_language(opts["lang"])
     settings = {"traveller": True} if opts["traveller"] == "1" else None
     sim = PixelSimulator(storage=opts["storage"] or None, settings=settings, rounds=int(opts["rounds"]),
-                         boards_per_round=int(opts["boards"]), deals=opts["deals"] == "1")
+                         boards_per_round=int(opts["boards"]), deals=opts["deals"] == "1", strict=False)
     try:
         while True:
             sys.stdout.write("K\n")

@@ -25,6 +25,7 @@ class Comparison:
     doubled: int  # terminal results stored beyond one per slot
     unexpected: int  # stored, but no table accepted it
     refused_forged: int  # frames refused for a wrong authentication tag
+    terminal_faults: int  # errors the terminals' apps caught to stay alive: each one a bug
     rankings_equal: bool
     store_ranking: AnySessionScore
     accepted_ranking: AnySessionScore
@@ -32,11 +33,12 @@ class Comparison:
     @property
     def line(self) -> str:
         return (f"accepted={self.accepted} stored={self.stored} lost={self.lost} doubled={self.doubled} "
-                f"refused_forged={self.refused_forged}")
+                f"refused_forged={self.refused_forged} terminal_faults={self.terminal_faults}")
 
     @property
     def ok(self) -> bool:
-        return self.lost == 0 and self.doubled == 0 and self.unexpected == 0 and self.rankings_equal
+        return (self.lost == 0 and self.doubled == 0 and self.unexpected == 0 and self.terminal_faults == 0
+                and self.rankings_equal)
 
 
 def read_accepted(storage: Path) -> dict[Slot, str]:
@@ -58,7 +60,7 @@ def stored_line(contract: str | None, declarer: str | None, tricks: int | None, 
 
 
 def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movement: Movement,
-            scoring: str = "mp") -> Comparison:
+            scoring: str = "mp", terminal_faults: int = 0) -> Comparison:
     stored = {(v.table, v.round, v.board): stored_line(v.contract, v.declarer, v.tricks, v.ns_score)
               for v in current_results(conn, SECTION) if v.source == "terminal"}
     lost = sum(1 for slot, line in accepted.items() if stored.get(slot) != line)
@@ -70,7 +72,7 @@ def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movement: Movem
     return Comparison(
         accepted=len(accepted), stored=len(stored), lost=lost, doubled=int(row[0]),
         unexpected=sum(1 for slot in stored if slot not in accepted), refused_forged=int(forged[0]),
-        rankings_equal=ranking_rows(store_ranking) == ranking_rows(accepted_ranking),
+        terminal_faults=terminal_faults, rankings_equal=ranking_rows(store_ranking) == ranking_rows(accepted_ranking),
         store_ranking=store_ranking, accepted_ranking=accepted_ranking)
 
 

@@ -94,6 +94,7 @@ class TerminalGroup:
         self.tables = tables  # (terminal id, table)
         self.done: set[int] = set()
         self.keys = 0
+        self.faults = 0  # errors the apps caught to stay alive, as each terminal reported when done
         self.proc: asyncio.subprocess.Process | None = None
         self.output: list[str] = []  # anything else it printed (a traceback): shown if it fails
 
@@ -112,9 +113,10 @@ class TerminalGroup:
         async for raw in self.proc.stdout:
             line = raw.decode("utf-8", "replace").rstrip()
             words = line.split()
-            if len(words) == 3 and words[0] == "DONE":
+            if len(words) == 4 and words[0] == "DONE":  # DONE <terminal> keys=<n> faults=<n>
                 self.done.add(int(words[1]))
                 self.keys += int(words[2].partition("=")[2])
+                self.faults += int(words[3].partition("=")[2])
             elif line and not line.startswith("READY"):
                 self.output.append(line)
                 log.debug("terminals %s: %s", self.tables[0][0], line)

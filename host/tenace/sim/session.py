@@ -100,7 +100,8 @@ async def _run(options: SimOptions, workdir: Path) -> SimResult:
         collector.stop()
         await radio.close()
     with closing(connect(db)) as conn:
-        comparison = compare(conn, read_accepted(storage), movement, options.scoring)
+        comparison = compare(conn, read_accepted(storage), movement, options.scoring,
+                             terminal_faults=sum(g.faults for g in groups))
     return SimResult(comparison, movement, radio.stats, collector.starts, sum(g.keys for g in groups),
                      time.monotonic() - started)
 
