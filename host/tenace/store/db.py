@@ -56,6 +56,12 @@ def connect(path: Path | str, *, create: bool = False,
 
 
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
+    # Whose file it is comes first: switching another program's database to WAL would change it.
+    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    if application_id != APPLICATION_ID and (version or tables):
+        raise StoreError(f"{path}: an SQLite file, but not a Tenace event file")
     # WAL: readers (rankings, the live page) never block the collector and the collector never blocks them.
     mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     if str(mode).lower() != "wal":
@@ -63,11 +69,6 @@ def _configure(conn: sqlite3.Connection, path: Path) -> None:
     # FULL: a COMMIT is on disk before it returns, so an acknowledged result survives a power cut.
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
-    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
-    if application_id != APPLICATION_ID and (version or tables):
-        raise StoreError(f"{path}: an SQLite file, but not a Tenace event file")
 
 
 def migrate(conn: sqlite3.Connection, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
