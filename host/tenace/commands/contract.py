@@ -104,7 +104,7 @@ def run_batch(source: TextIO, sink: TextIO) -> int:
                 line.encode("utf-8")
                 score = score_line(line)
             except UnicodeEncodeError:  # bytes that were not UTF-8, read with surrogate escapes
-                raise UsageError(f"line {number} is not UTF-8 text") from None
+                raise UsageError(f"standard input is not UTF-8 text (line {number})") from None
             except ValueError as e:
                 sink.flush()
                 raise UsageError(f"line {number} {line.strip()!r}: {e}") from None
