@@ -50,13 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UsageError as e:
-        print(f"tenace {args.command}: {e}", file=sys.stderr)
+        print(f"tenace {args.command}: {one_line(args.command, str(e))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
         sys.stderr.close()
         return 0
     except Failure as e:
-        print(f"tenace {args.command}: {e}", file=sys.stderr)
+        print(f"tenace {args.command}: {one_line(args.command, str(e))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"tenace {args.command}: interrupted", file=sys.stderr)
@@ -64,6 +64,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # a fault of ours: the traceback goes to a file, the user gets one line
         print(f"tenace {args.command}: {crash_report.write(args.command, e)}", file=sys.stderr)
         return 1
+
+
+def one_line(command: str, message: str) -> str:
+    """A message as the one line the user sees: a longer one (a child process's output) is saved to a file."""
+    first, _, rest = message.strip().partition("\n")
+    if not rest.strip():
+        return first
+    saved = crash_report.save(command, message + "\n")
+    return f"{first.rstrip(':')}; the details are in {saved}" if saved else first.rstrip(":")
 
 
 if __name__ == "__main__":

@@ -345,3 +345,23 @@ def test_a_fault_of_ours_is_one_line_naming_its_crash_log(tmp_path: Path, monkey
     assert found, err
     saved = Path(found[1]).read_text(encoding="utf-8")
     assert saved.startswith("tenace ") and "Traceback" in saved and "the scorer fell over" in saved
+
+
+def test_a_message_of_several_lines_is_one_line_and_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A child process's output (a MicroPython traceback) in a message stays off the screen: one line names its file."""
+    from tenace.commands import demo
+    from tenace.errors import Failure
+
+    def failing(tables: int, boards_per_round: int, seed: int) -> None:
+        raise Failure("the terminal process of tables [1, 2] failed (exit 1):\nTraceback (most recent call last):\n"
+                      "AttributeError: no MESSAGES")
+
+    monkeypatch.setattr(demo, "play_session", failing)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    code, _, err = run(["demo"], capsys)
+    assert code == 1 and len(err.splitlines()) == 1 and "Traceback" not in err
+    found = re.fullmatch(r"tenace demo: the terminal process of tables \[1, 2\] failed \(exit 1\); the details are in "
+                         r"(\S+\.log)\n", err)
+    assert found, err
+    assert "AttributeError: no MESSAGES" in Path(found[1]).read_text(encoding="utf-8")
