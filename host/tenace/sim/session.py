@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tenace.collector.link_key import link_key
-from tenace.errors import UsageError
+from tenace.errors import Failure, UsageError
+from tenace.firmware_build import build_firmware
 from tenace.movement import Movement, mitchell
 from tenace.sim.faults import FaultRates
 from tenace.sim.outcome import SECTION, Comparison, compare, read_accepted
-from tenace.sim.processes import CollectorProcess, TerminalGroup, build_firmware
+from tenace.sim.processes import CollectorProcess, TerminalGroup
 from tenace.sim.radio import AirStats, VirtualRadio
 from tenace.store import connect, create_event
 
@@ -93,7 +94,7 @@ async def _run(options: SimOptions, workdir: Path) -> SimResult:
         for group, rc in zip(groups, codes, strict=True):
             if rc != 0:
                 detail = "\n".join(group.output[-20:])
-                raise UsageError(f"the terminal process of tables {group.tables} failed (exit {rc}):\n{detail}")
+                raise Failure(f"the terminal process of tables {group.tables} failed (exit {rc}):\n{detail}")
     finally:
         for group in groups:
             group.kill()
@@ -124,7 +125,7 @@ async def _supervise(options: SimOptions, collector: CollectorProcess, radio: Vi
     try:
         while not all(w.done() for w in waits):
             if loop.time() > deadline:
-                raise UsageError(f"the session did not end within {options.timeout_s:.0f} s: "
+                raise Failure(f"the session did not end within {options.timeout_s:.0f} s: "
                                  f"{_stored(reader)} of {expected} results stored")
             await asyncio.sleep(_POLL_S)
             stored = _stored(reader)

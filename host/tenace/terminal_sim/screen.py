@@ -9,6 +9,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from tenace.firmware_build import FIRMWARE
+
 WIDTH = 128
 HEIGHT = 64
 FRAME_BYTES = WIDTH * HEIGHT // 8
@@ -22,8 +24,6 @@ LIT = (205, 236, 255)
 DARK = (10, 14, 20)
 SEAM = 0.55
 
-ROOT = Path(__file__).resolve().parents[3]
-FIRMWARE = ROOT / "firmware"
 
 
 def pixel(frame: bytes, x: int, y: int) -> bool:

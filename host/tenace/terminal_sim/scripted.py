@@ -10,8 +10,9 @@ from pathlib import Path
 
 from tenace import crash_report
 from tenace.errors import Failure, UsageError
+from tenace.firmware_build import FIRMWARE
 from tenace.terminal_sim.process import Options, TerminalProcess
-from tenace.terminal_sim.screen import FIRMWARE, ScreenText, screen_text, write_png
+from tenace.terminal_sim.screen import ScreenText, screen_text, write_png
 
 MAX_WAIT_MS = 3_600_000  # an hour of the terminal's time: more is a typing mistake
 

@@ -1,0 +1,73 @@
+"""The one firmware build: MicroPython sources compiled by mpy-cross with one set of flags, for the
+simulator, the tests, the benchmarks and deployment alike."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from tenace.errors import Failure, UsageError
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+FIRMWARE = ROOT / "firmware"
+SIM_DIR = ROOT / "tools" / "sim"
+
+# Every .mpy is made with these. No -O: asserts stay, and tracebacks keep their line numbers.
+MPY_CROSS_FLAGS: tuple[str, ...] = ()
+
+Source = tuple[Path, Path]  # a .py file, and where its .mpy goes relative to the output folder
+
+
+def package_tree(root: Path) -> list[Source]:
+    """Every module under `root`, keeping its package folders (firmware/tenace_rules/board.py -> tenace_rules/)."""
+    return [(src, src.relative_to(root)) for src in sorted(root.rglob("*.py"))]
+
+
+def flat(folder: Path, names: Iterable[str] | None = None) -> list[Source]:
+    """The modules of `folder` (or those of `names`), each at the top of the output: they import one another by name."""
+    files = sorted(folder.glob("*.py")) if names is None else [folder / name for name in names]
+    return [(src, Path(src.name)) for src in files]
+
+
+def module_name(rel: Path) -> str:
+    """The dotted name a module is imported by: tenace_terminal/screens/__init__.py -> tenace_terminal.screens."""
+    parts = rel.with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def toolchain(name: str) -> Path:
+    """A MicroPython tool (mpy-cross, micropython) that tools/setup-env installs: next to the running
+    interpreter (.venv/bin), else on PATH."""
+    here = Path(sys.executable).parent / name
+    found = here if here.exists() else shutil.which(name)
+    if not found:
+        raise UsageError(f"{name} is not installed: run tools/setup-env")
+    return Path(found)
+
+
+def build(out: Path, sources: Iterable[Source]) -> Path:
+    """Compile `sources` into `out`; returns `out`.
+
+    The source name written into each .mpy (what a traceback shows) is the module's dotted name: the
+    module's name is interned anyway, so a path would cost a heap string of its own on the device.
+    """
+    compiler = str(toolchain("mpy-cross"))
+    for src, rel in sources:
+        dest = out / rel.with_suffix(".mpy")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run([compiler, *MPY_CROSS_FLAGS, "-s", module_name(rel), "-o", str(dest), str(src)],
+                              capture_output=True, text=True)
+        if proc.returncode == -signal.SIGINT:  # Ctrl-C reached mpy-cross first: the user's interrupt, not a fault
+            raise KeyboardInterrupt
+        if proc.returncode != 0:
+            raise Failure(f"mpy-cross cannot compile {src}: {proc.stderr.strip() or proc.stdout.strip()}")
+    return out
+
+
+def build_firmware(out: Path) -> Path:
+    """The firmware packages as they ship to a device."""
+    return build(out, package_tree(FIRMWARE))
