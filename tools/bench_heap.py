@@ -5,7 +5,8 @@ Compiles the firmware and tools/sim with the one firmware build (tenace.firmware
 tools/sim/heap_session.py with `micropython -X heapsize=64k` and prints its figures: the heap in use
 after the imports (the code, which a device keeps frozen in flash), the peak (code and data, live heap
 sampled after each key press) and the data alone (their difference); then the smallest heap the
-session still completes in (bisection, 1 KB steps), an error caught by the app counting as a failure.
+session completes in, and in every larger one up to --heap (1 KB steps down from --heap: the layout of
+the heap makes success not quite monotonic), an error caught by the app counting as a failure.
 
 Run: .venv/bin/python tools/bench_heap.py [--heap 64k]
 """
@@ -25,10 +26,11 @@ from tenace.terminal_sim.process import micropython
 
 
 def session(out: Path, heap_kb: int) -> subprocess.CompletedProcess[str]:
-    with tempfile.TemporaryDirectory(prefix="tenace-journal-") as journal:
-        env = dict(os.environ, MICROPYPATH=".", TENACE_JOURNAL_DIR=journal)
-        return subprocess.run([str(micropython()), "-X", f"heapsize={heap_kb}k", "-m", "heap_session"],
-                              cwd=out, env=env, capture_output=True, text=True, timeout=300)
+    # The journal's folder by a relative name of fixed length: a path is heap, and must not vary by machine.
+    journal = Path(tempfile.mkdtemp(prefix="j", dir=out)).name
+    env = dict(os.environ, MICROPYPATH=".", TENACE_JOURNAL_DIR=journal)
+    return subprocess.run([str(micropython()), "-X", f"heapsize={heap_kb}k", "-m", "heap_session"],
+                          cwd=out, env=env, capture_output=True, text=True, timeout=300)
 
 
 def completes(proc: subprocess.CompletedProcess[str]) -> bool:
@@ -57,14 +59,10 @@ def main() -> int:
         if not completes(proc):
             print(proc.stdout + proc.stderr)
             return 1
-        low, high = 16, heap_kb  # the session fails in `low` KB, completes in `high`
-        while high - low > 1:
-            middle = (low + high) // 2
-            if completes(session(out, middle)):
-                high = middle
-            else:
-                low = middle
-        print(f"smallest heap the session completes in: {high}k")
+        smallest = heap_kb
+        while smallest > 1 and completes(session(out, smallest - 1)):
+            smallest -= 1
+        print(f"smallest heap the session completes in: {smallest}k")
     return 0
 
 

