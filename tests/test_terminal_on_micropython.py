@@ -79,7 +79,8 @@ def test_power_cut_at_every_flash_write_of_a_session(terminal_build: Path) -> No
 
 
 def test_a_27_board_session_runs_in_three_quarters_of_its_heap(terminal_build: Path) -> None:
-    proc = micropython(terminal_build, three_quarters(SESSION_HEAP_KB), "-m", "heap_session", journal=journal(terminal_build))
+    proc = micropython(terminal_build, three_quarters(SESSION_HEAP_KB), "-m", "heap_session",
+                       journal=journal(terminal_build))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "results acknowledged: 27" in proc.stdout and "Session finished" in proc.stdout, proc.stdout
     assert "errors caught by the app: 0\n" in proc.stdout, proc.stdout

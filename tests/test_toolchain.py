@@ -30,6 +30,20 @@ def test_mpy_cross_compiles_every_firmware_file(tmp_path: Path) -> None:
         rel.with_suffix(".mpy") for _, rel in sources)
 
 
+def test_the_manifest_freezes_every_firmware_package() -> None:
+    # Run as MicroPython's build runs it (tools/manifestfile.py): include() and package() are its names.
+    included: list[str] = []
+    frozen: list[str] = []
+    manifest = FIRMWARE / "manifest.py"
+    exec(compile(manifest.read_text(encoding="utf-8"), str(manifest), "exec"),
+         {"include": included.append, "package": lambda name, **_: frozen.append(name)})
+    assert included == ["$(PORT_DIR)/boards/manifest.py"]
+    packages = sorted(p.name for p in FIRMWARE.iterdir() if (p / "__init__.py").is_file())
+    assert sorted(frozen) == packages and len(packages) == 4
+    for name in frozen:
+        assert (FIRMWARE / name / "__init__.py").is_file()
+
+
 def test_firmware_imports_no_cpython_only_module() -> None:
     for src in FIRMWARE.rglob("*.py"):
         for number, line in enumerate(src.read_text(encoding="utf-8").splitlines(), 1):
@@ -46,6 +60,7 @@ def test_firmware_type_checks_against_port_stubs(port: str) -> None:
     config_file = ROOT / "build" / f"pyright-{port}.json"
     config = {
         "include": ["../firmware"],
+        "exclude": ["../firmware/manifest.py"],  # MicroPython's build runs it, with include() and package()
         "extraPaths": ["../firmware"],
         "typeshedPath": f"typings/{port}",
         "stubPath": f"typings/{port}",
@@ -59,7 +74,7 @@ def test_firmware_type_checks_against_port_stubs(port: str) -> None:
     problems = [f"{d['file']}:{d['range']['start']['line'] + 1}: {d['message']}"
                 for d in report["generalDiagnostics"] if d["severity"] == "error"]
     assert not problems, "\n".join(problems)
-    assert report["summary"]["filesAnalyzed"] >= len(list(FIRMWARE.rglob("*.py")))
+    assert report["summary"]["filesAnalyzed"] >= len(package_tree(FIRMWARE))
 
 
 def test_ruff_lints_the_whole_tree() -> None:

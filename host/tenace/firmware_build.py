@@ -23,8 +23,10 @@ Source = tuple[Path, Path]  # a .py file, and where its .mpy goes relative to th
 
 
 def package_tree(root: Path) -> list[Source]:
-    """Every module under `root`, keeping its package folders (firmware/tenace_rules/board.py -> tenace_rules/)."""
-    return [(src, src.relative_to(root)) for src in sorted(root.rglob("*.py"))]
+    """Every module of the packages under `root`, keeping their folders (firmware/tenace_rules/board.py ->
+    tenace_rules/board.mpy); files beside the packages (firmware/manifest.py) are not modules."""
+    packages = sorted(p for p in root.iterdir() if (p / "__init__.py").is_file())
+    return [(src, src.relative_to(root)) for package in packages for src in sorted(package.rglob("*.py"))]
 
 
 def flat(folder: Path, names: Iterable[str] | None = None) -> list[Source]:
