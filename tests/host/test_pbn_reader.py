@@ -8,7 +8,7 @@ import pytest
 
 from tenace.pbn.reader import PbnError, decode_pbn, parse_column, parse_pbn, read_pbn
 
-from conftest import SHARED
+from conftest import ORACLES, needs_oracles
 
 SAMPLE = """% PBN 2.1
 % EXPORT
@@ -73,8 +73,6 @@ def test_missing_file_says_so(tmp_path: Path) -> None:
         read_pbn(tmp_path / "nothing.pbn")
 
 
-ORACLES = SHARED / "oracles"
-needs_oracles = pytest.mark.skipif(not ORACLES.is_dir(), reason=f"oracle files not found at {ORACLES}")
 
 
 @needs_oracles
