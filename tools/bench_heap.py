@@ -5,8 +5,8 @@ Compiles the firmware and tools/sim with the one firmware build (tenace.firmware
 tools/sim/heap_session.py with `micropython -X heapsize=64k` and prints its figures: the heap in use
 after the imports (the code, which a device keeps frozen in flash), the peak (code and data, live heap
 sampled after each key press) and the data alone (their difference); then the smallest heap the
-session completes in, and in every larger one up to --heap (1 KB steps down from --heap: the layout of
-the heap makes success not quite monotonic), an error caught by the app counting as a failure.
+session completes in (bisection, then 1 KB steps down while it still completes: the layout of the heap
+makes success not quite monotonic), an error caught by the app counting as a failure.
 
 Run: .venv/bin/python tools/bench_heap.py [--heap 64k]
 """
@@ -43,10 +43,19 @@ def figure(proc: subprocess.CompletedProcess[str], label: str) -> int:
     return int(found[1]) if found else 0
 
 
+def heap_size(text: str) -> int:
+    """--heap in KB: 64k or 64, from 32 to 1024."""
+    digits = text[:-1] if text[-1:] in ("k", "K") else text
+    if not digits.isdigit() or not 32 <= int(digits) <= 1024:
+        raise argparse.ArgumentTypeError(f"a heap from 32k to 1024k, not {text!r}")
+    return int(digits)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--heap", default="64k", help="the heap to run the session in (default 64k)")
-    heap_kb = int(parser.parse_args().heap.rstrip("kK"))
+    parser.add_argument("--heap", type=heap_size, default=64, metavar="SIZE",
+                        help="the heap to run the session in, 32k to 1024k (default 64k)")
+    heap_kb = parser.parse_args().heap
     with tempfile.TemporaryDirectory(prefix="tenace-heap-") as tmp:
         out = build(Path(tmp), package_tree(FIRMWARE) + flat(SIM_DIR))
         proc = session(out, heap_kb)
@@ -59,8 +68,15 @@ def main() -> int:
         if not completes(proc):
             print(proc.stdout + proc.stderr)
             return 1
-        smallest = heap_kb
-        while smallest > 1 and completes(session(out, smallest - 1)):
+        low, high = 16, heap_kb  # the session fails in `low` KB, completes in `high`
+        while high - low > 1:
+            middle = (low + high) // 2
+            if completes(session(out, middle)):
+                high = middle
+            else:
+                low = middle
+        smallest = high
+        while completes(session(out, smallest - 1)):  # the layout makes success not quite monotonic
             smallest -= 1
         print(f"smallest heap the session completes in: {smallest}k")
     return 0
