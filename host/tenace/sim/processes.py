@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -104,6 +105,10 @@ class TerminalGroup:
                 log.debug("terminals %s: %s", self.tables[0][0], line)
         return await self.proc.wait()
 
-    def kill(self) -> None:
+    async def stop(self) -> None:
+        """Kill it if it still runs, then wait for asyncio to reap it. Never leave an exited one unreaped:
+        closing its transport would reap it behind the child watcher's back ("Unknown child process")."""
         if self.proc is not None and self.proc.returncode is None:
-            self.proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+            await self.proc.wait()

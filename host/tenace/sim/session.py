@@ -97,7 +97,7 @@ async def _run(options: SimOptions, workdir: Path) -> SimResult:
                 raise Failure(f"the terminal process of tables {group.tables} failed (exit {rc}):\n{detail}")
     finally:
         for group in groups:
-            group.kill()
+            await group.stop()
         collector.stop()
         await radio.close()
     with closing(connect(db)) as conn:
