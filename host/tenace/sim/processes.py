@@ -106,9 +106,13 @@ class TerminalGroup:
         return await self.proc.wait()
 
     async def stop(self) -> None:
-        """Kill it if it still runs, then wait for asyncio to reap it. Never leave an exited one unreaped:
-        closing its transport would reap it behind the child watcher's back ("Unknown child process")."""
+        """Kill it if it still runs, then wait for asyncio's child watcher to reap it.
+
+        By its pid, not Process.kill(): that polls first (Popen.send_signal), which reaps a child that Ctrl-C
+        has just killed behind the watcher's back ("Unknown child process"). Until the watcher reaps it,
+        the pid cannot be reused, so the signal reaches nothing else.
+        """
         if self.proc is not None and self.proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
-                self.proc.kill()
+                os.kill(self.proc.pid, signal.SIGKILL)
             await self.proc.wait()
