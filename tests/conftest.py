@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-from tenace.firmware_build import build, flat, package_tree
+from tenace.errors import UsageError
+from tenace.firmware_build import build, flat, package_tree, toolchain
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -29,12 +29,12 @@ sys.path[1:1] = [str(FIRMWARE), str(ROOT / "tools" / "sim")]
 
 
 def venv_tool(name: str) -> Path:
-    """A console script installed next to the running interpreter (.venv/bin), else on PATH."""
-    here = Path(sys.executable).parent / name
-    found = here if here.exists() else shutil.which(name)
-    if not found:
-        pytest.fail(f"{name} is not installed: run tools/setup-env")
-    return Path(found)
+    """A console script installed next to the running interpreter (.venv/bin), else on PATH; the test fails
+    when set-up has not installed it."""
+    try:
+        return toolchain(name)
+    except UsageError as e:
+        pytest.fail(str(e))
 
 
 @pytest.fixture(scope="session")

@@ -72,8 +72,6 @@ class Contract:
 PASSED_OUT = Contract(0)
 
 
-
-
 def from_text(text: str) -> Contract:
     """The contract whose canonical text (Contract.text()) is `text`; ValueError for any other string."""
     if text == "Pass":

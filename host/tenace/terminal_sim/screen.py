@@ -25,7 +25,6 @@ DARK = (10, 14, 20)
 SEAM = 0.55
 
 
-
 def pixel(frame: bytes, x: int, y: int) -> bool:
     """MONO_VLSB, as the SSD1306: byte (y // 8) * 128 + x holds column x of an 8-row page, bit 0 on top."""
     return bool(frame[(y >> 3) * WIDTH + x] >> (y & 7) & 1)
