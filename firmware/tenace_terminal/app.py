@@ -202,7 +202,7 @@ class App:
         elif kind == "lang":
             try:
                 messages.set_language(record["code"])
-            except (ImportError, ValueError):
+            except (OSError, ValueError):
                 pass  # a language since removed from the firmware: keep the current one
         elif kind == "tally":
             self.boards_entered = record["boards"]
@@ -377,12 +377,14 @@ class App:
         name, args = self.next_screen
         screen = self.screen
         if screen is not None and screen.name != name:
-            self.next_screen = (screen.name, screen.args)  # shown again if the new one cannot be
-            self.screen = screen = None
-            _forget(_SCREENS + "." + self.next_screen[0])
+            self.screen = None
+            _forget(_SCREENS + "." + screen.name)
+        screen = None
         try:
             screen = __import__(_SCREENS + "." + name, None, None, ("Screen",)).Screen(self, *args)
-        except Exception as e:  # its code could not be loaded (no memory): the next step tries again
+        except Exception as e:
+            # Its code could not be loaded (no memory): the next step tries it again. Not the old screen:
+            # the state has moved on (the entry it showed may be gone), and keys wait until a screen is up.
             self._report(e)
             return
         screen.name = name

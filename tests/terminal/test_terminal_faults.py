@@ -1,5 +1,7 @@
 """An error the terminal catches to stay alive still fails the run that caused it. Pytest and MicroPython."""
 
+import sys
+
 from session_runner import Simulator
 
 from checks import raises
@@ -30,4 +32,36 @@ def test_an_interactive_run_lives_on_and_shows_the_error():
         sim.app.go("round")  # a player's next key works again
         assert "Round 1" in " ".join(sim.press("BACK").split())
     finally:
+        sim.close()
+
+
+class CannotLoadOnce:
+    """A screen module whose code cannot be loaded the first time it is asked for (no memory), then can."""
+
+    def __init__(self, module):
+        self.module = module
+        self.refused = False
+
+    @property
+    def Screen(self):
+        if not self.refused:
+            self.refused = True
+            raise MemoryError("memory allocation failed, allocating 172 bytes")
+        return self.module.Screen
+
+
+def test_a_screen_that_cannot_be_loaded_is_tried_again_and_the_old_one_is_not_brought_back():
+    sim = Simulator(strict=False)
+    name = "tenace_terminal.screens.contract"
+    try:
+        sim.sign_in(1)
+        assert sim.app.screen_name == "round"
+        sys.modules[name] = CannotLoadOnce(__import__(name, None, None, ("Screen",)))
+        screen = " ".join(sim.press("OK").split())
+        # The next step loaded it: the contract of board 1, not the round's screen again (the app has moved on).
+        assert sim.app.faults == 1 and "MemoryError" in screen and sim.app.screen_name == "contract", screen
+        screen = sim.press("4")
+        assert sim.app.entry.board == 1 and sim.app.entry.level == 4 and sim.app.faults == 1, screen
+    finally:
+        sys.modules.pop(name, None)
         sim.close()
