@@ -11,4 +11,6 @@ include("$(PORT_DIR)/boards/manifest.py")  # what the port freezes by default (a
 package("tenace_rules")  # Law 2, contracts, Law 77: the same code as on the laptop
 package("tenace_wire")  # frames, CRC, authentication tags, sessions
 package("tenace_radio")  # transports and the base-station relay
-package("tenace_terminal")  # the table terminal app, its screens and message catalogues
+package("tenace_terminal")  # the table terminal app and its screens
+# The message catalogues (tenace_terminal/lang/*.txt) are data, not modules: they go on the filesystem
+# (mpremote cp) and tenace_terminal.messages.folder is set to where they are.

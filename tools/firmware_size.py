@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the .mpy size of every firmware package (what a terminal's flash holds), from the one firmware build."""
+"""Prints the size of every firmware package on a terminal's flash (.mpy and message catalogues), from the one firmware build."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ def mpy_sizes() -> dict[str, dict[str, int]]:
     sizes: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         out = build_firmware(Path(tmp))
-        for mpy in sorted(out.rglob("*.mpy")):
-            rel = mpy.relative_to(out).with_suffix(".py")
-            sizes.setdefault(rel.parts[0] if len(rel.parts) > 1 else ".", {})[str(rel)] = mpy.stat().st_size
+        for path in sorted(p for p in out.rglob("*") if p.is_file()):
+            rel = path.relative_to(out)
+            sizes.setdefault(rel.parts[0] if len(rel.parts) > 1 else ".", {})[str(rel)] = path.stat().st_size
     return sizes
 
 
@@ -29,11 +29,11 @@ def main() -> int:
     for package, files in mpy_sizes().items():
         size = sum(files.values())
         total += size
-        print(f"{package:<20} {len(files):3d} files {size:7d} bytes .mpy")
+        print(f"{package:<20} {len(files):3d} files {size:7d} bytes")
         if args.files:
             for name, n in files.items():
                 print(f"    {name:<40} {n:6d}")
-    print(f"firmware total .mpy: {total} bytes")
+    print(f"firmware total on flash: {total} bytes")
     return 0
 
 

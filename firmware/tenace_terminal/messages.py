@@ -1,55 +1,83 @@
-"""The message catalogue: every text the terminal shows, from one language loaded at a time.
+"""The message catalogue: every text the terminal shows, read from its language's file when shown.
 
-Each language is a module tenace_terminal/lang/<code>.py holding TEXT, a tuple of a few strings (one
-per section of the catalogue) that the compiler folds from one literal per message ("\\n<key>\\t<text>"
-... "\\n"). Loaded, only those strings stay in RAM (the module is dropped); frozen into flash they cost
-no RAM at all. A dict of ~150 small strings would take several times as much, and its keys would be
-interned as qstrs for good.
+Each language is a text file tenace_terminal/lang/<code>.txt, one "<key>\\t<text>" line a message. A
+text is read from the file each time it is shown, found through a small hash index of where each line
+starts, so the catalogue costs 512 bytes of RAM: loaded into the heap, the English one alone would take
+some 5 KB of a terminal's few tens.
 """
 
-import sys
+from array import array
+
+try:
+    from micropython import const
+except ImportError:  # CPython on the host: const is only a compile-time hint
+    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
+        return __value
 
 # Language codes, in menu order.
 LANGUAGES = ("en", "sr", "sk", "lv", "he")
 # Each language's name in itself, for the language menu.
 LANGUAGE_NAMES = ("English", "Srpski", "Sloven\u010dina", "Latvie\u0161u", "\u05e2\u05d1\u05e8\u05d9\u05ea")
 _RTL = ("he",)
-_PACKAGE = "tenace_terminal.lang"
-_KEY = "\n"  # starts a key; cannot occur in a message
-_TEXT = "\t"  # ends a key, starts its text
+_SLOTS = const(256)  # index slots: room for the ~150 keys with few collisions
 
-_code = ""
-_table = ()  # the current language's TEXT
-_fallback = ()  # English's, loaded only if the current language lacks a key
+# The folder of the catalogue files: lang/ beside this module. A frozen image keeps them on the filesystem
+# and sets this to where they are.
+folder = __file__.rsplit("/", 1)[0] + "/lang/" if "/" in __file__ else "lang/"
+
+_code = "en"
+_index = None  # slot (hash of "<key>\t" % _SLOTS) -> 1 + the byte offset of its line; 0 for none
 
 
-def _load(code: str) -> tuple:
-    """The TEXT of `code`; ImportError when its module is not in the firmware."""
-    name = _PACKAGE + "." + code
-    table = __import__(name, None, None, ("TEXT",)).TEXT
-    # Drop the module: only its string stays in RAM.
-    sys.modules.pop(name, None)
-    package = sys.modules.get(_PACKAGE)
-    if package is not None and hasattr(package, code):
-        delattr(package, code)
-    return table
+def _open(code: str):
+    return open(folder + code + ".txt", "rb")
+
+
+def _build_index(code: str):
+    """The index of `code`'s catalogue; OSError when the file cannot be read."""
+    index = array("H", bytes(2 * _SLOTS))
+    offset = 0
+    with _open(code) as f:
+        for line in f:
+            tab = line.find(b"\t")
+            if tab > 0 and line[0] != 35:  # not a "#" comment
+                slot = hash(line[:tab + 1]) % _SLOTS
+                while index[slot]:
+                    slot = (slot + 1) % _SLOTS
+                index[slot] = offset + 1
+            offset += len(line)
+    return index
+
+
+def _find(code: str, index, needle: bytes):
+    """The text of `needle` (b"<key>\\t") in `code`'s catalogue, through `index` or, without one, line by line."""
+    with _open(code) as f:
+        if index is None:
+            for line in f:
+                if line.startswith(needle):
+                    return line[len(needle):].rstrip(b"\r\n").decode()
+            return None
+        slot = hash(needle) % _SLOTS
+        while index[slot]:
+            f.seek(index[slot] - 1)
+            line = f.readline()
+            if line.startswith(needle):
+                return line[len(needle):].rstrip(b"\r\n").decode()
+            slot = (slot + 1) % _SLOTS
+    return None
 
 
 def set_language(code: str) -> None:
-    """Use `code` from now on. ValueError for an unknown code; ImportError (not in the firmware) or
-    MemoryError put the language in use back."""
-    global _code, _table, _fallback
+    """Use `code` from now on. ValueError for an unknown code, OSError when its catalogue is not in the
+    firmware; the language in use stays."""
+    global _code, _index
     if code not in LANGUAGES:
         raise ValueError("unknown language %r" % (code,))
-    if code == _code:
-        return
-    # Let the old catalogue go before the new one is built: the heap holds one at a time.
-    _table = _fallback = ()
+    _index = None  # let the old index go before the new one is built
     try:
-        _table = _load(code)
-    except (ImportError, MemoryError):
-        if _code:
-            _table = _load(_code)
+        _index = _build_index(code)
+    except OSError:
+        _index = _build_index(_code)
         raise
     _code = code
 
@@ -64,26 +92,21 @@ def is_rtl() -> bool:
     return _code in _RTL
 
 
-def _find(table: tuple, key: str):
-    needle = _KEY + key + _TEXT
-    for part in table:
-        start = part.find(needle)
-        if start >= 0:
-            start += len(needle)
-            return part[start:part.find(_KEY, start)]
-    return None
-
-
 def text(key: str, *args) -> str:
-    """The message `key` in the current language, with its %s/%d placeholders filled from args."""
-    global _fallback
-    template = _find(_table, key)
+    """The message `key` in the current language (else in English, else the key itself), with its
+    %s/%d placeholders filled from args."""
+    global _index
+    needle = key.encode() + b"\t"
+    try:
+        if _index is None:
+            _index = _build_index(_code)
+        template = _find(_code, _index, needle)
+        if template is None and _code != "en":
+            template = _find("en", None, needle)  # rare: a key the translation lacks
+    except OSError:  # a catalogue lost from flash: the key still says something
+        template = None
     if template is None:
-        if not _fallback and _code != "en":
-            _fallback = _load("en")
-        template = _find(_fallback, key) if _fallback else None
-        if template is None:
-            template = key
+        template = key
     if not args:
         return template
     try:
@@ -91,6 +114,3 @@ def text(key: str, *args) -> str:
     except (TypeError, ValueError):
         # A translation with the wrong placeholders must not stop the terminal: its words, then the values.
         return template + " " + " ".join([str(a) for a in args])
-
-
-set_language("en")

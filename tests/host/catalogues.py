@@ -1,8 +1,6 @@
-"""The terminal's message catalogues (firmware/tenace_terminal/lang), read for the tests without running them."""
+"""The terminal's message catalogues (firmware/tenace_terminal/lang/*.txt), read for the tests."""
 
 from __future__ import annotations
-
-import ast
 
 from conftest import FIRMWARE
 
@@ -10,19 +8,14 @@ LANG = FIRMWARE / "tenace_terminal" / "lang"
 
 
 def catalogue(code: str) -> dict[str, str]:
-    """Language `code`'s messages, key by key, from its TEXT; a malformed or repeated entry fails the test."""
-    path = LANG / f"{code}.py"
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["TEXT"]:
-            sections = ast.literal_eval(node.value)
-            assert isinstance(sections, tuple), f"{path}: TEXT is not a tuple of sections"
-            table: dict[str, str] = {}
-            for text in sections:
-                assert text.startswith("\n") and text.endswith("\n"), f"{path}: section framing {text[:30]!r}"
-                for entry in text[1:-1].split("\n"):
-                    key, tab, message = entry.partition("\t")
-                    assert tab and key.isidentifier(), f"{path}: malformed entry {entry!r}"
-                    assert key not in table, f"{path}: {key} twice"
-                    table[key] = message
-            return table
-    raise AssertionError(f"{path}: no TEXT")
+    """Language `code`'s messages, key by key; a malformed or repeated entry fails the test."""
+    path = LANG / f"{code}.txt"
+    table: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        key, tab, message = line.partition("\t")
+        assert tab and key.isidentifier(), f"{path}:{number}: malformed entry {line!r}"
+        assert key not in table, f"{path}:{number}: {key} twice"
+        table[key] = message
+    return table

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +16,9 @@ LINE = 21  # display columns; a longer English text (a refusal) may wrap onto tw
 
 
 def refusals() -> set[str]:
-    """Keys of en.py's refusals section: the app wraps those onto two lines."""
-    source = (LANG / "en.py").read_text(encoding="utf-8")
-    return set(re.findall(r'^\s*"\\n(\w+)\\t', source.split("# Refusals", 1)[1], re.M))
+    """Keys of en.txt's refusals section: the app wraps those onto two lines."""
+    source = (LANG / "en.txt").read_text(encoding="utf-8")
+    return set(re.findall(r"^(\w+)\t", source.split("# Refusals", 1)[1], re.M))
 
 
 def filled(template: str) -> str:
@@ -31,7 +30,7 @@ def filled(template: str) -> str:
 def test_every_english_key_is_translated_and_nothing_else(code: str) -> None:
     english, table = messages("en"), messages(code)
     assert sorted(set(english) - set(table)) == [], "not translated"
-    assert sorted(set(table) - set(english)) == [], "not in en.py"
+    assert sorted(set(table) - set(english)) == [], "not in en.txt"
 
 
 @pytest.mark.parametrize("code", TRANSLATIONS)
@@ -84,5 +83,4 @@ def test_bidi_keeps_hebrew_messages_with_numbers_readable() -> None:
 
 
 def test_catalogue_paths_exist() -> None:
-    assert all((LANG / f"{c}.py").is_file() for c in ("en", *TRANSLATIONS))
-    assert Path(LANG / "__init__.py").is_file()
+    assert all((LANG / f"{c}.txt").is_file() for c in ("en", *TRANSLATIONS))

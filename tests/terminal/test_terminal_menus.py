@@ -38,6 +38,22 @@ def test_language_menu_switches_and_the_choice_survives_a_reboot():
         sim.close()
 
 
+def test_a_language_whose_catalogue_is_missing_is_refused_and_a_lost_catalogue_shows_the_keys():
+    sim = started()
+    folder = messages.folder
+    try:
+        messages.folder = folder + "missing/"
+        # Neither catalogue can be read now: the refusal shows its key and the language's name.
+        screen = said(sim, "MENU 1 2")
+        assert messages.language() == "en" and "lang_missing Srpski" in screen, screen
+        messages.folder = folder
+        assert "Contract _" in said(sim, "BACK")
+    finally:
+        messages.folder = folder
+        messages.set_language("en")
+        sim.close()
+
+
 def test_random_keys_never_crash_the_app():
     # A deterministic stream of every key (the same on both interpreters): nothing may raise.
     names = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "D", "H", "S", "NT", "X", "PASS", "N", "E",

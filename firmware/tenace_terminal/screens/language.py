@@ -33,7 +33,7 @@ class Screen(BaseScreen):
         code = messages.LANGUAGES[index]
         try:
             messages.set_language(code)
-        except ImportError:
+        except OSError:  # its catalogue is not in the firmware
             self.selected = index
             app.refuse("lang_missing", messages.LANGUAGE_NAMES[index])
             return
