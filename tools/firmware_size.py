@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the size of every firmware package on a terminal's flash (.mpy and message catalogues), from the one firmware build."""
+"""Prints the size of every firmware package on flash (.mpy and message catalogues), from the one firmware build."""
 
 from __future__ import annotations
 
