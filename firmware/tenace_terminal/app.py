@@ -1,7 +1,7 @@
 """The table terminal app: the event loop over injected devices, the session state and its journal.
 
 Devices (hard rule 6), each a small object the board file or a simulator passes in:
-  keypad.read() -> key name (tenace_terminal.keys) or None
+  keypad.read() -> key name (tenace_terminal.keypad_layout) or None
   display.clear(), display.text(col, row, s, inverse=False), display.show(); .cols, .rows, .rtl
   clock.ticks_ms() -> int (and optionally clock.sleep_ms(ms), used by run() when idle)
   link.send(msg: dict), link.recv() -> dict or None (messages to and from the host, each with a 'type')
@@ -17,7 +17,7 @@ import sys
 
 from tenace_rules.board import SEATS
 from tenace_rules.contract import PASSED_OUT, Contract
-from tenace_terminal import VERSION, keys, messages
+from tenace_terminal import VERSION, messages
 from tenace_terminal.journal import Journal
 
 try:
@@ -41,7 +41,7 @@ DEFAULT_SETTINGS = {
 }
 
 
-def _forget(name: str) -> None:
+def forget(name: str) -> None:
     """Drop module `name` from sys.modules and from its package, so its code can be collected."""
     sys.modules.pop(name, None)
     dot = name.rfind(".")
@@ -215,7 +215,7 @@ class App:
 
         compaction.compact(self)
         del compaction
-        _forget("tenace_terminal.compaction")
+        forget("tenace_terminal.compaction")
 
     # ---- the session
 
@@ -371,17 +371,25 @@ class App:
         self.dirty = True
 
     def _switch(self) -> None:
-        """Show the screen go() asked for, if any: the old one's code is let go before the new one's is loaded."""
+        """Show the screen go() asked for, if any: the old one's code, and what it imported, is let go before
+        the new one's is loaded."""
         if self.next_screen is None:
             return
         name, args = self.next_screen
         screen = self.screen
-        if screen is not None and screen.name != name:
-            self.screen = None
-            _forget(_SCREENS + "." + screen.name)
+        modules = []  # what the new screen's code brought in (its module, the rules it scores by)
+        if screen is not None:
+            if screen.name == name:
+                modules = screen.modules
+            else:
+                self.screen = None
+                for module in screen.modules:
+                    forget(module)
         screen = None
+        before = list(sys.modules)
         try:
             screen = __import__(_SCREENS + "." + name, None, None, ("Screen",)).Screen(self, *args)
+            screen.modules = modules + [m for m in sys.modules if m not in before and m != _SCREENS]
         except Exception as e:
             # Its code could not be loaded (no memory): the next step tries it again. Not the old screen:
             # the state has moved on (the entry it showed may be gone), and keys wait until a screen is up.
@@ -450,7 +458,7 @@ class App:
             busy = True
             self.status = ""
             try:
-                if key == keys.MENU and self.screen is not None and self.screen.menu_allowed:
+                if key == "MENU" and self.screen is not None and self.screen.menu_allowed:
                     self.open_menu()
                 elif self.screen is not None:
                     self.screen.key(key)

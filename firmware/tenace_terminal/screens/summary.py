@@ -5,36 +5,42 @@ to the result (or, for a passed-out board, to the contract) to correct it.
 """
 
 from tenace_rules.board import vulnerability
-from tenace_rules.score import ns_score
-from tenace_terminal import keys
+from tenace_terminal.app import forget
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, seat_name
+
+
+def _ns_score(entry) -> int:
+    """Law 77 for North-South. tenace_rules.score is loaded for it and let go at once: it is not in RAM
+    while the result is journaled and sent, the busiest moment of a board."""
+    contract = entry.contract()
+    if not contract.level:
+        return 0
+    from tenace_rules.score import ns_score
+
+    score = ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
+    forget("tenace_rules.score")
+    return score
 
 
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.saved = False  # journaled: OK again only moves on, it never saves a second time
-
-    def _score(self) -> int:
-        entry = self.app.entry
-        contract = entry.contract()
-        if not contract.level:
-            return 0
-        return ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
+        self.score = _ns_score(app.entry)
 
     def key(self, key: str) -> None:
         app = self.app
         entry = app.entry
-        if key == keys.OK:
+        if key == "OK":
             if self.saved:
                 app.next_board()  # (the next screen could not be shown at the first OK)
             else:
                 self._accept()
         elif self.saved:
             app.refuse("saved", entry.board)
-        elif key == keys.BACK:
+        elif key == "BACK":
             if entry.passed:
                 app.go("contract")
                 entry.passed = False
@@ -56,7 +62,7 @@ class Screen(BaseScreen):
             record["tricks"] = entry.tricks
             if entry.lead_rank:
                 record["lead"] = entry.lead_suit + entry.lead_rank
-            record["score"] = self._score()
+            record["score"] = self.score
         else:
             record["score"] = 0
         if not app.save_result(record):
@@ -83,7 +89,7 @@ class Screen(BaseScreen):
             display.text(0, 2, text("result_line", "%+d" % over if over else "=", entry.tricks))
             if entry.lead_rank:
                 display.text(0, 3, text("lead_card", entry.lead_card()))
-            score = self._score()
+            score = self.score
             display.text(0, 4, text("score_ns", "%+d" % score if score else "0"))
             defenders = "EW" if entry.declarer in "NS" else "NS"
             display.text(0, 5, text("accept_by", text("side_" + defenders)))
