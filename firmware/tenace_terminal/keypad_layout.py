@@ -1,19 +1,21 @@
-"""Where each key is on the reference terminal's keypad (hardware/keypad.md shows the same grid).
+"""The keypad's key names, where each key is on the reference terminal (hardware/keypad.md shows the same grid).
 
-A keypad matrix driver in a board file maps (row, column) scan codes onto these key names; the app
-itself only sees the names (tenace_terminal.keys). Kept apart from keys.py so it costs no RAM there.
+A name is the string a keypad driver reports and the screens compare against: "0"-"9" (also the levels
+1-7 and the ranks 2-9), "C" "D" "H" "S" (strains and suits; "S" is South too), "NT", "X" (pressed
+again: XX, then undoubled), "PASS", the seats "N" "E" "W", the ranks "A" "K" "Q" "J" "T" (or "0" for
+the ten), "+" "-" "=", "OK" (also ACCEPT), "BACK", "MENU", "UP", "DOWN". The screens write them as
+literals: a module of names would cost a terminal some 1.7 KB of RAM. A matrix driver in a board file
+maps (row, column) scan codes onto LAYOUT; the app never imports this module.
 """
-
-from tenace_terminal import keys
 
 # Row by row from the top, six columns; "" = no key in that place.
 LAYOUT = (
-    ("1", "2", "3", keys.CLUBS, keys.DIAMONDS, keys.NORTH),
-    ("4", "5", "6", keys.HEARTS, keys.SPADES, keys.EAST),
-    ("7", "8", "9", keys.NOTRUMP, keys.DOUBLE, keys.WEST),
-    (keys.PLUS, "0", keys.MINUS, keys.EQUALS, keys.PASS, keys.MENU),
-    (keys.ACE, keys.KING, keys.QUEEN, keys.JACK, keys.TEN, keys.UP),
-    (keys.BACK, "", "", "", keys.OK, keys.DOWN),
+    ("1", "2", "3", "C", "D", "N"),
+    ("4", "5", "6", "H", "S", "E"),
+    ("7", "8", "9", "NT", "X", "W"),
+    ("+", "0", "-", "=", "PASS", "MENU"),
+    ("A", "K", "Q", "J", "T", "UP"),
+    ("BACK", "", "", "", "OK", "DOWN"),
 )
 
 

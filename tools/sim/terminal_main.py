@@ -8,7 +8,7 @@ The line protocol on stdout, one message per line:
     K                     the app is idle and waits for one line on stdin
 anything else is the app's own output (a traceback, a log) and is passed on as such; an error the app
 caught is on its screen and in that output, and the run goes on (strict=False), as on a table. On stdin each
-line is one key name (tenace_terminal.keys: "4", "S", "NT", "OK", ...) or a simulator command:
+line is one key name (tenace_terminal.keypad_layout: "4", "S", "NT", "OK", ...) or a simulator command:
     !reboot      power off and on: the app restarts from its journal
     !wait MS     let MS milliseconds pass (unacknowledged messages are resent)
     !offline / !online   the stand-in host stops / starts reading the link

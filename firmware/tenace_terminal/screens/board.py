@@ -1,6 +1,5 @@
 """Board screen: choose another board of the round (number and OK, or UP/DOWN); other boards are refused."""
 
-from tenace_terminal import keys
 from tenace_terminal.app import Entry
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
@@ -20,22 +19,22 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         boards = app.plan["boards"]
-        if key in keys.DIGITS:
+        if key.isdigit():
             if len(self.typed) >= _MAX_DIGITS:
                 app.refuse("board_digits")
             else:
                 self.typed = (self.typed + key).lstrip("0")
-        elif key == keys.UP or key == keys.DOWN:
+        elif key == "UP" or key == "DOWN":
             self.typed = ""
-            self.selected = (self.selected + (1 if key == keys.DOWN else -1)) % len(boards)
-        elif key == keys.BACK:
+            self.selected = (self.selected + (1 if key == "DOWN" else -1)) % len(boards)
+        elif key == "BACK":
             if self.typed:
                 self.typed = self.typed[:-1]
             elif app.entry is not None:
                 app.go("contract")
             else:
                 app.next_board()
-        elif key == keys.OK:
+        elif key == "OK":
             board = int(self.typed) if self.typed else boards[self.selected]
             self.typed = ""
             if board not in boards:

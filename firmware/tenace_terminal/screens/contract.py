@@ -4,10 +4,14 @@ It opens ready for the next unplayed board, so the first key of a result is its 
 declarer's key completes the contract and moves on by itself (to the lead or the result).
 """
 
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header
+
+# Key names (tenace_terminal.keypad_layout), as tuples so that "in" never matches part of a longer name.
+_LEVEL_KEYS = ("1", "2", "3", "4", "5", "6", "7")
+_STRAIN_KEYS = ("C", "D", "H", "S", "NT")  # in strain order: the index is the contract's strain
+_SEAT_KEYS = ("N", "E", "S", "W")  # South shares the spade key: a strain is keyed first, so "S" then is South
 
 
 class Screen(BaseScreen):
@@ -16,23 +20,23 @@ class Screen(BaseScreen):
         entry = app.entry
         if entry.strain < 0:
             self._before_strain(key)
-        elif key in keys.SEATS:  # after the strain, S is South
+        elif key in _SEAT_KEYS:  # after the strain, S is South
             app.go("result" if app.settings["lead"] == "off" else "lead")
             entry.declarer = key
-        elif key == keys.DOUBLE:
+        elif key == "X":
             entry.doubling = (entry.doubling + 1) % 3
-        elif key == keys.BACK:
+        elif key == "BACK":
             if entry.doubling:
                 entry.doubling -= 1
             else:
                 entry.strain = -1
-        elif key in keys.STRAINS:
+        elif key in _STRAIN_KEYS:
             app.refuse("strain_set")
-        elif key in keys.DIGITS:
+        elif key.isdigit():
             app.refuse("level_set")
-        elif key == keys.OK:
+        elif key == "OK":
             app.refuse("declarer_missing")
-        elif key == keys.PASS:
+        elif key == "PASS":
             app.refuse("pass_clear")
         else:
             app.refuse("declarer_missing")
@@ -40,34 +44,34 @@ class Screen(BaseScreen):
     def _before_strain(self, key: str) -> None:
         app = self.app
         entry = app.entry
-        if key in keys.LEVELS:
+        if key in _LEVEL_KEYS:
             entry.level = int(key)  # a second level key replaces the first
-        elif key in keys.STRAINS:
+        elif key in _STRAIN_KEYS:
             if entry.level:
-                entry.strain = keys.STRAINS.index(key)
+                entry.strain = _STRAIN_KEYS.index(key)
             else:
                 app.refuse("level_first")
-        elif key in keys.DIGITS:
+        elif key.isdigit():
             app.refuse("level_range")
-        elif key == keys.PASS:
+        elif key == "PASS":
             if entry.level:
                 app.refuse("pass_clear")
             else:
                 app.go("summary")
                 entry.passed = True
-        elif key == keys.BACK:
+        elif key == "BACK":
             if entry.level:
                 entry.level = 0
             else:
                 app.go("board")
-        elif key == keys.UP or key == keys.DOWN:
+        elif key == "UP" or key == "DOWN":
             if entry.level:
                 app.refuse("clear_first")
             else:
                 app.go("board")
-        elif key in keys.SEATS or key == keys.DOUBLE:
+        elif key in _SEAT_KEYS or key == "X":
             app.refuse("strain_first" if entry.level else "level_first")
-        elif key == keys.OK:
+        elif key == "OK":
             app.refuse("strain_first" if entry.level else "contract_empty")
         else:
             BaseScreen.key(self, key)

@@ -3,13 +3,12 @@ artificial adjusted score (A+, A or A- for each side, Law 12C2). Each is a new r
 and sent like a played result, so the host keeps every version.
 """
 
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
 _PIN_DIGITS = 8
-_ADJUSTMENTS = {keys.PLUS: "A+", keys.EQUALS: "A", keys.MINUS: "A-"}
+_ADJUSTMENTS = {"+": "A+", "=": "A", "-": "A-"}
 
 
 class Screen(BaseScreen):
@@ -25,7 +24,7 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         step = self.step
-        if key == keys.MENU:
+        if key == "MENU":
             app.close_menu()
         elif step == "pin" or step == "board":
             self._number(key)
@@ -39,7 +38,7 @@ class Screen(BaseScreen):
                 self._save("notplayed", "notplayed_saved")
             elif key == "3":
                 self.step = "ns"
-            elif key == keys.BACK:
+            elif key == "BACK":
                 self.step = "board"
             else:
                 app.refuse("director_keys")
@@ -49,24 +48,24 @@ class Screen(BaseScreen):
                 self.step = "ew"
             else:
                 self._save("adjusted", "adjusted_saved", _ADJUSTMENTS[key])
-        elif key == keys.BACK:
+        elif key == "BACK":
             self.step = "action" if step == "ns" else "ns"
         else:
             app.refuse("adjust_keys")
 
     def _number(self, key: str) -> None:
         app = self.app
-        if key in keys.DIGITS:
+        if key.isdigit():
             if len(self.typed) < _PIN_DIGITS:
                 self.typed += key
-        elif key == keys.BACK:
+        elif key == "BACK":
             if self.typed:
                 self.typed = self.typed[:-1]
             elif self.step == "board":
                 self.step = "pin"
             else:
                 app.close_menu()
-        elif key == keys.OK:
+        elif key == "OK":
             typed = self.typed
             self.typed = ""
             if self.step == "pin":

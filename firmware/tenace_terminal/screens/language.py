@@ -1,6 +1,6 @@
 """Language menu: the players switch the terminal's language; the choice is journaled and survives a reboot."""
 
-from tenace_terminal import keys, messages
+from tenace_terminal import messages
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -17,13 +17,13 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         count = len(messages.LANGUAGES)
-        if key in keys.DIGITS and 1 <= int(key) <= count:
+        if key.isdigit() and 1 <= int(key) <= count:
             self._choose(int(key) - 1)
-        elif key == keys.UP or key == keys.DOWN:
-            self.selected = (self.selected + (1 if key == keys.DOWN else -1)) % count
-        elif key == keys.OK:
+        elif key == "UP" or key == "DOWN":
+            self.selected = (self.selected + (1 if key == "DOWN" else -1)) % count
+        elif key == "OK":
             self._choose(self.selected)
-        elif key == keys.BACK or key == keys.MENU:
+        elif key == "BACK" or key == "MENU":
             app.close_menu()
         else:
             app.refuse("menu_keys")

@@ -4,12 +4,14 @@ Settings: "on" takes any card; "warn" warns when the hand record does not give t
 leader (OK keeps it, BACK corrects it); "force" refuses it until it is corrected.
 """
 
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header, seat_name
 
 _PBN_SUITS = "SHDC"  # the order of the suits in a PBN hand
+# Key names (tenace_terminal.keypad_layout): ranks A K Q J T and 2-9 (T or 0 for the ten), suits.
+_RANK_KEYS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2")
+_SUIT_KEYS = ("C", "D", "H", "S")
 
 
 def holds(deal: str, seat: str, suit: str, rank: str) -> bool:
@@ -29,15 +31,15 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         entry = app.entry
-        if key in keys.RANKS or key == "0":
-            entry.lead_rank = keys.TEN if key == "0" else key
+        if key in _RANK_KEYS or key == "0":
+            entry.lead_rank = "T" if key == "0" else key
             entry.lead_last = "rank"
             self._complete()
-        elif key in keys.SUITS:
+        elif key in _SUIT_KEYS:
             entry.lead_suit = key
             entry.lead_last = "suit"
             self._complete()
-        elif key == keys.BACK:
+        elif key == "BACK":
             self.warned = False
             if entry.lead_last == "suit":
                 entry.lead_suit = ""
@@ -48,7 +50,7 @@ class Screen(BaseScreen):
                 entry.declarer = ""  # back to the contract, without the declarer that completed it
                 return
             entry.lead_last = "rank" if entry.lead_rank else ("suit" if entry.lead_suit else "")
-        elif key == keys.OK:
+        elif key == "OK":
             if self.warned:
                 app.go("result")
             elif entry.lead_rank and entry.lead_suit:

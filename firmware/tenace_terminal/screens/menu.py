@@ -1,6 +1,5 @@
 """The player's menu (MENU key): the language, and the director's menu behind a PIN."""
 
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -15,7 +14,7 @@ class Screen(BaseScreen):
             app.go("language")
         elif key == "2":
             app.go("director")
-        elif key == keys.BACK or key == keys.MENU:
+        elif key == "BACK" or key == "MENU":
             app.close_menu()
         else:
             app.refuse("menu_keys")

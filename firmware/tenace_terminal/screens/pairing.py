@@ -1,6 +1,6 @@
 """Pairing screen: after the table number, the 6-digit code shown on the director's laptop (link.needs_code)."""
 
-from tenace_terminal import VERSION, keys
+from tenace_terminal import VERSION
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -19,17 +19,17 @@ class Screen(BaseScreen):
         app = self.app
         if app.signing_in() or app.signin is not None:
             app.refuse("wait_host")
-        elif key in keys.DIGITS:
+        elif key.isdigit():
             if len(self.code) >= _CODE_DIGITS:
                 app.refuse("code_needed")
             else:
                 self.code += key
-        elif key == keys.BACK:
+        elif key == "BACK":
             if self.code:
                 self.code = self.code[:-1]
             else:
                 app.go("startup", self.section, self.table)
-        elif key == keys.OK:
+        elif key == "OK":
             if len(self.code) != _CODE_DIGITS:
                 app.refuse("code_needed")
             else:

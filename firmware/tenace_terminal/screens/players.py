@@ -1,6 +1,6 @@
 """Player numbers for the round, seat by seat (N, E, S, W), when the host's settings ask for them."""
 
-from tenace_terminal import keys
+from tenace_rules.board import SEATS
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -17,21 +17,21 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         typed = self.numbers[self.seat]
-        if key in keys.DIGITS:
+        if key.isdigit():
             if len(typed) >= _MAX_DIGITS:
                 app.refuse("player_digits", _MAX_DIGITS)
             else:
                 self.numbers[self.seat] = typed + key
-        elif key == keys.BACK:
+        elif key == "BACK":
             if typed:
                 self.numbers[self.seat] = typed[:-1]
             elif self.seat:
                 self.seat -= 1
             else:
                 app.go("round")
-        elif key == keys.OK:
+        elif key == "OK":
             if not typed and app.settings["players"] == "required":
-                app.refuse("player_needed", text("seat_" + keys.SEATS[self.seat]))
+                app.refuse("player_needed", text("seat_" + SEATS[self.seat]))
             elif self.seat < 3:
                 self.seat += 1
             else:
@@ -51,7 +51,7 @@ class Screen(BaseScreen):
     def draw(self, display) -> None:
         header(display, text("players_head"))
         for i in range(4):
-            seat = keys.SEATS[i]
+            seat = SEATS[i]
             mark = "_" if i == self.seat else ""
             display.text(0, 1 + i, text("player_line", text("seat_" + seat), self.numbers[i] + mark), i == self.seat)
         if self.app.settings["players"] == "optional":

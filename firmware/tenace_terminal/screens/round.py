@@ -1,6 +1,5 @@
 """Round screen: the round number, the NS and EW pair numbers and the boards to play at this table."""
 
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -22,7 +21,7 @@ def number_list(numbers) -> str:
 class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
-        if key == keys.OK:
+        if key == "OK":
             if app.settings["players"] != "off":
                 app.go("players")
             else:

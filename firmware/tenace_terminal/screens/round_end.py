@@ -1,6 +1,5 @@
 """End of round: where each pair and the boards go next, then the next round (or the session's end)."""
 
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -9,7 +8,7 @@ from tenace_terminal.screens import header
 class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
-        if key == keys.OK:
+        if key == "OK":
             if app.waiting_round:
                 app.refuse("wait_host")
             else:

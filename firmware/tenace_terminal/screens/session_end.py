@@ -1,6 +1,5 @@
 """End of session: a short summary (boards entered, results still waiting for the host)."""
 
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -8,7 +7,7 @@ from tenace_terminal.screens import header
 
 class Screen(BaseScreen):
     def key(self, key: str) -> None:
-        if key == keys.OK:
+        if key == "OK":
             self.app.go("startup")  # a new session starts with a new sign-in
         else:
             self.app.refuse("session_keys")

@@ -1,7 +1,7 @@
 """Start-up screen: terminal id, firmware version, battery; sign-in to a section and table (then the pairing
 code, screens/pairing.py, when the link has no event key yet: link.needs_code)."""
 
-from tenace_terminal import VERSION, keys
+from tenace_terminal import VERSION
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -19,7 +19,7 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         if app.signing_in():
-            if key == keys.BACK:
+            if key == "BACK":
                 app.asking = None
             else:
                 app.refuse("wait_host")
@@ -27,20 +27,20 @@ class Screen(BaseScreen):
         if app.signin is not None and not app.session_over:
             app.refuse("wait_host")  # signed in: the round plan is on its way
             return
-        if key in keys.DIGITS:
+        if key.isdigit():
             if len(self.table) >= _TABLE_DIGITS:
                 app.refuse("table_range")
             else:
                 self.table = (self.table + key).lstrip("0")
-        elif key == keys.BACK:
+        elif key == "BACK":
             if self.table:
                 self.table = self.table[:-1]
             else:
                 app.refuse("nothing_to_erase")
-        elif key == keys.UP or key == keys.DOWN:
-            step = 1 if key == keys.UP else -1
+        elif key == "UP" or key == "DOWN":
+            step = 1 if key == "UP" else -1
             self.section = _SECTIONS[(_SECTIONS.find(self.section) + step) % len(_SECTIONS)]
-        elif key == keys.OK:
+        elif key == "OK":
             if not self.table:
                 app.refuse("table_needed")
             elif getattr(app.link, "needs_code", False):

@@ -1,7 +1,6 @@
 """Traveller screen: after a result is accepted, the board's results so far and the pair's percentage."""
 
 from tenace_rules.contract import from_text
-from tenace_terminal import keys
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -42,10 +41,10 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         lines = self._lines()
-        if key == keys.OK:
+        if key == "OK":
             app.next_board()
-        elif (key == keys.UP or key == keys.DOWN) and lines is not None:
-            top = self.top + (1 if key == keys.DOWN else -1)
+        elif (key == "UP" or key == "DOWN") and lines is not None:
+            top = self.top + (1 if key == "DOWN" else -1)
             if 0 <= top <= len(lines) - _LINES:
                 self.top = top
         else:

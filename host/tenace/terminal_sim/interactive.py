@@ -19,7 +19,7 @@ from tenace.firmware_build import FIRMWARE
 from tenace.terminal_sim.process import Event, Options, TerminalProcess
 from tenace.terminal_sim.screen import HEIGHT, WIDTH, half_blocks
 
-# Laptop key -> keypad key (tenace_terminal.keys). Lower-case n is NT: upper-case N is North.
+# Laptop key -> keypad key (tenace_terminal.keypad_layout). Lower-case n is NT: upper-case N is North.
 KEYMAP: dict[str, str] = {d: d for d in "0123456789+-="}
 KEYMAP.update({"c": "C", "d": "D", "h": "H", "s": "S", "n": "NT", "x": "X", "p": "PASS", "m": "MENU",
                "N": "N", "e": "E", "E": "E", "S": "S", "w": "W", "W": "W"})

@@ -26,17 +26,10 @@ _KEY_LIST = ("1-9 0 C D H S NT X PASS N E S W A K Q J T + - = OK BACK MENU UP DO
 
 @lru_cache(maxsize=1)
 def key_names() -> frozenset[str]:
-    """Every keypad key name, as firmware/tenace_terminal/keys.py defines them (read as data: the host does not
-    import the terminal app)."""
-    names: set[str] = set()
-    for name, value in runpy.run_path(str(FIRMWARE / "tenace_terminal" / "keys.py")).items():
-        if name.startswith("_"):
-            continue
-        if isinstance(value, str):
-            names.add(value)
-        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-            names.update(value)
-    return frozenset(names)
+    """Every keypad key name, as firmware/tenace_terminal/keypad_layout.py places them (read as data: the host
+    does not import the terminal app)."""
+    layout = runpy.run_path(str(FIRMWARE / "tenace_terminal" / "keypad_layout.py"))["LAYOUT"]
+    return frozenset(name for row in layout for name in row if name)
 
 
 def parse_script(text: str) -> list[str]:
