@@ -18,6 +18,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 _MAGIC = const(0xA5)
 _HEADER = const(3)
 _CRC_BYTES = const(2)
+_COPY_BYTES = const(128)  # the buffer a repair copies the journal through
 FILE_NAME = "journal.bin"
 _TMP_NAME = "journal.tmp"
 
@@ -138,12 +139,28 @@ class Journal:
             for record in records:
                 size += write_record(f, record)
             _sync(f)
+        self._replace(size)
+
+    def _replace(self, size: int) -> None:
         os.rename(self._tmp, self.path)  # littlefs and POSIX both replace the old file in one step
         self.size = size
         self._suspect_tail = False
 
     def _repair(self) -> None:
-        # Keep the whole records and drop a torn tail, so new records never follow garbage.
-        keep = [record for record in self.records()]
-        if self._suspect_tail:
-            self.rewrite(keep)
+        # Keep the whole records and drop a torn tail, so new records never follow garbage. The whole part is
+        # copied through a small buffer, not decoded into RAM: a journal near compaction size would not fit.
+        for _ in self.records():  # to find self.size, where the whole records end
+            pass
+        if not self._suspect_tail:
+            return
+        size = left = self.size
+        buffer = memoryview(bytearray(_COPY_BYTES))
+        with open(self.path, "rb") as old, open(self._tmp, "wb") as new:
+            while left:
+                n = old.readinto(buffer[:min(left, _COPY_BYTES)])
+                if not n:
+                    raise OSError("the journal ends before its records")
+                new.write(buffer[:n])
+                left -= n
+            _sync(new)
+        self._replace(size)

@@ -69,6 +69,26 @@ def test_a_torn_tail_is_never_taken_for_a_record_and_is_dropped_before_the_next_
         remove_directory(directory)
 
 
+def test_a_repair_keeps_every_byte_of_a_journal_many_times_its_copy_buffer():
+    directory = new_directory()
+    try:
+        journal = Journal(directory)
+        records = [{"type": "result", "seq": n, "board": n, "contract": "3NT", "declarer": "S"} for n in range(1, 41)]
+        for record in records:
+            journal.append(record)
+        whole = raw(directory)
+        assert len(whole) > 10 * 128
+        write_raw(directory, whole + encode({"type": "result", "seq": 41})[:9])  # torn by a power cut
+        journal = Journal(directory)
+        journal.append({"type": "ack", "seq": 1})
+        assert raw(directory) == whole + encode({"type": "ack", "seq": 1})
+        records.append({"type": "ack", "seq": 1})
+        assert read_all(directory) == records
+        assert journal.size == len(raw(directory))
+    finally:
+        remove_directory(directory)
+
+
 def test_a_corrupt_record_stops_the_replay_there():
     directory = new_directory()
     try:
