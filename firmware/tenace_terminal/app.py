@@ -13,6 +13,7 @@ Every state change that must survive a reboot is a journal record, applied by th
 in the same round, with the same pending results, as before the power went.
 """
 
+import gc
 import sys
 
 from tenace_rules.board import SEATS
@@ -29,6 +30,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 RESEND_MS = const(3000)  # an unacknowledged message goes out again this often
 _TICKS_MASK = const(0x3FFFFFFF)  # MicroPython's ticks wrap at 2**30
 _IDLE_MS = const(10)
+_GC_EVERY = const(4096)  # bytes allocated between two garbage collections
 _SCREENS = "tenace_terminal.screens"
 
 # What the host may set at sign-in; these are used for whatever it leaves out.
@@ -120,6 +122,11 @@ class App:
         self.battery = battery
         self.terminal_id = terminal_id
         self.compact_bytes = compact_bytes
+        # Collect often, not only when the heap is full: garbage left between long-lived objects splits the heap
+        # into pieces too small for the next screen's code (MicroPython has no compaction). CPython: no such call.
+        threshold = getattr(gc, "threshold", None)
+        if threshold is not None:
+            threshold(_GC_EVERY)
         self.journal = Journal(storage)
         # Session state: all of it is rebuilt from the journal by _apply.
         self.signin = None  # the host's sign_in_ok record: section, table, settings
@@ -484,13 +491,17 @@ class App:
 
     def _report(self, error: Exception) -> None:
         self.faults += 1
-        self.last_fault = "%s: %s" % (type(error).__name__, error)
-        self.status = messages.text("error", type(error).__name__)
-        print_exception = getattr(sys, "print_exception", None)
-        if print_exception is not None:
-            print_exception(error)
-        else:
-            print("tenace_terminal: " + self.last_fault)
+        name = type(error).__name__
+        try:
+            self.last_fault = "%s: %s" % (name, error)
+            self.status = messages.text("error", name)
+            print_exception = getattr(sys, "print_exception", None)
+            if print_exception is not None:
+                print_exception(error)
+            else:
+                print("tenace_terminal: " + self.last_fault)
+        except Exception:  # no memory even for the report: the count stands, and the loop must go on
+            self.last_fault = name
 
     def _resend(self) -> None:
         if elapsed(self.now, self.last_send) < RESEND_MS:

@@ -99,7 +99,10 @@ def text(key: str, *args) -> str:
     needle = key.encode() + b"\t"
     try:
         if _index is None:
-            _index = _build_index(_code)
+            try:
+                _index = _build_index(_code)
+            except MemoryError:
+                pass  # no room for the index now: this text is found line by line, the next tries again
         template = _find(_code, _index, needle)
         if template is None and _code != "en":
             template = _find("en", None, needle)  # rare: a key the translation lacks
@@ -114,3 +117,10 @@ def text(key: str, *args) -> str:
     except (TypeError, ValueError):
         # A translation with the wrong placeholders must not stop the terminal: its words, then the values.
         return template + " " + " ".join([str(a) for a in args])
+
+
+# The index is made now, while the heap is still in one piece; text() makes it later if this cannot.
+try:
+    _index = _build_index(_code)
+except OSError:
+    pass
