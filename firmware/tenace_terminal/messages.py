@@ -14,10 +14,6 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
     def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
         return __value
 
-# Language codes, in menu order.
-LANGUAGES = ("en", "sr", "sk", "lv", "he")
-# Each language's name in itself, for the language menu.
-LANGUAGE_NAMES = ("English", "Srpski", "Sloven\u010dina", "Latvie\u0161u", "\u05e2\u05d1\u05e8\u05d9\u05ea")
 _RTL = ("he",)
 _SLOTS = const(256)  # index slots: room for the ~150 keys with few collisions
 
@@ -68,11 +64,11 @@ def _find(code: str, index, needle: bytes):
 
 
 def set_language(code: str) -> None:
-    """Use `code` from now on. ValueError for an unknown code, OSError when its catalogue is not in the
-    firmware; the language in use stays."""
+    """Use `code` (ISO 639-1) from now on. ValueError for what is no such code, OSError when its catalogue
+    is not in the firmware; the language in use stays."""
     global _code, _index
-    if code not in LANGUAGES:
-        raise ValueError("unknown language %r" % (code,))
+    if len(code) != 2 or not ("a" <= code[0] <= "z" and "a" <= code[1] <= "z"):
+        raise ValueError("not a language code: %r" % (code,))
     _index = None  # let the old index go before the new one is built
     try:
         _index = _build_index(code)

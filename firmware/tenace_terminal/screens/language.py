@@ -5,6 +5,10 @@ from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
+# Language codes in menu order, and each language's name in itself.
+_CODES = ("en", "sr", "sk", "lv", "he")
+_NAMES = ("English", "Srpski", "Sloven\u010dina", "Latvie\u0161u", "\u05e2\u05d1\u05e8\u05d9\u05ea")
+
 
 class Screen(BaseScreen):
     menu_allowed = False
@@ -12,11 +16,11 @@ class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
         current = messages.language()
-        self.selected = messages.LANGUAGES.index(current) if current in messages.LANGUAGES else 0
+        self.selected = _CODES.index(current) if current in _CODES else 0
 
     def key(self, key: str) -> None:
         app = self.app
-        count = len(messages.LANGUAGES)
+        count = len(_CODES)
         if key.isdigit() and 1 <= int(key) <= count:
             self._choose(int(key) - 1)
         elif key == "UP" or key == "DOWN":
@@ -30,12 +34,12 @@ class Screen(BaseScreen):
 
     def _choose(self, index: int) -> None:
         app = self.app
-        code = messages.LANGUAGES[index]
+        code = _CODES[index]
         try:
             messages.set_language(code)
         except OSError:  # its catalogue is not in the firmware
             self.selected = index
-            app.refuse("lang_missing", messages.LANGUAGE_NAMES[index])
+            app.refuse("lang_missing", _NAMES[index])
             return
         app.display.rtl = messages.is_rtl()
         app.record({"type": "lang", "code": code})
@@ -43,5 +47,5 @@ class Screen(BaseScreen):
 
     def draw(self, display) -> None:
         header(display, text("language_head"))
-        for i in range(len(messages.LANGUAGES)):
-            display.text(0, 1 + i, "%d %s" % (i + 1, messages.LANGUAGE_NAMES[i]), i == self.selected)
+        for i in range(len(_CODES)):
+            display.text(0, 1 + i, "%d %s" % (i + 1, _NAMES[i]), i == self.selected)
