@@ -1,13 +1,15 @@
 """The terminal's journal: append-only records on flash, each length-prefixed and CRC'd (hard rule 1).
 
-A record on disk: 0xA5, payload length (2 bytes, little-endian), the payload (a JSON object),
-CRC-16/CCITT of the length and payload (2 bytes, big-endian). Reading stops at the first record
-that is short or whose CRC is wrong (a write cut by a power loss), so nothing half-written is ever
-taken for a record; the next append first rewrites the file without that tail.
+A record on disk: 0xA5, payload length (2 bytes, little-endian), the payload (a JSON object), the
+CRC-16 of the length and payload (2 bytes, big-endian; tenace_wire.crc16, the frames' own). Reading
+stops at the first record that is short or whose CRC is wrong (a write cut by a power loss), so
+nothing half-written is ever taken for a record; the next append first rewrites the file without that tail.
 """
 
 import json
 import os
+
+from tenace_wire.crc16 import crc16
 
 try:
     from micropython import const
@@ -22,23 +24,8 @@ _COPY_BYTES = const(128)  # the buffer a repair copies the journal through
 FILE_NAME = "journal.bin"
 _TMP_NAME = "journal.tmp"
 
-# CRC-16/CCITT (poly 0x1021, init 0xFFFF) a nibble at a time: a 16-entry table and small-int arithmetic only.
-_CRC_NIBBLES = (
-    0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-    0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF,
-)
-
 # CPython flushes to the OS only; os.fsync makes it reach the disk. MicroPython's flush() syncs littlefs.
 _fsync = getattr(os, "fsync", None)
-
-
-def crc16(data, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE of `data` (bytes-like), continuing from `crc`."""
-    table = _CRC_NIBBLES
-    for byte in data:
-        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (byte >> 4)]
-        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (byte & 0x0F)]
-    return crc
 
 
 def write_record(f, record: dict) -> int:

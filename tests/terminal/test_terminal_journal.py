@@ -4,7 +4,7 @@ import io
 
 from session_runner import Simulator
 from sim_devices import new_directory, remove_directory
-from tenace_terminal.journal import FILE_NAME, Journal, crc16, write_record
+from tenace_terminal.journal import FILE_NAME, Journal, write_record
 
 
 def encode(record):
@@ -26,11 +26,6 @@ def raw(directory):
 def write_raw(directory, data):
     with open(directory + "/" + FILE_NAME, "wb") as f:
         f.write(data)
-
-
-def test_crc16_is_ccitt_false():
-    assert crc16(b"123456789") == 0x29B1
-    assert crc16(b"") == 0xFFFF
 
 
 def test_records_come_back_whole_and_in_order():
