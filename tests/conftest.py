@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tenace.errors import UsageError
-from tenace.firmware_build import build, flat, package_tree, toolchain
+from tenace.firmware_build import SIM_DIR, build, flat, package_tree, toolchain
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -24,8 +24,10 @@ needs_oracles = pytest.mark.oracles
 
 # The firmware's own tests import their helpers by bare name, as they do under MicroPython.
 sys.path.insert(0, str(FIRMWARE_TESTS))
-# The terminal app and its headless simulator (tools/sim) are imported the same way by tests/terminal.
-sys.path[1:1] = [str(FIRMWARE), str(ROOT / "tools" / "sim")]
+# The terminal app, its headless simulator (host/tenace/micropython) and the test harness (tools/sim) are
+# imported the same way by tests/terminal.
+SIM_HARNESS = ROOT / "tools" / "sim"
+sys.path[1:1] = [str(FIRMWARE), str(SIM_DIR), str(SIM_HARNESS)]
 
 
 def venv_tool(name: str) -> Path:

@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from tenace.firmware_build import build, flat, package_tree
+from tenace.firmware_build import SIM_DIR, build, flat, package_tree
 
-from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, venv_tool
+from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, SIM_HARNESS, venv_tool
 
 TERMINAL_TESTS = ROOT / "tests" / "terminal"
-SIM = ROOT / "tools" / "sim"
 MODULES = sorted(p.stem for p in TERMINAL_TESTS.glob("test_*.py"))
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 # Declared heaps, in KB: 4/3 of the smallest each was seen to pass in on the 64-bit unix port, rounded up
@@ -40,7 +39,7 @@ def three_quarters(declared_kb: int) -> str:
 @pytest.fixture(scope="module")
 def terminal_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Firmware, simulator and terminal tests compiled into one folder by the one firmware build."""
-    sources = package_tree(FIRMWARE) + flat(SIM) + flat(TERMINAL_TESTS)
+    sources = package_tree(FIRMWARE) + flat(SIM_DIR) + flat(SIM_HARNESS) + flat(TERMINAL_TESTS)
     sources += flat(FIRMWARE_TESTS, ("mp_runner.py", "checks.py"))
     return build(tmp_path_factory.mktemp("terminal-mpy"), sources)
 

@@ -14,10 +14,10 @@ Run: .venv/bin/python tools/bench_keystrokes.py   (CPython; the app is the firmw
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tools" / "sim")]
+from tenace.firmware_build import FIRMWARE, SIM_DIR
+
+sys.path[:0] = [str(FIRMWARE), str(SIM_DIR)]
 
 from session_runner import Simulator  # noqa: E402  (the paths above first)
 

@@ -10,11 +10,14 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+import tenace_rules
 from tenace.errors import Failure, UsageError
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-FIRMWARE = ROOT / "firmware"
-SIM_DIR = ROOT / "tools" / "sim"
+# Where the firmware packages are: firmware/ in a checkout, site-packages when tenace is installed.
+FIRMWARE = Path(tenace_rules.__file__).resolve().parent.parent
+FIRMWARE_PACKAGES = ("tenace_radio", "tenace_rules", "tenace_terminal", "tenace_wire")
+# The MicroPython programs the simulators run (tenace sim, tenace terminal), shipped with the package.
+SIM_DIR = Path(__file__).resolve().parent / "micropython"
 
 # Every .mpy is made with these. No -O: asserts stay, and tracebacks keep their line numbers.
 MPY_CROSS_FLAGS: tuple[str, ...] = ()
@@ -22,13 +25,12 @@ MPY_CROSS_FLAGS: tuple[str, ...] = ()
 Source = tuple[Path, Path]  # a .py file, and where its .mpy goes relative to the output folder
 
 
-def package_tree(root: Path) -> list[Source]:
-    """Every module and data file (the message catalogues, *.txt) of the packages under `root`, keeping their
-    folders (firmware/tenace_rules/board.py -> tenace_rules/board.mpy); files beside the packages
-    (firmware/manifest.py) are not part of them."""
-    packages = sorted(p for p in root.iterdir() if (p / "__init__.py").is_file())
-    return [(src, src.relative_to(root)) for package in packages
-            for src in sorted(package.rglob("*")) if src.suffix in (".py", ".txt")]
+def package_tree(root: Path = FIRMWARE) -> list[Source]:
+    """Every module and data file (the message catalogues, *.txt) of the firmware packages under `root`,
+    keeping their folders (firmware/tenace_rules/board.py -> tenace_rules/board.mpy); files beside the
+    packages (firmware/manifest.py) are not part of them."""
+    return [(src, src.relative_to(root)) for name in FIRMWARE_PACKAGES
+            for src in sorted((root / name).rglob("*")) if src.suffix in (".py", ".txt")]
 
 
 def flat(folder: Path, names: Iterable[str] | None = None) -> list[Source]:

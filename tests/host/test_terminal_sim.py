@@ -13,7 +13,7 @@ from framebuf_standin import Device
 from PIL import Image
 
 from tenace.cli import main
-from tenace.firmware_build import build, flat, package_tree
+from tenace.firmware_build import SIM_DIR, build, flat, package_tree
 from tenace.terminal_sim import interactive
 from tenace.terminal_sim.process import Options
 from tenace.terminal_sim.screen import DARK, LIT, half_blocks, png_image, screen_text
@@ -163,9 +163,9 @@ def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
 def test_the_pixel_terminal_runs_compiled_in_three_quarters_of_its_120k_heap(tmp_path: Path) -> None:
     # Hard rule 5 for the real display: app, font, display and simulator compiled by mpy-cross, as on a device.
     # 120 KB declared (4/3 of the smallest it was seen to run in, rounded up to 8 KB), run in 90 KB.
-    from conftest import ROOT, venv_tool
+    from conftest import venv_tool
 
-    build(tmp_path, package_tree(FIRMWARE) + flat(ROOT / "tools" / "sim"))
+    build(tmp_path, package_tree(FIRMWARE) + flat(SIM_DIR))
     keys = ["3", "OK", "OK", "4", "S", "N", "K", "H", "+", "1", "OK", "MENU", "1", "5"]
     proc = subprocess.run([str(venv_tool("micropython")), "-X", "heapsize=90k", "-m", "terminal_main"],
                           input="\n".join(keys) + "\n", cwd=tmp_path, env=dict(os.environ, MICROPYPATH="."),

@@ -71,7 +71,7 @@ class CollectorProcess:
 
 
 class TerminalGroup:
-    """One MicroPython process running the terminals of some tables (tools/sim/radio_terminal.py)."""
+    """One MicroPython process running the terminals of some tables (host/tenace/micropython/radio_terminal.py)."""
 
     def __init__(self, tables: list[tuple[int, int]]) -> None:
         self.tables = tables  # (terminal id, table)

@@ -51,7 +51,7 @@ class Event:
 
 
 class TerminalProcess:
-    """Runs tools/sim/terminal_main.py under MicroPython; send() keys, events() frames and key requests."""
+    """Runs tenace/micropython/terminal_main.py under MicroPython; send() keys, events() frames and key requests."""
 
     def __init__(self, options: Options = Options()) -> None:
         if options.lang not in LANGUAGES:

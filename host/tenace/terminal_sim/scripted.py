@@ -18,7 +18,7 @@ MAX_WAIT_MS = 3_600_000  # an hour of the terminal's time: more is a typing mist
 
 # "[name]" in a script names the screen shown at that point (written as name.png and name.txt too).
 _NAME = re.compile(r"^\[([A-Za-z0-9_.-]+)\]$")
-# The simulator's own commands (tools/sim/terminal_main.py); "!wait" takes milliseconds after it.
+# The simulator's own commands (host/tenace/micropython/terminal_main.py); "!wait" takes milliseconds after it.
 COMMANDS = ("!reboot", "!offline", "!online", "!wait")
 _KEY_LIST = ("1-9 0 C D H S NT X PASS N E S W A K Q J T + - = OK BACK MENU UP DOWN, "
              "!reboot, !wait MS, !offline, !online, [name]")

@@ -10,8 +10,8 @@ An error the app catches to stay alive (App.faults) fails the run at once: Asser
 key or message that caused it, unless the Simulator was made with strict=False (an interactive run).
 
 Run it directly to print the screens of a key script:
-    python3 tools/sim/session_runner.py 3 OK OK 4 S N K H + 1 OK
-    micropython tools/sim/session_runner.py 3 OK OK 4 S N K H + 1 OK  (with MICROPYPATH=firmware:tools/sim)
+    python3 host/tenace/micropython/session_runner.py 3 OK OK 4 S N K H + 1 OK
+    MICROPYPATH=firmware:host/tenace/micropython micropython host/tenace/micropython/session_runner.py 3 OK
 """
 
 # The app first: its message catalogue is unpacked while the heap is still empty (a 64 KB heap in the tests).

@@ -1,6 +1,6 @@
 """The terminal app on the MicroPython unix port, pixel for pixel: keys in on stdin, SSD1306 frames out on stdout.
 
-Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPYPATH=firmware:tools/sim:
+Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPYPATH=firmware:host/tenace/micropython:
     micropython terminal_main.py [lang=he] [storage=/tmp/dir] [rounds=3] [boards=3] [deals=1] [traveller=1]
 
 The line protocol on stdout, one message per line:
