@@ -14,6 +14,7 @@ from tenace.errors import Failure, UsageError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FIRMWARE = ROOT / "firmware"
+HARDWARE = ROOT / "hardware"  # one folder per board, its board.py copied to the device as board.py
 SIM_DIR = ROOT / "tools" / "sim"
 
 # Every .mpy is made with these. No -O: asserts stay, and tracebacks keep their line numbers.
@@ -29,6 +30,11 @@ def package_tree(root: Path) -> list[Source]:
     packages = sorted(p for p in root.iterdir() if (p / "__init__.py").is_file())
     return [(src, src.relative_to(root)) for package in packages
             for src in sorted(package.rglob("*")) if src.suffix in (".py", ".txt")]
+
+
+def board_folders(root: Path = HARDWARE) -> list[Path]:
+    """The board folders under `root` (hardware/): those with a board.py, the board's only module."""
+    return sorted(p.parent for p in root.glob("*/board.py"))
 
 
 def flat(folder: Path, names: Iterable[str] | None = None) -> list[Source]:
