@@ -1,21 +1,51 @@
-"""The gates on the code itself: mpy-cross compiles the firmware, pyright checks it against each port's
-micropython stubs, ruff lints the whole tree, mypy checks the host package strictly."""
+"""The gates on the code itself: mpy-cross compiles the firmware and each board file, pyright checks the firmware
+against each port's micropython stubs and a board file against its own port's, only board files import the
+hardware, ruff lints the whole tree, mypy checks the host package strictly."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tenace.firmware_build import build, package_tree
+from tenace.firmware_build import HARDWARE, board_folders, build, package_tree
 
 from conftest import FIRMWARE, ROOT, venv_tool
 
 PORTS = [line.split()[0] for line in (ROOT / "tools" / "stubs.txt").read_text().splitlines()
          if line.strip() and not line.startswith("#")]
 CPYTHON_ONLY = ("typing", "dataclasses", "enum", "abc", "pathlib", "logging", "functools", "itertools")
+# Modules of the hardware itself: machine (pins, buses) and those only some ports have. Only a board file
+# (hardware/<board>/board.py) imports them; the firmware gets what they build (DESIGN hard rule 6).
+HARDWARE_MODULES = ("machine", "network", "espnow", "rp2", "esp", "esp32")
+BOARDS = board_folders()
+
+
+def board_port(folder: Path) -> str:
+    """The port a board file declares in its module constant PORT (as sys.platform names it: rp2, esp32)."""
+    for node in ast.parse((folder / "board.py").read_text(encoding="utf-8")).body:
+        if (isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["PORT"]
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+            return node.value.value
+    raise AssertionError(f"{folder / 'board.py'} declares no PORT = \"<port>\"")
+
+
+def hardware_imports(files: list[Path]) -> list[str]:
+    """Every import of a HARDWARE_MODULES module in `files`, at any depth (a function's own imports too)."""
+    found = []
+    for src in files:
+        for node in ast.walk(ast.parse(src.read_text(encoding="utf-8"), str(src))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            else:
+                continue
+            found += [f"{src}:{node.lineno}: {name}" for name in names if name.split(".")[0] in HARDWARE_MODULES]
+    return found
 
 
 def run(*cmd: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -49,24 +79,43 @@ def test_the_manifest_freezes_every_firmware_package() -> None:
         assert (FIRMWARE / name / "__init__.py").is_file()
 
 
+def test_mpy_cross_compiles_every_board_file(tmp_path: Path) -> None:
+    # Every folder under hardware/ is a board's, so none is left out for want of its board.py.
+    assert BOARDS and sorted(p for p in HARDWARE.iterdir() if p.is_dir()) == BOARDS
+    for board in BOARDS:
+        out = tmp_path / board.name
+        build(out, [(board / "board.py", Path("board.py"))])  # the name it has on the device
+        assert sorted(p.name for p in out.iterdir()) == ["board.mpy"]
+
+
+def test_only_board_files_import_the_hardware(tmp_path: Path) -> None:
+    assert hardware_imports(sorted(FIRMWARE.rglob("*.py"))) == []
+    # Each board file does import it (or the scan would see nothing anywhere).
+    assert all(hardware_imports([board / "board.py"]) for board in BOARDS)
+    # The scan finds a planted import in any form, also inside a function, and not a mere mention.
+    planted = tmp_path / "planted.py"
+    planted.write_text("import machine\nimport os, rp2\n# machine.UART\ndef f():\n    from machine import Pin\n")
+    assert hardware_imports([planted]) == [f"{planted}:1: machine", f"{planted}:2: rp2", f"{planted}:5: machine"]
+
+
 def test_firmware_imports_no_cpython_only_module() -> None:
-    for src in FIRMWARE.rglob("*.py"):
+    for src in [*FIRMWARE.rglob("*.py"), *(board / "board.py" for board in BOARDS)]:
         for number, line in enumerate(src.read_text(encoding="utf-8").splitlines(), 1):
             words = line.split()
             if len(words) >= 2 and words[0] in ("import", "from"):
                 assert words[1].split(".")[0] not in CPYTHON_ONLY, f"{src}:{number}: {line.strip()}"
 
 
-@pytest.mark.parametrize("port", PORTS)
-def test_firmware_type_checks_against_port_stubs(port: str) -> None:
+def pyright_errors(port: str, name: str, include: Path, exclude: tuple[Path, ...] = ()) -> tuple[list[str], int]:
+    """pyright's errors on the files under `include` against `port`'s stubs, and how many files it analysed."""
     stubs = ROOT / "build" / "typings" / port
     assert (stubs / "machine.pyi").exists(), f"no stubs for {port}: run tools/setup-env"
     # pyright takes only paths relative to its config file (in build/).
-    config_file = ROOT / "build" / f"pyright-{port}.json"
+    config_file = ROOT / "build" / f"pyright-{name}.json"
     config = {
-        "include": ["../firmware"],
-        "exclude": ["../firmware/manifest.py"],  # MicroPython's build runs it, with include() and package()
-        "extraPaths": ["../firmware"],
+        "include": [f"../{include.relative_to(ROOT)}"],
+        "exclude": [f"../{path.relative_to(ROOT)}" for path in exclude],
+        "extraPaths": ["../firmware"],  # a board file imports the firmware's packages as the device has them
         "typeshedPath": f"typings/{port}",
         "stubPath": f"typings/{port}",
         "pythonVersion": "3.11",
@@ -78,8 +127,25 @@ def test_firmware_type_checks_against_port_stubs(port: str) -> None:
     report = json.loads(proc.stdout)
     problems = [f"{d['file']}:{d['range']['start']['line'] + 1}: {d['message']}"
                 for d in report["generalDiagnostics"] if d["severity"] == "error"]
+    return problems, report["summary"]["filesAnalyzed"]
+
+
+@pytest.mark.parametrize("port", PORTS)
+def test_firmware_type_checks_against_port_stubs(port: str) -> None:
+    # MicroPython's build runs manifest.py, with include() and package(): not firmware code.
+    problems, analysed = pyright_errors(port, port, FIRMWARE, exclude=(FIRMWARE / "manifest.py",))
     assert not problems, "\n".join(problems)
-    assert report["summary"]["filesAnalyzed"] >= len([src for src, _ in package_tree(FIRMWARE) if src.suffix == ".py"])
+    assert analysed >= len([src for src, _ in package_tree(FIRMWARE) if src.suffix == ".py"])
+
+
+@pytest.mark.parametrize("board", [board.name for board in BOARDS])
+def test_board_file_type_checks_against_its_port_stubs(board: str) -> None:
+    # Only its own port's: an ESP32 board file may use espnow, which the rp2 stubs rightly lack.
+    port = board_port(HARDWARE / board)
+    assert port in PORTS, f"{board} is for {port}, a port tools/stubs.txt has no stubs for"
+    problems, analysed = pyright_errors(port, f"board-{board}", HARDWARE / board)
+    assert not problems, "\n".join(problems)
+    assert analysed >= 1
 
 
 def test_ruff_lints_the_whole_tree() -> None:

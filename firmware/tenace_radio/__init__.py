@@ -14,6 +14,8 @@ drivers are injected already built (DESIGN hard rule 6), so the tests pass fakes
   base station's USB side);  usb_serial.py: the USB serial console as such a stream;
 - espnow_transport.py: ESP-NOW, every node on the one broadcast peer;
 - nrf24_transport.py: micropython-lib's nrf24l01 driver, 32-byte payloads, half-duplex;
-- base_station.py: radio <-> serial relay, no key, counters;  base_main.py: the device's main.py;
-- boards/: the board files that build the real drivers (imported on the device only).
+- base_station.py: radio <-> serial relay, no key, counters;  console_relay.py: that relay on the USB
+  console until a stop button, what every base-station board runs;
+- base_main.py: the device's main.py; it starts :board.py, the board file that builds the real drivers
+  (hardware/<board>/board.py, the only code that imports machine).
 """

@@ -16,6 +16,8 @@ from tenace.errors import Failure, UsageError
 # Where the firmware packages are: firmware/ in a checkout, site-packages when tenace is installed.
 FIRMWARE = Path(tenace_rules.__file__).resolve().parent.parent
 FIRMWARE_PACKAGES = ("tenace_radio", "tenace_rules", "tenace_terminal", "tenace_wire")
+# One folder per board, its board.py copied to the device as board.py (in a checkout; not installed).
+HARDWARE = FIRMWARE.parent / "hardware"
 # The MicroPython programs the simulators run (tenace sim, tenace terminal), shipped with the package.
 SIM_DIR = Path(__file__).resolve().parent / "micropython"
 
@@ -31,6 +33,11 @@ def package_tree(root: Path = FIRMWARE) -> list[Source]:
     packages (firmware/manifest.py) are not part of them."""
     return [(src, src.relative_to(root)) for name in FIRMWARE_PACKAGES
             for src in sorted((root / name).rglob("*")) if src.suffix in (".py", ".txt")]
+
+
+def board_folders(root: Path = HARDWARE) -> list[Path]:
+    """The board folders under `root` (hardware/): those with a board.py, the board's only module."""
+    return sorted(p.parent for p in root.glob("*/board.py"))
 
 
 def flat(folder: Path, names: Iterable[str] | None = None) -> list[Source]:

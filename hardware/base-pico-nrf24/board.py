@@ -8,16 +8,18 @@
 
 The console is the Pico's USB CDC port (/dev/ttyACM0 on the laptop). The BOOTSEL button, pressed
 while the relay runs, stops it and gives the REPL back. The nrf24l01 driver comes from
-micropython-lib: `mpremote mip install nrf24l01`.
+micropython-lib: `mpremote mip install nrf24l01`. Copied to the device as :board.py, beside tenace_radio's
+base_main.py as :main.py (hardware/README.md).
 """
 
-from tenace_radio.boards.console_relay import relay
+from tenace_radio.console_relay import relay
 from tenace_radio.nrf24_transport import CHANNEL, PAYLOAD_SIZE, base_station_transport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tenace_radio.base_station import BaseStation
 
+PORT = "rp2"  # its MicroPython port, as sys.platform says: base_main checks it, the tests use its stubs
 SPI_ID = 0
 SCK = 18
 MOSI = 19
@@ -27,7 +29,7 @@ CE = 20
 
 
 def nrf24_radio(channel: int = CHANNEL):
-    """The nRF24L01+ driver on this wiring, with 32-byte payloads (also for a Pico terminal's board file)."""
+    """The nRF24L01+ driver on this wiring, with 32-byte payloads."""
     from machine import SPI, Pin
     from nrf24l01 import NRF24L01  # pyright: ignore[reportMissingImports]  (micropython-lib, installed by mip)
 
@@ -37,6 +39,6 @@ def nrf24_radio(channel: int = CHANNEL):
 
 def main() -> "BaseStation":
     """Relay until BOOTSEL is pressed; returns the station (its counters()) to the REPL."""
-    import rp2  # pyright: ignore[reportMissingImports]  (RP2040 only: the esp32 stubs have no rp2)
+    import rp2
 
     return relay(base_station_transport(nrf24_radio()), lambda: bool(rp2.bootsel_button()))
