@@ -14,7 +14,7 @@ Run it directly to print the screens of a key script:
     MICROPYPATH=firmware:host/tenace/micropython micropython host/tenace/micropython/session_runner.py 3 OK
 """
 
-# The app first: its message catalogue is unpacked while the heap is still empty (a 64 KB heap in the tests).
+# The app first: its message index is made while the heap is still empty and in one piece.
 from tenace_terminal.app import App  # isort: skip
 from tenace_terminal.text_grid import TextGrid  # isort: skip
 
@@ -48,9 +48,13 @@ class Simulator:
         self.app = None
         self.boot()
 
+    def new_display(self):
+        """The display a boot starts with: text lines (PixelSimulator: pixels)."""
+        return TextGrid()
+
     def boot(self):
         """Start the app (again) on the same storage, with a fresh display and keypad."""
-        self.display = TextGrid()
+        self.display = self.new_display()
         self.keypad = ScriptedKeypad()
         self.battery = FixedBattery()
         self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,

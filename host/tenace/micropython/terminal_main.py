@@ -20,9 +20,7 @@ from binascii import hexlify
 
 import framebuf
 from session_runner import Simulator
-from sim_devices import FixedBattery, ScriptedKeypad
 from tenace_terminal import messages
-from tenace_terminal.app import App
 from tenace_terminal.text_display import TextDisplay
 
 _W = 128
@@ -51,14 +49,8 @@ class FrameDevice(framebuf.FrameBuffer):
 class PixelSimulator(Simulator):
     """The other engineer's headless simulator (stand-in host, link, clock), with the real display."""
 
-    def boot(self):
-        self.display = TextDisplay(FrameDevice())
-        self.keypad = ScriptedKeypad()
-        self.battery = FixedBattery()
-        self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,
-                       self.terminal_id, self.compact_bytes)
-        self.settle()
-        return self.app
+    def new_display(self):
+        return TextDisplay(FrameDevice())
 
     def press(self, key):
         # The pixels are the screen here: they went out on show(); there is no text to return.
