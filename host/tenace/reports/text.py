@@ -32,14 +32,14 @@ def result_text(line: TravellerLine) -> str:
     return f"{contract.symbol_text():<5} by {line.declarer or '?'} {tricks:>3}"
 
 
-def pair_text(pair: Pair | None, width: int = 6) -> str:
-    return f"{pair.label if pair else '':>{width}}"
+def pair_text(pair: Pair | None) -> str:
+    return pair.label if pair else ""
 
 
 def traveller_line(line: TravellerLine, imps: bool) -> str:
     """One traveller line: table, pairs, result, NS score and the figures of the method (MPs and %, or IMPs)."""
     table = f"table {line.table:>2}" if line.table is not None else _NO_TABLE
-    pairs = f"{pair_text(line.ns)} v {pair_text(line.ew, 0):<6}" if line.ns or line.ew else " " * 15
+    pairs = f"{pair_text(line.ns):>7} v {pair_text(line.ew):<7}" if line.ns or line.ew else " " * 17
     score = f"NS {line.ns_score:+6d}" if line.ns_score is not None else " " * 9
     text = f"  {table}  {pairs} {result_text(line):<16} {score}"
     if imps:
