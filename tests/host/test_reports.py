@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -19,6 +20,7 @@ from tenace.reports.text import ranking_line, traveller_line, write_text
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
 from tenace.scoring.pairs_session import score_pairs_session
+from tenace.scoring.ranking import FieldMode
 from tenace.scoring.teams import TeamMatchOptions
 from tenace_wire.table_messages import ADJUSTED, PASSED_OUT, PLAYED
 
@@ -129,6 +131,10 @@ def test_the_players_names_come_from_the_file_and_go_back_into_it() -> None:
     assert first.pair.label == "7" and first.pair.names == "Philippe CHESNY - Rémi LEGRAS"
     written = rescored_games(games, report)[0].tables["TotalScoreTable"].records()
     assert written[0]["PairId"] == "7" and written[0]["Names"] == "Philippe CHESNY - Rémi LEGRAS"
+    # A Howell ranked by direction all the same: its pairs (stationary ones too) are still just their numbers.
+    by_direction = matchpoint_report(games, "mp", replace(DEFAULT_OPTIONS, fields=FieldMode.BY_DIRECTION))
+    assert {p.field for p in by_direction.ranking} == {"NS", "EW"}
+    assert all(p.pair.label.isdigit() for p in by_direction.ranking)
 
 
 def test_a_session_report_names_a_mitchell_by_direction_and_section() -> None:

@@ -38,7 +38,6 @@ from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
 from tenace.scoring.imp_results import ImpLine
 from tenace.scoring.matchpoints import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
-from tenace.scoring.ranking import Placing
 from tenace.scoring.teams import TeamMatchOptions, score_team_match
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import parse_tricks
@@ -61,10 +60,12 @@ def file_names(games: list[PbnGame]) -> dict[str, str]:
     return names
 
 
-def pairs_of(placings: list[Placing] | tuple[Placing, ...], names: Mapping[str, str]) -> dict[str, Pair]:
-    """Each ranked pair id as a Pair: its direction when it is ranked in an NS or EW field, else (Howell) none."""
-    return {p.pair: Pair(p.pair, p.field if p.field in ("NS", "EW") else None, names=names.get(p.pair))
-            for p in placings}
+def pairs_of(directions: Mapping[str, frozenset[str]], names: Mapping[str, str]) -> dict[str, Pair]:
+    """Each pair id as a Pair: with its direction in a Mitchell (every pair kept its direction), else (a Howell,
+    where some pair sat both ways, even if a stationary one did not) just its number."""
+    howell = any(len(sat) > 1 for sat in directions.values())
+    return {pair: Pair(pair, None if howell else next(iter(sat), None), names=names.get(pair))
+            for pair, sat in directions.items()}
 
 
 def _pair(pairs: Mapping[str, Pair], pair_id: str | None) -> Pair | None:
@@ -90,7 +91,7 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
 def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOptions) -> Report:
     rows = all_raw_results(games)
     session = score_pairs_session(pairs_results(rows), options)
-    pairs = pairs_of(session.ranking, file_names(games))
+    pairs = pairs_of({p: t.directions for p, t in session.totals.items()}, file_names(games))
     raw = {(r.board, r.table or r.row): r for r in rows}
     boards = []
     for board in session.boards:
@@ -134,7 +135,7 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], method: str, lines_
         # Tied pairs are listed in the order they first appear in the file, as `tenace score` always has.
         seen = {pair: i for i, pair in enumerate(totals)}
         placings = sorted(rank_imp_pairs(totals), key=lambda p: (p.field != "NS", p.rank, seen[p.pair]))
-        pairs = pairs_of(placings, file_names(games))
+        pairs = pairs_of({p: t.directions for p, t in totals.items()}, file_names(games))
         for placing in placings:
             total = totals[placing.pair]
             ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],
