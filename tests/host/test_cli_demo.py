@@ -16,7 +16,8 @@ from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 
 TRAVELLER = re.compile(r"table +(\d+) .* (\S+) +by (\w) +(\S+) +NS +([+-]\d+)")
-RANK = re.compile(r"^ +(\d+=?) +pair (\S+) +([\d.]+) MP +([\d.]+)%$")
+# Pairs are named as directors write them: "NS 3", "EW 3" (one section, so no section letter).
+RANK = re.compile(r"^ +(\d+=?) +((?:NS|EW) \d+) +([\d.]+) MP +([\d.]+)%$")
 
 
 def test_every_pair_is_ranked_once_and_each_field_averages_50_percent(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,9 +26,9 @@ def test_every_pair_is_ranked_once_and_each_field_averages_50_percent(capsys: py
     assert "5 tables, Mitchell, 10 boards, 50 results" in out
     ranked = [RANK.match(line) for line in out.splitlines() if RANK.match(line)]
     pairs = [m[2] for m in ranked if m]
-    assert sorted(pairs) == sorted([f"{n}NS" for n in range(1, 6)] + [f"{n}EW" for n in range(1, 6)])
+    assert sorted(pairs) == sorted([f"NS {n}" for n in range(1, 6)] + [f"EW {n}" for n in range(1, 6)])
     for direction in ("NS", "EW"):
-        percents = [Decimal(m[4]) for m in ranked if m and m[2].endswith(direction)]
+        percents = [Decimal(m[4]) for m in ranked if m and m[2].startswith(direction)]
         assert abs(sum(percents) / len(percents) - 50) < Decimal("0.01")
 
 
@@ -50,16 +51,16 @@ def test_the_same_seed_plays_the_same_session() -> None:
     assert play_session(4, 2, seed=3) != play_session(4, 2, seed=4)
 
 
-IMP_RANK = re.compile(r"^ +(\d+=?) +pair (\S+) +([+-][\d.]+) IMPs$")
+IMP_RANK = re.compile(r"^ +(\d+=?) +((?:NS|EW) \d+) +([+-][\d.]+) IMPs$")
 IMP_LINE = re.compile(r"NS +([+-]\d+) +([+-][\d.]+) +([+-][\d.]+)$")
 
 
 def test_butler_ranks_every_pair_once_best_first_and_the_imps_balance(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--tables", "5", "--boards-per-round", "2", "--seed", "7", "--scoring", "butler"]) == 0
     ranked = [m for line in capsys.readouterr().out.splitlines() if (m := IMP_RANK.match(line))]
-    assert sorted(m[2] for m in ranked) == sorted([f"{n}NS" for n in range(1, 6)] + [f"{n}EW" for n in range(1, 6)])
+    assert sorted(m[2] for m in ranked) == sorted([f"NS {n}" for n in range(1, 6)] + [f"EW {n}" for n in range(1, 6)])
     for direction in ("NS", "EW"):
-        field = [Decimal(m[3]) for m in ranked if m[2].endswith(direction)]
+        field = [Decimal(m[3]) for m in ranked if m[2].startswith(direction)]
         assert field == sorted(field, reverse=True)
     # Every result gives NS what it takes from EW (Law 78B against the datum), so the two fields sum to zero.
     assert sum(Decimal(m[3]) for m in ranked) == 0

@@ -28,7 +28,7 @@ def sim(tmp_path: Path, name: str, *extra: str) -> tuple[list[str], subprocess.C
 
 def ranking(lines: list[str]) -> list[str]:
     """The ranking lines as printed: place, pair, matchpoints, percentage."""
-    return [line for line in lines if re.match(r"^\s+\d+=?\s+pair ", line)]
+    return [line for line in lines if re.match(r"^\s+\d+=?\s+(?:NS|EW) \d+ ", line)]
 
 
 @pytest.mark.slow

@@ -5,7 +5,8 @@
 - settings.py: the table settings sent with every accepted sign-in;
 - wire_results.py: a RESULT or ERASE message as the store's IncomingResult;
 - round_plans.py: round plans and the current round from the stored movement;
-- board_reports.py: travellers and rankings for the tables, from the scoring engine;
+- board_reports.py: travellers and rankings for the tables, from the store through the report model;
+- board_messages.py: a report's traveller or ranking as the wire messages the terminals show;
 - collector.py: Collector, frames in and frames out, no I/O of its own (like HostSession);
 - service.py: the asyncio loop (base stations, ticker, progress); tcp_link.py and serial_link.py: its transports;
 - loopback.py: terminals and a collector on a simulated channel (tests, benchmark).

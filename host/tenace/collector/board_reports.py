@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import sqlite3
-from decimal import Decimal
+from dataclasses import replace
 
-from tenace.collector.wire_results import lead_code, section_letter
+from tenace.collector.board_messages import ranking_message, traveller_message
+from tenace.collector.wire_results import section_letter
+from tenace.reports.session import session_report
+from tenace.reports.store_results import StorePairs, version_line
 from tenace.scoring.matchpoints import matchpoint_board
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.store.queries import current_results
 from tenace.store.scoring_input import board_results
-from tenace.store.versions import Version
-from tenace_rules.notation import parse_contract
-from tenace_wire.director_messages import MAX_LINES, PERCENT, Ranking, RankingLine, Traveller, TravellerLine
-from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED
-
-_ADJUSTS = {"A-": 1, "A": 2, "A+": 3}
-_SEATS = "NESW"
+from tenace_wire.director_messages import Ranking, Traveller
 
 
 def traveller(conn: sqlite3.Connection, section: int, board: int) -> Traveller | None:
@@ -30,34 +27,9 @@ def traveller(conn: sqlite3.Connection, section: int, board: int) -> Traveller |
     scored = matchpoint_board(results, expected=max(int(expected), len(results)), section=name)
     percent = {(t.result.table, t.result.round): t.ns.percent for t in scored.tables if t.ns is not None}
     versions = [v for v in current_results(conn, name) if v.board == board]
-    lines = []
-    for v in sorted(versions, key=lambda v: (v.round, v.table))[:MAX_LINES]:
-        line = _line(v, percent.get((v.table, v.round)))
-        if line is not None:
-            lines.append(line)
-    return Traveller(section=section, board=board, lines=tuple(lines))
-
-
-def _line(v: Version, ns_percent: Decimal | None) -> TravellerLine | None:
-    if v.ns_pair > 1023 or v.ew_pair > 1023:
-        return None
-    fields: dict[str, int] = {}
-    if v.kind == "normal" and v.contract and v.declarer and v.tricks is not None:
-        c = parse_contract(v.contract)
-        fields = {"kind": PLAYED, "level": c.level, "strain": c.strain, "doubling": c.doubling,
-                  "declarer": _SEATS.index(v.declarer), "tricks": v.tricks, "lead": lead_code(v.lead)}
-    elif v.kind == "passed_out":
-        fields = {"kind": PASSED_OUT}
-    elif v.kind == "artificial" and v.ns_adjust in _ADJUSTS and v.ew_adjust in _ADJUSTS:
-        fields = {"kind": ADJUSTED, "ns_adjust": _ADJUSTS[v.ns_adjust], "ew_adjust": _ADJUSTS[v.ew_adjust]}
-    elif v.kind == "not_played":
-        fields = {"kind": NOT_PLAYED}
-    else:
-        return None  # a director's percentage or weighted score: the wire has no words for it
-    score = v.ns_score or 0
-    percent = int(ns_percent * 100) if ns_percent is not None else 5000
-    return TravellerLine(ns_pair=v.ns_pair, ew_pair=v.ew_pair, ns_score=score, ns_percent=max(0, min(percent, 10000)),
-                         **fields)
+    lines = [replace(version_line(v), percent_ns=percent.get((v.table, v.round)))
+             for v in sorted(versions, key=lambda v: (v.round, v.table))]
+    return traveller_message(section, board, lines)
 
 
 def ranking(conn: sqlite3.Connection, section: int, round_: int) -> Ranking:
@@ -67,13 +39,9 @@ def ranking(conn: sqlite3.Connection, section: int, round_: int) -> Ranking:
     are sent, field by field, each pair under its number.
     """
     name = section_letter(section)
-    results = board_results(conn, name)
-    lines: list[RankingLine] = []
-    if results:
-        session = score_pairs_session(results)
-        for placing in session.ranking:
-            total = session.totals[placing.pair]
-            number = int("".join(ch for ch in placing.pair[len(name):] if ch.isdigit()) or 0)
-            if 1 <= number <= 1023 and len(lines) < MAX_LINES:
-                lines.append(RankingLine(rank=min(placing.rank, 1023), pair=number, score=int(total.percent * 100)))
-    return Ranking(section=section, round=round_, unit=PERCENT, lines=tuple(lines))
+    pairs = StorePairs()
+    results = board_results(conn, name, pair_name=pairs)
+    if not results:
+        return ranking_message(section, round_, ())
+    report = session_report(score_pairs_session(results), pairs.named, "mp", travellers=False)
+    return ranking_message(section, round_, report.ranking)

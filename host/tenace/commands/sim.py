@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 from pathlib import Path
 
-from tenace.commands.demo import print_ranking
 from tenace.commands.options import in_range, movement_error, output_folder
 from tenace.errors import UsageError
 from tenace.movement import MAX_BOARDS, MAX_BOARDS_PER_ROUND, MAX_TABLES, MovementError
+from tenace.reports.session import movement_pairs, session_report
+from tenace.reports.text import write_ranking
 from tenace.scoring.pairs_methods import SCORINGS
 from tenace.sim.faults import FaultRates
+from tenace.sim.outcome import SECTION
 from tenace.sim.session import SimOptions, SimResult, run
+from tenace.store.scoring_input import mitchell_pair
 
 MAX_PROCESSES = 128  # MicroPython processes, each with its own heap: more only thrash the machine
 MAX_KILLS = 100
@@ -103,13 +107,16 @@ def run_command(args: argparse.Namespace) -> int:
         print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
         with tempfile.TemporaryDirectory(prefix="tenace-sim-") as tmp:
             result = run(options, Path(tmp))
-    report(result)
+    report(result, args.scoring)
     return 0 if result.comparison.ok else 1
 
 
-def report(result: SimResult) -> None:
+def report(result: SimResult, scoring: str) -> None:
     c = result.comparison
-    print_ranking(c.store_ranking)
+    # One section: its pairs are NS 3 and EW 3, without the section's letter.
+    pairs = movement_pairs(result.movement, lambda number, direction: mitchell_pair(SECTION, number, direction))
+    write_ranking(session_report(c.store_ranking, pairs, scoring), sys.stdout)
+    sys.stdout.flush()
     air = result.air
     stored = max(c.stored, 1)
     print(f"\n{result.seconds:.1f} s; host started {result.host_starts}x; {result.keys} keys pressed")

@@ -1,0 +1,99 @@
+"""The PBN writer: a report's figures as PBN 2.1 score tables (ScoreTable, TotalScoreTable, ScoreIMP) in its games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import TextIO
+
+from tenace.pbn.reader import PbnColumn, PbnGame, PbnTable
+from tenace.pbn.results import team_rooms
+from tenace.pbn.writer import write_pbn
+from tenace.reports.model import Report, TravellerLine
+
+_MP_COLUMNS = [("Table", 2, "R"), ("Round", 2, "R"), ("PairId_NS", 2, "R"), ("PairId_EW", 2, "R"),
+               ("Contract", 5, "L"), ("Declarer", 1, "R"), ("Result", 2, "R"), ("Score_NS", 6, "R"),
+               ("Score_EW", 6, "R"), ("MP_NS", 5, "R"), ("MP_EW", 5, "R"), ("Percentage_NS", 6, "R"),
+               ("Percentage_EW", 6, "R")]
+_IMP_COLUMNS = [("Table", 2, "R"), ("Round", 2, "R"), ("PairId_NS", 2, "R"), ("PairId_EW", 2, "R"),
+                ("Contract", 5, "L"), ("Declarer", 1, "R"), ("Result", 2, "R"), ("Score_NS", 6, "R"),
+                ("Score_EW", 6, "R"), ("IMP_NS", 6, "R"), ("IMP_EW", 6, "R"), ("Multiplicity", 3, "R")]
+_STALE = ("ScoreTable", "TotalScoreTable", "ScoreIMP", "ScoreMP", "ScorePercentage")
+
+
+def _columns(spec: Iterable[tuple[str, int, str]]) -> list[PbnColumn]:
+    return [PbnColumn(name, width, align) for name, width, align in spec]
+
+
+def _cell(value: str | int | Decimal | None) -> str:
+    return "-" if value is None or value == "" else str(value)
+
+
+def score_imp(net: Decimal) -> str:
+    """A ScoreIMP tag value: the side that won and its IMPs, whole IMPs as integers ("EW 2"); "NS 0" when flat."""
+    size = abs(net)
+    text = str(int(size)) if size == size.to_integral_value() else str(size)
+    return f"{'EW' if net < 0 else 'NS'} {text}"
+
+
+def score_row(line: TravellerLine, spec: list[tuple[str, int, str]]) -> list[str]:
+    """One ScoreTable row: who, what was played (or the artificial scores, A+/A-) and the method's figures."""
+    adjusted = line.adjustment
+    scores = (adjusted.ns, adjusted.ew) if adjusted is not None else (line.ns_score, None)
+    values: dict[str, str | int | Decimal | None] = {
+        "Table": line.table, "Round": line.round,
+        "PairId_NS": line.ns.number if line.ns else None, "PairId_EW": line.ew.number if line.ew else None,
+        "Contract": line.contract, "Declarer": line.declarer, "Result": line.tricks,
+        "Score_NS": scores[0], "Score_EW": scores[1], "MP_NS": line.mp_ns, "MP_EW": line.mp_ew,
+        "Percentage_NS": line.percent_ns, "Percentage_EW": line.percent_ew,
+        "IMP_NS": line.imp_ns, "IMP_EW": line.imp_ew, "Multiplicity": line.count}
+    return [_cell(values[name]) for name, _, _ in spec]
+
+
+def total_score_table(report: Report) -> PbnTable:
+    """The ranking as a TotalScoreTable, with the players' names when the report knows them."""
+    named = any(p.pair.names for p in report.ranking)
+    figure = "TotalIMP" if report.imps else "TotalScoreMP"
+    spec = [("Rank", 3, "R"), ("PairId", 3, "R"), ("Direction", 5, "R"), (figure, 7, "R"), ("TotalPercentage", 6, "R")]
+    if named:
+        spec.append(("Names", 40, "L"))
+    rows = []
+    for p in report.ranking:
+        row = [p.rank, p.pair.number, p.directions, _cell(p.imps if report.imps else p.mp), _cell(p.percent)]
+        rows.append([*row, p.pair.names or "-"] if named else row)
+    return PbnTable("TotalScoreTable", _columns(spec), rows)
+
+
+def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
+    """Copies of the games with the report's score tables (and, for pairs, a TotalScoreTable on the first game)."""
+    out = [PbnGame(tags=dict(g.tags), tables=dict(g.tables), sections=dict(g.sections), line=g.line) for g in games]
+    by_board = {b.board: b for b in report.boards}
+    for game in out:
+        for stale in _STALE:
+            game.tables.pop(stale, None)
+            game.tags.pop(stale, None)
+        board = by_board.get(int(game.tag("Board") or 0))
+        if board is None or report.match is not None:
+            continue
+        spec = _IMP_COLUMNS if report.imps else _MP_COLUMNS
+        game.tags["ScoreTable"] = ""
+        game.tables["ScoreTable"] = PbnTable("ScoreTable", _columns(spec), [score_row(line, spec)
+                                                                           for line in board.lines])
+    if report.match is not None:
+        # PBN's ScoreIMP is from the table's own North-South ("EW 2": its EW won 2), as published: the home team is
+        # NS in the open room and EW in the closed one.
+        for number, (open_room, closed_room) in team_rooms(out).items():
+            rooms = by_board[number].rooms
+            assert rooms is not None
+            net = rooms.imp_home - rooms.imp_away
+            open_room.game.tags["ScoreIMP"] = score_imp(net)
+            closed_room.game.tags["ScoreIMP"] = score_imp(-net)
+    if report.ranking and out:
+        out[0].tags["TotalScoreTable"] = ""
+        out[0].tables["TotalScoreTable"] = total_score_table(report)
+    return out
+
+
+def write_report_pbn(games: list[PbnGame], report: Report, out: TextIO) -> None:
+    """The games rescored by the report, as a PBN 2.1 file (open `out` with encoding="utf-8")."""
+    write_pbn(rescored_games(games, report), out)

@@ -1,0 +1,199 @@
+"""The report of a PBN file rescored from its raw results: matchpoints, IMP pairs (Butler, cross-IMPs) or teams."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
+
+from tenace.pbn.reader import PbnGame
+from tenace.pbn.results import (
+    PbnResultError,
+    RawResult,
+    all_raw_results,
+    has_pairs,
+    imp_entries,
+    pairs_results,
+    team_boards,
+    team_rooms,
+)
+from tenace.reports.model import (
+    Adjustment,
+    Board,
+    Pair,
+    RankingLine,
+    Report,
+    Room,
+    RoomsResult,
+    Setting,
+    TeamMatch,
+    TravellerLine,
+)
+from tenace.scoring import imp_rounding
+from tenace.scoring.butler import ButlerOptions, butler_board
+from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
+from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
+from tenace.scoring.imp_results import ImpLine
+from tenace.scoring.matchpoints import MatchpointOptions
+from tenace.scoring.pairs_session import score_pairs_session
+from tenace.scoring.teams import TeamMatchOptions, score_team_match
+from tenace_rules.notation import parse_contract
+from tenace_rules.tricks import parse_tricks
+
+
+def imps(value: Fraction | int) -> Decimal:
+    """IMPs as `tenace score` publishes them: to 2 decimals, ties to even."""
+    return imp_rounding.to_decimal(Fraction(value), 2, imp_rounding.Rounding.HALF_EVEN)
+
+
+def file_names(games: list[PbnGame]) -> dict[str, str]:
+    """The players of each pair id, from the file's TotalScoreTable (a Names column) when it has one."""
+    names: dict[str, str] = {}
+    for game in games:
+        table = game.tables.get("TotalScoreTable")
+        if table is not None and "PairId" in table.column_names() and "Names" in table.column_names():
+            for row in table.records():
+                if row["Names"] not in ("", "-"):
+                    names.setdefault(row["PairId"], row["Names"])
+    return names
+
+
+def pairs_of(directions: Mapping[str, frozenset[str]], names: Mapping[str, str]) -> dict[str, Pair]:
+    """Each pair id as a Pair: with its direction in a Mitchell (every pair kept its direction), else (a Howell,
+    where some pair sat both ways, even if a stationary one did not) just its number."""
+    howell = any(len(sat) > 1 for sat in directions.values())
+    return {pair: Pair(pair, None if howell else next(iter(sat), None), names=names.get(pair))
+            for pair, sat in directions.items()}
+
+
+def _pair(pairs: Mapping[str, Pair], pair_id: str | None) -> Pair | None:
+    if not pair_id or pair_id == "-":
+        return None
+    return pairs.get(pair_id, Pair(pair_id))
+
+
+def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
+    """A PBN ScoreTable row as a traveller line without figures: the contract in canonical PBN form, total tricks."""
+    ns, ew = _pair(pairs, r.ns_pair), _pair(pairs, r.ew_pair)
+    if r.artificial is not None:
+        return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(*r.artificial), count=r.count)
+    contract = parse_contract(r.contract)
+    if contract.passed_out:
+        return TravellerLine(r.table, r.round, ns, ew, contract="Pass", ns_score=0, count=r.count)
+    return TravellerLine(r.table, r.round, ns, ew, contract=contract.text(), declarer=r.declarer.strip().upper()[:1],
+                         tricks=parse_tricks(contract, r.result), ns_score=r.ns_score, count=r.count)
+
+
+# --- matchpoints -------------------------------------------------------------------------------------------
+
+def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOptions) -> Report:
+    rows = all_raw_results(games)
+    session = score_pairs_session(pairs_results(rows), options)
+    pairs = pairs_of({p: t.directions for p, t in session.totals.items()}, file_names(games))
+    raw = {(r.board, r.table or r.row): r for r in rows}
+    boards = []
+    for board in session.boards:
+        lines = []
+        for t in board.tables:
+            r = raw[(board.board, t.result.table)]
+            # The table and round as the engine knew them (a row without a Table is known by its row number).
+            lines.append(replace(traveller_line(r, pairs), table=t.result.table, round=t.result.round,
+                                 mp_ns=t.ns.mp if t.ns else None, mp_ew=t.ew.mp if t.ew else None,
+                                 percent_ns=t.ns.percent if t.ns else None,
+                                 percent_ew=t.ew.percent if t.ew else None))
+        boards.append(Board(board.board, tuple(lines), top=board.top, expected=board.expected))
+    ranking = []
+    for placing in session.ranking:
+        total = session.totals[placing.pair]
+        ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],
+                                   directions="/".join(sorted(total.directions)), boards=total.boards, mp=total.mp,
+                                   percent=total.percent, tiebreak=placing.tiebreak))
+    settings: dict[str, Setting] = {"units": options.units.value, "factoring": options.factoring.value,
+                                    "boards": len(session.boards), "results": len(rows)}
+    return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking))
+
+
+# --- IMP pairs ---------------------------------------------------------------------------------------------
+
+def _imp_report(games: list[PbnGame], rows: list[RawResult], method: str, lines_of: Mapping[int, tuple[ImpLine, ...]],
+                settings: dict[str, Setting], datums: Mapping[int, int] | None = None,
+                compared: Mapping[int, int] | None = None) -> Report:
+    """Butler or cross-IMPs: the lines' IMPs, each board's datum (Butler) or results compared (cross-IMPs)."""
+    datums, compared = datums or {}, compared or {}
+    by_board: dict[int, list[RawResult]] = defaultdict(list)
+    for r in rows:
+        by_board[r.board].append(r)
+    ranking: list[RankingLine] = []
+    notes: tuple[str, ...] = ()
+    pairs: dict[str, Pair] = {}
+    if has_pairs(rows):
+        results = [(str(r.ns_pair), str(r.ew_pair), line) for board, board_rows in sorted(by_board.items())
+                   for r, line in zip(board_rows, lines_of[board], strict=True)]
+        totals = imp_totals(results)
+        # Tied pairs are listed in the order they first appear in the file, as `tenace score` always has.
+        seen = {pair: i for i, pair in enumerate(totals)}
+        placings = sorted(rank_imp_pairs(totals), key=lambda p: (p.field != "NS", p.rank, seen[p.pair]))
+        pairs = pairs_of({p: t.directions for p, t in totals.items()}, file_names(games))
+        for placing in placings:
+            total = totals[placing.pair]
+            ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],
+                                       directions="/".join(sorted(total.directions)), boards=total.boards,
+                                       imps=imps(total.imps)))
+    else:
+        notes = ("the score tables name no pairs, so there is no ranking: per-board figures only",)
+    boards = []
+    for board, board_rows in sorted(by_board.items()):
+        lines = tuple(replace(traveller_line(r, pairs), imp_ns=imps(line.ns_imps), imp_ew=imps(line.ew_imps))
+                      for r, line in zip(board_rows, lines_of[board], strict=True))
+        boards.append(Board(board, lines, datum=datums.get(board), results=compared.get(board)))
+    return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking), notes=notes)
+
+
+def cross_imps_report(games: list[PbnGame], options: CrossImpOptions) -> Report:
+    rows = all_raw_results(games)
+    boards = {board: cross_imps_board(entries, options) for board, entries in imp_entries(rows).items()}
+    return _imp_report(games, rows, "cross-imps", {b: s.lines for b, s in boards.items()},
+                       {"unit": options.unit.value, "boards": len(boards), "results": len(rows)},
+                       compared={b: s.results for b, s in boards.items()})
+
+
+def butler_report(games: list[PbnGame], options: ButlerOptions) -> Report:
+    rows = all_raw_results(games)
+    boards = {board: butler_board(entries, options) for board, entries in imp_entries(rows).items()}
+    return _imp_report(games, rows, "butler", {b: s.lines for b, s in boards.items()},
+                       {"trim": options.trim_count, "trim_percent": _setting(options.trim_percent),
+                        "datum_rounding": options.datum_rounding.value, "boards": len(boards), "results": len(rows)},
+                       datums={b: int(s.datum) for b, s in boards.items()})
+
+
+def _setting(value: Fraction | int) -> Setting:
+    return value if isinstance(value, int) else str(value)
+
+
+# --- teams -------------------------------------------------------------------------------------------------
+
+def team_report(games: list[PbnGame], options: TeamMatchOptions) -> Report:
+    rooms = team_rooms(games)
+    if not rooms:
+        raise PbnResultError("no played results (Contract/Result tags) found for a team match")
+    match = score_team_match(team_boards(rooms), options)
+    boards = []
+    for b in match.boards:
+        open_room, closed_room = rooms[b.board]
+        boards.append(Board(b.board, rooms=RoomsResult(
+            open=_room(open_room.game, open_room.ns_score), closed=_room(closed_room.game, closed_room.ns_score),
+            difference=b.difference, imp_home=imps(b.home), imp_away=imps(b.away))))
+    first = rooms[min(rooms)][0].game
+    carry_over = Fraction(options.carry_over_home) - Fraction(options.carry_over_away)
+    totals = TeamMatch(home=f"{first.tag('North')} - {first.tag('South')} (NS in the open room)",
+                       boards=len(match.boards), carry_over=imps(carry_over), imps_home=imps(match.home_imps),
+                       imps_away=imps(match.away_imps), vp_home=match.vp.home if match.vp else None,
+                       vp_away=match.vp.away if match.vp else None)
+    return Report("teams", boards=tuple(boards), match=totals)
+
+
+def _room(game: PbnGame, ns_score: int) -> Room:
+    return Room(contract=game.tag("Contract"), declarer=game.tag("Declarer"), tricks=game.tag("Result"),
+                ns_score=ns_score)

@@ -1,0 +1,124 @@
+"""The text writer: a report as the laptop's screen shows it; the one place a traveller or ranking line is formatted."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TextIO
+
+from tenace.reports.model import Board, Pair, RankingLine, Report, TravellerLine
+from tenace_rules.notation import parse_contract
+from tenace_rules.tricks import relative_text
+
+_NO_TABLE = " " * 8  # the width of "table 12"
+
+
+def figure(value: Decimal | None, signed: bool = False) -> str:
+    """A published figure as it was rounded ("771.10"); IMPs signed ("+3.50"); "-" when there is none."""
+    if value is None:
+        return "-"
+    return f"{value:+}" if signed else str(value)
+
+
+def result_text(line: TravellerLine) -> str:
+    """What happened at the table: "4♠X  by N  -1", "passed out", "A+/A-", "not played"."""
+    if line.adjustment is not None:
+        return line.adjustment.text
+    if line.contract is None:
+        return "not played"
+    contract = parse_contract(line.contract)
+    if contract.passed_out:
+        return "passed out"
+    tricks = relative_text(contract, line.tricks) if line.tricks is not None else "?"
+    return f"{contract.symbol_text():<5} by {line.declarer or '?'} {tricks:>3}"
+
+
+def pair_text(pair: Pair | None) -> str:
+    return pair.label if pair else ""
+
+
+def traveller_line(line: TravellerLine, imps: bool) -> str:
+    """One traveller line: table, pairs, result, NS score and the figures of the method (MPs and %, or IMPs)."""
+    table = f"table {line.table:>2}" if line.table is not None else _NO_TABLE
+    pairs = f"{pair_text(line.ns):>7} v {pair_text(line.ew):<7}" if line.ns or line.ew else " " * 17
+    score = f"NS {line.ns_score:+6d}" if line.ns_score is not None else " " * 9
+    text = f"  {table}  {pairs} {result_text(line):<16} {score}"
+    if imps:
+        count = f" x{line.count}" if line.count != 1 else ""
+        return f"{text}{count:<5} {figure(line.imp_ns, True):>7} {figure(line.imp_ew, True):>7}"
+    text += f"  {figure(line.mp_ns):>6} {figure(line.mp_ew):>6}"
+    if line.percent_ns is not None or line.percent_ew is not None:
+        text += f" {figure(line.percent_ns):>6} {figure(line.percent_ew):>6}"
+    return text
+
+
+def board_heading(board: Board) -> str:
+    """ "Board 7  dealer S  vulnerable both  top 12": what is known of the board and what it was scored against."""
+    parts = [f"Board {board.board}"]
+    if board.dealer:
+        parts.append(f"dealer {board.dealer}")
+    if board.vulnerable:
+        parts.append(f"vulnerable {board.vulnerable}")
+    if board.top is not None:
+        parts.append(f"top {board.top}")
+    if board.datum is not None:
+        parts.append(f"datum {board.datum}")
+    return "  ".join(parts)
+
+
+def ranking_line(line: RankingLine) -> str:
+    """One ranking line: place, pair, its total (MPs and %, or IMPs) and the players' names when known."""
+    if line.imps is not None:
+        total = f"{figure(line.imps, True):>8} IMPs"
+    else:
+        total = f"{figure(line.mp):>8} MP  {figure(line.percent):>6}%"
+    names = f"  {line.pair.names}" if line.pair.names else ""
+    return f"  {line.rank:>4}  {line.pair.label:<8} {total}{names}"
+
+
+def write_travellers(report: Report, out: TextIO) -> None:
+    for board in report.boards:
+        out.write(f"\n{board_heading(board)}\n")
+        for line in board.lines:
+            out.write(traveller_line(line, report.imps) + "\n")
+
+
+def write_ranking(report: Report, out: TextIO) -> None:
+    """The ranking field by field, each under its heading ("Ranking NS", or "Ranking" for one field)."""
+    field = None
+    for line in report.ranking:
+        if line.field != field:
+            field = line.field
+            out.write(f"\nRanking {field}".rstrip() + "\n")
+        out.write(ranking_line(line) + "\n")
+
+
+def write_match(report: Report, out: TextIO) -> None:
+    """A team match: both rooms of every board, the IMPs, the total and the VPs."""
+    out.write("Board  Open room           Closed room          Diff   Home  Away\n")
+    for b in report.boards:
+        if b.rooms is None:
+            continue
+        o, c, r = b.rooms.open, b.rooms.closed, b.rooms
+        diff = f"{r.difference:>+6}" if r.difference is not None else f"{'-':>6}"
+        out.write(f"{b.board:>5}  {o.contract:>5} {o.declarer} {o.tricks:>2} {o.ns_score:>+6}    "
+                  f"{c.contract:>5} {c.declarer} {c.tricks:>2} {c.ns_score:>+6}  {diff} "
+                  f"{figure(r.imp_home):>6}{figure(r.imp_away):>6}\n")
+    m = report.match
+    if m is not None:
+        out.write(f"\nHome: {m.home}\nIMPs {figure(m.imps_home)} - {figure(m.imps_away)}")
+        if m.vp_home is not None:
+            out.write(f"   VPs {figure(m.vp_home)} - {figure(m.vp_away)}")
+        out.write("\n")
+
+
+def write_text(report: Report, out: TextIO, travellers: bool = True) -> None:
+    """The whole report: its title, the travellers (or the match), the ranking and the notes."""
+    if report.title:
+        out.write(report.title + "\n")
+    if report.match is not None:
+        write_match(report, out)
+    elif travellers:
+        write_travellers(report, out)
+    write_ranking(report, out)
+    for note in report.notes:
+        out.write(f"\nNote: {note}\n")
