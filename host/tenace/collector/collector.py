@@ -29,12 +29,12 @@ from collections.abc import Callable
 
 from tenace.collector import board_reports, round_plans
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
-from tenace.collector.link_store import PlayerNumbers, add_counts, record_players, stored_counts
 from tenace.collector.settings import Settings
 from tenace.collector.wire_results import incoming_erase, incoming_result, section_letter, section_number
 from tenace.store import Status, ingest, is_ingested, next_host_sequence, refuse_frame, reserve_host_sequence
 from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
+from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
 from tenace_wire.control import (
     ACCEPTED,
     ALREADY_STORED,
@@ -115,7 +115,7 @@ class Collector:
 
     def _resume(self) -> None:
         resumed = 0
-        for terminal, section, table in self.conn.execute("SELECT id, section, table_no FROM terminal"):
+        for terminal, section, table in seated_terminals(self.conn):
             number = section_number(section)
             if number is None or not 1 <= terminal <= MAX_TERMINAL or not 1 <= table <= 1023:
                 continue  # seated by the director under a name or number the wire cannot carry
