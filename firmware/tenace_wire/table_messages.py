@@ -33,6 +33,8 @@ ADJUSTED = const(2)
 NOT_PLAYED = const(3)
 KIND_NAMES = ("played", "passed out", "adjusted", "not played")
 
+MAX_VERSION = const(15)   # RESULT's and ERASE's 4-bit version: the first entry and 15 corrections
+
 AVERAGE_MINUS = const(1)  # 40% in pairs
 AVERAGE = const(2)        # 50%
 AVERAGE_PLUS = const(3)   # 60%
@@ -74,7 +76,7 @@ class Result(Message):
     TYPE = RESULT
     # Concatenated tuples: MicroPython has no *unpacking in a tuple display.
     FIELDS = _WHERE + ("board", "ns_pair", "ew_pair", "version") + OUTCOME  # noqa: RUF005
-    SPEC = _WHERE_SPEC + (10, 1, 1023, 10, 1, 1023, 10, 1, 1023, 4, 0, 15) + OUTCOME_SPEC  # noqa: RUF005
+    SPEC = _WHERE_SPEC + (10, 1, 1023, 10, 1, 1023, 10, 1, 1023, 4, 0, MAX_VERSION) + OUTCOME_SPEC  # noqa: RUF005
 
     section: int
     table: int
@@ -119,7 +121,7 @@ class Erase(Message):
 
     TYPE = ERASE
     FIELDS = _WHERE + ("board", "version")  # noqa: RUF005
-    SPEC = _WHERE_SPEC + (10, 1, 1023, 4, 1, 15)  # noqa: RUF005
+    SPEC = _WHERE_SPEC + (10, 1, 1023, 4, 1, MAX_VERSION)  # noqa: RUF005
 
     section: int
     table: int
