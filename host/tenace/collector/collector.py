@@ -63,6 +63,7 @@ from tenace_wire.errors import (
     tally,
 )
 from tenace_wire.fields import Message
+from tenace_wire.frame import peek_header
 from tenace_wire.frame_types import (
     ACK,
     HAND_RECORD,
@@ -334,8 +335,8 @@ class Collector:
     def _refused(self, e: WireError, data: bytes, now: int) -> None:
         if e.reason in NOISE:
             return
-        terminal = (data[1] << 8) | data[2] if len(data) >= 5 else None
-        seq = (data[3] << 8) | data[4] if len(data) >= 5 else None
+        header = peek_header(data)
+        ftype, terminal, seq = header if header is not None else (0, None, None)
         try:
             refuse_frame(self.conn, e.reason, str(e), terminal=terminal, sequence=seq, raw=data)
         except sqlite3.Error as db_error:
@@ -344,7 +345,6 @@ class Collector:
         if isinstance(inbound, Inbound):
             self.session.acknowledge(inbound, _WIRE_STATUS.get(e.reason, REFUSED_INVALID))
             return
-        ftype = data[0] & 0x1F if data else 0
         # An authentic frame whose content is wrong: refuse it for good, or the terminal retransmits it forever.
         # MALFORMED is only raised after the tag was checked. Never answer a HELLO (anyone can forge one) nor
         # an ACK (its sequence number is the host's: an ACK back would drop the terminal's own frame).
