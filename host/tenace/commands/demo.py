@@ -10,11 +10,11 @@ from fractions import Fraction
 from tenace.commands.options import movement_error
 from tenace.movement import MovementError, check_size, mitchell
 from tenace.scoring.imp_pairs_session import ImpSessionScore
-from tenace.scoring.imp_rounding import to_decimal
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS, Units
 from tenace.scoring.model import BoardResult, Played
 from tenace.scoring.pairs_methods import SCORINGS, AnySessionScore, score_session
 from tenace.scoring.pairs_session import SessionScore
+from tenace.scoring.rounding import to_decimal
 from tenace_rules.board import dealer, vulnerability
 from tenace_rules.contract import Contract
 from tenace_rules.score import ns_score

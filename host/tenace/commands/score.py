@@ -42,6 +42,7 @@ from tenace.scoring.matchpoints import (
 )
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import FieldMode, Tiebreak
+from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS
 from tenace.scoring.teams import TeamMatchOptions, score_team_match
 from tenace_rules.notation import parse_contract
 
@@ -85,7 +86,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mp.add_argument("--mp-decimals", type=int, metavar="N", help="decimals of board matchpoints")
     mp.add_argument("--percent-decimals", type=int, metavar="N", help="decimals of board percentages")
     mp.add_argument("--total-decimals", type=int, metavar="N", help="decimals of total matchpoints and percentages")
-    mp.add_argument("--rounding", choices=[r.value for r in rounding.Rounding], help="how ties round (default half-up)")
+    mp.add_argument("--rounding", choices=[r.value for r in MP_ROUNDINGS], help="how ties round (default half-up)")
     mp.add_argument("--fields", choices=[f.value for f in FieldMode], help="rank NS/EW apart or as one field")
     mp.add_argument("--tiebreak", choices=[t.value for t in Tiebreak], help="break tied places (default none)")
     imp = p.add_argument_group("IMPs (butler, cross-imps)")
@@ -95,7 +96,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="Butler: drop the K highest and K lowest scores from the datum (default 1)")
     imp.add_argument("--trim-percent", type=int, metavar="P",
                      help="Butler: drop P%% of the scores at each end instead of --trim")
-    imp.add_argument("--datum-rounding", choices=[r.value for r in imp_rounding.Rounding],
+    imp.add_argument("--datum-rounding", choices=[r.value for r in DATUM_ROUNDINGS],
                      help="Butler datum rounding to 10 (default half-up)")
     teams = p.add_argument_group("teams")
     teams.add_argument("--carry-over", type=_imps_given, metavar="IMPS",
