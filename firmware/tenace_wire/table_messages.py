@@ -19,8 +19,12 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 from tenace_wire.fields import Message, malformed
 from tenace_wire.frame_types import ERASE, HAND_RECORD, PLAYERS, RANKING, REQUEST, RESULT, ROUND_PLAN, TRAVELLER
 
-# The kinds and card_code, here too for the code that imports them from this module (the terminal's among it).
+# The outcome's public names, here too for the code that imports them from this module (the terminal's among it).
 from tenace_wire.outcome import ADJUSTED as ADJUSTED
+from tenace_wire.outcome import AVERAGE as AVERAGE
+from tenace_wire.outcome import AVERAGE_MINUS as AVERAGE_MINUS
+from tenace_wire.outcome import AVERAGE_PLUS as AVERAGE_PLUS
+from tenace_wire.outcome import KIND_NAMES as KIND_NAMES
 from tenace_wire.outcome import NOT_PLAYED as NOT_PLAYED
 from tenace_wire.outcome import OUTCOME, OUTCOME_SPEC, Outcome
 from tenace_wire.outcome import PASSED_OUT as PASSED_OUT
