@@ -113,3 +113,8 @@ def test_the_cli_offers_the_same_rules_as_before() -> None:
 
     assert [r.value for r in MP_ROUNDINGS] == ["half-up", "half-even", "down"]
     assert [r.value for r in DATUM_ROUNDINGS] == ["none", "half-up", "half-even", "half-ceiling"]
+
+
+def test_matchpoint_options_refuse_no_rounding() -> None:
+    with pytest.raises(ValueError, match="NONE"):
+        MatchpointOptions(rounding=Rounding.NONE)
