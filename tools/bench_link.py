@@ -25,7 +25,7 @@ from tenace.collector.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.movement import Movement, mitchell
 from tenace.store import create_event
 from tenace_wire.auth import Tagger
-from tenace_wire.frame import encode_frame
+from tenace_wire.frame import encode_frame, peek_header
 from tenace_wire.frame_types import RESULT
 from tenace_wire.table_messages import Result
 
@@ -66,8 +66,9 @@ def session(folder: Path, name: str, terminals: int, results: int, loss: float, 
         before = collector.results_stored
         real_receive(frame, now)
         if collector.results_stored > before:
-            key = ((frame[1] << 8) | frame[2], (frame[3] << 8) | frame[4])
-            latencies.append(now - queued[key])
+            header = peek_header(frame)
+            if header is not None:
+                latencies.append(now - queued[header[1:]])
 
     real_receive = collector.receive
     collector.receive = receive  # type: ignore[method-assign]

@@ -5,7 +5,7 @@ ROUND_PLAN: section 8 | table 16 | round 8 | ns_pair 16 | ew_pair 16 (0: no pair
     | ns_next 16 | ew_next 16 | boards_next 16 (the table each goes to next; 0: none, the last
     round) | count 8 (1-64) | count × board 16.
 TRAVELLER: section 8 | board 16 | count 8 (0-64) | count × line of 10 bytes: ns_pair 10
-    | ew_pair 10 | the outcome as in RESULT (26 bits) | ns_score 14 (signed, -7600..7600)
+    | ew_pair 10 | the outcome as in RESULT (26 bits, outcome.py) | ns_score 14 (signed, -7600..7600)
     | ns_percent 14 (0-10000: hundredths of a percent) | 6 zero bits.
 RANKING: section 8 | round 8 (0: final) | unit 8 (PERCENT, IMPS, POINTS, VPS) | count 8
     | count × line of 6 bytes: rank 10 | pair 10 | score 28 (signed, hundredths of the unit).
@@ -22,7 +22,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 
 from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, malformed, put_bits, size_of
 from tenace_wire.frame_types import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
-from tenace_wire.table_messages import OUTCOME, OUTCOME_SPEC, check_table_result
+from tenace_wire.outcome import OUTCOME, OUTCOME_SPEC, Outcome
 
 PERCENT = const(0)
 IMPS = const(1)
@@ -102,7 +102,7 @@ class RoundPlan(Message):
         self.boards = tuple((tail[1 + 2 * i] << 8) | tail[2 + 2 * i] for i in range(tail[0]))
 
 
-class TravellerLine(Message):
+class TravellerLine(Outcome):
     """One table's result on a traveller."""
 
     # Concatenated tuples: MicroPython has no *unpacking in a tuple display.
@@ -111,20 +111,8 @@ class TravellerLine(Message):
 
     ns_pair: int
     ew_pair: int
-    kind: int
-    level: int
-    strain: int
-    doubling: int
-    declarer: int
-    tricks: int
-    lead: int
-    ns_adjust: int
-    ew_adjust: int
     ns_score: int
     ns_percent: int
-
-    def check(self) -> None:
-        check_table_result(self)
 
 
 class Traveller(Message):

@@ -129,6 +129,14 @@ def decode_frame(data: "bytes | bytearray | memoryview", tagger: Tagger, from_ho
     return Frame(from_host, ftype, terminal, seq, bytes(view[HEADER_SIZE:end]))
 
 
+def peek_header(data: "bytes | bytearray | memoryview") -> "tuple[int, int, int] | None":
+    """(type, terminal id, sequence number) from a frame's header, unchecked (neither CRC nor tag): for
+    recording what a refused frame claimed. None when the bytes are too short to hold a header."""
+    if len(data) < HEADER_SIZE:
+        return None
+    return data[0] & 0x1F, (data[1] << 8) | data[2], (data[3] << 8) | data[4]
+
+
 def frame_terminal(data: "bytes | bytearray | memoryview") -> int:
     """The terminal id in a frame's header, unchecked: for a transport that routes frames by terminal."""
     return (data[1] << 8) | data[2] if len(data) >= 3 else 0

@@ -3,12 +3,8 @@
 RESULT payload, 82 bits in 11 bytes (a 26-byte frame), most significant bit first:
     section 5 (0-25: A-Z) | table 10 (1-1023) | round 7 (1-127) | board 10 (1-1023)
     | ns_pair 10 (1-1023) | ew_pair 10 (1-1023) | version 4 (0: first entry, 1-15: corrections)
-    | kind 2 | level 3 (0-7) | strain 3 (0-4: C D H S NT) | doubling 2 (0 - X XX)
-    | declarer 2 (0-3: N E S W) | tricks 4 (declarer's total, 0-13)
-    | ns_adjust 2 | ew_adjust 2 (0, or 1-3: A- A A+) | lead 6 (0: none, 1-52: card_code) | 6 zero bits
-Kinds: PLAYED (a contract, level 1-7), PASSED_OUT, ADJUSTED (an artificial adjusted score per side,
-Law 12C2, non-balancing allowed: e.g. NS A+, EW A-), NOT_PLAYED (the director's "not played").
-Fields that a kind does not use must be 0, so a result has a single encoding.
+    | the board's outcome, 26 bits (outcome.py: kind, contract, declarer, tricks, adjustments, lead)
+    | 6 zero bits
 
 The same (section, table, round, board) sent again with a higher version is a correction (Law
 79C): the host keeps every version. ERASE withdraws a result, as a version of its own.
@@ -23,58 +19,31 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 from tenace_wire.fields import Message, malformed
 from tenace_wire.frame_types import ERASE, HAND_RECORD, PLAYERS, RANKING, REQUEST, RESULT, ROUND_PLAN, TRAVELLER
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # for the type checkers only
-    from tenace_wire.director_messages import TravellerLine
+# The outcome's public names, here too for the code that imports them from this module (the terminal's among it).
+from tenace_wire.outcome import ADJUSTED as ADJUSTED
+from tenace_wire.outcome import AVERAGE as AVERAGE
+from tenace_wire.outcome import AVERAGE_MINUS as AVERAGE_MINUS
+from tenace_wire.outcome import AVERAGE_PLUS as AVERAGE_PLUS
+from tenace_wire.outcome import KIND_NAMES as KIND_NAMES
+from tenace_wire.outcome import NOT_PLAYED as NOT_PLAYED
+from tenace_wire.outcome import OUTCOME, OUTCOME_SPEC, Outcome
+from tenace_wire.outcome import PASSED_OUT as PASSED_OUT
+from tenace_wire.outcome import PLAYED as PLAYED
+from tenace_wire.outcome import card_code as card_code
 
-PLAYED = const(0)
-PASSED_OUT = const(1)
-ADJUSTED = const(2)
-NOT_PLAYED = const(3)
-KIND_NAMES = ("played", "passed out", "adjusted", "not played")
-
-AVERAGE_MINUS = const(1)  # 40% in pairs
-AVERAGE = const(2)        # 50%
-AVERAGE_PLUS = const(3)   # 60%
+MAX_VERSION = const(15)   # RESULT's and ERASE's 4-bit version: the first entry and 15 corrections
 
 _WHERE = ("section", "table", "round")
 _WHERE_SPEC = (5, 0, 25, 10, 1, 1023, 7, 1, 127)
-# A board's outcome, shared with the traveller's lines (director_messages.py).
-OUTCOME = ("kind", "level", "strain", "doubling", "declarer", "tricks", "ns_adjust", "ew_adjust", "lead")
-OUTCOME_SPEC = (2, 0, 3, 3, 0, 7, 3, 0, 4, 2, 0, 2, 2, 0, 3, 4, 0, 13, 2, 0, 3, 2, 0, 3, 6, 0, 52)
 
 
-def card_code(suit: int, rank: int) -> int:
-    """A card as 1-52: suit 0-3 (clubs, diamonds, hearts, spades), rank 0-12 (two to ace); 0 is no card."""
-    if not 0 <= suit <= 3 or not 0 <= rank <= 12:
-        raise ValueError("suit 0-3 and rank 0-12, not %r %r" % (suit, rank))
-    return 1 + suit * 13 + rank
-
-
-def check_table_result(m: "Result | TravellerLine") -> None:
-    """An outcome whose kind decides which fields are used (the others must be 0).
-
-    NS and EW pair numbers may be equal: a Mitchell numbers its NS and EW pairs apart (NS 1 meets EW 1).
-    """
-    kind = m.kind
-    unused = m.level == 0 and m.strain == 0 and m.doubling == 0 and m.declarer == 0 and m.tricks == 0 and m.lead == 0
-    if kind == PLAYED:
-        bad = m.level == 0 or m.ns_adjust or m.ew_adjust
-    elif kind == ADJUSTED:
-        bad = not unused or not m.ns_adjust or not m.ew_adjust
-    else:
-        bad = not unused or m.ns_adjust or m.ew_adjust
-    if bad:
-        raise malformed("fields do not fit a board " + KIND_NAMES[kind])
-
-
-class Result(Message):
+class Result(Outcome):
     """One board's result as the table confirmed it."""
 
     TYPE = RESULT
     # Concatenated tuples: MicroPython has no *unpacking in a tuple display.
     FIELDS = _WHERE + ("board", "ns_pair", "ew_pair", "version") + OUTCOME  # noqa: RUF005
-    SPEC = _WHERE_SPEC + (10, 1, 1023, 10, 1, 1023, 10, 1, 1023, 4, 0, 15) + OUTCOME_SPEC  # noqa: RUF005
+    SPEC = _WHERE_SPEC + (10, 1, 1023, 10, 1, 1023, 10, 1, 1023, 4, 0, MAX_VERSION) + OUTCOME_SPEC  # noqa: RUF005
 
     section: int
     table: int
@@ -82,19 +51,7 @@ class Result(Message):
     board: int
     ns_pair: int
     ew_pair: int
-    kind: int
-    level: int
-    strain: int
-    doubling: int
-    declarer: int
-    tricks: int
-    lead: int
-    ns_adjust: int
-    ew_adjust: int
     version: int
-
-    def check(self) -> None:
-        check_table_result(self)
 
 
 class Players(Message):
@@ -119,7 +76,7 @@ class Erase(Message):
 
     TYPE = ERASE
     FIELDS = _WHERE + ("board", "version")  # noqa: RUF005
-    SPEC = _WHERE_SPEC + (10, 1, 1023, 4, 1, 15)  # noqa: RUF005
+    SPEC = _WHERE_SPEC + (10, 1, 1023, 4, 1, MAX_VERSION)  # noqa: RUF005
 
     section: int
     table: int

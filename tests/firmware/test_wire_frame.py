@@ -15,7 +15,15 @@ from tenace_wire.errors import (
     WRONG_DIRECTION,
     WireError,
 )
-from tenace_wire.frame import MAX_FRAME, MAX_PAYLOAD, OVERHEAD, decode_frame, encode_frame, frame_terminal
+from tenace_wire.frame import (
+    MAX_FRAME,
+    MAX_PAYLOAD,
+    OVERHEAD,
+    decode_frame,
+    encode_frame,
+    frame_terminal,
+    peek_header,
+)
 from tenace_wire.frame_types import ACK, HELLO, RESULT, TEXT
 
 KEY = Tagger(b"0123456789abcdef")
@@ -104,3 +112,21 @@ def test_encoder_refuses_what_the_decoder_would():
 def test_pairing_frames_use_the_public_key():
     hello = encode_frame(KEY, False, HELLO, 5, 1, b"\x00\x01")
     assert decode_frame(hello, Tagger(b"any other key"), False).type == HELLO
+
+
+def test_peek_header_reads_what_a_frame_claims_without_checking_it():
+    frame = encode_frame(KEY, False, RESULT, 300, 7, PAYLOAD)
+    assert peek_header(frame) == (RESULT, 300, 7)
+    assert peek_header(memoryview(frame)) == (RESULT, 300, 7)
+    host = encode_frame(KEY, True, ACK, 65534, 65535, b"\x01\x00")
+    assert peek_header(bytearray(host)) == (ACK, 65534, 65535)  # the direction bit is not the type
+    # Unchecked: a forged tag, a broken CRC or a header alone still tell what they claim.
+    forged = bytearray(frame)
+    forged[20] ^= 0xFF
+    assert reason(bytes(forged)) == BAD_CRC and peek_header(forged) == (RESULT, 300, 7)
+    assert peek_header(b"\x3f\xff\xff\x00\x00") == (31, 65535, 0)
+
+
+def test_peek_header_of_fewer_bytes_than_a_header_is_none():
+    for n in range(5):
+        assert peek_header(bytes([RESULT, 1, 44, 0, 7])[:n]) is None

@@ -3,10 +3,9 @@
 from tenace_wire.errors import MALFORMED, WireError
 from tenace_wire.frame_types import MAX_FRAME, MAX_PAYLOAD, OVERHEAD, RESULT, TRAVELLER
 from tenace_wire.messages import decode_message
+from tenace_wire.outcome import AVERAGE_MINUS, AVERAGE_PLUS
 from tenace_wire.table_messages import (
     ADJUSTED,
-    AVERAGE_MINUS,
-    AVERAGE_PLUS,
     NOT_PLAYED,
     PASSED_OUT,
     Erase,

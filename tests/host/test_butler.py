@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tenace.scoring.butler import ButlerOptions, butler_board, butler_datum
 from tenace.scoring.imp_results import ArtificialImps, Award, Score
-from tenace.scoring.imp_rounding import Rounding
+from tenace.scoring.rounding import Rounding
 
 
 def test_hand_example_trim_one_each_end_half_up() -> None:

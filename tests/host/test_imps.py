@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tenace.scoring.imp_rounding import Rounding, round_to_step, to_decimal
 from tenace.scoring.imps import IMP_STEPS, MAX_IMPS, imp_range, imps
+from tenace.scoring.rounding import Rounding, round_to_step, to_decimal
 
 from conftest import SHARED
 

@@ -87,3 +87,32 @@ def test_totals_round_per_board_or_only_the_total() -> None:
     assert a.exact == b.exact == 17
     # Session percentage of 24 (3 boards x top 8): 17.1/24 = 71.25%, 17/24 = 70.833..%.
     assert a.percent == Decimal("71.25") and b.percent == Decimal("70.83")
+
+
+def test_one_rule_set_for_matchpoints_and_imps() -> None:
+    # The same enum rounds matchpoint figures (to decimals) and IMP figures (to a step); they agree on ties.
+    from tenace.scoring.rounding import round_to_step, to_decimal
+
+    for mode in (UP, EVEN, Rounding.HALF_CEILING, DOWN):
+        for value in (F(21, 4), F(-21, 4), F(31, 4), F(17, 3), F(-17, 3), F(0)):
+            assert round_fraction(value, 1, mode) == to_decimal(value, 1, mode), (mode, value)
+            assert round_to_step(value * 100, 10, mode) == F(round_fraction(value, 1, mode)) * 100, (mode, value)
+
+
+def test_half_ceiling_and_none_on_decimals() -> None:
+    assert str(round_fraction(F(21, 4), 1, Rounding.HALF_CEILING)) == "5.3"
+    assert str(round_fraction(F(-21, 4), 1, Rounding.HALF_CEILING)) == "-5.2"
+    with pytest.raises(ValueError, match="NONE"):
+        round_fraction(F(1, 3), 2, Rounding.NONE)
+
+
+def test_the_cli_offers_the_same_rules_as_before() -> None:
+    from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS
+
+    assert [r.value for r in MP_ROUNDINGS] == ["half-up", "half-even", "down"]
+    assert [r.value for r in DATUM_ROUNDINGS] == ["none", "half-up", "half-even", "half-ceiling"]
+
+
+def test_matchpoint_options_refuse_no_rounding() -> None:
+    with pytest.raises(ValueError, match="NONE"):
+        MatchpointOptions(rounding=Rounding.NONE)

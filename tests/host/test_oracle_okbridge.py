@@ -27,7 +27,7 @@ import pytest
 from tenace.pbn.reader import PbnGame, read_pbn
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_board
 from tenace.scoring.imp_results import Score
-from tenace.scoring.imp_rounding import Rounding, to_decimal
+from tenace.scoring.rounding import Rounding, to_decimal
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract, parse_vulnerability
 from tenace_rules.score import ns_score

@@ -176,6 +176,8 @@ def test_relative_tricks_symbols_and_passed_out_forms_are_normalised(db: sqlite3
     (dict(sequence=-1), "bad_identity"),
     (dict(terminal="102"), "bad_identity"),
     (dict(sequence=2**40), "bad_identity"),
+    (dict(sequence=65536), "bad_identity"),  # the wire's sequence numbers are 16 bits
+    (dict(terminal=65535), "bad_identity"),  # and its terminal ids 1-65534
     (dict(table=True), "bad_table"),
     (dict(board=10**30), "bad_board"),
     (dict(who="x" * 81), "bad_text"),

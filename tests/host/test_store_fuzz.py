@@ -19,13 +19,14 @@ from tenace.store.validate import REASONS
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score
+from tenace_wire.frame_types import MAX_SEQ, MAX_TERMINAL
 
 MOVEMENT = mitchell(5, 3)
 ENCOUNTERS = MOVEMENT.encounters
 SEQUENCES = itertools.count(1)  # a fresh sequence number per example, so each refusal is a new frame
 
 HOSTILE_NUMBERS = st.one_of(
-    st.integers(max_value=-1), st.integers(min_value=2**32), st.just(2**64), st.just(-(2**63)),
+    st.integers(max_value=-1), st.integers(min_value=MAX_SEQ + 1), st.just(2**64), st.just(-(2**63)),
     st.floats(allow_nan=True), st.text(max_size=12), st.none(), st.booleans(), st.binary(max_size=8),
     st.lists(st.integers(), max_size=3), st.just(10**100),
 )
@@ -71,7 +72,7 @@ def corruptions(base: IncomingResult) -> st.SearchStrategy[tuple[str, dict[str, 
     return st.one_of(
         st.tuples(st.just("bad_identity"), st.fixed_dictionaries({"terminal": HOSTILE_NUMBERS})),
         st.tuples(st.just("bad_identity"), st.fixed_dictionaries({"sequence": HOSTILE_NUMBERS})),
-        st.tuples(st.just("not_signed_in"), st.fixed_dictionaries({"terminal": st.integers(6, 2**32 - 1)})),
+        st.tuples(st.just("not_signed_in"), st.fixed_dictionaries({"terminal": st.integers(6, MAX_TERMINAL)})),
         st.tuples(st.just("wrong_table"), st.fixed_dictionaries({"terminal": st.sampled_from(other_tables)})),
         st.tuples(st.just("bad_section"), st.fixed_dictionaries({"section": st.one_of(
             HOSTILE_NUMBERS.filter(lambda v: not isinstance(v, str)), st.just(""), st.text(min_size=9),

@@ -1,7 +1,6 @@
 """The collector: the director laptop's end of the radio link, from frames on the air to results in the store.
 
-- link_key.py: the event's pairing code, nonce and key, kept in the event file;
-- link_store.py: player numbers and the link's frame counters in the event file;
+- link_key.py: the event's pairing code, nonce and key, made once and kept in the event file (tenace.store.link);
 - settings.py: the table settings sent with every accepted sign-in;
 - wire_results.py: a RESULT or ERASE message as the store's IncomingResult;
 - round_plans.py: round plans and the current round from the stored movement;

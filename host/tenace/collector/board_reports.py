@@ -11,6 +11,7 @@ from tenace.reports.session import session_report
 from tenace.reports.store_results import StorePairs, version_line
 from tenace.scoring.matchpoints import matchpoint_board
 from tenace.scoring.pairs_session import score_pairs_session
+from tenace.store.encounters import slot_count
 from tenace.store.queries import current_results
 from tenace.store.scoring_input import board_results
 from tenace_wire.director_messages import Ranking, Traveller
@@ -22,8 +23,7 @@ def traveller(conn: sqlite3.Connection, section: int, board: int) -> Traveller |
     results = [r for r in board_results(conn, name) if r.board == board]
     if not results:
         return None
-    expected = conn.execute("SELECT count(*) FROM encounter_board WHERE section = ? AND board = ?",
-                            (name, board)).fetchone()[0]
+    expected = slot_count(conn, name, board)
     scored = matchpoint_board(results, expected=max(int(expected), len(results)), section=name)
     percent = {(t.result.table, t.result.round): t.ns.percent for t in scored.tables if t.ns is not None}
     versions = [v for v in current_results(conn, name) if v.board == board]

@@ -29,12 +29,12 @@ from collections.abc import Callable
 
 from tenace.collector import board_reports, round_plans
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
-from tenace.collector.link_store import PlayerNumbers, add_counts, record_players, stored_counts
 from tenace.collector.settings import Settings
 from tenace.collector.wire_results import incoming_erase, incoming_result, section_letter, section_number
 from tenace.store import Status, ingest, is_ingested, next_host_sequence, refuse_frame, reserve_host_sequence
 from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
+from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
 from tenace_wire.control import (
     ACCEPTED,
     ALREADY_STORED,
@@ -63,6 +63,7 @@ from tenace_wire.errors import (
     tally,
 )
 from tenace_wire.fields import Message
+from tenace_wire.frame import peek_header
 from tenace_wire.frame_types import (
     ACK,
     HAND_RECORD,
@@ -115,7 +116,7 @@ class Collector:
 
     def _resume(self) -> None:
         resumed = 0
-        for terminal, section, table in self.conn.execute("SELECT id, section, table_no FROM terminal"):
+        for terminal, section, table in seated_terminals(self.conn):
             number = section_number(section)
             if number is None or not 1 <= terminal <= MAX_TERMINAL or not 1 <= table <= 1023:
                 continue  # seated by the director under a name or number the wire cannot carry
@@ -334,8 +335,8 @@ class Collector:
     def _refused(self, e: WireError, data: bytes, now: int) -> None:
         if e.reason in NOISE:
             return
-        terminal = (data[1] << 8) | data[2] if len(data) >= 5 else None
-        seq = (data[3] << 8) | data[4] if len(data) >= 5 else None
+        header = peek_header(data)
+        ftype, terminal, seq = header if header is not None else (0, None, None)
         try:
             refuse_frame(self.conn, e.reason, str(e), terminal=terminal, sequence=seq, raw=data)
         except sqlite3.Error as db_error:
@@ -344,7 +345,6 @@ class Collector:
         if isinstance(inbound, Inbound):
             self.session.acknowledge(inbound, _WIRE_STATUS.get(e.reason, REFUSED_INVALID))
             return
-        ftype = data[0] & 0x1F if data else 0
         # An authentic frame whose content is wrong: refuse it for good, or the terminal retransmits it forever.
         # MALFORMED is only raised after the tag was checked. Never answer a HELLO (anyone can forge one) nor
         # an ACK (its sequence number is the host's: an ACK back would drop the terminal's own frame).

@@ -7,8 +7,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tenace.store.clock import timestamp
-from tenace.store.db import transaction
+from tenace.store.link import keep_link_key, stored_link_key
 from tenace_wire.auth import NONCE_SIZE
 from tenace_wire.pairing import event_key, pairing_code
 
@@ -33,13 +32,9 @@ def urandom_bits(n: int) -> int:
 def link_key(conn: sqlite3.Connection, random_bits: Callable[[int], int] = urandom_bits,
              random_bytes: Callable[[int], bytes] = os.urandom) -> LinkKey:
     """The event's (code, nonce, key), created and committed on the first call; the same ever after."""
-    row = conn.execute("SELECT code, nonce, key FROM link_key WHERE id = 1").fetchone()
-    if row is None:
+    stored = stored_link_key(conn)
+    if stored is None:
         code = pairing_code(random_bits)
         nonce = random_bytes(NONCE_SIZE)
-        with transaction(conn):
-            # INSERT OR IGNORE: another process (the simulator reading the code) may have made it meanwhile.
-            conn.execute("INSERT OR IGNORE INTO link_key (id, code, nonce, key, created) VALUES (1, ?, ?, ?, ?)",
-                         (code, nonce, event_key(code, nonce), timestamp()))
-        row = conn.execute("SELECT code, nonce, key FROM link_key WHERE id = 1").fetchone()
-    return LinkKey(str(row[0]), bytes(row[1]), bytes(row[2]))
+        stored = keep_link_key(conn, code, nonce, event_key(code, nonce))
+    return LinkKey(*stored)

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tenace.collector.collector import Collector
-from tenace.store.queries import missing_results
+from tenace.store.encounters import slot_count
+from tenace.store.queries import missing_results, refusal_count
 from tenace_wire import slip
 
 log = logging.getLogger(__name__)
@@ -48,8 +49,8 @@ class Progress:
 
 
 def progress(conn: sqlite3.Connection, collector: Collector) -> Progress:
-    expected = int(conn.execute("SELECT count(*) FROM encounter_board").fetchone()[0])
-    refused = int(conn.execute("SELECT count(*) FROM refusal").fetchone()[0])
+    expected = slot_count(conn)
+    refused = refusal_count(conn)
     return Progress(expected - len(missing_results(conn)), expected, len(collector.heard), refused)
 
 

@@ -9,6 +9,7 @@ from tenace.commands.options import in_range, movement_error
 from tenace.errors import UsageError
 from tenace.movement import MovementError, mitchell
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
+from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
 from tenace_wire.frame_types import MAX_TERMINAL
 
@@ -77,10 +78,7 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')}")
     for s in info.sections:
         print(f"section {s.name}: {s.movement}")
-        for round_, table, ns, ew, boards in conn.execute(
-                "SELECT e.round, e.table_no, e.ns_pair, e.ew_pair, group_concat(b.board, ' ') FROM encounter e "
-                "JOIN encounter_board b USING (section, table_no, round) WHERE e.section = ? "
-                "GROUP BY e.round, e.table_no ORDER BY e.round, e.table_no", (s.name,)):
+        for round_, table, ns, ew, boards in section_rounds(conn, s.name):
             print(f"  round {round_:>2} table {table:>2}: NS {ns:>2} v EW {ew:>2}  boards {boards}")
     terminals = terminal_status(conn)
     print(f"terminals: {len(terminals) or 'none signed in'}")

@@ -25,7 +25,9 @@ from tenace.store import (
     missing_results,
     refusal_groups,
 )
+from tenace.store.db import read_transaction
 from tenace.store.event import EventInfo
+from tenace.store.queries import latest_rounds
 from tenace.store.versions import Slot
 
 HELP = "list what the director must look at: conflicts, refused frames, missing results, corrections"
@@ -57,9 +59,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     try:
         # One read transaction: every part of the list is from the same moment, even while the collector writes.
-        conn.execute("BEGIN")
-        report = gather(conn, max(args.examples, 0))
-        conn.execute("COMMIT")
+        with read_transaction(conn):
+            report = gather(conn, max(args.examples, 0))
     except (StoreError, sqlite3.DatabaseError) as e:
         raise UsageError(f"{args.db}: {e}") from None
     finally:
@@ -84,9 +85,7 @@ class Report:
 
 def gather(conn: sqlite3.Connection, examples: int) -> Report:
     info = event_info(conn)
-    latest = {s.name: 0 for s in info.sections}
-    for section, round_ in conn.execute("SELECT section, max(round) FROM result GROUP BY section"):
-        latest[section] = round_
+    latest = {s.name: 0 for s in info.sections} | latest_rounds(conn)
     return Report(info, conflicts(conn), refusal_groups(conn, examples), missing_results(conn),
                   corrections(conn), latest)
 

@@ -19,7 +19,6 @@ from tenace.reports.model import Report
 from tenace.reports.pbn import write_report_pbn
 from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_report, team_report
 from tenace.reports.text import write_text
-from tenace.scoring import imp_rounding, rounding
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
 from tenace.scoring.matchpoints import (
@@ -31,6 +30,7 @@ from tenace.scoring.matchpoints import (
     Units,
 )
 from tenace.scoring.ranking import FieldMode, Tiebreak
+from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS, Rounding
 from tenace.scoring.teams import TeamMatchOptions
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mp.add_argument("--mp-decimals", type=int, metavar="N", help="decimals of board matchpoints")
     mp.add_argument("--percent-decimals", type=int, metavar="N", help="decimals of board percentages")
     mp.add_argument("--total-decimals", type=int, metavar="N", help="decimals of total matchpoints and percentages")
-    mp.add_argument("--rounding", choices=[r.value for r in rounding.Rounding], help="how ties round (default half-up)")
+    mp.add_argument("--rounding", choices=[r.value for r in MP_ROUNDINGS], help="how ties round (default half-up)")
     mp.add_argument("--fields", choices=[f.value for f in FieldMode], help="rank NS/EW apart or as one field")
     mp.add_argument("--tiebreak", choices=[t.value for t in Tiebreak], help="break tied places (default none)")
     imp = p.add_argument_group("IMPs (butler, cross-imps)")
@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="Butler: drop the K highest and K lowest scores from the datum (default 1)")
     imp.add_argument("--trim-percent", type=int, metavar="P",
                      help="Butler: drop P%% of the scores at each end instead of --trim")
-    imp.add_argument("--datum-rounding", choices=[r.value for r in imp_rounding.Rounding],
+    imp.add_argument("--datum-rounding", choices=[r.value for r in DATUM_ROUNDINGS],
                      help="Butler datum rounding to 10 (default half-up)")
     teams = p.add_argument_group("teams")
     teams.add_argument("--carry-over", type=_imps_given, metavar="IMPS",
@@ -101,7 +101,7 @@ METHOD_OPTIONS: dict[str, tuple[str, ...]] = {
     **{dest: ("teams",) for dest in ("carry_over", "vp_boards")},
 }
 DEFAULTS: dict[str, Any] = {"preset": "default", "unit": CrossImpUnit.PER_COMPARISON.value, "trim": 1,
-                            "trim_percent": 0, "datum_rounding": imp_rounding.Rounding.HALF_UP.value,
+                            "trim_percent": 0, "datum_rounding": Rounding.HALF_UP.value,
                             "carry_over": Fraction(0)}
 
 
@@ -176,7 +176,7 @@ def mp_options(args: argparse.Namespace) -> MatchpointOptions:
     if args.total_decimals is not None:
         changes["total_mp_decimals"] = changes["total_percent_decimals"] = args.total_decimals
     if args.rounding:
-        changes["rounding"] = rounding.Rounding(args.rounding)
+        changes["rounding"] = Rounding(args.rounding)
     if args.fields:
         changes["fields"] = FieldMode(args.fields)
     if args.tiebreak:
@@ -193,7 +193,7 @@ def run_cross_imps(games: list[PbnGame], args: argparse.Namespace) -> Report:
 
 
 def run_butler(games: list[PbnGame], args: argparse.Namespace) -> Report:
-    rounding_ = imp_rounding.Rounding(args.datum_rounding)
+    rounding_ = Rounding(args.datum_rounding)
     if args.trim_percent:
         options = ButlerOptions(trim_count=0, trim_percent=args.trim_percent, datum_rounding=rounding_)
     else:

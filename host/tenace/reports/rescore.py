@@ -31,13 +31,13 @@ from tenace.reports.model import (
     TeamMatch,
     TravellerLine,
 )
-from tenace.scoring import imp_rounding
 from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
 from tenace.scoring.imp_results import ImpLine
 from tenace.scoring.matchpoints import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
+from tenace.scoring.rounding import Rounding, to_decimal
 from tenace.scoring.teams import TeamMatchOptions, score_team_match
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import parse_tricks
@@ -45,7 +45,7 @@ from tenace_rules.tricks import parse_tricks
 
 def imps(value: Fraction | int) -> Decimal:
     """IMPs as `tenace score` publishes them: to 2 decimals, ties to even."""
-    return imp_rounding.to_decimal(Fraction(value), 2, imp_rounding.Rounding.HALF_EVEN)
+    return to_decimal(Fraction(value), 2, Rounding.HALF_EVEN)
 
 
 def file_names(games: list[PbnGame]) -> dict[str, str]:

@@ -10,9 +10,9 @@ from fractions import Fraction
 from tenace.movement import Movement
 from tenace.reports.model import EW, NS, Adjustment, Board, Pair, RankingLine, Report, TravellerLine
 from tenace.scoring.imp_pairs_session import ImpSessionScore
-from tenace.scoring.imp_rounding import to_decimal
 from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, Weighted
 from tenace.scoring.pairs_methods import AnySessionScore
+from tenace.scoring.rounding import to_decimal
 from tenace_rules.board import dealer, vulnerability
 
 # What was played at a table, by (board, table): the contract in PBN form ("4SX", "Pass"), declarer, tricks.

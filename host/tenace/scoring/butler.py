@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tenace.scoring.imp_results import ArtificialImps, Entry, ImpLine, Score, as_entries
-from tenace.scoring.imp_rounding import Rounding, round_to_step
 from tenace.scoring.imps import imps
+from tenace.scoring.rounding import Rounding, round_to_step
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,8 @@ class MatchpointOptions:
             raise ValueError("averages must be ordered: average-minus <= average <= average-plus")
         if self.expected_results is not None and self.expected_results < 1:
             raise ValueError("expected_results must be 1 or more")
+        if self.rounding is Rounding.NONE:  # every published figure has its number of decimals
+            raise ValueError("matchpoint figures need a rounding rule, not NONE")
 
     def average_percent(self, average: Average) -> Fraction:
         if average is Average.PLUS:

@@ -11,6 +11,7 @@ from tenace.scoring.imp_pairs_session import ImpSessionScore
 from tenace.scoring.model import BoardResult, Played
 from tenace.scoring.pairs_methods import AnySessionScore, score_session
 from tenace.store import current_results
+from tenace.store.queries import doubled_terminal_results, refusal_count
 from tenace.store.scoring_input import board_results, mitchell_pair
 
 SECTION = "A"
@@ -64,14 +65,13 @@ def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movement: Movem
     stored = {(v.table, v.round, v.board): stored_line(v.contract, v.declarer, v.tricks, v.ns_score)
               for v in current_results(conn, SECTION) if v.source == "terminal"}
     lost = sum(1 for slot, line in accepted.items() if stored.get(slot) != line)
-    row = conn.execute("SELECT count(*) - count(DISTINCT table_no || ' ' || round || ' ' || board) FROM result "
-                       "WHERE source = 'terminal'").fetchone()
-    forged = conn.execute("SELECT count(*) FROM refusal WHERE reason = 'bad_tag'").fetchone()
+    doubled = doubled_terminal_results(conn)
+    forged = refusal_count(conn, "bad_tag")
     store_ranking = score_session(board_results(conn, SECTION), scoring)
     accepted_ranking = score_session(accepted_results(accepted, movement), scoring)
     return Comparison(
-        accepted=len(accepted), stored=len(stored), lost=lost, doubled=int(row[0]),
-        unexpected=sum(1 for slot in stored if slot not in accepted), refused_forged=int(forged[0]),
+        accepted=len(accepted), stored=len(stored), lost=lost, doubled=doubled,
+        unexpected=sum(1 for slot in stored if slot not in accepted), refused_forged=forged,
         terminal_faults=terminal_faults, rankings_equal=ranking_rows(store_ranking) == ranking_rows(accepted_ranking),
         store_ranking=store_ranking, accepted_ranking=accepted_ranking)
 

@@ -20,6 +20,7 @@ from tenace.sim.outcome import SECTION, Comparison, compare, read_accepted
 from tenace.sim.processes import CollectorProcess, TerminalGroup
 from tenace.sim.radio import AirStats, VirtualRadio
 from tenace.store import connect, create_event
+from tenace.store.queries import terminal_result_count
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +150,6 @@ async def _supervise(options: SimOptions, collector: CollectorProcess, radio: Vi
 
 def _stored(reader: sqlite3.Connection) -> int:
     try:
-        row = reader.execute("SELECT count(*) FROM result WHERE source = 'terminal'").fetchone()
+        return terminal_result_count(reader)
     except sqlite3.OperationalError:  # the collector is migrating or busy: try again at the next poll
         return 0
-    return int(row[0])

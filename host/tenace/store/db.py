@@ -104,6 +104,20 @@ def commit(conn: sqlite3.Connection) -> None:
 
 
 @contextmanager
+def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction (BEGIN ... COMMIT): every read inside sees the file at the same moment,
+    even while another process writes."""
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One write transaction: BEGIN IMMEDIATE (takes the write lock now, so what is read stays true),
     COMMIT on success, ROLLBACK on any exception."""

@@ -112,7 +112,7 @@ def sign_in(conn: sqlite3.Connection, terminal: int, section: str, table: int, *
     Signing in again, to the same or another table, is recorded in the sign-in history; the
     terminal's sequence numbers carry on (exactly-once is per terminal, whatever table it is at).
     """
-    limits = (("terminal id", terminal, 0, validate.MAX_ID), ("table", table, 1, validate.MAX_TABLE))
+    limits = (("terminal id", terminal, 0, validate.MAX_TERMINAL), ("table", table, 1, validate.MAX_TABLE))
     for name, value, low, high in limits:
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise EntryError(f"{name} must be a whole number from {low} to {high}, not {value!r}")

@@ -173,12 +173,13 @@ def refuse_frame(conn: sqlite3.Connection, reason: str, detail: str, *, terminal
 
     `terminal`/`sequence` are what the frame claimed, kept only when they are plausible numbers.
     """
-    def plausible(value: int | None) -> int | None:
-        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= validate.MAX_ID
+    def plausible(value: int | None, highest: int) -> int | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= highest
         return value if ok else None
     with transaction(conn):
-        row_id = record_refusal(conn, Refusal(str(reason)[:40], str(detail)), terminal=plausible(terminal),
-                                sequence=plausible(sequence), raw=raw, at=timestamp(at))
+        row_id = record_refusal(conn, Refusal(str(reason)[:40], str(detail)),
+                                terminal=plausible(terminal, validate.MAX_TERMINAL),
+                                sequence=plausible(sequence, validate.MAX_SEQUENCE), raw=raw, at=timestamp(at))
     log.warning("frame refused by the collector: %s: %s", reason, detail)
     return row_id
 

@@ -133,6 +133,11 @@ def refusals(conn: sqlite3.Connection, reason: str | None = None) -> list[Refusa
     return [RefusalRow(*row) for row in rows]
 
 
+def refusal_count(conn: sqlite3.Connection, reason: str | None = None) -> int:
+    """How many refused frames the event file records, of one reason or all."""
+    return int(conn.execute("SELECT count(*) FROM refusal WHERE ?1 IS NULL OR reason = ?1", (reason,)).fetchone()[0])
+
+
 def refusal_groups(conn: sqlite3.Connection, examples: int = 3) -> list[RefusalGroup]:
     """Refusals grouped by reason, most frequent first, each with its latest few examples."""
     counts = conn.execute(
@@ -154,6 +159,24 @@ def terminal_status(conn: sqlite3.Connection) -> list[TerminalStatus]:
         " coalesce((SELECT h.reserved FROM host_sequence h WHERE h.terminal = t.id), 1)"
         " FROM terminal t ORDER BY t.section, t.table_no, t.id").fetchall()
     return [TerminalStatus(*row) for row in rows]
+
+
+def terminal_result_count(conn: sqlite3.Connection) -> int:
+    """How many result versions came from terminals (every version, superseded ones too)."""
+    return int(conn.execute("SELECT count(*) FROM result WHERE source = 'terminal'").fetchone()[0])
+
+
+def doubled_terminal_results(conn: sqlite3.Connection) -> int:
+    """How many terminal result versions are a second (or later) one in a slot: 0 when each was stored once."""
+    row = conn.execute("SELECT count(*) - count(DISTINCT table_no || ' ' || round || ' ' || board) FROM result "
+                       "WHERE source = 'terminal'").fetchone()
+    return int(row[0])
+
+
+def latest_rounds(conn: sqlite3.Connection) -> dict[str, int]:
+    """Per section with results: the latest round any result (of any source or kind) came in for."""
+    return {str(section): int(round_) for section, round_ in
+            conn.execute("SELECT section, max(round) FROM result GROUP BY section")}
 
 
 def scoring_rows(conn: sqlite3.Connection, section: str) -> dict[int, list[ScoringRow]]:

@@ -13,14 +13,19 @@ from tenace_rules.contract import Contract
 from tenace_rules.notation import parse_contract, parse_declarer
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
+from tenace_wire import frame_types, table_messages
 
-# Frames carry 32-bit terminal ids and sequence numbers at most; anything bigger is noise or an attack.
-MAX_ID = 2**32 - 1
+# Frames carry 16-bit terminal ids (1-65534) and sequence numbers (1-65535): anything bigger is noise or an
+# attack. 0 is the director's entries at the laptop. The limits are the wire's own, declared once there.
+MAX_TERMINAL = frame_types.MAX_TERMINAL
+MAX_SEQUENCE = frame_types.MAX_SEQ
+MAX_REVISION = table_messages.MAX_VERSION  # a terminal's first entry for a board and its corrections
+# The event's own limits, for the director's entries too: wider than a terminal's frames carry
+# (table 1-1023, round 1-127...); the collector checks those when it decodes a frame.
 MAX_TABLE = 999
 MAX_ROUND = 999
 MAX_BOARD = 9999
 MAX_PAIR = 9999
-MAX_REVISION = 15  # the wire's 4 bits: a terminal's first entry for a board and 15 corrections
 # The largest Law 77 score in either direction: 13 down redoubled vulnerable.
 MAX_SCORE = 7600
 
@@ -128,8 +133,8 @@ def text(value: object, name: str, longest: int, reason: str) -> str:
 
 def identity(message: IncomingResult) -> tuple[int, int]:
     """(terminal, sequence), the key of exactly-once; Bad when either is unusable."""
-    terminal = whole(getattr(message, "terminal", None), "terminal id", 0, MAX_ID, "bad_identity")
-    sequence = whole(getattr(message, "sequence", None), "sequence number", 0, MAX_ID, "bad_identity")
+    terminal = whole(getattr(message, "terminal", None), "terminal id", 0, MAX_TERMINAL, "bad_identity")
+    sequence = whole(getattr(message, "sequence", None), "sequence number", 0, MAX_SEQUENCE, "bad_identity")
     return terminal, sequence
 
 

@@ -1,4 +1,4 @@
-"""What the link keeps in the event file besides results: player numbers (PLAYERS) and frame counters per reason."""
+"""What the link keeps in the event file besides results: its key, player numbers, frame counters, seated terminals."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
+from tenace.store.errors import StoreError
 
 
 @dataclass(frozen=True)
@@ -53,4 +54,28 @@ def add_counts(conn: sqlite3.Connection, counts: Mapping[str, int]) -> None:
 
 
 def stored_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """The frame counts per reason kept in the event file."""
     return {str(reason): int(n) for reason, n in conn.execute("SELECT reason, count FROM link_counter")}
+
+
+def stored_link_key(conn: sqlite3.Connection) -> tuple[str, bytes, bytes] | None:
+    """The event's (pairing code, nonce, key) as stored, or None before it is made."""
+    row = conn.execute("SELECT code, nonce, key FROM link_key WHERE id = 1").fetchone()
+    return (str(row[0]), bytes(row[1]), bytes(row[2])) if row else None
+
+
+def keep_link_key(conn: sqlite3.Connection, code: str, nonce: bytes, key: bytes) -> tuple[str, bytes, bytes]:
+    """Store the event's link key unless one is there already, committed; the one that is stored after."""
+    with transaction(conn):
+        # INSERT OR IGNORE: another process (the simulator reading the code) may have made it meanwhile.
+        conn.execute("INSERT OR IGNORE INTO link_key (id, code, nonce, key, created) VALUES (1, ?, ?, ?, ?)",
+                     (code, nonce, key, timestamp()))
+    stored = stored_link_key(conn)
+    if stored is None:  # inserted above or by the other process, and never deleted: the file was tampered with
+        raise StoreError("the event file lost its link key")
+    return stored
+
+
+def seated_terminals(conn: sqlite3.Connection) -> list[tuple[int, str, int]]:
+    """(terminal, section, table) of every terminal bound to a table, as the collector resumes them."""
+    return [(int(t), str(s), int(n)) for t, s, n in conn.execute("SELECT id, section, table_no FROM terminal")]

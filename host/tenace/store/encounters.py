@@ -1,0 +1,89 @@
+"""The stored movement as the collector reads it: who plays where in each round, which boards, which are in."""
+
+from __future__ import annotations
+
+import sqlite3
+
+# A board slot counts as in when one of its current versions (not superseded) is a result, not an erasure.
+_SLOT_IN = ("EXISTS (SELECT 1 FROM result r WHERE r.section = b.section AND r.table_no = b.table_no"
+            " AND r.round = b.round AND r.board = b.board AND r.kind <> 'erased'"
+            " AND NOT EXISTS (SELECT 1 FROM result_supersedes s WHERE s.supersedes = r.id))")
+_PAIR_COLUMNS = {"NS": "ns_pair", "EW": "ew_pair"}
+
+
+def table_exists(conn: sqlite3.Connection, section: str, table: int) -> bool:
+    """True when the movement seats pairs at this table in some round."""
+    return conn.execute("SELECT 1 FROM encounter WHERE section = ? AND table_no = ? LIMIT 1",
+                        (section, table)).fetchone() is not None
+
+
+def table_rounds(conn: sqlite3.Connection, section: str, table: int) -> list[int]:
+    """The rounds the movement plays at a table, in order."""
+    return [int(r) for (r,) in conn.execute("SELECT round FROM encounter WHERE section = ? AND table_no = ?"
+                                            " ORDER BY round", (section, table))]
+
+
+def first_open_round(conn: sqlite3.Connection, section: str, table: int) -> int | None:
+    """The table's first round with a board not yet in; None when every board is in (or no such table)."""
+    row = conn.execute(f"SELECT min(b.round) FROM encounter_board b WHERE b.section = ? AND b.table_no = ?"
+                       f" AND NOT {_SLOT_IN}", (section, table)).fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else None
+
+
+def last_round(conn: sqlite3.Connection, section: str, table: int) -> int | None:
+    """The table's last round; None for no such table."""
+    row = conn.execute("SELECT max(round) FROM encounter WHERE section = ? AND table_no = ?",
+                       (section, table)).fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else None
+
+
+def open_board_count(conn: sqlite3.Connection, section: str, table: int, round_: int) -> int:
+    """How many boards of the table's round are not in yet."""
+    row = conn.execute(f"SELECT count(*) FROM encounter_board b WHERE b.section = ? AND b.table_no = ?"
+                       f" AND b.round = ? AND NOT {_SLOT_IN}", (section, table, round_)).fetchone()
+    return int(row[0])
+
+
+def encounter_pairs(conn: sqlite3.Connection, section: str, table: int, round_: int) -> tuple[int, int] | None:
+    """(NS pair, EW pair) the movement seats at a table in a round, or None."""
+    row = conn.execute("SELECT ns_pair, ew_pair FROM encounter WHERE section = ? AND table_no = ? AND round = ?",
+                       (section, table, round_)).fetchone()
+    return (int(row[0]), int(row[1])) if row else None
+
+
+def round_boards(conn: sqlite3.Connection, section: str, table: int, round_: int) -> list[int]:
+    """The boards a table plays in a round, in order."""
+    return [int(b) for (b,) in conn.execute("SELECT board FROM encounter_board WHERE section = ? AND table_no = ?"
+                                            " AND round = ? ORDER BY board", (section, table, round_))]
+
+
+def table_of_pair(conn: sqlite3.Connection, section: str, round_: int, direction: str, pair: int) -> int | None:
+    """The table where a pair sits in a round, by its direction ("NS" or "EW"); None when it does not play."""
+    # Direction matters: in a Mitchell NS pair 1 and EW pair 1 are two pairs.
+    column = _PAIR_COLUMNS[direction]
+    row = conn.execute(f"SELECT table_no FROM encounter WHERE section = ? AND round = ? AND {column} = ?",
+                       (section, round_, pair)).fetchone()
+    return int(row[0]) if row else None
+
+
+def table_of_board(conn: sqlite3.Connection, section: str, round_: int, board: int) -> int | None:
+    """The lowest-numbered table that plays a board in a round; None when none does."""
+    row = conn.execute("SELECT table_no FROM encounter_board WHERE section = ? AND round = ? AND board = ?"
+                       " ORDER BY table_no LIMIT 1", (section, round_, board)).fetchone()
+    return int(row[0]) if row else None
+
+
+def slot_count(conn: sqlite3.Connection, section: str | None = None, board: int | None = None) -> int:
+    """How many (table, round, board) slots the movement has: in the event, a section, or a section's board."""
+    row = conn.execute("SELECT count(*) FROM encounter_board WHERE (?1 IS NULL OR section = ?1)"
+                       " AND (?2 IS NULL OR board = ?2)", (section, board)).fetchone()
+    return int(row[0])
+
+
+def section_rounds(conn: sqlite3.Connection, section: str) -> list[tuple[int, int, int, int, str]]:
+    """(round, table, NS pair, EW pair, boards "1 2 3") of every table's round in a section, by round and table."""
+    rows = conn.execute(
+        "SELECT e.round, e.table_no, e.ns_pair, e.ew_pair, group_concat(b.board, ' ') FROM encounter e "
+        "JOIN encounter_board b USING (section, table_no, round) WHERE e.section = ? "
+        "GROUP BY e.round, e.table_no ORDER BY e.round, e.table_no", (section,)).fetchall()
+    return [(int(r), int(t), int(ns), int(ew), str(boards)) for r, t, ns, ew, boards in rows]

@@ -1,0 +1,62 @@
+"""SQL lives in tenace.store alone: no module elsewhere under host/tenace runs a statement on a connection."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import tenace
+
+PACKAGE = Path(tenace.__file__).resolve().parent
+STORE = PACKAGE / "store"
+# The sqlite3 methods that run SQL (Connection's shortcuts and Cursor's).
+RUNS_SQL = frozenset(("execute", "executemany", "executescript"))
+
+
+def sql_calls(source: str, filename: str = "<module>") -> list[str]:
+    """Where a module names a method that runs SQL: `x.execute(...)`, `f = x.execute` or `getattr(x, "execute")`."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Attribute) and node.attr in RUNS_SQL:
+            found.append(f"{filename}:{node.lineno}: .{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in RUNS_SQL):
+            found.append(f"{filename}:{node.lineno}: getattr {node.args[1].value}")
+    return sorted(found, key=lambda hit: int(hit.split(":")[1]))
+
+
+def modules_outside_store() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if STORE not in p.parents)
+
+
+def test_the_scan_sees_the_package() -> None:
+    # The scan must look at the real package: an empty list would pass whatever the code does.
+    names = {p.relative_to(PACKAGE).as_posix() for p in modules_outside_store()}
+    assert {"collector/collector.py", "commands/problems.py", "sim/outcome.py"} <= names
+    assert not any(n.startswith("store/") for n in names)
+
+
+def test_no_sql_outside_the_store() -> None:
+    found = [hit for p in modules_outside_store()
+             for hit in sql_calls(p.read_text(encoding="utf-8"), p.relative_to(PACKAGE).as_posix())]
+    assert found == [], "SQL outside tenace.store (move it into a store function):\n" + "\n".join(found)
+
+
+def test_the_scan_finds_a_planted_call() -> None:
+    planted = '''
+def count(conn):
+    return conn.execute("SELECT count(*) FROM result").fetchone()[0]
+
+def many(db, rows):
+    db.connection().executemany("INSERT INTO t VALUES (?)", rows)
+
+run = reader.executescript
+later = getattr(conn, "execute")
+'''
+    assert sql_calls(planted) == ["<module>:3: .execute", "<module>:6: .executemany",
+                                  "<module>:8: .executescript", "<module>:9: getattr execute"]
+
+
+def test_the_store_itself_is_where_sql_is() -> None:
+    # Sanity check of the scanner on the real store: it has SQL, so the scan is not blind to this code.
+    assert sql_calls((STORE / "queries.py").read_text(encoding="utf-8"))
