@@ -14,10 +14,9 @@ class RamBlockDevice:
     def __init__(self, blocks=64, block_size=256, data=None):
         self.blocks = blocks
         self.block_size = block_size
-        self.data = bytearray(data) if data is not None else bytearray(b"\xff" * (blocks * block_size))
-        self.writes = 0
-        self.cut_at = 0
-        self.dead = False
+        # One allocation of the flash's size, then erased in place: bytes(...) * n would need a second as large.
+        self.data = bytearray(blocks * block_size)
+        self.load(data)
 
     def arm(self, cut_at):
         """Power on (again) and start counting writes from here; 0 never cuts."""
