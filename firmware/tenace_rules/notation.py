@@ -1,7 +1,8 @@
-"""How people and files write contracts, seats and vulnerability: lenient readers into the rules' forms.
+"""Contract and card notation: the canonical card text, and lenient readers of what people and files write
+(contracts, cards, seats, vulnerability) into the rules' forms (the canonical contract is Contract.text()).
 
-The host reads what a director types and what PBN files hold with these; the terminal keys contracts
-and never parses such text, so this module stays off it (RAM).
+The host reads what a director types and what PBN files hold with these; on the terminal only the wire
+mapping imports it, for the card text.
 """
 
 from tenace_rules.board import SEATS, VUL_BOTH, VUL_EW, VUL_NONE, VUL_NS
@@ -18,6 +19,13 @@ from tenace_rules.contract import (
     UNDOUBLED,
     Contract,
 )
+
+# A card is written suit then rank ("SA", "HT"); these are also the wire's card order (card_code: clubs to
+# spades, two to ace).
+CARD_SUITS = "CDHS"
+CARD_RANKS = "23456789TJQKA"
+_CARD_SUITS = {"\u2663": "C", "\u2667": "C", "\u2666": "D", "\u2662": "D",
+               "\u2665": "H", "\u2661": "H", "\u2660": "S", "\u2664": "S"}
 
 _PASS_WORDS = ("PASS", "PASSED", "P", "AP", "ALLPASS", "PASSEDOUT", "PO")
 _SYMBOL_STRAINS = {
@@ -85,3 +93,20 @@ def parse_vulnerability(text: str) -> str:
     if vul is None:
         raise ValueError("vulnerability must be none, ns, ew or both, not %r" % (text,))
     return vul
+
+
+def card_text(suit: int, rank: int) -> str:
+    """The card of suit 0-3 (clubs to spades) and rank 0-12 (two to ace) as text: "SA", "HT"."""
+    return CARD_SUITS[suit] + CARD_RANKS[rank]
+
+
+def parse_card(text: str) -> str:
+    """A card as suit then rank ("SA", "HT") from "SA", "AS", "\u2660A", "H10", "sa"."""
+    t = text.strip().upper() if isinstance(text, str) else ""
+    if 2 <= len(t) <= 3:
+        for suit, rank in ((t[0], t[1:]), (t[-1], t[:-1])):
+            suit = _CARD_SUITS.get(suit, suit)
+            rank = "T" if rank == "10" else rank
+            if len(suit) == 1 and suit in CARD_SUITS and len(rank) == 1 and rank in CARD_RANKS:
+                return suit + rank
+    raise ValueError("a card is a suit and a rank such as SA or H10, not %r" % (text,))

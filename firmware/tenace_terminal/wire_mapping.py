@@ -1,6 +1,8 @@
 """The terminal app's dict messages and the wire's messages (tenace_wire): results out, host messages in."""
 
+from tenace_rules.board import SEATS
 from tenace_rules.contract import Contract, from_text
+from tenace_rules.notation import CARD_RANKS, CARD_SUITS
 from tenace_terminal import messages
 from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, TABLE_TAKEN
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Players, Result, card_code
@@ -12,9 +14,7 @@ if TYPE_CHECKING:  # for the type checkers only
     from tenace_wire.fields import Message
 
 SECTIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_SEATS = "NESW"
-_SUITS = "CDHS"  # card_code's suit order
-_RANKS = "23456789TJQKA"  # card_code's rank order
+
 _ADJUSTMENTS = ("", "A-", "A", "A+")  # the wire's ns_adjust / ew_adjust 0-3
 # The wire's setting numbers (control.py) as the app's settings words (app.DEFAULT_SETTINGS).
 _PLAYER_NUMBERS = ("off", "optional", "required")
@@ -41,11 +41,11 @@ def table_message(message: dict) -> "Message":
         r.level = contract.level
         r.strain = contract.strain
         r.doubling = contract.doubling
-        r.declarer = _SEATS.find(message["declarer"])
+        r.declarer = SEATS.find(message["declarer"])
         r.tricks = message["tricks"]
         lead = message.get("lead")
         if lead:
-            r.lead = card_code(_SUITS.find(lead[0]), _RANKS.find(lead[1]))
+            r.lead = card_code(CARD_SUITS.find(lead[0]), CARD_RANKS.find(lead[1]))
     elif kind == "passed_out":
         r.kind = PASSED_OUT
     elif kind == "adjusted":
@@ -100,7 +100,7 @@ def traveller(t: "Traveller", ns_pair: int) -> dict:
         declarer = result = ""
         if line.kind == PLAYED:
             contract = Contract(line.level, line.strain, line.doubling).text()
-            declarer = _SEATS[line.declarer]
+            declarer = SEATS[line.declarer]
             over = line.tricks - line.level - 6
             result = "%+d" % over if over else "="
         elif line.kind == PASSED_OUT:
@@ -121,6 +121,6 @@ def deal_text(owners: bytes) -> str:
     for seat in range(4):
         suits = []
         for suit in (3, 2, 1, 0):
-            suits.append("".join([_RANKS[r] for r in range(12, -1, -1) if owners[suit * 13 + r] == seat]))
+            suits.append("".join([CARD_RANKS[r] for r in range(12, -1, -1) if owners[suit * 13 + r] == seat]))
         hands.append(".".join(suits))
     return "N:" + " ".join(hands)

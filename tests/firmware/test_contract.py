@@ -1,4 +1,4 @@
-"""Contracts and declarers: canonical PBN text and what people type. Runs under pytest and MicroPython."""
+"""Contracts, declarers and cards: canonical text and what people type. Runs under pytest and MicroPython."""
 
 from tenace_rules.contract import (
     DOUBLED,
@@ -11,7 +11,7 @@ from tenace_rules.contract import (
     Contract,
     from_text,
 )
-from tenace_rules.notation import parse_contract, parse_declarer
+from tenace_rules.notation import CARD_RANKS, CARD_SUITS, card_text, parse_card, parse_contract, parse_declarer
 
 from checks import raises
 
@@ -81,3 +81,18 @@ def test_from_text_reads_exactly_the_canonical_form():
     assert from_text("Pass") == PASSED_OUT
     for text in ("", "pass", "4N", "4sx", "4S*", "8S", "0S", "4SXXX", "4\u2660", " 4S", "4SX ", "NT"):
         assert raises(ValueError, from_text, text), text
+
+
+def test_cards_are_suit_then_rank_in_the_wires_order():
+    assert card_text(3, 12) == "SA" and card_text(0, 0) == "C2" and card_text(2, 8) == "HT"
+    assert [card_text(s, r) for s in range(4) for r in range(13)][13:15] == ["D2", "D3"]
+    assert CARD_SUITS == "CDHS" and CARD_RANKS == "23456789TJQKA"
+
+
+def test_cards_as_people_write_them():
+    for typed, card in (("SA", "SA"), ("AS", "SA"), ("\u2660A", "SA"), ("A\u2660", "SA"), ("H10", "HT"),
+                        ("10H", "HT"), ("ht", "HT"), (" dk ", "DK"), ("\u2663" + "2", "C2")):
+        assert parse_card(typed) == card, typed
+    for wrong in ("", "S", "S1", "SS", "HS", "SAK", "10", "X9", "S11"):
+        message = raises(ValueError, parse_card, wrong)
+        assert "suit and a rank such as SA or H10" in message, message

@@ -6,13 +6,13 @@ from collections.abc import Iterable
 
 from tenace.collector.wire_results import lead_code
 from tenace.reports.model import RankingLine, TravellerLine
+from tenace_rules.board import SEATS
 from tenace_rules.notation import parse_contract
 from tenace_wire import director_messages as wire
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED
 
 MAX_PAIR = 1023  # the wire's pair and rank fields
 _ADJUSTS = {"A-": 1, "A": 2, "A+": 3}
-_SEATS = "NESW"
 
 
 def _number(text: str) -> int | None:
@@ -32,7 +32,7 @@ def traveller_line(line: TravellerLine) -> wire.TravellerLine | None:
     elif line.contract and line.declarer and line.tricks is not None:
         c = parse_contract(line.contract)
         fields = {"kind": PLAYED, "level": c.level, "strain": c.strain, "doubling": c.doubling,
-                  "declarer": _SEATS.index(line.declarer), "tricks": line.tricks, "lead": lead_code(line.lead)}
+                  "declarer": SEATS.index(line.declarer), "tricks": line.tricks, "lead": lead_code(line.lead)}
     elif adjusted is not None and not adjusted.weights and adjusted.ns in _ADJUSTS and adjusted.ew in _ADJUSTS:
         fields = {"kind": ADJUSTED, "ns_adjust": _ADJUSTS[adjusted.ns], "ew_adjust": _ADJUSTS[adjusted.ew]}
     elif line.not_played:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tenace.store.model import IncomingResult, Kind
-from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Result
+from tenace_rules.board import SEATS
+from tenace_rules.contract import Contract
+from tenace_rules.notation import CARD_RANKS, CARD_SUITS, card_text
+from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Result, card_code
 
-_STRAINS = ("C", "D", "H", "S", "NT")
-_DOUBLING = ("", "X", "XX")
-_SEATS = "NESW"
-_SUITS = "CDHS"
-_RANKS = "23456789TJQKA"
 _ADJUSTS = {1: "A-", 2: "A", 3: "A+"}
 
 
@@ -25,22 +23,18 @@ def section_number(name: str) -> int | None:
     return ord(name) - 65 if len(name) == 1 and "A" <= name <= "Z" else None
 
 
-def contract_text(level: int, strain: int, doubling: int) -> str:
-    return f"{level}{_STRAINS[strain]}{_DOUBLING[doubling]}"
-
-
 def lead_text(code: int) -> str | None:
     """A card_code 1-52 as the store's lead text ("SA", "HT"); 0 is no lead."""
     if not 1 <= code <= 52:
         return None
-    return _SUITS[(code - 1) // 13] + _RANKS[(code - 1) % 13]
+    return card_text((code - 1) // 13, (code - 1) % 13)
 
 
 def lead_code(text: str | None) -> int:
     """The store's lead text back as a card_code (0: none), for travellers."""
-    if not text or len(text) != 2 or text[0] not in _SUITS or text[1] not in _RANKS:
+    if not text or len(text) != 2 or text[0] not in CARD_SUITS or text[1] not in CARD_RANKS:
         return 0
-    return 1 + _SUITS.index(text[0]) * 13 + _RANKS.index(text[1])
+    return card_code(CARD_SUITS.index(text[0]), CARD_RANKS.index(text[1]))
 
 
 def incoming_result(msg: Result, terminal: int, seq: int, raw: bytes | None = None) -> IncomingResult:
@@ -49,8 +43,8 @@ def incoming_result(msg: Result, terminal: int, seq: int, raw: bytes | None = No
                           round=msg.round, board=msg.board, ns_pair=msg.ns_pair, ew_pair=msg.ew_pair,
                           revision=msg.version, raw=raw, kind=Kind.NOT_PLAYED)
     if msg.kind == PLAYED:
-        return replace(base, kind=Kind.NORMAL, contract=contract_text(msg.level, msg.strain, msg.doubling),
-                     declarer=_SEATS[msg.declarer], tricks=msg.tricks, lead=lead_text(msg.lead))
+        return replace(base, kind=Kind.NORMAL, contract=Contract(msg.level, msg.strain, msg.doubling).text(),
+                     declarer=SEATS[msg.declarer], tricks=msg.tricks, lead=lead_text(msg.lead))
     if msg.kind == PASSED_OUT:
         return replace(base, kind=Kind.PASSED_OUT)
     if msg.kind == ADJUSTED:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from tenace.store.model import IncomingResult, Kind, Refusal
 from tenace_rules.board import vulnerability
 from tenace_rules.contract import Contract
-from tenace_rules.notation import parse_contract, parse_declarer
+from tenace_rules.notation import parse_card, parse_contract, parse_declarer
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 from tenace_wire import frame_types, table_messages
@@ -58,11 +58,6 @@ REASONS = {
 
 _ADJUSTS_WIRE = {"A+": "A+", "A": "A", "A-": "A-", "A\u2212": "A-", "AVE+": "A+", "AVE": "A", "AVE-": "A-"}
 _PERCENT = re.compile(r"^(\d{1,3})(?:\.(\d{1,2}))?%$")
-_SUITS = {"C": "C", "D": "D", "H": "H", "S": "S",
-          "\u2663": "C", "\u2667": "C", "\u2666": "D", "\u2662": "D",
-          "\u2665": "H", "\u2661": "H", "\u2660": "S", "\u2664": "S"}
-_RANKS = {"A": "A", "K": "K", "Q": "Q", "J": "J", "T": "T", "10": "T",
-          **{str(n): str(n) for n in range(2, 10)}}
 
 
 @dataclass(frozen=True)
@@ -160,14 +155,10 @@ def lead_of(value: object) -> str | None:
     """An opening lead as suit then rank ("SA", "HT"), from "SA", "AS", "♠A", "H10"."""
     if value is None:
         return None
-    if not isinstance(value, str) or not 2 <= len(value.strip()) <= 3:
-        raise Bad("bad_lead", f"opening lead must be a card such as SA or H10, not {show(value)}")
-    t = value.strip().upper()
-    for suit_text, rank_text in ((t[0], t[1:]), (t[-1], t[:-1])):
-        suit, rank = _SUITS.get(suit_text), _RANKS.get(rank_text)
-        if suit and rank:
-            return suit + rank
-    raise Bad("bad_lead", f"opening lead must be a card such as SA or H10, not {show(value)}")
+    try:
+        return parse_card(value if isinstance(value, str) else "")
+    except ValueError:
+        raise Bad("bad_lead", f"opening lead must be a card such as SA or H10, not {show(value)}") from None
 
 
 def adjustment_of(value: object, side: str, *, percentages: bool) -> str:
