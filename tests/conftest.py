@@ -28,6 +28,9 @@ sys.path.insert(0, str(FIRMWARE_TESTS))
 # imported the same way by tests/terminal.
 SIM_HARNESS = ROOT / "tools" / "sim"
 sys.path[1:1] = [str(FIRMWARE), str(SIM_DIR), str(SIM_HARNESS)]
+# What tests and benchmarks share and the product does not ship: sample results, simulated scores, a loopback.
+TOOLS = ROOT / "tools"
+sys.path.append(str(TOOLS))
 
 
 def venv_tool(name: str) -> Path:

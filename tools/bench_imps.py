@@ -11,7 +11,8 @@ from collections.abc import Callable
 from tenace.scoring.butler import butler_board
 from tenace.scoring.cross_imps import cross_imps_board
 from tenace.scoring.imps import imps
-from tenace.simulated_scores import realistic_board
+
+from simulated_scores import realistic_board
 
 
 def spread_board(results: int, rng: random.Random) -> list[int]:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from tenace.movement import mitchell
 from tenace.store import IncomingResult, Status, connect, create_event, ingest, missing_results, scoring_rows, sign_in
-from tenace.store.sample import session_results
+
+from sample_results import session_results
 
 
 def timed(label: str, frames: int, seconds: list[float]) -> None:

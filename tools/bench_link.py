@@ -21,13 +21,14 @@ import time
 from pathlib import Path
 
 from tenace.collector import Collector, link_key
-from tenace.collector.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.movement import Movement, mitchell
 from tenace.store import create_event
 from tenace_wire.auth import Tagger
 from tenace_wire.frame import encode_frame, peek_header
 from tenace_wire.frame_types import RESULT
 from tenace_wire.table_messages import Result
+
+from loopback import Channel, Loopback, SimulatedTerminal
 
 
 def movement_for(terminals: int, results: int) -> Movement:

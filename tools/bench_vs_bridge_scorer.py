@@ -19,7 +19,8 @@ from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_
 from tenace.scoring.imp_results import Score
 from tenace.scoring.matchpoints import Factoring, MatchpointOptions, matchpoint_board, mp1_raw
 from tenace.scoring.model import BoardResult, Played
-from tenace.simulated_scores import realistic_board
+
+from simulated_scores import realistic_board
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "tools" / "bench"

@@ -13,7 +13,8 @@ import pytest
 
 from tenace.movement import mitchell
 from tenace.store import connect, enter_result, ingest, refuse_frame, sign_in
-from tenace.store.sample import session_results
+
+from sample_results import session_results
 
 
 def tenace(*args: str) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from tenace.collector import Collector, Settings, link_key
-from tenace.collector.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, refusals
 from tenace_wire.auth import Tagger
@@ -37,6 +36,8 @@ from tenace_wire.table_messages import (
     Request,
     Result,
 )
+
+from loopback import Channel, Loopback, SimulatedTerminal
 
 MOVEMENT = mitchell(3, 2)  # 3 tables, 3 rounds of 2 boards
 

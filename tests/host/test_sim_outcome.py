@@ -11,8 +11,9 @@ from tenace.scoring.imp_pairs_session import ImpSessionScore, score_butler_sessi
 from tenace.scoring.pairs_session import SessionScore
 from tenace.sim.outcome import SECTION, compare, stored_line
 from tenace.store import create_event, current_results, ingest, sign_in
-from tenace.store.sample import session_results
 from tenace.store.scoring_input import board_results
+
+from sample_results import session_results
 
 
 @pytest.mark.parametrize(("scoring", "kind"), [("mp", SessionScore), ("butler", ImpSessionScore)])

@@ -38,8 +38,9 @@ from tenace.store import (
     terminal_status,
 )
 from tenace.store.db import migrate, schema_version
-from tenace.store.sample import session_results
 from tenace.store.schema import MIGRATIONS
+
+from sample_results import session_results
 
 MOVEMENT = mitchell(5, 3)  # 5 tables, 5 rounds, boards 1-15
 

@@ -15,16 +15,19 @@ import pytest
 
 from tenace.movement import Movement, mitchell
 from tenace.store import Status, conflicts, connect, create_event, ingest, missing_results, scoring_rows, sign_in
-from tenace.store.sample import session_results
+
+from conftest import TOOLS
+from sample_results import session_results
 
 # The collector's loop in miniature: ingest each frame and "acknowledge" it (print ACK) only once ingest returned,
 # i.e. after COMMIT. With "hang N" the process stops inside its Nth transaction, after every write, before COMMIT.
 WRITER = """
 import sys, time
+sys.path.insert(0, sys.argv.pop())  # tools/, where sample_results is
 from tenace.movement import mitchell
 import tenace.store.db as db
 from tenace.store import connect, ingest
-from tenace.store.sample import session_results
+from sample_results import session_results
 
 path, tables, boards, mode, arg = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 if mode == "hang":
@@ -57,7 +60,7 @@ def new_event(path: Path, movement: Movement) -> None:
 
 def start_writer(path: Path, movement: Movement, mode: str = "run", arg: int = 0) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(movement.tables),
-                             str(movement.boards_per_round), mode, str(arg)],
+                             str(movement.boards_per_round), mode, str(arg), str(TOOLS)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

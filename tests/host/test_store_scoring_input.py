@@ -9,11 +9,12 @@ from tenace.movement import mitchell
 from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Played, Weighted
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.store import create_event, enter_result, ingest, sign_in
-from tenace.store.sample import session_results
 from tenace.store.scoring_input import board_results
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score
+
+from sample_results import session_results
 
 
 def test_a_stored_session_ranks_as_the_same_results_given_directly(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@
 - board_reports.py: travellers and rankings for the tables, from the store through the report model;
 - board_messages.py: a report's traveller or ranking as the wire messages the terminals show;
 - collector.py: Collector, frames in and frames out, no I/O of its own (like HostSession);
-- service.py: the asyncio loop (base stations, ticker, progress); tcp_link.py and serial_link.py: its transports;
-- loopback.py: terminals and a collector on a simulated channel (tests, benchmark).
+- service.py: the asyncio loop (base stations, ticker, progress); tcp_link.py and serial_link.py: its transports.
+(tools/loopback.py puts terminals and a collector on a simulated channel, for the tests and a benchmark.)
 """
 
 from tenace.collector.collector import Collector
