@@ -20,7 +20,7 @@ def test_start_up_screen_then_sign_in_to_round_one():
         screen = sim.screen()
         assert "Terminal T01" in screen and "Firmware 0.1.0" in screen and "Battery 87%" in screen, screen
         screen = sim.sign_in(3)
-        assert "Round 1  A3" in screen and "NS pair 3" in screen and "EW pair 7" in screen, screen
+        assert "Round 1  A3" in screen and "NS 3" in screen and "EW 7" in screen, screen
         assert "Boards 1-3" in screen, screen
         screen = enter(sim, "OK")
         assert "Bd 1 Dlr N Vul None" in screen and "Contract _" in screen, screen
@@ -54,7 +54,7 @@ def test_three_round_session_with_corrections_director_and_session_end():
 
         # Round 2 (boards 4-6): the host sent the plan when board 3 arrived.
         screen = enter(sim, "OK")
-        assert "Round 2" in screen and "EW pair 8" in screen and "Boards 4-6" in screen, screen
+        assert "Round 2" in screen and "EW 8" in screen and "Boards 4-6" in screen, screen
         sim.press("OK")
         # Board 4: keyed 2H-1 by South, rejected by the opponents (BACK), corrected to 2H=.
         screen = enter(sim, "2 H S 2 C - 1")

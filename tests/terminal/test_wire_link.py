@@ -259,7 +259,7 @@ def test_pairing_with_the_right_code_signs_in_and_keeps_the_key():
         table.keys("BACK BACK BACK " + " ".join(CODE) + " OK", 100)
         table.until(lambda: "Round 1" in table.screen(), 5000)
         screen = table.screen()
-        assert "Round 1 A3" in screen and "NS pair 3" in screen and "EW pair 11" in screen, screen
+        assert "Round 1 A3" in screen and "NS 3" in screen and "EW 11" in screen, screen
         assert not table.link.needs_code and table.host.sign_ins == 1
         with open(table.storage + "/" + STATE_FILE) as f:
             words = f.read().split()
