@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from tenace.cli import main
-from tenace.commands.demo import play_session
+from tenace.demo_session import play_session
 from tenace.scoring.imps import imps
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from dataclasses import replace
 
 from tenace.commands.options import movement_error
+from tenace.demo_session import pair_id, play_session
 from tenace.movement import MovementError, check_size, mitchell
-from tenace.reports.session import Play, movement_pairs, session_report
+from tenace.reports.session import movement_pairs, session_report
 from tenace.reports.text import write_text
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS, Units
-from tenace.scoring.model import BoardResult, Played
 from tenace.scoring.pairs_methods import SCORINGS, score_session
-from tenace_rules.board import vulnerability
-from tenace_rules.contract import Contract
-from tenace_rules.score import ns_score
 
 HELP = "play a simulated club session (Mitchell, simulated players), then print the travellers and the ranking"
 
@@ -31,36 +27,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--units", choices=("mp", "mp-acbl"), default="mp", help="matchpoint units (default mp)")
     p.add_argument("--travellers", action="store_true", help="also print every board's traveller")
     p.set_defaults(run=run)
-
-
-def random_result(rng: random.Random) -> tuple[Contract, str, int]:
-    if rng.random() < 0.04:
-        return Contract(0), "N", 0
-    level = rng.choice((1, 2, 2, 3, 3, 3, 4, 4, 4, 5, 6, 7))
-    contract = Contract(level, rng.randrange(5), rng.choice((0,) * 8 + (1, 1, 2)))
-    tricks = max(0, min(13, level + 6 + round(rng.gauss(0, 1.2))))
-    return contract, rng.choice("NESW"), tricks
-
-
-def pair_id(number: int, direction: str) -> str:
-    """The scoring engine's id of a demo pair: "3NS" (a Mitchell has an NS 3 and an EW 3)."""
-    return f"{number}{direction}"
-
-
-def play_session(tables: int, boards_per_round: int, seed: int) -> list[tuple[BoardResult, Play]]:
-    """Every table of every round of a Mitchell, each board played by simulated players."""
-    rng = random.Random(seed)
-    movement = mitchell(tables, boards_per_round)
-    played = []
-    for e in movement.encounters:
-        for board in e.boards:
-            contract, declarer, tricks = random_result(rng)
-            score = ns_score(contract, declarer, vulnerability(board), tricks)
-            play: Play = ("Pass", None, None) if contract.passed_out else (contract.text(), declarer, tricks)
-            result = BoardResult("", e.table, e.round, board, pair_id(e.ns_pair, "NS"), pair_id(e.ew_pair, "EW"),
-                                 Played(score))
-            played.append((result, play))
-    return played
 
 
 def run(args: argparse.Namespace) -> int:

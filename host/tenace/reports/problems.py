@@ -1,0 +1,124 @@
+"""What the director must look at in an event file (conflicts, refused frames, missing results, corrections),
+gathered at one moment, as text or JSON: `tenace problems`."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import asdict
+from datetime import datetime
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from tenace.store import (
+    Conflict,
+    Correction,
+    Missing,
+    RefusalGroup,
+    conflicts,
+    corrections,
+    event_info,
+    missing_results,
+    refusal_groups,
+)
+from tenace.store.event import EventInfo
+from tenace.store.queries import latest_rounds
+from tenace.store.versions import Slot
+
+
+class Report:
+    def __init__(self, info: EventInfo, conflicts: list[Conflict], refusals: list[RefusalGroup],
+                 missing: list[Missing], corrections: list[Correction], latest_round: dict[str, int]) -> None:
+        self.info = info
+        self.conflicts = conflicts
+        self.refusals = refusals
+        self.missing = missing
+        self.corrections = corrections
+        self.latest_round = latest_round  # per section: the latest round any result came in for (0: none)
+
+
+def gather(conn: sqlite3.Connection, examples: int) -> Report:
+    info = event_info(conn)
+    latest = {s.name: 0 for s in info.sections} | latest_rounds(conn)
+    return Report(info, conflicts(conn), refusal_groups(conn, examples), missing_results(conn),
+                  corrections(conn), latest)
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    under_way = [m for m in report.missing if m.round <= report.latest_round.get(m.section, 0)]
+    return {
+        "event": asdict(report.info),
+        "conflicts": [{"slot": c.slot._asdict(), "results": [asdict(v) for v in c.heads],
+                       "versions": len(c.versions)} for c in report.conflicts],
+        "refusals": {"total": sum(g.count for g in report.refusals), "by_reason": [asdict(g) for g in report.refusals]},
+        "missing": {"latest_round": report.latest_round, "under_way": [asdict(m) for m in under_way],
+                    "total": len(report.missing)},
+        "corrections": [{"result": asdict(c.version), "replaced": [asdict(v) for v in c.replaced]}
+                        for c in report.corrections],
+    }
+
+
+def clock(stamp: str) -> str:
+    """A stored UTC timestamp as the laptop's local time of day."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M:%S")
+    except ValueError:
+        return stamp
+
+
+def where(slot: Slot) -> str:
+    return f"section {slot.section} table {slot.table} round {slot.round} board {slot.board}"
+
+
+def boards_text(boards: list[int]) -> str:
+    """7 8 9 as "7-9", 1 3 as "1, 3"."""
+    runs: list[list[int]] = []
+    for b in boards:
+        if runs and b == runs[-1][-1] + 1:
+            runs[-1].append(b)
+        else:
+            runs.append([b])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def render(report: Report, path: Path) -> str:
+    info = report.info
+    lines = [f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')} ({path})"]
+
+    lines += ["", f"CONFLICTS: {len(report.conflicts) or 'none'}"]
+    for c in report.conflicts:
+        lines.append(f"  {where(c.slot)}: {len(c.heads)} different results, none counts until you decide")
+        for v in c.heads:
+            lines.append(f"    v{v.version} {v.describe()}  (NS {v.ns_pair} v EW {v.ew_pair}; {v.origin()}"
+                         f" at {clock(v.at)}; result id {v.id})")
+
+    total = sum(g.count for g in report.refusals)
+    lines += ["", f"REFUSED FRAMES: {total or 'none'}" + (f" for {len(report.refusals)} reasons" if total else "")]
+    for g in report.refusals:
+        lines.append(f"  {g.reason} x{g.count}: {g.meaning}")
+        for r in g.latest:
+            sender = f"terminal {r.terminal} seq {r.sequence}" if r.terminal is not None else "unidentified frame"
+            lines.append(f"    {clock(r.at)} {sender}: {r.detail}")
+
+    lines += ["", f"MISSING RESULTS: {len(report.missing) or 'none'}"]
+    for section, rows in groupby(report.missing, key=lambda m: m.section):
+        section_rows = list(rows)
+        latest = report.latest_round.get(section, 0)
+        for round_, in_round in groupby((m for m in section_rows if m.round <= latest), key=lambda m: m.round):
+            tables = [(table, list(ms)) for table, ms in groupby(in_round, key=lambda m: m.table)]
+            text = "; ".join(f"table {t} boards {boards_text([m.board for m in ms])}"
+                             + (" (erased)" if any(m.erased for m in ms) else "") for t, ms in tables)
+            lines.append(f"  section {section} round {round_}: {text}")
+        later = sorted({m.round for m in section_rows if m.round > latest})
+        if later:
+            count = sum(1 for m in section_rows if m.round > latest)
+            span = f"round {later[0]}" if len(later) == 1 else f"rounds {later[0]}-{later[-1]}"
+            lines.append(f"  section {section} {span}: not started ({count} results to come)")
+
+    lines += ["", f"CORRECTIONS: {len(report.corrections) or 'none'}"]
+    for fix in report.corrections:
+        v = fix.version
+        replaced = f" replacing v{', v'.join(str(r.version) for r in fix.replaced)}" if fix.replaced else ""
+        lines.append(f"  {where(v.slot)}: v{v.version} {v.describe()}{replaced}")
+        lines.append(f"    by {v.origin()} at {clock(v.at)}: {v.why or '(no reason given)'}")
+    return "\n".join(lines)
