@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from tenace.store.errors import StoreError
@@ -104,28 +104,25 @@ def commit(conn: sqlite3.Connection) -> None:
 
 
 @contextmanager
-def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def _within(conn: sqlite3.Connection, begin: str, end: Callable[[sqlite3.Connection], object]
+            ) -> Iterator[sqlite3.Connection]:
+    conn.execute(begin)
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    end(conn)
+
+
+def read_transaction(conn: sqlite3.Connection) -> AbstractContextManager[sqlite3.Connection]:
     """One read transaction (BEGIN ... COMMIT): every read inside sees the file at the same moment,
     even while another process writes."""
-    conn.execute("BEGIN")
-    try:
-        yield conn
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+    return _within(conn, "BEGIN", lambda c: c.execute("COMMIT"))
 
 
-@contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def transaction(conn: sqlite3.Connection) -> AbstractContextManager[sqlite3.Connection]:
     """One write transaction: BEGIN IMMEDIATE (takes the write lock now, so what is read stays true),
     COMMIT on success, ROLLBACK on any exception."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    commit(conn)
+    return _within(conn, "BEGIN IMMEDIATE", commit)
