@@ -12,8 +12,10 @@ from math import lcm
 from tenace.scoring.adjusted import revised_percent
 from tenace.scoring.matchpoints import (
     DEFAULT_OPTIONS,
+    BoardOptions,
     BoardScore,
     MatchpointOptions,
+    RankingOptions,
     SideKind,
     SideScore,
     artificial_side,
@@ -157,7 +159,7 @@ def score_pairs_session(
 
 
 def _revisions(scores: Mapping[BoardKey, BoardScore], averages: Mapping[BoardKey, list[tuple[int, str]]],
-               pairs: Mapping[str, _Pair], o: MatchpointOptions) -> dict[tuple[BoardKey, str], SideScore]:
+               pairs: Mapping[str, _Pair], o: BoardOptions) -> dict[tuple[BoardKey, str], SideScore]:
     """Law 12C2(c): the average-plus/minus sides that the pair's own session percentage replaces."""
     out: dict[tuple[BoardKey, str], SideScore] = {}
     if not o.law_12c2c:
@@ -196,7 +198,7 @@ def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> di
 
 
 def _total(p: str, a: _Pair, revised: Mapping[tuple[BoardKey, str], SideScore], taken: Fraction | None,
-           o: MatchpointOptions) -> PairTotal:
+           o: RankingOptions) -> PairTotal:
     exact, pub, top = a.exact(), a.pub, a.top
     for key, side in a.artificial.items():
         side = revised.get((key, p), side)
@@ -245,7 +247,7 @@ def _key_order(key: BoardKey) -> tuple[str, int]:
     return (scope or "", board)
 
 
-def fields_of(totals: Mapping[str, PairTotal], options: MatchpointOptions) -> dict[str, list[str]]:
+def fields_of(totals: Mapping[str, PairTotal], options: RankingOptions) -> dict[str, list[str]]:
     """The fields ranked separately: by section if asked, and NS/EW apart for a Mitchell."""
     mode = options.fields
     if mode is FieldMode.AUTO:
@@ -260,7 +262,7 @@ def fields_of(totals: Mapping[str, PairTotal], options: MatchpointOptions) -> di
     return fields
 
 
-def rank_value(total: PairTotal, options: MatchpointOptions) -> Fraction:
+def rank_value(total: PairTotal, options: RankingOptions) -> Fraction:
     """What ranks a pair: its published total (or exact, by option) as a share of its own top."""
     if not total.top:
         return Fraction(1, 2)
@@ -270,7 +272,7 @@ def rank_value(total: PairTotal, options: MatchpointOptions) -> Fraction:
 
 
 def rank_session(totals: Mapping[str, PairTotal], head_to_head: HeadToHead | None,
-                 options: MatchpointOptions) -> list[Placing]:
+                 options: RankingOptions) -> list[Placing]:
     """Ranks each field (see `fields_of`) by `rank_value`, ties broken as the options say."""
     placings: list[Placing] = []
     h2h = head_to_head if options.tiebreak is Tiebreak.HEAD_TO_HEAD else None
