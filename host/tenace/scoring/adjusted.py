@@ -43,7 +43,7 @@ def apply_12c2c(
     """The boards with Law 12C2(c) applied; resolves after the normal boards are scored.
 
     `own` gives each pair's percentage on its real boards when the caller already has it (the
-    session's running sums), else it is computed from `boards`.
+    session's sums), else it is computed from `boards`.
     """
     if not options.law_12c2c:
         return list(boards)
