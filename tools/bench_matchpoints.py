@@ -1,4 +1,4 @@
-"""Benchmark of the matchpoint engine: full and incremental rescoring of a large pairs session."""
+"""Benchmark of the matchpoint engine: a full rescore of a large pairs session."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from tenace.scoring.matchpoints import MAGIC_CONTEST_FFB
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
-from tenace.scoring.pairs_session import PairsSessionScorer, score_pairs_session
+from tenace.scoring.pairs_session import score_pairs_session
 
 # Typical spreads of NS scores on a board, so boards have many ties as in real play.
 SCORE_POOL = (-1430, -650, -620, -600, -420, -200, -170, -140, -110, -100, -50, 0, 50, 90, 100, 110, 120, 140,
@@ -46,7 +46,6 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tables", type=int, default=300)
     ap.add_argument("--boards", type=int, default=27)
-    ap.add_argument("--updates", type=int, default=200, help="incoming results timed one by one")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     results = session(args.tables, args.boards, args.seed)
@@ -54,21 +53,6 @@ def main() -> None:
     full = timed(lambda: score_pairs_session(results, opts), 5)
     print(f"full rescore of {args.tables} tables x {args.boards} boards ({len(results)} results, "
           f"{2 * args.tables} pairs): median {statistics.median(full):.1f} ms, best {min(full):.1f} ms")
-
-    scorer = PairsSessionScorer(opts, results)
-    scorer.score()
-    rng = random.Random(args.seed + 1)
-    per_result = []
-    for _ in range(args.updates):
-        old = results[rng.randrange(len(results))]
-        new = BoardResult(old.section, old.table, old.round, old.board, old.ns_pair, old.ew_pair,
-                          Played(rng.choice(SCORE_POOL)))
-        start = time.perf_counter()
-        scorer.put(new)
-        scorer.score()
-        per_result.append((time.perf_counter() - start) * 1000)
-    print(f"incremental: one incoming result rescored (board, 12C2(c), totals, ranks): "
-          f"median {statistics.median(per_result):.2f} ms, max {max(per_result):.2f} ms over {args.updates}")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from decimal import Decimal
 from fractions import Fraction as F
 
 import pytest
 
-from tenace.scoring.matchpoints import MatchpointOptions, matchpoint_board
+from tenace.scoring.matchpoints import (
+    MAX_DECIMALS,
+    BoardOptions,
+    MatchpointOptions,
+    PublishedFigures,
+    RankingOptions,
+    matchpoint_board,
+)
 from tenace.scoring.model import BoardResult, NotPlayed, Played
 from tenace.scoring.pairs_session import score_pairs_session
+from tenace.scoring.ranking import Tiebreak
 from tenace.scoring.rounding import Rounding, round_fraction
 
 UP, EVEN, DOWN = Rounding.HALF_UP, Rounding.HALF_EVEN, Rounding.DOWN
@@ -116,3 +125,23 @@ def test_the_cli_offers_the_same_rules_as_before() -> None:
 def test_matchpoint_options_refuse_no_rounding() -> None:
     with pytest.raises(ValueError, match="NONE"):
         MatchpointOptions(rounding=Rounding.NONE)
+
+
+def test_board_and_ranking_options_share_one_rounding_rule() -> None:
+    """Every option is a board option or a ranking option, but the rounding both publish by."""
+    board = {f.name for f in fields(BoardOptions)}
+    ranking = {f.name for f in fields(RankingOptions)}
+    assert board & ranking == {f.name for f in fields(PublishedFigures)} == {"rounding"}
+    assert {f.name for f in fields(MatchpointOptions)} == board | ranking
+    for options in (BoardOptions, RankingOptions):
+        with pytest.raises(ValueError, match="NONE"):
+            options(rounding=Rounding.NONE)
+    with pytest.raises(ValueError, match="total_mp_decimals"):
+        RankingOptions(total_mp_decimals=MAX_DECIMALS + 1)
+
+
+def test_a_board_scored_with_board_options_alone_is_the_same() -> None:
+    session = MatchpointOptions(board_mp_decimals=1, rounding=EVEN, tiebreak=Tiebreak.HEAD_TO_HEAD)
+    board_only = BoardOptions(board_mp_decimals=1, rounding=EVEN)
+    assert matchpoint_board(four_tables_one_missing(), board_only) == matchpoint_board(four_tables_one_missing(),
+                                                                                         session)

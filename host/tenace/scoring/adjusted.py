@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from tenace.scoring.matchpoints import BoardScore, MatchpointOptions, SideKind, SideScore, artificial_side
+from tenace.scoring.matchpoints import BoardOptions, BoardScore, SideKind, SideScore, artificial_side
 from tenace.scoring.model import Average
 
 
@@ -26,7 +26,7 @@ def real_percentages(boards: Iterable[BoardScore]) -> dict[str, Fraction]:
     return {p: mp[p] * 100 / top[p] for p in mp if top[p]}
 
 
-def revised_percent(side: SideScore, own: Fraction | None, options: MatchpointOptions) -> Fraction | None:
+def revised_percent(side: SideScore, own: Fraction | None, options: BoardOptions) -> Fraction | None:
     """The percentage 12C2(c) gives instead of the average, or None when the average stands."""
     if own is None:
         return None
@@ -38,12 +38,12 @@ def revised_percent(side: SideScore, own: Fraction | None, options: MatchpointOp
 
 
 def apply_12c2c(
-    boards: Sequence[BoardScore], options: MatchpointOptions, own: Mapping[str, Fraction] | None = None
+    boards: Sequence[BoardScore], options: BoardOptions, own: Mapping[str, Fraction] | None = None
 ) -> list[BoardScore]:
     """The boards with Law 12C2(c) applied; resolves after the normal boards are scored.
 
     `own` gives each pair's percentage on its real boards when the caller already has it (the
-    session's running sums), else it is computed from `boards`.
+    session's sums), else it is computed from `boards`.
     """
     if not options.law_12c2c:
         return list(boards)

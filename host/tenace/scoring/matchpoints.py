@@ -1,4 +1,4 @@
-"""Law 78A matchpoints for one board: comparisons, factoring to a common top, artificial and weighted scores."""
+"""Law 78A matchpoints for one board (comparisons, a common top, artificial and weighted scores); scoring options."""
 
 from __future__ import annotations
 
@@ -40,14 +40,28 @@ class SideKind(Enum):
     ARTIFICIAL = "artificial"  # Law 12C2
 
 
-@dataclass(frozen=True, slots=True)
-class MatchpointOptions:
-    """Every choice a TD may need to reproduce another program's figures. Percentages are 0-100.
+@dataclass(frozen=True, kw_only=True)
+class PublishedFigures:
+    """What every published figure shares, board or total: how it is rounded to its decimals."""
 
-    Rounding: board MPs, board percentages, totals and total percentages each have their number of
-    decimals; `total_from_published_boards` adds the published (rounded) board MPs as Magic Contest
-    does, or else adds the exact values and rounds only the total.
-    """
+    rounding: Rounding = Rounding.HALF_UP
+
+    def __post_init__(self) -> None:
+        if self.rounding is Rounding.NONE:  # every published figure has its number of decimals
+            raise ValueError("matchpoint figures need a rounding rule, not NONE")
+
+
+def _check_decimals(options: object, *names: str) -> None:
+    for name in names:
+        if not 0 <= getattr(options, name) <= MAX_DECIMALS:
+            raise ValueError(f"{name} must be 0 to {MAX_DECIMALS}")
+
+
+# No slots on the option classes: MatchpointOptions inherits from two of them, and two slotted bases clash.
+@dataclass(frozen=True, kw_only=True)
+class BoardOptions(PublishedFigures):
+    """How a board is matchpointed and published: units, scope and top, factoring, artificial scores (Law 12C2,
+    with 12C2(c)'s revision by the pair's session percentage), board decimals. Percentages are 0-100."""
 
     units: Units = Units.MP1
     factoring: Factoring = Factoring.NEUBERG
@@ -58,10 +72,34 @@ class MatchpointOptions:
     average: Fraction = Fraction(50)
     average_minus: Fraction = Fraction(40)
     law_12c2c: bool = True  # own session percentage beyond 60% (A+) or below 40% (A-)
-    rounding: Rounding = Rounding.HALF_UP
     board_mp_decimals: int = 2
     board_percent_decimals: int = 2
     board_percent_from_published_mp: bool = False
+
+    def __post_init__(self) -> None:
+        _check_decimals(self, "board_mp_decimals", "board_percent_decimals")
+        if not self.average_minus <= self.average <= self.average_plus:
+            raise ValueError("averages must be ordered: average-minus <= average <= average-plus")
+        if self.expected_results is not None and self.expected_results < 1:
+            raise ValueError("expected_results must be 1 or more")
+        super().__post_init__()
+
+    def average_percent(self, average: Average) -> Fraction:
+        if average is Average.PLUS:
+            return self.average_plus
+        if average is Average.MINUS:
+            return self.average_minus
+        return self.average
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankingOptions(PublishedFigures):
+    """How the pairs' totals are published and ranked.
+
+    `total_from_published_boards` adds the published (rounded) board MPs as Magic Contest does, or else
+    adds the exact values and rounds only the total.
+    """
+
     total_mp_decimals: int = 2
     total_percent_decimals: int = 2
     total_from_published_boards: bool = True
@@ -71,22 +109,17 @@ class MatchpointOptions:
     tiebreak: Tiebreak = Tiebreak.NONE
 
     def __post_init__(self) -> None:
-        for name in ("board_mp_decimals", "board_percent_decimals", "total_mp_decimals", "total_percent_decimals"):
-            if not 0 <= getattr(self, name) <= MAX_DECIMALS:
-                raise ValueError(f"{name} must be 0 to {MAX_DECIMALS}")
-        if not self.average_minus <= self.average <= self.average_plus:
-            raise ValueError("averages must be ordered: average-minus <= average <= average-plus")
-        if self.expected_results is not None and self.expected_results < 1:
-            raise ValueError("expected_results must be 1 or more")
-        if self.rounding is Rounding.NONE:  # every published figure has its number of decimals
-            raise ValueError("matchpoint figures need a rounding rule, not NONE")
+        _check_decimals(self, "total_mp_decimals", "total_percent_decimals")
+        super().__post_init__()
 
-    def average_percent(self, average: Average) -> Fraction:
-        if average is Average.PLUS:
-            return self.average_plus
-        if average is Average.MINUS:
-            return self.average_minus
-        return self.average
+
+@dataclass(frozen=True, kw_only=True)
+class MatchpointOptions(BoardOptions, RankingOptions):
+    """Every choice a TD may need to reproduce another program's figures: the board options and the ranking
+    options in one, with one rounding rule for both (a program rounds its board and total figures alike).
+
+    The board engine takes only BoardOptions, the totals and ranks only RankingOptions; a session takes both.
+    """
 
 
 DEFAULT_OPTIONS = MatchpointOptions()
@@ -209,7 +242,7 @@ _Sides = tuple[_Side, _Side]  # NS, EW
 class _Publisher:
     """Rounds a board's exact MPs once per distinct value (ties share one rounding)."""
 
-    def __init__(self, top: int, options: MatchpointOptions) -> None:
+    def __init__(self, top: int, options: BoardOptions) -> None:
         self.top = top
         self.o = options
         self.memo: dict[Fraction, tuple[Decimal, Decimal]] = {}
@@ -272,7 +305,7 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
 
 def matchpoint_board(
     results: Sequence[BoardResult],
-    options: MatchpointOptions = DEFAULT_OPTIONS,
+    options: BoardOptions = DEFAULT_OPTIONS,
     expected: int | None = None,
     section: str | None = None,
 ) -> BoardScore:
@@ -362,7 +395,7 @@ def artificial_side(
     direction: str,
     side: Average | Fraction,
     top: int,
-    options: MatchpointOptions,
+    options: BoardOptions,
     publish: _Publisher | None = None,
     percent: Fraction | None = None,
 ) -> SideScore:
