@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -24,8 +23,6 @@ from tenace.scoring.matchpoints import (
 from tenace.scoring.model import EW, NS, BoardResult, Penalty, PenaltyUnit
 from tenace.scoring.ranking import FieldMode, HeadToHead, Placing, Tiebreak, rank_field
 from tenace.scoring.rounding import round_ratio
-
-log = logging.getLogger(__name__)
 
 BoardKey = tuple[str | None, int]  # (section compared in, or None across sections; board number)
 EntryKey = tuple[str, int, int, int]  # (section, table, round, board)
