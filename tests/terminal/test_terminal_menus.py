@@ -1,21 +1,7 @@
 """The language menu, and random keys: neither may crash the app. Pytest and MicroPython."""
 
-from session_runner import Simulator
+from table_steps import said, started
 from tenace_terminal import messages
-
-
-def started():
-    """A terminal signed in to table 1, on the contract screen of board 1."""
-    sim = Simulator()
-    sim.sign_in(1)
-    sim.press("OK")
-    return sim
-
-
-def said(sim, keys):
-    """The screen after `keys` (or as it is), its words joined by single spaces."""
-    screens = sim.type(keys)
-    return " ".join((screens[-1] if screens else sim.screen()).split())
 
 
 def test_language_menu_switches_and_the_choice_survives_a_reboot():

@@ -3,21 +3,8 @@
 Pytest and MicroPython (the same file; see tests/test_terminal_on_micropython.py).
 """
 
-from session_runner import Simulator
 
-
-def started(settings=None, deals=False):
-    """A terminal signed in to table 1, on the contract screen of board 1."""
-    sim = Simulator(settings=settings, deals=deals)
-    sim.sign_in(1)
-    sim.press("OK")
-    return sim
-
-
-def said(sim, keys):
-    """The screen after `keys` (or as it is), its words joined by single spaces."""
-    screens = sim.type(keys)
-    return " ".join((screens[-1] if screens else sim.screen()).split())
+from table_steps import said, started
 
 
 def test_contract_refusals_say_why():
