@@ -84,3 +84,11 @@ def test_bidi_keeps_hebrew_messages_with_numbers_readable() -> None:
 
 def test_catalogue_paths_exist() -> None:
     assert all((LANG / f"{c}.txt").is_file() for c in ("en", *TRANSLATIONS))
+
+
+def test_every_catalogue_fits_the_terminals_message_index() -> None:
+    # tenace_terminal.messages keeps 16-bit line offsets in _SLOTS (256) slots with linear probing: a file
+    # over 64 KB would wrap, and a full table would never end a probe. Raise _SLOTS before adding that much.
+    for code in ("en", *TRANSLATIONS):
+        assert (LANG / f"{code}.txt").stat().st_size < 0xFFFF, code
+        assert len(messages(code)) <= 256 * 3 // 4, f"{code}: {len(messages(code))} messages"
