@@ -235,7 +235,8 @@ def _table(name: str, columns: list[PbnColumn], lines: list[tuple[int, str]], ta
     for number, line in lines:
         tokens = _tokens(line)
         if len(tokens) % width:
-            table.unread.append((number, f"{len(tokens)} cell{'s' if len(tokens) != 1 else ''} where [{name}] has {width} columns"))
+            cells_text = f"{len(tokens)} cell{'s' if len(tokens) != 1 else ''}"
+            table.unread.append((number, f"{cells_text} where [{name}] has {width} columns"))
             continue
         for i in range(0, len(tokens), width):
             table.rows.append(tokens[i:i + width])
