@@ -185,6 +185,15 @@ def test_a_file_none_of_whose_rows_can_be_read_is_refused_with_its_rows(score: A
                    "tenace score: in.pbn: none of its results could be scored (1 left out)"]
 
 
+def test_a_board_whose_number_cannot_be_read_is_left_out(score: Any) -> None:
+    code, out, err = score(GOOD.replace("{ROW}", ROW).replace('[Board "2"]', '[Board "two"]'), "--json")
+    doc = json.loads(out)
+    assert code == 0 and [b["board"] for b in doc["boards"]] == [1]
+    assert doc["problems"] == [{"line": 10, "board": None, "row": None,
+                                "reason": "Board tag 'two' is not a number; the board is left out"}]
+    assert err[1] == "  in.pbn:10: Board tag 'two' is not a number; the board is left out"
+
+
 # --- team boards -----------------------------------------------------------------------------------------------
 
 def test_a_team_board_with_one_room_or_an_empty_result_is_left_out_of_the_match(score: Any) -> None:

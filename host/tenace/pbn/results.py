@@ -76,13 +76,6 @@ def board_tag(game: PbnGame) -> int:
     return board
 
 
-def board_number(game: PbnGame) -> int:
-    try:
-        return board_tag(game)
-    except PbnResultError as e:
-        raise PbnResultError(f"game at line {game.line}: {e}") from None
-
-
 def board_vulnerability(game: PbnGame, board: int) -> str:
     """The Vulnerable tag when present, else Law 2 from the board number."""
     tag = game.tag("Vulnerable")

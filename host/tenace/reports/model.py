@@ -163,7 +163,7 @@ class LeftOut:
         """One line for the user: `club.pbn:14: board 2 row 3: contract '8S' must start with a level 1 to 7`."""
         where = " ".join(part for part in (f"board {self.board}" if self.board is not None else None, self.row)
                          if part)
-        return f"{file}:{self.line if self.line is not None else '?'}: {where or 'game'}: {self.reason}"
+        return f"{file}:{self.line if self.line is not None else '?'}: {f'{where}: ' if where else ''}{self.reason}"
 
 
 Setting = str | int | None
