@@ -113,10 +113,10 @@ CASES: list[tuple[str, str, str]] = [
     # score: files
     ("score missing.pbn", "missing.pbn: cannot read missing.pbn: No such file or directory", ""),
     ("score folder", "folder: cannot read folder: Is a directory", ""),
-    ("score empty.pbn", "empty.pbn: no game in it: an empty file, or not PBN", ""),
+    ("score empty.pbn", "empty.pbn: an empty file: there is nothing to score", ""),
     ("score binary.pbn", "binary.pbn: a binary file, not PBN text", ""),
-    ("score notes.txt", "notes.txt: line 1: data outside a game", ""),
-    ("score teams.pbn", "teams.pbn: this file's score tables name no pairs", ""),
+    ("score notes.txt", "notes.txt: not a PBN file: line 1 is not a PBN tag", ""),
+    ("score teams.pbn", "teams.pbn: no game in it has a ScoreTable: there are no results to score", ""),
     ("score pairs.pbn --method teams", "no played results (Contract/Result tags) found for a team match", ""),
     ("score pairs.pbn --pbn folder", "--pbn folder is a folder: give a file name", ""),
     ("score pairs.pbn --pbn missing/dir/x.pbn", "--pbn missing/dir/x.pbn: there is no folder missing/dir", ""),

@@ -52,9 +52,16 @@ def test_column_specs() -> None:
     assert parse_column("Names").width is None
 
 
-def test_a_table_with_missing_cells_is_refused_with_its_line() -> None:
-    with pytest.raises(PbnError, match=r"line 2: \[ScoreTable\] has 3 cells, not a multiple of its 2 columns"):
-        parse_pbn('[Board "1"]\n[ScoreTable "A;B"]\n1 2\n3\n')
+def test_a_line_with_missing_cells_is_left_out_with_its_line() -> None:
+    """One row a line, one line short of a cell: the other rows are read, that line is set aside with its number."""
+    table = parse_pbn('[Board "1"]\n[ScoreTable "A;B"]\n1 2\n3\n4 5\n')[0].tables["ScoreTable"]
+    assert table.rows == [["1", "2"], ["4", "5"]] and table.lines == [3, 5]
+    assert table.unread == [(4, "1 cell where [ScoreTable] has 2 columns")]
+
+
+def test_a_table_whose_rows_run_over_lines_with_missing_cells_is_refused_with_its_line() -> None:
+    with pytest.raises(PbnError, match=r"line 2: \[ScoreTable\] has 5 cells, not a multiple of its 3 columns"):
+        parse_pbn('[Board "1"]\n[ScoreTable "A;B;C"]\n1 2\n3 4\n5\n')
 
 
 def test_malformed_tag_is_refused() -> None:

@@ -13,9 +13,9 @@ from typing import Any
 from tenace.commands.options import cannot_write, in_range, output_file
 from tenace.errors import UsageError
 from tenace.pbn.reader import PbnError, PbnGame, read_pbn
-from tenace.pbn.results import PbnResultError
+from tenace.pbn.results import NothingScored, PbnResultError
 from tenace.reports.json import write_json
-from tenace.reports.model import Report
+from tenace.reports.model import LeftOut, Report
 from tenace.reports.pbn import write_report_pbn
 from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_report, team_report
 from tenace.reports.text import write_text
@@ -49,6 +49,11 @@ methods:
 Only contract, declarer and result (and A+/A/A- for artificial scores) are read; the file's
 computed columns are ignored and everything is recomputed with the shared Law 77.
 
+A row that cannot be read (a contract 8S, no result) is left out of its board, which is scored on
+the rows that remain (factored to the common top, Law 78); a team board with one room is left out
+of the match. Each is listed on stderr (file:line, board, row, why) and under "problems" in --json,
+and the exit code is still 0; --strict refuses the file instead (exit 2).
+
 examples:
   tenace score session.pbn
   tenace score session.pbn --preset magic-contest --json > scores.json
@@ -63,6 +68,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--method", choices=METHODS, default="mp", help="how to score (default mp)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.add_argument("--pbn", type=Path, metavar="OUT", help="also write the rescored file as PBN 2.1")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse a file with any row or board that cannot be scored (exit 2) instead of leaving it out")
     mp = p.add_argument_group("matchpoints (mp, mp-acbl)")
     mp.add_argument("--preset", choices=sorted(PRESETS),
                     help="a program's conventions to start from (magic-contest: MPs to 0.1, whole board %%, "
@@ -144,8 +151,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         games = read_pbn(args.file)
         report = METHOD_RUNNERS[args.method](games, args)
+    except NothingScored as e:
+        write_problems(args.file, e.problems, sys.stderr, summary=False)
+        raise UsageError(f"{args.file}: {e}") from None
     except (PbnError, PbnResultError, ValueError) as e:  # options are checked: what is left is the file's
         raise UsageError(f"{args.file}: {e}") from None
+    if report.problems and args.strict:
+        write_problems(args.file, report.problems, sys.stderr, summary=False)
+        raise UsageError(f"{args.file}: {_count(report.problems)} that cannot be scored (--strict; without it "
+                         "they are left out and the rest is scored)")
     if args.json:
         write_json(report, sys.stdout)
     else:
@@ -157,7 +171,21 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise cannot_write("--pbn", args.pbn, e) from None
         log.info("wrote %s", args.pbn)
+    if report.problems:  # after the report, where the user's eye ends up
+        write_problems(args.file, report.problems, sys.stderr, summary=True)
     return 0
+
+
+def _count(problems: tuple[LeftOut, ...] | list[LeftOut]) -> str:
+    return f"{len(problems)} row{'s' if len(problems) != 1 else ''} or board{'s' if len(problems) != 1 else ''}"
+
+
+def write_problems(file: Path, problems: tuple[LeftOut, ...] | list[LeftOut], err: Any, summary: bool) -> None:
+    """What was left out, one line each (`file:line: board B row R: why`), after a count when the rest is scored."""
+    if summary:
+        err.write(f"tenace score: {file}: {_count(problems)} left out, the rest scored:\n")
+    for problem in problems:
+        err.write(f"  {problem.text(str(file))}\n")
 
 
 # --- from the options to the report ---------------------------------------------------------------------------

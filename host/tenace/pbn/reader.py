@@ -40,6 +40,14 @@ class PbnTable:
     name: str
     columns: list[PbnColumn]
     rows: list[list[str]] = field(default_factory=list)
+    # The file line each row starts on (empty for a table built in memory), for messages.
+    lines: list[int] = field(default_factory=list)
+    # Lines left out because their cells do not fill whole rows: (file line, why), when the others do.
+    unread: list[tuple[int, str]] = field(default_factory=list)
+
+    def line_of(self, index: int) -> int | None:
+        """The file line of row `index` (0-based), when known."""
+        return self.lines[index] if index < len(self.lines) else None
 
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
@@ -80,9 +88,12 @@ def read_pbn(path: Path | str) -> list[PbnGame]:
         raise PbnError(f"cannot read {path}: {e.strerror}") from None
     if b"\0" in data:  # no text encoding PBN allows has NUL bytes: an image, an archive, a UTF-16 file
         raise PbnError("a binary file, not PBN text")
-    games = parse_pbn(decode_pbn(data))
+    text = decode_pbn(data)
+    if not text.strip():
+        raise PbnError("an empty file: there is nothing to score")
+    games = parse_pbn(text)
     if not games:
-        raise PbnError("no game in it: an empty file, or not PBN")
+        raise PbnError("no game in it, only comments: not a PBN results file")
     log.info("read %d games from %s", len(games), path)
     return games
 
@@ -160,6 +171,9 @@ def parse_pbn(text: str) -> list[PbnGame]:
                 current.add_data(rest, number)
         elif current is not None:
             current.add_data(stripped, number)
+        elif not games:  # text before any tag: not a PBN file at all (notes, a CSV, a spreadsheet export)
+            raise PbnError(f"not a PBN file: line {number} is not a PBN tag such as [Event \"...\"]: "
+                           f"{stripped[:40]!r}")
         else:
             raise PbnError(f"line {number}: data outside a game: {stripped[:40]!r}")
     if current is not None:
@@ -174,7 +188,7 @@ class GameBuilder:
         self.game = PbnGame(line=line)
         self.previous = previous
         self.section: str | None = None
-        self.pending: list[str] = []
+        self.pending: list[tuple[int, str]] = []  # (file line, data)
         self.inherited = False
         self.line = line
 
@@ -192,7 +206,7 @@ class GameBuilder:
     def add_data(self, line: str, number: int) -> None:
         if self.section is None:
             raise PbnError(f"line {number}: data before any tag")
-        self.pending.append(line)
+        self.pending.append((number, line))
 
     def close_section(self) -> None:
         name, lines = self.section, self.pending
@@ -203,12 +217,30 @@ class GameBuilder:
         if self.inherited and not lines:
             return
         if _is_table(name, value):
-            columns = [parse_column(c) for c in value.split(";") if c.strip()]
-            cells = [tok for line in lines for tok in _tokens(line)]
-            if len(cells) % len(columns):
-                raise PbnError(f"line {self.line}: [{name}] has {len(cells)} cells, not a multiple of "
-                               f"its {len(columns)} columns")
-            rows = [cells[i:i + len(columns)] for i in range(0, len(cells), len(columns))]
-            self.game.tables[name] = PbnTable(name, columns, rows)
+            self.game.tables[name] = _table(name, [parse_column(c) for c in value.split(";") if c.strip()], lines,
+                                            self.line)
         elif lines:
-            self.game.sections[name] = lines
+            self.game.sections[name] = [text for _, text in lines]
+
+
+def _table(name: str, columns: list[PbnColumn], lines: list[tuple[int, str]], tag_line: int) -> PbnTable:
+    """A table's rows from its data lines. PBN lets a row run over several lines, so the cells are one stream;
+    when they do not fill whole rows but most lines hold whole rows, the other lines are left out (`unread`)."""
+    width = len(columns)
+    cells = [(number, tok) for number, line in lines for tok in _tokens(line)]
+    if len(cells) % width == 0:
+        return PbnTable(name, columns, [[tok for _, tok in cells[i:i + width]] for i in range(0, len(cells), width)],
+                        [cells[i][0] for i in range(0, len(cells), width)])
+    table = PbnTable(name, columns)
+    for number, line in lines:
+        tokens = _tokens(line)
+        if len(tokens) % width:
+            cells_text = f"{len(tokens)} cell{'s' if len(tokens) != 1 else ''}"
+            table.unread.append((number, f"{cells_text} where [{name}] has {width} columns"))
+            continue
+        for i in range(0, len(tokens), width):
+            table.rows.append(tokens[i:i + width])
+            table.lines.append(number)
+    if not table.rows:  # no line holds whole rows: the rows run over lines, and which cell is missing is unknown
+        raise PbnError(f"line {tag_line}: [{name}] has {len(cells)} cells, not a multiple of its {width} columns")
+    return table

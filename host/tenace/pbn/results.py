@@ -2,7 +2,8 @@
 
 A PBN file may carry computed columns (MP_NS, IMP_NS, Percentage...); they are never read here.
 Pairs files give one ScoreTable per board (table/round/pair ids, or a Multiplicity column); team
-files give one game per room with Contract/Declarer/Result tags.
+files give one game per room with Contract/Declarer/Result tags. A row or team board that cannot be
+scored is left out and described in the `problems` list the caller passes; the rest is scored.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from tenace.pbn.reader import PbnGame
+from tenace.reports.model import LeftOut
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
 from tenace.scoring.teams import RoomScores
@@ -25,6 +27,14 @@ _NO_CONTRACT = ("", "-", "?")
 
 class PbnResultError(ValueError):
     """A result in a PBN file that cannot be scored, naming its board and row."""
+
+
+class NothingScored(PbnResultError):
+    """Not one result of the file could be scored: what was left out, and why."""
+
+    def __init__(self, message: str, problems: list[LeftOut]) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -44,18 +54,25 @@ class RawResult:
     # The director's artificial score per side ("A+", "A", "A-") when no contract was played.
     artificial: tuple[str, str] | None
     ns_score: int | None  # recomputed by Law 77; None for an artificial result
+    line: int | None = None  # the file line the row starts on
+
+    @property
+    def named(self) -> bool:
+        """Whether the row names both pairs (PairId_NS, PairId_EW)."""
+        return bool(self.ns_pair and self.ew_pair and self.ns_pair != "-" and self.ew_pair != "-")
 
     def where(self) -> str:
         return f"board {self.board}" + (f" table {self.table}" if self.table is not None else f" row {self.row}")
 
 
-def board_number(game: PbnGame) -> int:
+def board_tag(game: PbnGame) -> int:
+    """The Board tag's number (a PbnResultError saying what is wrong with it otherwise)."""
     try:
         board = int(game.tag("Board"))
     except ValueError:
-        raise PbnResultError(f"game at line {game.line}: Board tag {game.tag('Board')!r} is not a number") from None
+        raise PbnResultError(f"Board tag {game.tag('Board')!r} is not a number") from None
     if board < 1:
-        raise PbnResultError(f"game at line {game.line}: board number {board} is not 1 or more")
+        raise PbnResultError(f"board number {board} is not 1 or more")
     return board
 
 
@@ -79,65 +96,96 @@ def _artificial(cell: str) -> str | None:
     return text if text in _AVERAGES else None
 
 
-def raw_results(game: PbnGame) -> list[RawResult]:
-    """The rows of a game's ScoreTable, each NS score recomputed from contract, declarer and tricks."""
+def raw_results(game: PbnGame, problems: list[LeftOut]) -> list[RawResult]:
+    """The rows of a game's ScoreTable, each NS score recomputed from contract, declarer and tricks; a row that
+    cannot be read is left out (in `problems`), and so is the whole board when its number or vulnerability is bad."""
     table = game.tables.get("ScoreTable")
     if table is None:
         return []
-    board = board_number(game)
-    vul = board_vulnerability(game, board)
+    try:
+        board = board_tag(game)
+        vul = board_vulnerability(game, board)
+    except ValueError as e:
+        problems.append(LeftOut(game.line, None, None, f"{e}; the board is left out"))
+        return []
+    problems.extend(LeftOut(line, board, None, f"{why}: the line is left out") for line, why in table.unread)
     out = []
-    for number, rec in enumerate(table.records(), start=1):
-        contract = rec.get("Contract", "").strip()
-        artificial = None
-        score: int | None = None
-        if contract in _NO_CONTRACT:
-            ns, ew = _artificial(rec.get("Score_NS", "")), _artificial(rec.get("Score_EW", ""))
-            if ns is None or ew is None:
-                raise PbnResultError(f"board {board} row {number}: no contract and no artificial score (A+/A/A-)")
-            artificial = (ns, ew)
-        else:
-            try:
-                score = score_contract(contract, rec.get("Declarer", ""), rec.get("Result", ""), vul)
-            except ValueError as e:
-                raise PbnResultError(f"board {board} row {number}: {e}") from None
-        out.append(RawResult(
-            board=board, row=number,
-            table=int(rec["Table"]) if rec.get("Table", "-").isdigit() else None,
-            round=int(rec["Round"]) if rec.get("Round", "-").isdigit() else None,
-            ns_pair=rec.get("PairId_NS"), ew_pair=rec.get("PairId_EW"),
-            contract=contract, declarer=rec.get("Declarer", ""), result=rec.get("Result", ""),
-            count=int(rec["Multiplicity"]) if rec.get("Multiplicity", "").isdigit() else 1,
-            artificial=artificial, ns_score=score,
-        ))
+    for index, rec in enumerate(table.records()):
+        line = table.line_of(index) or game.line
+        try:
+            out.append(_raw_result(board, index + 1, rec, vul, line))
+        except ValueError as e:
+            problems.append(LeftOut(line, board, f"row {index + 1}", str(e)))
     return out
 
 
-def all_raw_results(games: list[PbnGame]) -> list[RawResult]:
-    return [r for game in games for r in raw_results(game)]
+def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: int) -> RawResult:
+    contract = rec.get("Contract", "").strip()
+    artificial = None
+    score: int | None = None
+    if contract in _NO_CONTRACT:
+        ns, ew = _artificial(rec.get("Score_NS", "")), _artificial(rec.get("Score_EW", ""))
+        if ns is None or ew is None:
+            raise PbnResultError("no contract and no artificial score (A+/A/A-)")
+        artificial = (ns, ew)
+    else:
+        score = score_contract(contract, rec.get("Declarer", ""), rec.get("Result", ""), vul)
+    return RawResult(
+        board=board, row=number,
+        table=int(rec["Table"]) if rec.get("Table", "-").isdigit() else None,
+        round=int(rec["Round"]) if rec.get("Round", "-").isdigit() else None,
+        ns_pair=rec.get("PairId_NS"), ew_pair=rec.get("PairId_EW"),
+        contract=contract, declarer=rec.get("Declarer", ""), result=rec.get("Result", ""),
+        count=int(rec["Multiplicity"]) if rec.get("Multiplicity", "").isdigit() else 1,
+        artificial=artificial, ns_score=score, line=line,
+    )
 
 
-def has_pairs(rows: list[RawResult]) -> bool:
-    return bool(rows) and all(r.ns_pair and r.ew_pair and r.ns_pair != "-" for r in rows)
+def all_raw_results(games: list[PbnGame], problems: list[LeftOut]) -> list[RawResult]:
+    return [r for game in games for r in raw_results(game, problems)]
 
 
-def pairs_results(rows: list[RawResult], section: str = "") -> list[BoardResult]:
-    """Matchpoint input: one BoardResult per row (rows need pair ids; a Multiplicity is not allowed)."""
-    if not has_pairs(rows):
-        raise PbnResultError("this file's score tables name no pairs (PairId_NS/PairId_EW): nothing to rank")
+def named_rows(rows: list[RawResult], problems: list[LeftOut]) -> tuple[list[RawResult], bool]:
+    """The rows to rank and whether there is a ranking: when some rows name their pairs, a row that does not
+    is left out (its result belongs to no pair); when none do, every row is kept for per-board figures only."""
+    if not any(r.named for r in rows):
+        return rows, False
+    for r in rows:
+        if not r.named:
+            problems.append(LeftOut(r.line, r.board, f"row {r.row}", "no pair ids (PairId_NS, PairId_EW)"))
+    return [r for r in rows if r.named], True
+
+
+def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = True,
+                  section: str = "") -> list[BoardResult]:
+    """Matchpoint input: one BoardResult per row (a row with a Multiplicity is left out: it has no pair).
+
+    Rows of a file that names no pairs get stand-in ids, one per row and side, for per-board figures only.
+    """
     out = []
     for r in rows:
         if r.count != 1:
-            raise PbnResultError(f"{r.where()}: a Multiplicity of {r.count} cannot be matchpointed by pair")
+            problems.append(LeftOut(r.line, r.board, f"row {r.row}",
+                                    f"a Multiplicity of {r.count} cannot be matchpointed by pair"))
+            continue
         outcome: Played | Artificial
         if r.artificial is not None:
             outcome = Artificial(_AVERAGES[r.artificial[0]], _AVERAGES[r.artificial[1]])
         else:
             assert r.ns_score is not None
             outcome = Played(r.ns_score)
-        out.append(BoardResult(section, r.table or r.row, r.round or 1, r.board, str(r.ns_pair), str(r.ew_pair),
-                               outcome))
+        ns, ew = (str(r.ns_pair), str(r.ew_pair)) if named else (f"row {r.row} NS", f"row {r.row} EW")
+        out.append(BoardResult(section, r.table or r.row, r.round or 1, r.board, ns, ew, outcome))
     return out
+
+
+def nothing_scored(games: list[PbnGame], problems: list[LeftOut]) -> NothingScored:
+    """The error for a file none of whose results could be scored."""
+    if problems:
+        return NothingScored(f"none of its results could be scored ({len(problems)} left out)", problems)
+    if not any("ScoreTable" in g.tables for g in games):
+        return NothingScored("no game in it has a ScoreTable: there are no results to score (a file of deals?)", [])
+    return NothingScored("its score tables hold no results", [])
 
 
 def imp_entries(rows: list[RawResult]) -> dict[int, list[Entry]]:
@@ -159,26 +207,45 @@ class Room:
     ns_score: int
 
 
-def team_rooms(games: list[PbnGame]) -> dict[int, tuple[Room, Room]]:
-    """Two games per board, open room first (by Room tag, else file order): the home team sits NS in the open."""
+def room_name(game: PbnGame, index: int) -> str:
+    """ "open room", "closed room" (the Room tag), else the room's place among the board's games: "room 2"."""
+    room = game.tag("Room").strip().lower()
+    return f"{room} room" if room else f"room {index + 1}"
+
+
+def team_rooms(games: list[PbnGame], problems: list[LeftOut]) -> dict[int, tuple[Room, Room]]:
+    """Two games per board, open room first (by Room tag, else file order): the home team sits NS in the open.
+
+    A board without exactly two rooms that can be scored is left out of the match (in `problems`).
+    """
     by_board: dict[int, list[PbnGame]] = defaultdict(list)
     for game in games:
         if game.tag("Contract") or game.tag("Result"):
-            by_board[board_number(game)].append(game)
+            try:
+                by_board[board_tag(game)].append(game)
+            except PbnResultError as e:
+                problems.append(LeftOut(game.line, None, None, f"{e}; the room is left out of the match"))
     out = {}
     for board, pair in sorted(by_board.items()):
-        if len(pair) != 2:
-            raise PbnResultError(f"board {board}: a team match needs one result per room, found {len(pair)}")
         pair.sort(key=lambda g: g.tag("Room").lower() == "closed")
-        rooms = []
-        for game in pair:
+        rooms, bad = [], []
+        for index, game in enumerate(pair):
             try:
                 score = score_contract(game.tag("Contract"), game.tag("Declarer"), game.tag("Result"),
                                        board_vulnerability(game, board))
             except ValueError as e:
-                raise PbnResultError(f"board {board} ({game.tag('Room') or 'room'}): {e}") from None
+                bad.append(LeftOut(game.line, board, room_name(game, index),
+                                   f"{e}; the board is left out of the match"))
+                continue
             rooms.append(Room(game, score))
-        out[board] = (rooms[0], rooms[1])
+        if bad:
+            problems.extend(bad)
+        elif len(rooms) != 2:
+            found = "one room only" if len(rooms) == 1 else f"{len(rooms)} results"
+            problems.append(LeftOut(pair[0].line, board, None,
+                                    f"{found}: a team board needs one result per room; left out of the match"))
+        else:
+            out[board] = (rooms[0], rooms[1])
     return out
 
 

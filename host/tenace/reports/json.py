@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from tenace.reports.model import (
     Adjustment,
     Board,
+    LeftOut,
     Pair,
     RankingLine,
     Report,
@@ -72,6 +73,7 @@ def to_document(report: Report) -> dict[str, Any]:
         "boards": [_board(b) for b in report.boards],
         "ranking": [_ranking_line(p) for p in report.ranking],
         "notes": list(report.notes),
+        "problems": [asdict(p) for p in report.problems],
     }
     converted: dict[str, Any] = _number(doc)
     return converted
@@ -125,7 +127,8 @@ def from_document(doc: dict[str, Any]) -> Report:
     teams = doc["method"] == "teams"
     return Report(method=doc["method"], title=doc.get("title", ""),
                   settings={} if teams else dict(doc.get("summary", {})), boards=tuple(boards), ranking=ranking,
-                  match=_build(TeamMatch, doc["summary"]) if teams else None, notes=tuple(doc.get("notes", [])))
+                  match=_build(TeamMatch, doc["summary"]) if teams else None, notes=tuple(doc.get("notes", [])),
+                  problems=tuple(LeftOut(**p) for p in doc.get("problems", [])))
 
 
 def read_json(text: str) -> Report:

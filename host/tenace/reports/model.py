@@ -150,6 +150,22 @@ class TeamMatch:
     vp_away: Decimal | None = None
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """A row or board of the input that could not be scored and was left out, and why."""
+
+    line: int | None  # the file line it starts on, when known
+    board: int | None  # None when not even the board number could be read
+    row: str | None  # "row 3" of a board's ScoreTable, "closed room" of a team board; None for the whole board
+    reason: str
+
+    def text(self, file: str) -> str:
+        """One line for the user: `club.pbn:14: board 2 row 3: contract '8S' must start with a level 1 to 7`."""
+        where = " ".join(part for part in (f"board {self.board}" if self.board is not None else None, self.row)
+                         if part)
+        return f"{file}:{self.line if self.line is not None else '?'}: {f'{where}: ' if where else ''}{self.reason}"
+
+
 Setting = str | int | None
 
 
@@ -164,6 +180,7 @@ class Report:
     ranking: tuple[RankingLine, ...] = ()
     match: TeamMatch | None = None
     notes: tuple[str, ...] = ()
+    problems: tuple[LeftOut, ...] = ()  # what the input held that could not be scored (`tenace score`)
 
     @property
     def imps(self) -> bool:

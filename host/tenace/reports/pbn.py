@@ -72,7 +72,10 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
         for stale in _STALE:
             game.tables.pop(stale, None)
             game.tags.pop(stale, None)
-        board = by_board.get(int(game.tag("Board") or 0))
+        try:
+            board = by_board.get(int(game.tag("Board") or 0))
+        except ValueError:  # a board number that could not be read: the board was left out
+            board = None
         if board is None or report.match is not None:
             continue
         spec = _IMP_COLUMNS if report.imps else _MP_COLUMNS
@@ -82,9 +85,10 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
     if report.match is not None:
         # PBN's ScoreIMP is from the table's own North-South ("EW 2": its EW won 2), as published: the home team is
         # NS in the open room and EW in the closed one.
-        for number, (open_room, closed_room) in team_rooms(out).items():
-            rooms = by_board[number].rooms
-            assert rooms is not None
+        for number, (open_room, closed_room) in team_rooms(out, []).items():
+            rooms = by_board[number].rooms if number in by_board else None
+            if rooms is None:  # a board left out of the match (the report lists why)
+                continue
             net = rooms.imp_home - rooms.imp_away
             open_room.game.tags["ScoreIMP"] = score_imp(net)
             closed_room.game.tags["ScoreIMP"] = score_imp(-net)

@@ -1,4 +1,8 @@
-"""The report of a PBN file rescored from its raw results: matchpoints, IMP pairs (Butler, cross-IMPs) or teams."""
+"""The report of a PBN file rescored from its raw results: matchpoints, IMP pairs (Butler, cross-IMPs) or teams.
+
+What cannot be scored (a row, a team board) is left out and listed in the report's `problems`; a file none of
+whose results can be scored is a NothingScored error.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,12 @@ from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
 from tenace.pbn.results import (
-    PbnResultError,
+    NothingScored,
     RawResult,
     all_raw_results,
-    has_pairs,
     imp_entries,
+    named_rows,
+    nothing_scored,
     pairs_results,
     team_boards,
     team_rooms,
@@ -22,6 +27,7 @@ from tenace.pbn.results import (
 from tenace.reports.model import (
     Adjustment,
     Board,
+    LeftOut,
     Pair,
     RankingLine,
     Report,
@@ -35,12 +41,15 @@ from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
 from tenace.scoring.imp_results import ImpLine
-from tenace.scoring.matchpoints import MatchpointOptions
+from tenace.scoring.matchpoints import BoardScore, MatchpointOptions, matchpoint_board
+from tenace.scoring.model import BoardResult
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.rounding import Rounding, to_decimal
 from tenace.scoring.teams import TeamMatchOptions, score_team_match
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import parse_tricks
+
+NO_PAIRS = "the score tables name no pairs, so there is no ranking: per-board figures only"
 
 
 def imps(value: Fraction | int) -> Decimal:
@@ -89,12 +98,28 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
 # --- matchpoints -------------------------------------------------------------------------------------------
 
 def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOptions) -> Report:
-    rows = all_raw_results(games)
-    session = score_pairs_session(pairs_results(rows), options)
-    pairs = pairs_of({p: t.directions for p, t in session.totals.items()}, file_names(games))
+    problems: list[LeftOut] = []
+    rows, named = named_rows(all_raw_results(games, problems), problems)
+    results = pairs_results(rows, problems, named)
+    if not results:
+        raise nothing_scored(games, problems)
+    ranking = []
+    pairs: dict[str, Pair] = {}
+    scored: tuple[BoardScore, ...] | list[BoardScore]
+    if named:
+        session = score_pairs_session(results, options)
+        scored = session.boards
+        pairs = pairs_of({p: t.directions for p, t in session.totals.items()}, file_names(games))
+        for placing in session.ranking:
+            total = session.totals[placing.pair]
+            ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],
+                                       directions="/".join(sorted(total.directions)), boards=total.boards,
+                                       mp=total.mp, percent=total.percent, tiebreak=placing.tiebreak))
+    else:
+        scored = _boards_alone(results, options)
     raw = {(r.board, r.table or r.row): r for r in rows}
     boards = []
-    for board in session.boards:
+    for board in scored:
         lines = []
         for t in board.tables:
             r = raw[(board.board, t.result.table)]
@@ -104,22 +129,26 @@ def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOpti
                                  percent_ns=t.ns.percent if t.ns else None,
                                  percent_ew=t.ew.percent if t.ew else None))
         boards.append(Board(board.board, tuple(lines), top=board.top, expected=board.expected))
-    ranking = []
-    for placing in session.ranking:
-        total = session.totals[placing.pair]
-        ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],
-                                   directions="/".join(sorted(total.directions)), boards=total.boards, mp=total.mp,
-                                   percent=total.percent, tiebreak=placing.tiebreak))
     settings: dict[str, Setting] = {"units": options.units.value, "factoring": options.factoring.value,
-                                    "boards": len(session.boards), "results": len(rows)}
-    return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking))
+                                    "boards": len(scored), "results": len(results)}
+    return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking),
+                  notes=() if named else (NO_PAIRS,), problems=tuple(problems))
+
+
+def _boards_alone(results: list[BoardResult], options: MatchpointOptions) -> list[BoardScore]:
+    """Each board matchpointed on its own, to the same E as a session (no pairs: no Law 12C2(c), no totals)."""
+    by_board: dict[int, list[BoardResult]] = defaultdict(list)
+    for result in results:
+        by_board[result.board].append(result)
+    expected = options.expected_results or max(map(len, by_board.values()))
+    return [matchpoint_board(board_results, options, expected) for _, board_results in sorted(by_board.items())]
 
 
 # --- IMP pairs ---------------------------------------------------------------------------------------------
 
-def _imp_report(games: list[PbnGame], rows: list[RawResult], method: str, lines_of: Mapping[int, tuple[ImpLine, ...]],
-                settings: dict[str, Setting], datums: Mapping[int, int] | None = None,
-                compared: Mapping[int, int] | None = None) -> Report:
+def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, problems: list[LeftOut], method: str,
+                lines_of: Mapping[int, tuple[ImpLine, ...]], settings: dict[str, Setting],
+                datums: Mapping[int, int] | None = None, compared: Mapping[int, int] | None = None) -> Report:
     """Butler or cross-IMPs: the lines' IMPs, each board's datum (Butler) or results compared (cross-IMPs)."""
     datums, compared = datums or {}, compared or {}
     by_board: dict[int, list[RawResult]] = defaultdict(list)
@@ -128,7 +157,7 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], method: str, lines_
     ranking: list[RankingLine] = []
     notes: tuple[str, ...] = ()
     pairs: dict[str, Pair] = {}
-    if has_pairs(rows):
+    if named:
         results = [(str(r.ns_pair), str(r.ew_pair), line) for board, board_rows in sorted(by_board.items())
                    for r, line in zip(board_rows, lines_of[board], strict=True)]
         totals = imp_totals(results)
@@ -142,27 +171,37 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], method: str, lines_
                                        directions="/".join(sorted(total.directions)), boards=total.boards,
                                        imps=imps(total.imps)))
     else:
-        notes = ("the score tables name no pairs, so there is no ranking: per-board figures only",)
+        notes = (NO_PAIRS,)
     boards = []
     for board, board_rows in sorted(by_board.items()):
         lines = tuple(replace(traveller_line(r, pairs), imp_ns=imps(line.ns_imps), imp_ew=imps(line.ew_imps))
                       for r, line in zip(board_rows, lines_of[board], strict=True))
         boards.append(Board(board, lines, datum=datums.get(board), results=compared.get(board)))
-    return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking), notes=notes)
+    return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking), notes=notes,
+                  problems=tuple(problems))
+
+
+def _imp_rows(games: list[PbnGame], problems: list[LeftOut]) -> tuple[list[RawResult], bool]:
+    rows, named = named_rows(all_raw_results(games, problems), problems)
+    if not rows:
+        raise nothing_scored(games, problems)
+    return rows, named
 
 
 def cross_imps_report(games: list[PbnGame], options: CrossImpOptions) -> Report:
-    rows = all_raw_results(games)
+    problems: list[LeftOut] = []
+    rows, named = _imp_rows(games, problems)
     boards = {board: cross_imps_board(entries, options) for board, entries in imp_entries(rows).items()}
-    return _imp_report(games, rows, "cross-imps", {b: s.lines for b, s in boards.items()},
+    return _imp_report(games, rows, named, problems, "cross-imps", {b: s.lines for b, s in boards.items()},
                        {"unit": options.unit.value, "boards": len(boards), "results": len(rows)},
                        compared={b: s.results for b, s in boards.items()})
 
 
 def butler_report(games: list[PbnGame], options: ButlerOptions) -> Report:
-    rows = all_raw_results(games)
+    problems: list[LeftOut] = []
+    rows, named = _imp_rows(games, problems)
     boards = {board: butler_board(entries, options) for board, entries in imp_entries(rows).items()}
-    return _imp_report(games, rows, "butler", {b: s.lines for b, s in boards.items()},
+    return _imp_report(games, rows, named, problems, "butler", {b: s.lines for b, s in boards.items()},
                        {"trim": options.trim_count, "trim_percent": _setting(options.trim_percent),
                         "datum_rounding": options.datum_rounding.value, "boards": len(boards), "results": len(rows)},
                        datums={b: int(s.datum) for b, s in boards.items()})
@@ -175,9 +214,12 @@ def _setting(value: Fraction | int) -> Setting:
 # --- teams -------------------------------------------------------------------------------------------------
 
 def team_report(games: list[PbnGame], options: TeamMatchOptions) -> Report:
-    rooms = team_rooms(games)
+    problems: list[LeftOut] = []
+    rooms = team_rooms(games, problems)
     if not rooms:
-        raise PbnResultError("no played results (Contract/Result tags) found for a team match")
+        if problems:
+            raise NothingScored(f"no board of the match could be scored ({len(problems)} left out)", problems)
+        raise NothingScored("no played results (Contract/Result tags) found for a team match", [])
     match = score_team_match(team_boards(rooms), options)
     boards = []
     for b in match.boards:
@@ -191,7 +233,7 @@ def team_report(games: list[PbnGame], options: TeamMatchOptions) -> Report:
                        boards=len(match.boards), carry_over=imps(carry_over), imps_home=imps(match.home_imps),
                        imps_away=imps(match.away_imps), vp_home=match.vp.home if match.vp else None,
                        vp_away=match.vp.away if match.vp else None)
-    return Report("teams", boards=tuple(boards), match=totals)
+    return Report("teams", boards=tuple(boards), match=totals, problems=tuple(problems))
 
 
 def _room(game: PbnGame, ns_score: int) -> Room:
