@@ -12,7 +12,7 @@ from typing import Any
 
 from tenace.commands.options import cannot_write, in_range, output_file
 from tenace.errors import UsageError
-from tenace.pbn.reader import PbnError, PbnGame, read_pbn
+from tenace.pbn.reader import PbnError, PbnGame, pbn_games, read_pbn
 from tenace.pbn.results import NothingScored, PbnResultError
 from tenace.reports.json import write_json
 from tenace.reports.model import LeftOut, Report
@@ -56,6 +56,7 @@ and the exit code is still 0; --strict refuses the file instead (exit 2).
 
 examples:
   tenace score session.pbn
+  cat session.pbn | tenace score -
   tenace score session.pbn --preset magic-contest --json > scores.json
   tenace score pairs.pbn --method cross-imps --unit per-comparison
   tenace score match.pbn --method teams --pbn rescored.pbn"""
@@ -64,7 +65,7 @@ examples:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("score", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", type=Path, help="the PBN file (UTF-8 or Latin-1)")
+    p.add_argument("file", type=Path, help="the PBN file (UTF-8 or Latin-1), or - to read it from standard input")
     p.add_argument("--method", choices=METHODS, default="mp", help="how to score (default mp)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.add_argument("--pbn", type=Path, metavar="OUT", help="also write the rescored file as PBN 2.1")
@@ -143,22 +144,44 @@ def check_options(args: argparse.Namespace) -> None:
         if getattr(args, dest) is None:
             setattr(args, dest, 0 if dest == "trim" and args.trim_percent else value)
     if args.pbn is not None:
-        output_file("--pbn", args.pbn, not_same_as=args.file)
+        output_file("--pbn", args.pbn, not_same_as=None if from_stdin(args) else args.file)
+
+
+STDIN = "<stdin>"  # how messages name standard input (`tenace score -`)
+
+
+def from_stdin(args: argparse.Namespace) -> bool:
+    return str(args.file) == "-"
+
+
+def read_games(args: argparse.Namespace) -> list[PbnGame]:
+    """The games of the file, or of standard input for `-` (refused when it is a terminal or empty)."""
+    if not from_stdin(args):
+        return read_pbn(args.file)
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("- reads the PBN file from standard input, which is a terminal: pipe a file in "
+                         "(cat session.pbn | tenace score -) or name it (tenace score session.pbn)")
+    try:
+        data = sys.stdin.buffer.read()
+    except OSError as e:
+        raise UsageError(f"{STDIN}: cannot read standard input: {e.strerror or e}") from None
+    return pbn_games(data, empty="standard input is empty: pipe a PBN file in (cat session.pbn | tenace score -)")
 
 
 def run(args: argparse.Namespace) -> int:
     check_options(args)
+    name = STDIN if from_stdin(args) else str(args.file)
     try:
-        games = read_pbn(args.file)
+        games = read_games(args)
         report = METHOD_RUNNERS[args.method](games, args)
     except NothingScored as e:
-        write_problems(args.file, e.problems, sys.stderr, summary=False)
-        raise UsageError(f"{args.file}: {e}") from None
+        write_problems(name, e.problems, sys.stderr, summary=False)
+        raise UsageError(f"{name}: {e}") from None
     except (PbnError, PbnResultError, ValueError) as e:  # options are checked: what is left is the file's
-        raise UsageError(f"{args.file}: {e}") from None
+        raise UsageError(f"{name}: {e}") from None
     if report.problems and args.strict:
-        write_problems(args.file, report.problems, sys.stderr, summary=False)
-        raise UsageError(f"{args.file}: {_count(report.problems)} that cannot be scored (--strict; without it "
+        write_problems(name, report.problems, sys.stderr, summary=False)
+        raise UsageError(f"{name}: {_count(report.problems)} that cannot be scored (--strict; without it "
                          "they are left out and the rest is scored)")
     if args.json:
         write_json(report, sys.stdout)
@@ -172,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
             raise cannot_write("--pbn", args.pbn, e) from None
         log.info("wrote %s", args.pbn)
     if report.problems:  # after the report, where the user's eye ends up
-        write_problems(args.file, report.problems, sys.stderr, summary=True)
+        write_problems(name, report.problems, sys.stderr, summary=True)
     return 0
 
 
@@ -180,12 +203,12 @@ def _count(problems: tuple[LeftOut, ...] | list[LeftOut]) -> str:
     return f"{len(problems)} row{'s' if len(problems) != 1 else ''} or board{'s' if len(problems) != 1 else ''}"
 
 
-def write_problems(file: Path, problems: tuple[LeftOut, ...] | list[LeftOut], err: Any, summary: bool) -> None:
+def write_problems(file: str, problems: tuple[LeftOut, ...] | list[LeftOut], err: Any, summary: bool) -> None:
     """What was left out, one line each (`file:line: board B row R: why`), after a count when the rest is scored."""
     if summary:
         err.write(f"tenace score: {file}: {_count(problems)} left out, the rest scored:\n")
     for problem in problems:
-        err.write(f"  {problem.text(str(file))}\n")
+        err.write(f"  {problem.text(file)}\n")
 
 
 # --- from the options to the report ---------------------------------------------------------------------------

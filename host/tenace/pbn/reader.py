@@ -86,15 +86,21 @@ def read_pbn(path: Path | str) -> list[PbnGame]:
         data = path.read_bytes()
     except OSError as e:
         raise PbnError(f"cannot read {path}: {e.strerror}") from None
+    games = pbn_games(data)
+    log.info("read %d games from %s", len(games), path)
+    return games
+
+
+def pbn_games(data: bytes, empty: str = "an empty file: there is nothing to score") -> list[PbnGame]:
+    """All games of a PBN file's bytes (read from a file or standard input); `empty` is the message for no text."""
     if b"\0" in data:  # no text encoding PBN allows has NUL bytes: an image, an archive, a UTF-16 file
         raise PbnError("a binary file, not PBN text")
     text = decode_pbn(data)
     if not text.strip():
-        raise PbnError("an empty file: there is nothing to score")
+        raise PbnError(empty)
     games = parse_pbn(text)
     if not games:
         raise PbnError("no game in it, only comments: not a PBN results file")
-    log.info("read %d games from %s", len(games), path)
     return games
 
 

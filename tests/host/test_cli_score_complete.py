@@ -1,0 +1,109 @@
+"""`tenace score` keeps what the file gave: standard input, players' member ids, the file's other columns, team
+names, column headers, and Butler or cross-IMPs on a team match refused with the method to use."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tenace.cli import main
+
+from conftest import ORACLES, needs_oracles
+
+FFB = ORACLES / "ffb-2022-dn1-session1.pbn"
+VENICE = ORACLES / "venice-cup-1997-final-2.pbn"
+
+PAIRS = """[Event "Club"]
+[Board "1"]
+[Vulnerable "None"]
+[TotalScoreTable "Rank;PairId;Direction;TotalScoreMP;Names;MemberID1;MemberID2;Sex1;Sex2"]
+1 1 NS 9 "Ann LEE - Bob RAY" "00012345" "00067890" W M
+2 11 EW 9 "Cat KIM - Dan ORR" "00011111" "00022222" W M
+3 2 NS 9 "Eve FOX - Fay GUY" "00033333" - W W
+4 12 EW 9 "Gus HAL - Ida JAY" - - M W
+[ScoreTable "Table;Round;PairId_NS;PairId_EW;Contract;Declarer;Result;Lead;Score_NS;Score_EW"]
+ 1 1 1 11 4S  N 10 HK - -
+ 2 1 2 12 4S  N 11 C2 - -
+
+[Board "2"]
+[Vulnerable "NS"]
+[ScoreTable "#"]
+ 1 1 1 11 2H  E 8 SA - -
+ 2 1 2 12 3NT S 9 - - -
+"""
+
+
+def tenace(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "tenace.cli", *map(str, args)], capture_output=True, input=stdin,
+                          timeout=120)
+
+
+@pytest.fixture
+def pairs(tmp_path: Path) -> Path:
+    path = tmp_path / "pairs.pbn"
+    path.write_text(PAIRS, encoding="utf-8")
+    return path
+
+
+# --- standard input ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [(), ("--json",), ("--method", "butler"), ("--method", "cross-imps", "--json")])
+def test_standard_input_scores_as_the_file_does(pairs: Path, args: tuple[str, ...]) -> None:
+    piped = tenace("score", "-", *args, stdin=pairs.read_bytes())
+    named = tenace("score", pairs, *args)
+    assert piped.returncode == named.returncode == 0, piped.stderr
+    assert piped.stdout == named.stdout and piped.stdout
+
+
+@needs_oracles
+def test_standard_input_scores_the_ffb_file_as_the_file(tmp_path: Path) -> None:
+    """`cat f.pbn | tenace score -` equals `tenace score f.pbn`, Latin-1 file and --pbn output included."""
+    piped = tenace("score", "-", "--pbn", tmp_path / "piped.pbn", stdin=FFB.read_bytes())
+    named = tenace("score", FFB, "--pbn", tmp_path / "named.pbn")
+    assert piped.returncode == named.returncode == 0
+    assert piped.stdout == named.stdout
+    assert (tmp_path / "piped.pbn").read_bytes() == (tmp_path / "named.pbn").read_bytes()
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    (b"", "standard input is empty: pipe a PBN file in"),
+    (b"  \n\n", "standard input is empty"),
+    (b"hello\n", "<stdin>: not a PBN file"),
+    (b"\x89PNG\r\n\x1a\n\0\0", "<stdin>: a binary file"),
+])
+def test_empty_or_bad_standard_input_is_refused_in_one_line(data: bytes, says: str) -> None:
+    proc = tenace("score", "-", stdin=data)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and says in err and "Traceback" not in err
+    assert len(err.splitlines()) == 1
+
+
+def test_problems_on_standard_input_are_placed_in_it(pairs: Path) -> None:
+    proc = tenace("score", "-", stdin=pairs.read_bytes().replace(b"4S  N 11", b"8S  N 11"))
+    assert proc.returncode == 0
+    assert "  <stdin>:11: board 1 row 2: contract '8S'" in proc.stderr.decode()
+
+
+def test_a_terminal_on_standard_input_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    assert main(["score", "-"]) == 2
+    err = capsys.readouterr().err
+    assert "standard input, which is a terminal: pipe a file in" in err and len(err.splitlines()) == 1
+
+
+def score_json(*args: str | Path) -> dict[str, Any]:
+    proc = tenace("score", *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc: dict[str, Any] = json.loads(proc.stdout)
+    return doc
