@@ -107,3 +107,53 @@ def score_json(*args: str | Path) -> dict[str, Any]:
     assert proc.returncode == 0, proc.stderr
     doc: dict[str, Any] = json.loads(proc.stdout)
     return doc
+
+
+# --- a team match under a pairs method --------------------------------------------------------------------------
+
+MATCH = """[Event "Match"]
+[Board "1"]
+[Room "Open"]
+[HomeTeam "Lions"]
+[VisitTeam "Tigers"]
+[North "Ann"]
+[South "Bob"]
+[Contract "4S"]
+[Declarer "N"]
+[Result "10"]
+
+[Board "1"]
+[Room "Closed"]
+[HomeTeam "Lions"]
+[VisitTeam "Tigers"]
+[Contract "3NT"]
+[Declarer "S"]
+[Result "9"]
+"""
+
+
+@pytest.mark.parametrize(("method", "why"), [
+    ("butler", "Butler IMPs need a field's results per board for a datum"),
+    ("cross-imps", "cross-IMPs compare a field's results per board"),
+    ("mp", "matchpoints rank a field of pairs"),
+])
+def test_a_pairs_method_on_a_team_match_is_refused_with_the_method_to_use(tmp_path: Path, method: str,
+                                                                           why: str) -> None:
+    path = tmp_path / "match.pbn"
+    path.write_text(MATCH, encoding="utf-8")
+    proc = tenace("score", path, "--method", method)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and "Note" not in err
+    assert f"no results to score by --method {method} ({why})" in err and err.rstrip().endswith("use --method teams")
+
+
+@needs_oracles
+@pytest.mark.parametrize("method", ["butler", "cross-imps"])
+def test_butler_and_cross_imps_on_the_venice_match_say_to_use_teams(method: str) -> None:
+    proc = tenace("score", VENICE, "--method", method)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode().splitlines() == [
+        f"tenace score: {VENICE}: no game in it has a ScoreTable: there are no results to score by --method {method}"
+        f" ({'Butler IMPs need a field' if method == 'butler' else 'cross-IMPs compare a field'}'s results per board"
+        f"{' for a datum' if method == 'butler' else ''}), only a team match's rooms: use --method teams"]

@@ -13,7 +13,7 @@ from typing import Any
 from tenace.commands.options import cannot_write, in_range, output_file
 from tenace.errors import UsageError
 from tenace.pbn.reader import PbnError, PbnGame, pbn_games, read_pbn
-from tenace.pbn.results import NothingScored, PbnResultError
+from tenace.pbn.results import NothingScored, PbnResultError, team_match
 from tenace.reports.json import write_json
 from tenace.reports.model import LeftOut, Report
 from tenace.reports.pbn import write_report_pbn
@@ -38,6 +38,11 @@ log = logging.getLogger(__name__)
 HELP = "rescore a PBN file from its raw results and print every board and the ranking"
 METHODS = ("mp", "mp-acbl", "butler", "cross-imps", "teams")
 PRESETS = {"default": DEFAULT_OPTIONS, "magic-contest": MAGIC_CONTEST_FFB}
+# Why a pairs method has nothing to work on in a team match's two results per board.
+PAIRS_ONLY = {"mp": "matchpoints rank a field of pairs on each board's traveller",
+              "mp-acbl": "matchpoints rank a field of pairs on each board's traveller",
+              "butler": "Butler IMPs need a field's results per board for a datum",
+              "cross-imps": "cross-IMPs compare a field's results per board"}
 EPILOG = """\
 methods:
   mp          Law 78A matchpoints, international units (2 per score beaten, 1 per tie)
@@ -173,6 +178,10 @@ def run(args: argparse.Namespace) -> int:
     name = STDIN if from_stdin(args) else str(args.file)
     try:
         games = read_games(args)
+        if args.method != "teams" and team_match(games):
+            raise UsageError(f"{name}: no game in it has a ScoreTable: there are no results to score by --method "
+                             f"{args.method} ({PAIRS_ONLY[args.method]}), only a team match's rooms: "
+                             "use --method teams")
         report = METHOD_RUNNERS[args.method](games, args)
     except NothingScored as e:
         write_problems(name, e.problems, sys.stderr, summary=False)

@@ -188,6 +188,12 @@ def nothing_scored(games: list[PbnGame], problems: list[LeftOut]) -> NothingScor
     return NothingScored("its score tables hold no results", [])
 
 
+def team_match(games: list[PbnGame]) -> bool:
+    """Whether the file is a team match: results as Contract/Result tags, one game per room, and no ScoreTable."""
+    return not any("ScoreTable" in g.tables for g in games) and any(g.tag("Contract") or g.tag("Result")
+                                                                    for g in games)
+
+
 def imp_entries(rows: list[RawResult]) -> dict[int, list[Entry]]:
     """IMP input per board, in row order: scores with their multiplicities, artificial awards as ±3 IMPs."""
     boards: dict[int, list[Entry]] = defaultdict(list)
