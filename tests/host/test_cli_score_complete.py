@@ -145,7 +145,7 @@ def test_a_pairs_method_on_a_team_match_is_refused_with_the_method_to_use(tmp_pa
     err = proc.stderr.decode()
     assert proc.returncode == 2 and proc.stdout == b""
     assert len(err.splitlines()) == 1 and "Traceback" not in err and "Note" not in err
-    assert f"no results to score by --method {method} ({why})" in err and err.rstrip().endswith("use --method teams")
+    assert f"no results to score by --method {method} ({why}" in err and err.rstrip().endswith("use --method teams")
 
 
 @needs_oracles
