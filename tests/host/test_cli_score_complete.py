@@ -157,3 +157,27 @@ def test_butler_and_cross_imps_on_the_venice_match_say_to_use_teams(method: str)
         f"tenace score: {VENICE}: no game in it has a ScoreTable: there are no results to score by --method {method}"
         f" ({'Butler IMPs need a field' if method == 'butler' else 'cross-IMPs compare a field'}'s results per board"
         f"{' for a datum' if method == 'butler' else ''}), only a team match's rooms: use --method teams"]
+
+
+# --- team names -------------------------------------------------------------------------------------------------
+
+def test_a_team_match_names_its_teams_from_home_team_and_visit_team(tmp_path: Path) -> None:
+    path = tmp_path / "match.pbn"
+    path.write_text(MATCH, encoding="utf-8")
+    summary = score_json(path, "--method", "teams")["summary"]
+    assert (summary["home"], summary["away"]) == ("Lions", "Tigers")
+    text = tenace("score", path, "--method", "teams").stdout.decode()
+    assert "\nHome: Lions (NS in the open room)\nAway: Tigers (EW in the open room)\n" in text
+    # Without the tags, each team is known by its pair in the open room (the away team's seats may be empty).
+    path.write_text(MATCH.replace('[HomeTeam "Lions"]\n', "").replace('[VisitTeam "Tigers"]\n', ""), encoding="utf-8")
+    summary = score_json(path, "--method", "teams")["summary"]
+    assert (summary["home"], summary["away"]) == ("Ann - Bob", "")
+    assert "\nHome: Ann - Bob (NS in the open room)\nAway: ? (EW in the open room)\n" in \
+        tenace("score", path, "--method", "teams").stdout.decode()
+
+
+@needs_oracles
+def test_the_venice_match_is_china_against_usa_1() -> None:
+    summary = score_json(VENICE, "--method", "teams")["summary"]
+    assert (summary["home"], summary["away"], summary["imps_home"], summary["imps_away"]) == \
+        ("China", "USA 1", 27.0, 4.0)

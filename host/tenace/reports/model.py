@@ -141,13 +141,14 @@ class RankingLine:
 class TeamMatch:
     """A team match's totals: IMPs with any carry-over, and VPs."""
 
-    home: str  # who the home team is, "Smith - Jones (NS in the open room)"
+    home: str  # the home team (NS in the open room): its HomeTeam tag, "China", else its open-room NS, "Lee - Ray"
     boards: int
     carry_over: Decimal
     imps_home: Decimal
     imps_away: Decimal
     vp_home: Decimal | None = None
     vp_away: Decimal | None = None
+    away: str = ""  # the away team: its VisitTeam tag, "USA 1", else its open-room EW, "Kim - Orr"
 
 
 @dataclass(frozen=True)

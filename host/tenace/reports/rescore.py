@@ -229,11 +229,20 @@ def team_report(games: list[PbnGame], options: TeamMatchOptions) -> Report:
             difference=b.difference, imp_home=imps(b.home), imp_away=imps(b.away))))
     first = rooms[min(rooms)][0].game
     carry_over = Fraction(options.carry_over_home) - Fraction(options.carry_over_away)
-    totals = TeamMatch(home=f"{first.tag('North')} - {first.tag('South')} (NS in the open room)",
+    totals = TeamMatch(home=_team(first, "HomeTeam", "North", "South"), away=_team(first, "VisitTeam", "East", "West"),
                        boards=len(match.boards), carry_over=imps(carry_over), imps_home=imps(match.home_imps),
                        imps_away=imps(match.away_imps), vp_home=match.vp.home if match.vp else None,
                        vp_away=match.vp.away if match.vp else None)
     return Report("teams", boards=tuple(boards), match=totals, problems=tuple(problems))
+
+
+def _team(game: PbnGame, tag: str, first: str, second: str) -> str:
+    """A team by its name (HomeTeam, VisitTeam), else by the pair it had in the open room: "Zhang Ya - Gu"."""
+    name = game.tag(tag).strip()
+    if name:
+        return name
+    players = [game.tag(seat).strip() for seat in (first, second)]
+    return " - ".join(p for p in players if p) or ""
 
 
 def _room(game: PbnGame, ns_score: int) -> Room:

@@ -105,7 +105,8 @@ def write_match(report: Report, out: TextIO) -> None:
                   f"{figure(r.imp_home):>6}{figure(r.imp_away):>6}\n")
     m = report.match
     if m is not None:
-        out.write(f"\nHome: {m.home}\nIMPs {figure(m.imps_home)} - {figure(m.imps_away)}")
+        out.write(f"\nHome: {m.home or '?'} (NS in the open room)\nAway: {m.away or '?'} (EW in the open room)\n"
+                  f"IMPs {figure(m.imps_home)} - {figure(m.imps_away)}")
         if m.vp_home is not None:
             out.write(f"   VPs {figure(m.vp_home)} - {figure(m.vp_away)}")
         out.write("\n")
