@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tenace.cli import main
+from tenace.pbn.reader import read_pbn
 
 from conftest import ORACLES, needs_oracles
 
@@ -181,3 +182,64 @@ def test_the_venice_match_is_china_against_usa_1() -> None:
     summary = score_json(VENICE, "--method", "teams")["summary"]
     assert (summary["home"], summary["away"], summary["imps_home"], summary["imps_away"]) == \
         ("China", "USA 1", 27.0, 4.0)
+
+
+# --- players' member ids and the file's other columns ---------------------------------------------------------
+
+def test_member_ids_reach_the_ranking_in_text_and_json(pairs: Path) -> None:
+    doc = score_json(pairs)
+    ranked = {p["pair"]: p for p in doc["ranking"]}
+    assert (ranked["NS 1"]["names"], ranked["NS 1"]["members"]) == ("Ann LEE - Bob RAY", ["00012345", "00067890"])
+    assert ranked["NS 2"]["members"] == ["00033333", ""]  # the second player's id is "-" in the file
+    assert ranked["EW 12"]["members"] == []  # no id at all
+    assert {p["label"]: p["members"] for p in doc["pairs"]}["EW 11"] == ["00011111", "00022222"]
+    text = tenace("score", pairs).stdout.decode()
+    line = next(line for line in text.splitlines() if "Ann LEE" in line)
+    assert line.endswith("NS 1 ") is False and line.split()[-2:] == ["[00012345", "00067890]"]
+    assert next(line for line in text.splitlines() if "Eve FOX" in line).endswith("[00033333 -]")
+    assert next(line for line in text.splitlines() if "Gus HAL" in line).endswith("Gus HAL - Ida JAY")
+
+
+@pytest.mark.parametrize("method", ["mp", "butler", "cross-imps"])
+def test_pbn_output_keeps_the_files_columns_and_values(pairs: Path, tmp_path: Path, method: str) -> None:
+    out = tmp_path / "out.pbn"
+    assert tenace("score", pairs, "--method", method, "--pbn", out).returncode == 0
+    games = read_pbn(out)
+    totals = {r["PairId"]: r for r in games[0].tables["TotalScoreTable"].records()}
+    published = {r["PairId"]: r for r in read_pbn(pairs)[0].tables["TotalScoreTable"].records()}
+    assert totals.keys() == published.keys()
+    for pair, row in published.items():
+        for column in ("Names", "MemberID1", "MemberID2", "Sex1", "Sex2"):
+            assert totals[pair][column] == row[column], (pair, column)
+    figure = "TotalScoreMP" if method == "mp" else "TotalIMP"
+    assert figure in games[0].tables["TotalScoreTable"].column_names()
+    if method != "mp":  # the file's matchpoints are not ours: not carried into an IMP ranking
+        assert "TotalScoreMP" not in games[0].tables["TotalScoreTable"].column_names()
+    leads = [[r["Lead"] for r in g.tables["ScoreTable"].records()] for g in games]
+    assert leads == [["HK", "C2"], ["SA", "-"]]
+    # Read back, the same ids and leads come out again.
+    again = score_json(out, "--method", method)
+    assert [p["members"] for p in again["ranking"]] == [p["members"] for p in score_json(pairs, "--method", method)
+                                                        ["ranking"]]
+    assert [line["lead"] for b in again["boards"] for line in b["lines"]] == ["HK", "C2", "SA", None]
+
+
+@needs_oracles
+def test_ffb_pbn_output_has_every_column_and_value_of_the_published_total_score_table(tmp_path: Path) -> None:
+    out = tmp_path / "ffb.pbn"
+    assert tenace("score", FFB, "--preset", "magic-contest", "--pbn", out).returncode == 0
+    published, written = read_pbn(FFB), read_pbn(out)
+    want, got = published[0].tables["TotalScoreTable"], written[0].tables["TotalScoreTable"]
+    assert got.column_names() == want.column_names()  # the file's columns, in its order
+    mine = {r["PairId"]: r for r in got.records()}
+    for row in want.records():
+        for column in want.column_names():
+            if column != "Direction":  # "E-W" in the file; ours says which directions the pair sat: "EW/NS"
+                assert mine[row["PairId"]][column] == row[column], (row["PairId"], column)
+    for pub, game in zip(published, written, strict=True):
+        want_leads = {r["Table"]: r["Lead"] for r in pub.tables["ScoreTable"].records()}
+        assert {r["Table"]: r["Lead"] for r in game.tables["ScoreTable"].records()} == want_leads
+    doc = score_json(FFB)
+    first = doc["ranking"][0]
+    assert (first["pair"], first["names"], first["members"]) == ("7", "Philippe CHESNY - Rémi LEGRAS",
+                                                                 ["00203787", "00835093"])

@@ -55,6 +55,7 @@ class RawResult:
     artificial: tuple[str, str] | None
     ns_score: int | None  # recomputed by Law 77; None for an artificial result
     line: int | None = None  # the file line the row starts on
+    lead: str | None = None  # the Lead column, "S9", when the file has one and the row a lead
 
     @property
     def named(self) -> bool:
@@ -138,6 +139,7 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
         contract=contract, declarer=rec.get("Declarer", ""), result=rec.get("Result", ""),
         count=int(rec["Multiplicity"]) if rec.get("Multiplicity", "").isdigit() else 1,
         artificial=artificial, ns_score=score, line=line,
+        lead=rec["Lead"] if rec.get("Lead", "-") not in _NO_CONTRACT else None,
     )
 
 

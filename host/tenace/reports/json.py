@@ -61,6 +61,7 @@ def _ranking_line(line: RankingLine) -> dict[str, Any]:
     doc = {f.name: getattr(line, f.name) for f in fields(line)}
     doc["pair"] = line.pair.label
     doc["names"] = line.pair.names
+    doc["members"] = list(line.pair.members)
     return doc
 
 
@@ -107,7 +108,8 @@ def _build(cls: Any, doc: dict[str, Any], **given: Any) -> Any:
 
 def from_document(doc: dict[str, Any]) -> Report:
     """A report from `to_document`'s data (or a JSON report read back)."""
-    pairs = {p["label"]: Pair(p["number"], p.get("direction"), p.get("section"), p.get("names"))
+    pairs = {p["label"]: Pair(p["number"], p.get("direction"), p.get("section"), p.get("names"),
+                              tuple(p.get("members", ())))
              for p in doc.get("pairs", [])}
 
     def pair(label: str | None) -> Pair | None:

@@ -17,6 +17,7 @@ class Pair:
     direction: str | None = None  # NS or EW when the pair keeps its direction (a Mitchell); None in a Howell
     section: str | None = None  # the section's letter, only when the event has several sections
     names: str | None = None  # the players, "Philippe CHESNY - Rémi LEGRAS", when known
+    members: tuple[str, ...] = ()  # the players' member ids in order (MemberID1, MemberID2...), "" for one unknown
 
     @property
     def label(self) -> str:
@@ -27,6 +28,11 @@ class Pair:
     def __str__(self) -> str:
         """The name with the players beside it when they are known: `NS 3 (Ann Lee - Bob Ray)`."""
         return f"{self.label} ({self.names})" if self.names else self.label
+
+    @property
+    def member_text(self) -> str:
+        """The member ids as the text report shows them: "[00203787 00835093]", "-" for one unknown; "" for none."""
+        return f"[{' '.join(m or '-' for m in self.members)}]" if self.members else ""
 
 
 def section_shown(section: str | None, sections: int) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import TextIO
@@ -43,31 +44,59 @@ def score_row(line: TravellerLine, spec: list[tuple[str, int, str]]) -> list[str
     values: dict[str, str | int | Decimal | None] = {
         "Table": line.table, "Round": line.round,
         "PairId_NS": line.ns.number if line.ns else None, "PairId_EW": line.ew.number if line.ew else None,
-        "Contract": line.contract, "Declarer": line.declarer, "Result": line.tricks,
+        "Contract": line.contract, "Declarer": line.declarer, "Result": line.tricks, "Lead": line.lead,
         "Score_NS": scores[0], "Score_EW": scores[1], "MP_NS": line.mp_ns, "MP_EW": line.mp_ew,
         "Percentage_NS": line.percent_ns, "Percentage_EW": line.percent_ew,
         "IMP_NS": line.imp_ns, "IMP_EW": line.imp_ew, "Multiplicity": line.count}
     return [_cell(values[name]) for name, _, _ in spec]
 
 
-def total_score_table(report: Report) -> PbnTable:
-    """The ranking as a TotalScoreTable, with the players' names when the report knows them."""
-    named = any(p.pair.names for p in report.ranking)
+# Columns of a published TotalScoreTable that are figures of its own scoring: never copied into ours.
+_COMPUTED_TOTAL = re.compile(r"^(Total|Rank|MP|IMP|Percentage|Score|VP)")
+
+
+def total_score_table(report: Report, published: PbnTable | None = None) -> PbnTable:
+    """The ranking as a TotalScoreTable, with the players' names and member ids when the report knows them.
+
+    The file's own TotalScoreTable (`published`) keeps its columns and their order: NrBoards and Tiebreak get our
+    figures, what is not a figure (Table, Sex1, Club...) is copied by PairId, and its stale figures are dropped.
+    """
     figure = "TotalIMP" if report.imps else "TotalScoreMP"
+    members = max((len(p.pair.members) for p in report.ranking), default=0)
     spec = [("Rank", 3, "R"), ("PairId", 3, "R"), ("Direction", 5, "R"), (figure, 7, "R"), ("TotalPercentage", 6, "R")]
-    if named:
+    if any(p.pair.names for p in report.ranking):
         spec.append(("Names", 40, "L"))
+    spec.extend((f"MemberID{i}", 10, "R") for i in range(1, members + 1))
+    ours = {name: PbnColumn(name, width, align) for name, width, align in spec}
+    columns: list[PbnColumn] = []
+    copied: dict[str, dict[str, str]] = {}
+    if published is not None:
+        names = published.column_names()
+        copied = {row["PairId"]: row for row in published.records()} if "PairId" in names else {}
+        for column in published.columns:
+            kept = column.name in ours or column.name in ("NrBoards", "Tiebreak")
+            if kept or not _COMPUTED_TOTAL.match(column.name):
+                columns.append(PbnColumn(column.name, column.width, column.align))
+    columns.extend(c for name, c in ours.items() if name not in {c.name for c in columns})
     rows = []
     for p in report.ranking:
-        row = [p.rank, p.pair.number, p.directions, _cell(p.imps if report.imps else p.mp), _cell(p.percent)]
-        rows.append([*row, p.pair.names or "-"] if named else row)
-    return PbnTable("TotalScoreTable", _columns(spec), rows)
+        values: dict[str, str | int | Decimal | None] = {
+            "Rank": p.rank, "PairId": p.pair.number, "Direction": p.directions,
+            figure: p.imps if report.imps else p.mp, "TotalPercentage": p.percent, "Names": p.pair.names,
+            "NrBoards": p.boards, "Tiebreak": p.tiebreak,
+            **{f"MemberID{i}": m for i, m in enumerate(p.pair.members, start=1)}}
+        row = copied.get(p.pair.number, {})
+        rows.append([_cell(values.get(c.name)) if c.name in values or c.name in ours else row.get(c.name, "-")
+                     for c in columns])
+    return PbnTable("TotalScoreTable", columns, rows)
 
 
 def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
     """Copies of the games with the report's score tables (and, for pairs, a TotalScoreTable on the first game)."""
     out = [PbnGame(tags=dict(g.tags), tables=dict(g.tables), sections=dict(g.sections), line=g.line) for g in games]
     by_board = {b.board: b for b in report.boards}
+    leads = any(line.lead for b in report.boards for line in b.lines)
+    published = next((g.tables["TotalScoreTable"] for g in games if "TotalScoreTable" in g.tables), None)
     for game in out:
         for stale in _STALE:
             game.tables.pop(stale, None)
@@ -79,6 +108,8 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
         if board is None or report.match is not None:
             continue
         spec = _IMP_COLUMNS if report.imps else _MP_COLUMNS
+        if leads:  # the file's Lead column, after the result as PBN exporters write it
+            spec = [*spec[:7], ("Lead", 3, "L"), *spec[7:]]
         game.tags["ScoreTable"] = ""
         game.tables["ScoreTable"] = PbnTable("ScoreTable", _columns(spec), [score_row(line, spec)
                                                                            for line in board.lines])
@@ -94,7 +125,7 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
             closed_room.game.tags["ScoreIMP"] = score_imp(-net)
     if report.ranking and out:
         out[0].tags["TotalScoreTable"] = ""
-        out[0].tables["TotalScoreTable"] = total_score_table(report)
+        out[0].tables["TotalScoreTable"] = total_score_table(report, published)
     return out
 
 

@@ -6,9 +6,10 @@ whose results can be scored is a NothingScored error.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -57,23 +58,42 @@ def imps(value: Fraction | int) -> Decimal:
     return to_decimal(Fraction(value), 2, Rounding.HALF_EVEN)
 
 
-def file_names(games: list[PbnGame]) -> dict[str, str]:
-    """The players of each pair id, from the file's TotalScoreTable (a Names column) when it has one."""
-    names: dict[str, str] = {}
+_MEMBER_ID = re.compile(r"MemberID(\d*)$")
+_UNKNOWN = ("", "-")
+
+
+@dataclass(frozen=True)
+class Players:
+    """A pair's players as the file's TotalScoreTable gives them: their names and member ids."""
+
+    names: str | None = None
+    members: tuple[str, ...] = ()
+
+
+def file_players(games: list[PbnGame]) -> dict[str, Players]:
+    """The players of each pair id, from the file's TotalScoreTable (Names, MemberID1, MemberID2... columns)."""
+    players: dict[str, Players] = {}
     for game in games:
         table = game.tables.get("TotalScoreTable")
-        if table is not None and "PairId" in table.column_names() and "Names" in table.column_names():
-            for row in table.records():
-                if row["Names"] not in ("", "-"):
-                    names.setdefault(row["PairId"], row["Names"])
-    return names
+        if table is None or "PairId" not in table.column_names():
+            continue
+        ids = sorted((c for c in table.column_names() if _MEMBER_ID.match(c)),
+                     key=lambda c: int(_MEMBER_ID.match(c)[1] or 0))  # type: ignore[index]
+        for row in table.records():
+            names = row.get("Names", "")
+            members = tuple("" if row[c] in _UNKNOWN else row[c] for c in ids)
+            found = Players(None if names in _UNKNOWN else names, members if any(members) else ())
+            if found != Players():
+                players.setdefault(row["PairId"], found)
+    return players
 
 
-def pairs_of(directions: Mapping[str, frozenset[str]], names: Mapping[str, str]) -> dict[str, Pair]:
+def pairs_of(directions: Mapping[str, frozenset[str]], players: Mapping[str, Players]) -> dict[str, Pair]:
     """Each pair id as a Pair: with its direction in a Mitchell (every pair kept its direction), else (a Howell,
     where some pair sat both ways, even if a stationary one did not) just its number."""
     howell = any(len(sat) > 1 for sat in directions.values())
-    return {pair: Pair(pair, None if howell else next(iter(sat), None), names=names.get(pair))
+    return {pair: Pair(pair, None if howell else next(iter(sat), None), names=players.get(pair, Players()).names,
+                       members=players.get(pair, Players()).members)
             for pair, sat in directions.items()}
 
 
@@ -92,7 +112,7 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
     if contract.passed_out:
         return TravellerLine(r.table, r.round, ns, ew, contract="Pass", ns_score=0, count=r.count)
     return TravellerLine(r.table, r.round, ns, ew, contract=contract.text(), declarer=r.declarer.strip().upper()[:1],
-                         tricks=parse_tricks(contract, r.result), ns_score=r.ns_score, count=r.count)
+                         tricks=parse_tricks(contract, r.result), lead=r.lead, ns_score=r.ns_score, count=r.count)
 
 
 # --- matchpoints -------------------------------------------------------------------------------------------
@@ -109,7 +129,7 @@ def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOpti
     if named:
         session = score_pairs_session(results, options)
         scored = session.boards
-        pairs = pairs_of({p: t.directions for p, t in session.totals.items()}, file_names(games))
+        pairs = pairs_of({p: t.directions for p, t in session.totals.items()}, file_players(games))
         for placing in session.ranking:
             total = session.totals[placing.pair]
             ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],
@@ -164,7 +184,7 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, proble
         # Tied pairs are listed in the order they first appear in the file, as `tenace score` always has.
         seen = {pair: i for i, pair in enumerate(totals)}
         placings = sorted(rank_imp_pairs(totals), key=lambda p: (p.field != "NS", p.rank, seen[p.pair]))
-        pairs = pairs_of({p: t.directions for p, t in totals.items()}, file_names(games))
+        pairs = pairs_of({p: t.directions for p, t in totals.items()}, file_players(games))
         for placing in placings:
             total = totals[placing.pair]
             ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],

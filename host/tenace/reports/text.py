@@ -71,7 +71,7 @@ def ranking_line(line: RankingLine) -> str:
         total = f"{figure(line.imps, True):>8} IMPs"
     else:
         total = f"{figure(line.mp):>8} MP  {figure(line.percent):>6}%"
-    names = f"  {line.pair.names}" if line.pair.names else ""
+    names = "".join(f"  {text}" for text in (line.pair.names, line.pair.member_text) if text)
     return f"  {line.rank:>4}  {line.pair.label:<8} {total}{names}"
 
 
