@@ -243,3 +243,32 @@ def test_ffb_pbn_output_has_every_column_and_value_of_the_published_total_score_
     first = doc["ranking"][0]
     assert (first["pair"], first["names"], first["members"]) == ("7", "Philippe CHESNY - Rémi LEGRAS",
                                                                  ["00203787", "00835093"])
+
+
+# --- column headers ---------------------------------------------------------------------------------------------
+
+def test_the_text_report_has_column_headers_over_travellers_and_ranking(pairs: Path) -> None:
+    lines = tenace("score", pairs).stdout.decode().splitlines()
+    board = lines.index("Board 1  top 2")
+    assert lines[board + 1].split() == ["Table", "NS", "v", "EW", "Result", "NS", "score", "MP", "NS", "MP", "EW",
+                                        "%", "NS", "%", "EW"]
+    assert lines[board + 2].startswith("  table  1")
+    ranking = lines.index("Ranking NS")
+    assert lines[ranking + 1].split() == ["Rank", "Pair", "Matchpoints", "Percent", "Players", "[member", "ids]"]
+    # Each header sits over its column: the figures end where their header ends.
+    assert lines[ranking + 1].index("Percent") + len("Percent") == lines[ranking + 2].index("%") + 1
+    assert lines[board + 1].index("% EW") + 4 == len(lines[board + 2])
+    imp = tenace("score", pairs, "--method", "butler").stdout.decode().splitlines()
+    head = imp[imp.index("Ranking NS") + 1]
+    assert head.split()[:3] == ["Rank", "Pair", "IMPs"]
+    assert head.index("IMPs") == imp[imp.index("Ranking NS") + 2].index("IMPs")
+    traveller = imp[next(i for i, line in enumerate(imp) if line.startswith("Board 1")) + 1]
+    assert traveller.rstrip().endswith("IMP NS  IMP EW")
+
+
+def test_a_ranking_without_players_has_no_players_header(tmp_path: Path) -> None:
+    path = tmp_path / "bare.pbn"
+    path.write_text(PAIRS.split("[TotalScoreTable")[0] + "[ScoreTable" + PAIRS.split("[ScoreTable", 1)[1],
+                    encoding="utf-8")
+    lines = tenace("score", path).stdout.decode().splitlines()
+    assert lines[lines.index("Ranking NS") + 1].split() == ["Rank", "Pair", "Matchpoints", "Percent"]

@@ -51,6 +51,15 @@ def traveller_line(line: TravellerLine, imps: bool) -> str:
     return text
 
 
+def traveller_header(imps: bool, percentages: bool) -> str:
+    """The column headers over a board's traveller lines, aligned with `traveller_line`."""
+    text = f"  {'Table':<8}  {'NS v EW':^17} {'Result':<16} {'NS score':>9}"
+    if imps:
+        return f"{text}{'':<5} {'IMP NS':>7} {'IMP EW':>7}"
+    text += f"  {'MP NS':>6} {'MP EW':>6}"
+    return text + (f" {'% NS':>6} {'% EW':>6}" if percentages else "")
+
+
 def board_heading(board: Board) -> str:
     """ "Board 7  dealer S  vulnerable both  top 12": what is known of the board and what it was scored against."""
     parts = [f"Board {board.board}"]
@@ -63,6 +72,12 @@ def board_heading(board: Board) -> str:
     if board.datum is not None:
         parts.append(f"datum {board.datum}")
     return "  ".join(parts)
+
+
+def ranking_header(imps: bool, players: str = "") -> str:
+    """The column headers over a field's ranking lines, aligned with `ranking_line`; `players` heads the names."""
+    total = f"{'IMPs':>13}" if imps else f"{'Matchpoints':>11}  {'Percent':>7}"
+    return f"  {'Rank':>4}  {'Pair':<8} {total}" + (f"  {players}" if players else "")
 
 
 def ranking_line(line: RankingLine) -> str:
@@ -78,6 +93,9 @@ def ranking_line(line: RankingLine) -> str:
 def write_travellers(report: Report, out: TextIO) -> None:
     for board in report.boards:
         out.write(f"\n{board_heading(board)}\n")
+        if board.lines:
+            percentages = any(line.percent_ns is not None or line.percent_ew is not None for line in board.lines)
+            out.write(traveller_header(report.imps, percentages) + "\n")
         for line in board.lines:
             out.write(traveller_line(line, report.imps) + "\n")
 
@@ -85,10 +103,13 @@ def write_travellers(report: Report, out: TextIO) -> None:
 def write_ranking(report: Report, out: TextIO) -> None:
     """The ranking field by field, each under its heading ("Ranking NS", or "Ranking" for one field)."""
     field = None
+    names, members = (any(getattr(line.pair, kind) for line in report.ranking) for kind in ("names", "members"))
+    players = " ".join(word for word, shown in (("Players", names), ("[member ids]", members)) if shown)
     for line in report.ranking:
         if line.field != field:
             field = line.field
             out.write(f"\nRanking {field}".rstrip() + "\n")
+            out.write(ranking_header(line.imps is not None, players) + "\n")
         out.write(ranking_line(line) + "\n")
 
 
