@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
+from itertools import repeat
 from operator import attrgetter
 from typing import NamedTuple
 
 from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Weighted
 from tenace.scoring.ranking import FieldMode, Tiebreak
-from tenace.scoring.rounding import Rounding, round_fraction
+from tenace.scoring.rounding import Rounding, round_ratio
 
 # No program publishes more decimals than this; more would only print noise.
 MAX_DECIMALS = 10
@@ -235,12 +236,28 @@ def factor(raw: Fraction | int, n: int, expected: int, method: Factoring) -> Fra
     return raw * Fraction(expected - 1, n - 1)
 
 
+def _factored(raw: Fraction | int, n: int, expected: int, method: Factoring) -> tuple[int, int]:
+    """factor() as a numerator and a positive denominator, on integers when `raw` is one (a played board)."""
+    if type(raw) is not int:
+        x = factor(raw, n, expected, method)
+        return x.numerator, x.denominator
+    if method is Factoring.NONE or n == expected:
+        return raw, 1
+    if method is Factoring.NEUBERG:
+        return (raw + 1) * expected - n, n
+    if n == 1:
+        return expected - 1, 1
+    return raw * (expected - 1), n - 1
+
+
+
+
 _Side = tuple[str, Fraction, Decimal, Decimal, int, SideKind, None]  # a SideScore without its pair
 _Sides = tuple[_Side, _Side]  # NS, EW
 
 
 class _Publisher:
-    """Rounds a board's exact MPs once per distinct value (ties share one rounding)."""
+    """Rounds a board's exact MPs once per distinct value (ties share one rounding), on integers."""
 
     def __init__(self, top: int, options: BoardOptions) -> None:
         self.top = top
@@ -251,10 +268,14 @@ class _Publisher:
         got = self.memo.get(exact)
         if got is None:
             o = self.o
-            mp = round_fraction(exact, o.board_mp_decimals, o.rounding)
-            base = Fraction(mp) if o.board_percent_from_published_mp else exact
-            pct = round_fraction(base * 100 / self.top if self.top else Fraction(50), o.board_percent_decimals,
-                                 o.rounding)
+            num, den = exact.numerator, exact.denominator
+            mp = round_ratio(num, den, o.board_mp_decimals, o.rounding)
+            if o.board_percent_from_published_mp:
+                num, den = mp.as_integer_ratio()
+            if self.top:
+                pct = round_ratio(num * 100, den * self.top, o.board_percent_decimals, o.rounding)
+            else:
+                pct = round_ratio(50, 1, o.board_percent_decimals, o.rounding)
             got = self.memo[exact] = (mp, pct)
         return got
 
@@ -270,10 +291,11 @@ class _SideFigures:
     publish: _Publisher
 
     def sides(self, raw: Fraction | int, n: int, kind: SideKind) -> _Sides:
-        x_ns = factor(raw, n, self.n_expected, self.method)
-        x_ew = self.top1 - x_ns
+        num, den = _factored(raw, n, self.n_expected, self.method)
+        ew_num = self.top1 * den - num
         if self.half:
-            x_ns, x_ew = x_ns / 2, x_ew / 2
+            den *= 2
+        x_ns, x_ew = Fraction(num, den), Fraction(ew_num, den)
         top = self.publish.top
         return ((NS, x_ns, *self.publish(x_ns), top, kind, None), (EW, x_ew, *self.publish(x_ew), top, kind, None))
 
@@ -285,6 +307,12 @@ _outcome = attrgetter("outcome")
 _fouled_group = attrgetter("fouled_group")
 _ns_score = attrgetter("ns_score")
 _new_tuple = tuple.__new__
+
+# The figures of a plain played board, per raw MP1 score, kept across boards: a session's boards share their
+# size, so each distinct (options, results, expected) computes and rounds each raw score once. Keyed by the
+# options' id (hashing a dataclass costs more than the figures); the options are kept, so the id stays theirs.
+_PLAYED_FIGURES: dict[tuple[int, int, int], tuple[BoardOptions, dict[int, _Sides]]] = {}
+_PLAYED_FIGURES_MAX = 1024
 
 
 def _check_entries(results: Sequence[BoardResult], board: int) -> None:
@@ -301,6 +329,24 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
                                  "results")
             seen.add(r.ns_pair)
             seen.add(r.ew_pair)
+
+
+def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _SideFigures,
+                   memo: dict[int, _Sides]) -> tuple[TableScore, ...]:
+    """The tables of a board of plain played scores: figures per distinct raw score (from `memo`, which keeps
+    them across boards), then three tuples per table, built by map."""
+    n = len(scores)
+    by_score: dict[int, _Sides] = {}
+    for s, raw in _mp1_by_score(scores).items():
+        got = memo.get(raw)
+        if got is None:
+            got = memo[raw] = figures.sides(raw, n, SideKind.PLAYED)
+        by_score[s] = got
+    new = _new_tuple
+    figs = list(map(by_score.__getitem__, scores))
+    ns = map(new, repeat(SideScore), [(p, *f[0]) for p, f in zip(map(_ns_pair, results), figs, strict=True)])
+    ew = map(new, repeat(SideScore), [(p, *f[1]) for p, f in zip(map(_ew_pair, results), figs, strict=True)])
+    return tuple(map(new, repeat(TableScore), zip(results, ns, ew, strict=True)))
 
 
 def matchpoint_board(
@@ -341,14 +387,17 @@ def matchpoint_board(
     figures = _SideFigures(e, top1, half, method, publish)
 
     if all_played:
-        # Every result a plain played score: one figure pair per distinct score, then only the tuples per table.
+        # Every result a plain played score: one figure pair per distinct raw score (kept across boards), then
+        # only the tuples per table.
         scores = list(map(_ns_score, outcomes))
         n = len(scores)
-        by_score = {s: figures.sides(raw, n, SideKind.PLAYED) for s, raw in _mp1_by_score(scores).items()}
-        new, ts, ss = _new_tuple, TableScore, SideScore
-        tables = [new(ts, (r, new(ss, (r.ns_pair, *f[0])), new(ss, (r.ew_pair, *f[1]))))
-                  for r, f in zip(results, map(by_score.__getitem__, scores), strict=True)]
-        return BoardScore(section, board, e, top, tuple(tables))
+        key = (id(options), n, e)
+        entry = _PLAYED_FIGURES.get(key)
+        if entry is None or entry[0] is not options:
+            if len(_PLAYED_FIGURES) >= _PLAYED_FIGURES_MAX:
+                _PLAYED_FIGURES.clear()
+            entry = _PLAYED_FIGURES[key] = (options, {})
+        return BoardScore(section, board, e, top, _played_tables(results, scores, figures, entry[1]))
 
     # Per table: the figures of both sides, computed once per distinct raw score and kind.
     per_table: dict[int, _Sides] = {}
@@ -364,13 +413,13 @@ def matchpoint_board(
             continue
         raws = weighted_raw([((Fraction(1), o.ns_score),) if isinstance(o, Played) else o.components
                              for o in group if isinstance(o, Played | Weighted)])
-        memo: dict[tuple[Fraction, SideKind], _Sides] = {}
+        by_raw: dict[tuple[Fraction, SideKind], _Sides] = {}
         for i, o, raw in zip(members, group, raws, strict=True):
             kind = SideKind.PLAYED if type(o) is Played else SideKind.ASSIGNED
-            got = memo.get((raw, kind))
-            if got is None:
-                got = memo[raw, kind] = figures.sides(raw, n, kind)
-            per_table[i] = got
+            sides = by_raw.get((raw, kind))
+            if sides is None:
+                sides = by_raw[raw, kind] = figures.sides(raw, n, kind)
+            per_table[i] = sides
 
     tables = []
     for i, r in enumerate(results):
