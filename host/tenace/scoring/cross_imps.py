@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from itertools import accumulate
+from operator import attrgetter
 
 from tenace.scoring.imp_results import ArtificialImps, Entry, ImpLine, Score, as_entries
 from tenace.scoring.imps import IMP_STEPS
@@ -45,14 +45,44 @@ class CrossImpBoard:
     lines: tuple[ImpLine, ...]  # one per entry, in the order given, in `unit`
 
 
+# Up to this many distinct scores, IMPing each pair of distinct scores once costs less than the 24 steps'
+# bisections (a club board has a handful of distinct scores; a big field some dozens to hundreds).
+PAIRWISE_MAX_DISTINCT = 24
+
+
 def cross_imp_totals(counts: Mapping[int, int]) -> dict[int, int]:
     """Total IMPs of each distinct NS score against every other result, from {score: multiplicity}.
 
-    Sum over others o of IMPs(s - o) = sum over the 24 steps L of #{o <= s - L} - #{o >= s + L}: with the
+    Few distinct scores: each pair of distinct scores is IMPed once (both ways, by multiplicity); more:
+    by steps (_totals_by_steps). Both are exact integer sums and equal (a property test checks it).
+    """
+    values = sorted(v for v, c in counts.items() if c > 0)
+    if len(values) <= PAIRWISE_MAX_DISTINCT:
+        return _totals_pairwise(values, [counts[v] for v in values])
+    return _totals_by_steps(values, counts)
+
+
+def _totals_pairwise(values: list[int], weights: list[int]) -> dict[int, int]:
+    """Sorted distinct scores and their multiplicities: O(distinct^2) IMP look-ups, one per pair."""
+    d = len(values)
+    totals = [0] * d
+    steps = IMP_STEPS
+    for i in range(d):
+        v, w = values[i], weights[i]
+        for j in range(i + 1, d):
+            diff = values[j] - v  # > 0: the values are sorted and distinct
+            if diff >= 20:
+                k = bisect_right(steps, diff)
+                totals[i] -= k * weights[j]
+                totals[j] += k * w
+    return dict(zip(values, totals, strict=True))
+
+
+def _totals_by_steps(values: list[int], counts: Mapping[int, int]) -> dict[int, int]:
+    """Sum over others o of IMPs(s - o) = sum over the 24 steps L of #{o <= s - L} - #{o >= s + L}: with the
     distinct scores sorted and prefix counts, each term is one bisection, so a board costs
     O(24 * distinct * log distinct) however many times each score occurred.
     """
-    values = sorted(v for v, c in counts.items() if c > 0)
     if not values:
         return {}
     prefix = list(accumulate((counts[v] for v in values), initial=0))
@@ -75,12 +105,12 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
     any other) and Law 12C2 ArtificialImps awards, which are not compared and keep their IMPs.
     """
     board = as_entries(entries)
-    counts: Counter[int] = Counter()
+    counts: dict[int, int] = {}
     recorded = 0
     for e in board:
         recorded += e.count
         if isinstance(e, Score):
-            counts[e.ns] += e.count
+            counts[e.ns] = counts.get(e.ns, 0) + e.count
     results = sum(counts.values())
     comparisons = max(results - 1, 0)
     totals = cross_imp_totals(counts)
@@ -88,12 +118,27 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
     divisor = {CrossImpUnit.TOTAL: 1, CrossImpUnit.PER_COMPARISON: comparisons,
                CrossImpUnit.PER_SCORE: recorded - 1}[unit]
     artificial_scale = comparisons if unit is CrossImpUnit.TOTAL and options.artificial_per_comparison else 1
-    # One line per distinct score, shared by its occurrences: 10,000 entries build a few hundred Fractions.
-    per_score = {s: _line(Fraction(t, divisor) if comparisons else Fraction(0)) for s, t in totals.items()}
-    lines = [ImpLine(Fraction(e.ns_imps) * artificial_scale, Fraction(e.ew_imps) * artificial_scale)
-             if isinstance(e, ArtificialImps) else per_score[e.ns] for e in board]
-    return CrossImpBoard(unit, results, comparisons, totals, tuple(lines))
+    # One line per distinct score, shared by its occurrences and across boards (ImpLine is immutable).
+    per_score = {s: _line(t, divisor) if comparisons else _line(0, 1) for s, t in totals.items()}
+    if len(per_score) == len(board):  # every entry a distinct Score (no award, no multiplicity): by map
+        lines = tuple(map(per_score.__getitem__, map(_ns_of, board)))
+    else:
+        lines = tuple([ImpLine(Fraction(e.ns_imps) * artificial_scale, Fraction(e.ew_imps) * artificial_scale)
+                       if isinstance(e, ArtificialImps) else per_score[e.ns] for e in board])
+    return CrossImpBoard(unit, results, comparisons, totals, lines)
 
 
-def _line(ns: Fraction) -> ImpLine:
-    return ImpLine(ns, -ns)
+_ns_of = attrgetter("ns")
+_LINES: dict[tuple[int, int], ImpLine] = {}
+_LINES_MAX = 65536
+
+
+def _line(total: int, divisor: int) -> ImpLine:
+    """The line of total/divisor IMPs, made once: boards of one size share their few hundred values."""
+    got = _LINES.get((total, divisor))
+    if got is None:
+        if len(_LINES) >= _LINES_MAX:
+            _LINES.clear()
+        ns = Fraction(total, divisor)
+        got = _LINES[total, divisor] = ImpLine(ns, -ns)
+    return got
