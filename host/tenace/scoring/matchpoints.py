@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
@@ -184,10 +184,17 @@ class BoardScore:
                 yield t.ew
 
 
-def _mp1_by_score(scores: Iterable[int]) -> dict[int, int]:
+def _mp1_by_score(scores: Sequence[int]) -> dict[int, int]:
     """MP1 of each distinct score: 2 per score below it, 1 per other equal score (integers, one sort of the
     distinct scores)."""
-    counts = Counter(scores)
+    counts: Mapping[int, int]
+    if len(scores) > 32:
+        counts = Counter(scores)
+    else:  # a club board: a plain dict counts faster than Counter's set-up
+        small: dict[int, int] = {}
+        for s in scores:
+            small[s] = small.get(s, 0) + 1
+        counts = small
     out: dict[int, int] = {}
     twice_below_less_one = -1
     for s in sorted(counts):
@@ -311,8 +318,18 @@ _new_tuple = tuple.__new__
 # The figures of a plain played board, per raw MP1 score, kept across boards: a session's boards share their
 # size, so each distinct (options, results, expected) computes and rounds each raw score once. Keyed by the
 # options' id (hashing a dataclass costs more than the figures); the options are kept, so the id stays theirs.
-_PLAYED_FIGURES: dict[tuple[int, int, int], tuple[BoardOptions, dict[int, _Sides]]] = {}
+_PLAYED_FIGURES: dict[tuple[int, int, int], tuple[BoardOptions, _SideFigures, dict[int, _Sides]]] = {}
 _PLAYED_FIGURES_MAX = 1024
+
+
+def _side_figures(options: BoardOptions, fouled: bool, compared: int, expected: int) -> _SideFigures:
+    """A board's top and factoring: `compared` results (all groups), brought to `expected`."""
+    method = options.fouled_factoring if fouled else options.factoring
+    # MP1 units; NONE has one group here
+    top1 = 2 * max(compared - 1, 0) if method is Factoring.NONE else 2 * (expected - 1)
+    half = options.units is Units.NORTH_AMERICAN
+    top = top1 // 2 if half else top1
+    return _SideFigures(expected, top1, half, method, _Publisher(top, options))
 
 
 def _check_entries(results: Sequence[BoardResult], board: int) -> None:
@@ -368,36 +385,27 @@ def matchpoint_board(
     _check_entries(results, board)
     outcomes = list(map(_outcome, results))
     # Results compared with each other, by Law 87 group: played and weighted ones only.
-    all_played = set(map(type, outcomes)) == {Played} and set(map(_fouled_group, results)) == {None}
-    groups: dict[str | None, list[int]] = {None: list(range(len(results)))} if all_played else {}
-    if not all_played:
-        for i, r in enumerate(results):
-            if isinstance(r.outcome, Played | Weighted):
-                groups.setdefault(r.fouled_group, []).append(i)
-    fouled = len(groups) > 1
-    method = options.fouled_factoring if fouled else options.factoring
-    if method is Factoring.NONE:
-        n_all = sum(len(g) for g in groups.values())
-        top1 = 2 * max(n_all - 1, 0)  # MP1 units; NONE has one group here
-    else:
-        top1 = 2 * (e - 1)
-    half = options.units is Units.NORTH_AMERICAN
-    top = top1 // 2 if half else top1
-    publish = _Publisher(top, options)
-    figures = _SideFigures(e, top1, half, method, publish)
-
-    if all_played:
-        # Every result a plain played score: one figure pair per distinct raw score (kept across boards), then
-        # only the tuples per table.
+    if set(map(type, outcomes)) == {Played} and set(map(_fouled_group, results)) == {None}:
+        # Every result a plain played score: one figure pair per distinct raw score (kept across boards, with the
+        # board's figures), then only the tuples per table.
         scores = list(map(_ns_score, outcomes))
-        n = len(scores)
-        key = (id(options), n, e)
+        key = (id(options), len(scores), e)
         entry = _PLAYED_FIGURES.get(key)
         if entry is None or entry[0] is not options:
             if len(_PLAYED_FIGURES) >= _PLAYED_FIGURES_MAX:
                 _PLAYED_FIGURES.clear()
-            entry = _PLAYED_FIGURES[key] = (options, {})
-        return BoardScore(section, board, e, top, _played_tables(results, scores, figures, entry[1]))
+            entry = _PLAYED_FIGURES[key] = (options, _side_figures(options, False, len(scores), e), {})
+        figures = entry[1]
+        return BoardScore(section, board, e, figures.publish.top, _played_tables(results, scores, figures, entry[2]))
+
+    # Results compared with each other, by Law 87 group: played and weighted ones only.
+    groups: dict[str | None, list[int]] = {}
+    for i, r in enumerate(results):
+        if isinstance(r.outcome, Played | Weighted):
+            groups.setdefault(r.fouled_group, []).append(i)
+    figures = _side_figures(options, len(groups) > 1, sum(len(g) for g in groups.values()), e)
+    publish = figures.publish
+    top = publish.top
 
     # Per table: the figures of both sides, computed once per distinct raw score and kind.
     per_table: dict[int, _Sides] = {}
@@ -405,7 +413,7 @@ def matchpoint_board(
         n = len(members)
         group = [outcomes[i] for i in members]
         if all(type(o) is Played for o in group):
-            mp1 = _mp1_by_score(o.ns_score for o in group if isinstance(o, Played))
+            mp1 = _mp1_by_score([o.ns_score for o in group if isinstance(o, Played)])
             by_score = {s: figures.sides(raw, n, SideKind.PLAYED) for s, raw in mp1.items()}
             for i, o in zip(members, group, strict=True):
                 assert isinstance(o, Played)
