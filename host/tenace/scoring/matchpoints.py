@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from itertools import repeat
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -351,7 +350,7 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
 def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _SideFigures,
                    memo: dict[int, _Sides]) -> tuple[TableScore, ...]:
     """The tables of a board of plain played scores: figures per distinct raw score (from `memo`, which keeps
-    them across boards), then three tuples per table, built by map."""
+    them across boards), then three tuples per table (a pair id before its shared figures)."""
     n = len(scores)
     by_score: dict[int, _Sides] = {}
     for s, raw in _mp1_by_score(scores).items():
@@ -359,11 +358,10 @@ def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _
         if got is None:
             got = memo[raw] = figures.sides(raw, n, SideKind.PLAYED)
         by_score[s] = got
-    new = _new_tuple
-    figs = list(map(by_score.__getitem__, scores))
-    ns = map(new, repeat(SideScore), [(p, *f[0]) for p, f in zip(map(_ns_pair, results), figs, strict=True)])
-    ew = map(new, repeat(SideScore), [(p, *f[1]) for p, f in zip(map(_ew_pair, results), figs, strict=True)])
-    return tuple(map(new, repeat(TableScore), zip(results, ns, ew, strict=True)))
+    new, ts, ss = _new_tuple, TableScore, SideScore
+    # (pair,) + figures: one tuple concatenation, measured faster than unpacking into a display (RUF005).
+    return tuple([new(ts, (r, new(ss, (r.ns_pair,) + ns), new(ss, (r.ew_pair,) + ew)))  # noqa: RUF005
+                  for r, (ns, ew) in zip(results, map(by_score.__getitem__, scores), strict=True)])
 
 
 def matchpoint_board(
