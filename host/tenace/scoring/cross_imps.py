@@ -60,7 +60,7 @@ def cross_imp_totals(counts: Mapping[int, int]) -> dict[int, int]:
     Few distinct scores: each pair of distinct scores is IMPed once (both ways, by multiplicity); more:
     by steps (_totals_by_steps). Both are exact integer sums and equal (a property test checks it).
     """
-    values = sorted(v for v, c in counts.items() if c > 0)
+    values = sorted(counts) if all(counts.values()) else sorted(v for v, c in counts.items() if c > 0)
     if len(values) <= PAIRWISE_MAX_DISTINCT:
         return _totals_pairwise(values, [counts[v] for v in values])
     return _totals_by_steps(values, counts)
@@ -121,11 +121,18 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
     comparisons = max(results - 1, 0)
     totals = cross_imp_totals(counts)
     unit = options.unit
-    divisor = {CrossImpUnit.TOTAL: 1, CrossImpUnit.PER_COMPARISON: comparisons,
-               CrossImpUnit.PER_SCORE: recorded - 1}[unit]
+    if unit is CrossImpUnit.PER_COMPARISON:
+        divisor = comparisons
+    elif unit is CrossImpUnit.TOTAL:
+        divisor = 1
+    else:
+        divisor = recorded - 1
     artificial_scale = comparisons if unit is CrossImpUnit.TOTAL and options.artificial_per_comparison else 1
     # One line per distinct score, shared by its occurrences and across boards (ImpLine is immutable).
-    per_score = {s: _line(t, divisor) if comparisons else _line(0, 1) for s, t in totals.items()}
+    if not comparisons:  # a lone result (its total is 0) or none: nothing to compare with
+        divisor = 1
+    kept = _LINES.get
+    per_score = {s: kept((t, divisor)) or _line(t, divisor) for s, t in totals.items()}
     if len(per_score) == len(board):  # every entry a distinct Score (no award, no multiplicity): by map
         lines = tuple(map(per_score.__getitem__, map(_ns_of, board)))
     else:
