@@ -178,6 +178,7 @@ def main() -> None:
     print("-" * len(header))
     notes: list[str] = []
     faster: dict[tuple[str, int], bool] = {}
+    ratios: list[float] = []
     for n in args.sizes:
         boards = make_field(n, args.boards, args.seed)
         peer = run_peer(boards, repeat=args.repeat, cap_seconds=args.cap_seconds)
@@ -194,6 +195,7 @@ def main() -> None:
         for name, ours, theirs, agree in rows:
             mark = "*" if theirs["extrapolated"] else ""
             ratio = theirs["ms"] / ours if ours else float("inf")
+            ratios.append(ratio)
             peer_ms = f"{theirs['ms']:,.1f}{mark}"
             print(f"{name:<20} {n:>13,} {ours:>11,.2f} {peer_ms:>17} {ratio:>8.1f}x"
                   f" {agree.compared:>9,} {agree.mismatches:>10,}")
@@ -220,6 +222,8 @@ def main() -> None:
                            for m in (*primary, "matchpoint_board"))
         print(f"\nTenace is {'at least as fast as' if verdict else 'NOT at least as fast as'} bridge-scorer at "
               f"{sizes} results per board for both matchpoints and cross-IMPs ({detail}).")
+    # The yardstick: every method at every size, the full paths (matchpoint_board, cross-IMPs) included.
+    print(f"\nslowest full-path ratio: {min(ratios):.2f}")
 
 if __name__ == "__main__":
     main()

@@ -35,7 +35,7 @@ class Award(Enum):
             raise ValueError(f"artificial score must be A+, A or A-, not {text!r}") from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Score:
     """A North-South score obtained `count` times on the board (a multiplicity, not `count` entries)."""
 
@@ -44,9 +44,19 @@ class Score:
     # A Law 12C1 assigned adjusted score: a real score, which Butler may keep out of the datum.
     assigned: bool = False
 
-    def __post_init__(self) -> None:
-        if self.count < 1:
-            raise ValueError(f"a score occurs at least once, not {self.count} times")
+    def __init__(self, ns: int, count: int = 1, assigned: bool = False) -> None:
+        # Written out: a board builds one per distinct score, and setting the slots through their descriptors
+        # costs about half the generated frozen __init__ (object.__setattr__ per field, then __post_init__).
+        if count < 1:
+            raise ValueError(f"a score occurs at least once, not {count} times")
+        _set_ns(self, ns)
+        _set_count(self, count)
+        _set_assigned(self, assigned)
+
+
+_set_ns = Score.__dict__["ns"].__set__
+_set_count = Score.__dict__["count"].__set__
+_set_assigned = Score.__dict__["assigned"].__set__
 
 
 @dataclass(frozen=True, slots=True)

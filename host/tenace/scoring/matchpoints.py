@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Weighted
 from tenace.scoring.ranking import FieldMode, Tiebreak
-from tenace.scoring.rounding import Rounding, round_fraction
+from tenace.scoring.rounding import Rounding, round_ratio
 
 # No program publishes more decimals than this; more would only print noise.
 MAX_DECIMALS = 10
@@ -183,10 +183,17 @@ class BoardScore:
                 yield t.ew
 
 
-def _mp1_by_score(scores: Iterable[int]) -> dict[int, int]:
+def _mp1_by_score(scores: Sequence[int]) -> dict[int, int]:
     """MP1 of each distinct score: 2 per score below it, 1 per other equal score (integers, one sort of the
     distinct scores)."""
-    counts = Counter(scores)
+    counts: Mapping[int, int]
+    if len(scores) > 32:
+        counts = Counter(scores)
+    else:  # a club board: a plain dict counts faster than Counter's set-up
+        small: dict[int, int] = {}
+        for s in scores:
+            small[s] = small.get(s, 0) + 1
+        counts = small
     out: dict[int, int] = {}
     twice_below_less_one = -1
     for s in sorted(counts):
@@ -235,12 +242,28 @@ def factor(raw: Fraction | int, n: int, expected: int, method: Factoring) -> Fra
     return raw * Fraction(expected - 1, n - 1)
 
 
+def _factored(raw: Fraction | int, n: int, expected: int, method: Factoring) -> tuple[int, int]:
+    """factor() as a numerator and a positive denominator, on integers when `raw` is one (a played board)."""
+    if type(raw) is not int:
+        x = factor(raw, n, expected, method)
+        return x.numerator, x.denominator
+    if method is Factoring.NONE or n == expected:
+        return raw, 1
+    if method is Factoring.NEUBERG:
+        return (raw + 1) * expected - n, n
+    if n == 1:
+        return expected - 1, 1
+    return raw * (expected - 1), n - 1
+
+
+
+
 _Side = tuple[str, Fraction, Decimal, Decimal, int, SideKind, None]  # a SideScore without its pair
 _Sides = tuple[_Side, _Side]  # NS, EW
 
 
 class _Publisher:
-    """Rounds a board's exact MPs once per distinct value (ties share one rounding)."""
+    """Rounds a board's exact MPs once per distinct value (ties share one rounding), on integers."""
 
     def __init__(self, top: int, options: BoardOptions) -> None:
         self.top = top
@@ -251,10 +274,14 @@ class _Publisher:
         got = self.memo.get(exact)
         if got is None:
             o = self.o
-            mp = round_fraction(exact, o.board_mp_decimals, o.rounding)
-            base = Fraction(mp) if o.board_percent_from_published_mp else exact
-            pct = round_fraction(base * 100 / self.top if self.top else Fraction(50), o.board_percent_decimals,
-                                 o.rounding)
+            num, den = exact.numerator, exact.denominator
+            mp = round_ratio(num, den, o.board_mp_decimals, o.rounding)
+            if o.board_percent_from_published_mp:
+                num, den = mp.as_integer_ratio()
+            if self.top:
+                pct = round_ratio(num * 100, den * self.top, o.board_percent_decimals, o.rounding)
+            else:
+                pct = round_ratio(50, 1, o.board_percent_decimals, o.rounding)
             got = self.memo[exact] = (mp, pct)
         return got
 
@@ -270,10 +297,11 @@ class _SideFigures:
     publish: _Publisher
 
     def sides(self, raw: Fraction | int, n: int, kind: SideKind) -> _Sides:
-        x_ns = factor(raw, n, self.n_expected, self.method)
-        x_ew = self.top1 - x_ns
+        num, den = _factored(raw, n, self.n_expected, self.method)
+        ew_num = self.top1 * den - num
         if self.half:
-            x_ns, x_ew = x_ns / 2, x_ew / 2
+            den *= 2
+        x_ns, x_ew = Fraction(num, den), Fraction(ew_num, den)
         top = self.publish.top
         return ((NS, x_ns, *self.publish(x_ns), top, kind, None), (EW, x_ew, *self.publish(x_ew), top, kind, None))
 
@@ -285,6 +313,22 @@ _outcome = attrgetter("outcome")
 _fouled_group = attrgetter("fouled_group")
 _ns_score = attrgetter("ns_score")
 _new_tuple = tuple.__new__
+
+# The figures of a plain played board, per raw MP1 score, kept across boards: a session's boards share their
+# size, so each distinct (options, results, expected) computes and rounds each raw score once. Keyed by the
+# options' id (hashing a dataclass costs more than the figures); the options are kept, so the id stays theirs.
+_PLAYED_FIGURES: dict[tuple[int, int, int], tuple[BoardOptions, _SideFigures, dict[int, _Sides]]] = {}
+_PLAYED_FIGURES_MAX = 1024
+
+
+def _side_figures(options: BoardOptions, fouled: bool, compared: int, expected: int) -> _SideFigures:
+    """A board's top and factoring: `compared` results (all groups), brought to `expected`."""
+    method = options.fouled_factoring if fouled else options.factoring
+    # MP1 units; NONE has one group here
+    top1 = 2 * max(compared - 1, 0) if method is Factoring.NONE else 2 * (expected - 1)
+    half = options.units is Units.NORTH_AMERICAN
+    top = top1 // 2 if half else top1
+    return _SideFigures(expected, top1, half, method, _Publisher(top, options))
 
 
 def _check_entries(results: Sequence[BoardResult], board: int) -> None:
@@ -301,6 +345,23 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
                                  "results")
             seen.add(r.ns_pair)
             seen.add(r.ew_pair)
+
+
+def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _SideFigures,
+                   memo: dict[int, _Sides]) -> tuple[TableScore, ...]:
+    """The tables of a board of plain played scores: figures per distinct raw score (from `memo`, which keeps
+    them across boards), then three tuples per table (a pair id before its shared figures)."""
+    n = len(scores)
+    by_score: dict[int, _Sides] = {}
+    for s, raw in _mp1_by_score(scores).items():
+        got = memo.get(raw)
+        if got is None:
+            got = memo[raw] = figures.sides(raw, n, SideKind.PLAYED)
+        by_score[s] = got
+    new, ts, ss = _new_tuple, TableScore, SideScore
+    # (pair,) + figures: one tuple concatenation, measured faster than unpacking into a display (RUF005).
+    return tuple([new(ts, (r, new(ss, (r.ns_pair,) + ns), new(ss, (r.ew_pair,) + ew)))  # noqa: RUF005
+                  for r, (ns, ew) in zip(results, map(by_score.__getitem__, scores), strict=True)])
 
 
 def matchpoint_board(
@@ -322,33 +383,27 @@ def matchpoint_board(
     _check_entries(results, board)
     outcomes = list(map(_outcome, results))
     # Results compared with each other, by Law 87 group: played and weighted ones only.
-    all_played = set(map(type, outcomes)) == {Played} and set(map(_fouled_group, results)) == {None}
-    groups: dict[str | None, list[int]] = {None: list(range(len(results)))} if all_played else {}
-    if not all_played:
-        for i, r in enumerate(results):
-            if isinstance(r.outcome, Played | Weighted):
-                groups.setdefault(r.fouled_group, []).append(i)
-    fouled = len(groups) > 1
-    method = options.fouled_factoring if fouled else options.factoring
-    if method is Factoring.NONE:
-        n_all = sum(len(g) for g in groups.values())
-        top1 = 2 * max(n_all - 1, 0)  # MP1 units; NONE has one group here
-    else:
-        top1 = 2 * (e - 1)
-    half = options.units is Units.NORTH_AMERICAN
-    top = top1 // 2 if half else top1
-    publish = _Publisher(top, options)
-    figures = _SideFigures(e, top1, half, method, publish)
-
-    if all_played:
-        # Every result a plain played score: one figure pair per distinct score, then only the tuples per table.
+    if set(map(type, outcomes)) == {Played} and set(map(_fouled_group, results)) == {None}:
+        # Every result a plain played score: one figure pair per distinct raw score (kept across boards, with the
+        # board's figures), then only the tuples per table.
         scores = list(map(_ns_score, outcomes))
-        n = len(scores)
-        by_score = {s: figures.sides(raw, n, SideKind.PLAYED) for s, raw in _mp1_by_score(scores).items()}
-        new, ts, ss = _new_tuple, TableScore, SideScore
-        tables = [new(ts, (r, new(ss, (r.ns_pair, *f[0])), new(ss, (r.ew_pair, *f[1]))))
-                  for r, f in zip(results, map(by_score.__getitem__, scores), strict=True)]
-        return BoardScore(section, board, e, top, tuple(tables))
+        key = (id(options), len(scores), e)
+        entry = _PLAYED_FIGURES.get(key)
+        if entry is None or entry[0] is not options:
+            if len(_PLAYED_FIGURES) >= _PLAYED_FIGURES_MAX:
+                _PLAYED_FIGURES.clear()
+            entry = _PLAYED_FIGURES[key] = (options, _side_figures(options, False, len(scores), e), {})
+        figures = entry[1]
+        return BoardScore(section, board, e, figures.publish.top, _played_tables(results, scores, figures, entry[2]))
+
+    # Results compared with each other, by Law 87 group: played and weighted ones only.
+    groups: dict[str | None, list[int]] = {}
+    for i, r in enumerate(results):
+        if isinstance(r.outcome, Played | Weighted):
+            groups.setdefault(r.fouled_group, []).append(i)
+    figures = _side_figures(options, len(groups) > 1, sum(len(g) for g in groups.values()), e)
+    publish = figures.publish
+    top = publish.top
 
     # Per table: the figures of both sides, computed once per distinct raw score and kind.
     per_table: dict[int, _Sides] = {}
@@ -356,7 +411,7 @@ def matchpoint_board(
         n = len(members)
         group = [outcomes[i] for i in members]
         if all(type(o) is Played for o in group):
-            mp1 = _mp1_by_score(o.ns_score for o in group if isinstance(o, Played))
+            mp1 = _mp1_by_score([o.ns_score for o in group if isinstance(o, Played)])
             by_score = {s: figures.sides(raw, n, SideKind.PLAYED) for s, raw in mp1.items()}
             for i, o in zip(members, group, strict=True):
                 assert isinstance(o, Played)
@@ -364,13 +419,13 @@ def matchpoint_board(
             continue
         raws = weighted_raw([((Fraction(1), o.ns_score),) if isinstance(o, Played) else o.components
                              for o in group if isinstance(o, Played | Weighted)])
-        memo: dict[tuple[Fraction, SideKind], _Sides] = {}
+        by_raw: dict[tuple[Fraction, SideKind], _Sides] = {}
         for i, o, raw in zip(members, group, raws, strict=True):
             kind = SideKind.PLAYED if type(o) is Played else SideKind.ASSIGNED
-            got = memo.get((raw, kind))
-            if got is None:
-                got = memo[raw, kind] = figures.sides(raw, n, kind)
-            per_table[i] = got
+            sides = by_raw.get((raw, kind))
+            if sides is None:
+                sides = by_raw[raw, kind] = figures.sides(raw, n, kind)
+            per_table[i] = sides
 
     tables = []
     for i, r in enumerate(results):
