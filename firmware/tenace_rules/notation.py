@@ -24,8 +24,6 @@ from tenace_rules.contract import (
 # spades, two to ace).
 CARD_SUITS = "CDHS"
 CARD_RANKS = "23456789TJQKA"
-_CARD_SUITS = {"\u2663": "C", "\u2667": "C", "\u2666": "D", "\u2662": "D",
-               "\u2665": "H", "\u2661": "H", "\u2660": "S", "\u2664": "S"}
 
 _PASS_WORDS = ("PASS", "PASSED", "P", "AP", "ALLPASS", "PASSEDOUT", "PO")
 _SYMBOL_STRAINS = {
@@ -34,6 +32,8 @@ _SYMBOL_STRAINS = {
     "\u2665": HEARTS, "\u2661": HEARTS,
     "\u2660": SPADES, "\u2664": SPADES,
 }
+# The same suit symbols as a card's suit letter (a suit's strain index is its place in CARD_SUITS).
+_CARD_SUITS = {symbol: CARD_SUITS[strain] for symbol, strain in _SYMBOL_STRAINS.items()}
 _SEAT_WORDS = {"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"}
 _VUL_ALIASES = {
     "none": VUL_NONE, "-": VUL_NONE, "love": VUL_NONE, "o": VUL_NONE, "0": VUL_NONE,
