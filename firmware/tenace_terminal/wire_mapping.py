@@ -19,7 +19,7 @@ _ADJUSTMENTS = ("", "A-", "A", "A+")  # the wire's ns_adjust / ew_adjust 0-3
 # The wire's setting numbers (control.py) as the app's settings words (app.DEFAULT_SETTINGS).
 _PLAYER_NUMBERS = ("off", "optional", "required")
 _LEAD = ("off", "on", "warn", "force")
-_RESULT = ("any", "tricks")
+_RESULT = ("any", "tricks", "relative")
 
 
 def table_message(message: dict) -> "Message":

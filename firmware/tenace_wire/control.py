@@ -4,7 +4,7 @@ ACK (2 bytes): count 8 | status 8. The frame header's sequence number is the fir
 acknowledged; `count` frames from there are acknowledged (a fragmented message in one ACK).
 SIGN_IN (9 bytes): section 8 | table 16 | nonce 32 | firmware 16.
 SIGN_IN_ANSWER (12 bytes): nonce 32 | status 8 | section 8 | table 16 | round 8 | player_numbers 2
-| lead_entry 2 | result_entry 1 | show_traveller 1 | show_percentage 1 | 1 zero bit | language
+| lead_entry 2 | result_entry 2 | show_traveller 1 | show_percentage 1 | language
 (two ASCII letters, ISO 639-1). The nonce is the terminal's, sent back: an answer to an older
 sign-in is a replay.
 """
@@ -42,8 +42,9 @@ LEAD_OFF = const(0)
 LEAD_ON = const(1)
 LEAD_CHECKED = const(2)        # checked against the hand record: a warning
 LEAD_MUST_CORRECT = const(3)   # checked, and must be corrected before the result is accepted
-ENTRY_RELATIVE = const(0)      # tricks keyed as =, +1, -2
+ENTRY_ANY = const(0)           # either way, as the players like
 ENTRY_TOTAL = const(1)         # tricks keyed as a total, 0-13
+ENTRY_RELATIVE = const(2)      # tricks keyed as =, +1, -2
 
 
 class Ack(Message):
@@ -103,7 +104,7 @@ class SignInAnswer(Message):
     TYPE = SIGN_IN_ANSWER
     FIELDS = ("nonce", "status", "section", "table", "round", "player_numbers", "lead_entry", "result_entry",
               "show_traveller", "show_percentage")
-    SPEC = (32, 0, 0xFFFFFFFF, 8, 0, 3, 8, 0, 25, 16, 1, 1023, 8, 0, 127, 2, 0, 2, 2, 0, 3, 1, 0, 1, 1, 0, 1, 1, 0, 1)
+    SPEC = (32, 0, 0xFFFFFFFF, 8, 0, 3, 8, 0, 25, 16, 1, 1023, 8, 0, 127, 2, 0, 2, 2, 0, 3, 2, 0, 2, 1, 0, 1, 1, 0, 1)
     EXTRA = ("language",)
 
     nonce: int

@@ -1,6 +1,8 @@
 """Link control messages (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER): round trips and checks."""
 
 from tenace_wire.control import (
+    ENTRY_ANY,
+    ENTRY_RELATIVE,
     ENTRY_TOTAL,
     LEAD_MUST_CORRECT,
     PLAYER_NUMBERS_REQUIRED,
@@ -40,6 +42,9 @@ def test_sign_in_answer_settings():
                           show_percentage=1, language="fr")
     assert len(round_trip(answer)) == 12
     round_trip(SignInAnswer(status=TABLE_TAKEN, table=1, language="en"))
+    for entry in (ENTRY_ANY, ENTRY_TOTAL, ENTRY_RELATIVE):  # two bits: either way, a total, or relative only
+        assert decode_message(SIGN_IN_ANSWER, SignInAnswer(table=1, result_entry=entry).encode()).result_entry == entry
+    raises(WireError, SignInAnswer(table=1, result_entry=3).encode)
     raises(WireError, SignInAnswer(table=1, language="FR").encode)
     raises(WireError, SignInAnswer(table=1, player_numbers=3).encode)
     payload = bytearray(answer.encode())

@@ -10,7 +10,7 @@ PLAYER_NUMBERS = {"off": control.PLAYER_NUMBERS_OFF, "optional": control.PLAYER_
                   "required": control.PLAYER_NUMBERS_REQUIRED}
 LEAD = {"off": control.LEAD_OFF, "on": control.LEAD_ON, "warn": control.LEAD_CHECKED,
         "force": control.LEAD_MUST_CORRECT}
-RESULT_ENTRY = {"relative": control.ENTRY_RELATIVE, "total": control.ENTRY_TOTAL}
+RESULT_ENTRY = {"any": control.ENTRY_ANY, "relative": control.ENTRY_RELATIVE, "total": control.ENTRY_TOTAL}
 
 
 @dataclass(frozen=True)
@@ -19,7 +19,7 @@ class Settings:
 
     player_numbers: str = "off"
     lead: str = "off"
-    result_entry: str = "relative"
+    result_entry: str = "any"
     show_traveller: bool = False
     show_percentage: bool = True
     language: str = "en"

@@ -48,8 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--players", choices=PLAYER_NUMBERS, default="off", help="player numbers at the tables")
     p.add_argument("--lead", choices=LEAD, default="off",
                    help="opening lead entry: off, on, warn (checked), force (must be corrected)")
-    p.add_argument("--result-entry", choices=RESULT_ENTRY, default="relative",
-                   help="tricks keyed as =, +1, -2 (relative) or as a total")
+    p.add_argument("--result-entry", choices=RESULT_ENTRY, default="any",
+                   help="tricks keyed as =, +1, -2 (relative), as a total, or either (any, the default)")
     p.add_argument("--traveller", action="store_true", help="show each board's traveller after its result")
     p.add_argument("--language", default="en", metavar="xx",
                    help=f"the terminals' language: {', '.join(LANGUAGES)} (default en)")
