@@ -10,7 +10,8 @@ import pytest
 
 from tenace.collector import Collector, Settings, link_key
 from tenace.movement import mitchell
-from tenace.store import connect, create_event, refusals
+from tenace.store import EntryError, connect, create_event, refusals
+from tenace.store.hand_records import hand_record, keep_hand_record
 from tenace_wire.auth import Tagger
 from tenace_wire.control import (
     ACCEPTED,
@@ -23,9 +24,9 @@ from tenace_wire.control import (
     STORED,
     TABLE_TAKEN,
 )
-from tenace_wire.director_messages import Ranking, Traveller
+from tenace_wire.director_messages import HandRecord, Ranking, Traveller
 from tenace_wire.frame import encode_frame
-from tenace_wire.frame_types import RANKING, RESULT, ROUND_PLAN, TRAVELLER
+from tenace_wire.frame_types import HAND_RECORD, RANKING, RESULT, ROUND_PLAN, TRAVELLER
 from tenace_wire.table_messages import (
     ADJUSTED,
     AVERAGE_MINUS,
@@ -200,6 +201,34 @@ def test_travellers_and_rankings_from_the_scoring_engine(db: sqlite3.Connection)
     assert isinstance(t1.messages[-2], Traveller) and len(t1.messages[-2].lines) == 2
     ranking = t1.messages[-1]
     assert isinstance(ranking, Ranking) and len(ranking.lines) == 6 and ranking.lines[0].rank == 1
+
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+
+
+def test_hand_records_are_kept_checked_and_sent_to_the_table_that_asks(db: sqlite3.Connection) -> None:
+    keep_hand_record(db, "A", 1, DEAL)
+    assert hand_record(db, "A", 1) == DEAL and hand_record(db, "A", 2) is None
+    bad_deals = ((DEAL.replace("N:", "E:"), "starts with 'N:'"), (DEAL[:-1] + "2", "dealt twice"),
+                 (DEAL.replace("AKQJ.T98", "AKQJ.T9", 1), "12 cards"), (DEAL.replace("432.A", "432A", 1), "3 suits"),
+                 (DEAL.replace("AKQJ.T98.765.432 ", "", 1), "four hands"), (DEAL.replace("J", "B", 1), "not a rank"))
+    for bad, why in bad_deals:
+        with pytest.raises(EntryError, match=why):
+            keep_hand_record(db, "A", 2, bad)
+    assert hand_record(db, "A", 2) is None  # nothing half-kept
+    loop = make_loop(db, tables=(1,))
+    loop.run_until(loop.signed_in)
+    t = loop.terminals[0]
+    t.send(Request(what=HAND_RECORD, section=0, table=1, round=1, board=1), loop.now)
+    t.send(Request(what=HAND_RECORD, section=0, table=1, round=1, board=2), loop.now)  # none kept: only acknowledged
+    settle(loop)
+    deals = [m for m in t.messages if isinstance(m, HandRecord)]
+    assert len(deals) == 1 and deals[0].board == 1
+    # Card codes count from the clubs (suit 0) and the two (rank 0): the aces of spades, clubs, diamonds and
+    # hearts are North's, East's, South's and West's.
+    owners = deals[0].owners
+    assert [owners[suit * 13 + 12] for suit in (3, 0, 1, 2)] == [0, 1, 2, 3]
+    assert sorted(owners) == [seat for seat in range(4) for _ in range(13)]
 
 
 def test_frames_from_a_terminal_at_another_table_or_not_signed_in_are_refused_and_recorded(

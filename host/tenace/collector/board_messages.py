@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from tenace.collector.wire_results import lead_code
 from tenace.reports.model import RankingLine, TravellerLine
 from tenace_rules.board import SEATS
-from tenace_rules.notation import parse_contract
+from tenace_rules.notation import CARD_RANKS, parse_contract
 from tenace_wire import director_messages as wire
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED
 
@@ -66,3 +66,14 @@ def ranking_message(section: int, round_: int, ranking: Iterable[RankingLine]) -
             rank = int(p.rank.rstrip("="))
             lines.append(wire.RankingLine(rank=min(rank, MAX_PAIR), pair=number, score=int(p.percent * 100)))
     return wire.Ranking(section=section, round=round_, unit=wire.PERCENT, lines=tuple(lines))
+
+
+def hand_record(board: int, deal: str) -> wire.HandRecord:
+    """A PBN deal from North (tenace.store.hand_records) as the wire's HandRecord: the seat of every card."""
+    owners = bytearray(52)
+    for seat, hand in enumerate(deal[2:].split(" ")):
+        for i, holding in enumerate(hand.split(".")):
+            suit = 3 - i  # PBN lists spades first; card codes count from clubs
+            for rank in holding:
+                owners[suit * 13 + CARD_RANKS.index(rank)] = seat
+    return wire.HandRecord(board=board, owners=bytes(owners))

@@ -27,13 +27,14 @@ import logging
 import sqlite3
 from collections.abc import Callable
 
-from tenace.collector import board_reports, round_plans
+from tenace.collector import board_messages, board_reports, round_plans
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
 from tenace.collector.settings import Settings
 from tenace.collector.wire_results import incoming_erase, incoming_result, section_letter, section_number
 from tenace.store import Status, ingest, is_ingested, next_host_sequence, refuse_frame, reserve_host_sequence
 from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
+from tenace.store.hand_records import hand_record
 from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
 from tenace_wire.control import (
     ACCEPTED,
@@ -314,10 +315,13 @@ class Collector:
         elif msg.what == RANKING:
             answer = board_reports.ranking(self.conn, msg.section, msg.round)
         elif msg.what == HAND_RECORD:
-            log.info("terminal %d asks for board %d's hand record: the event file has none", inbound.terminal,
-                     msg.board)
-            self.session.acknowledge(inbound, STORED)
-            return
+            deal = hand_record(self.conn, section_letter(msg.section), msg.board)
+            if deal is None:
+                log.info("terminal %d asks for board %d's hand record: the event file has none", inbound.terminal,
+                         msg.board)
+                self.session.acknowledge(inbound, STORED)
+                return
+            answer = board_messages.hand_record(msg.board, deal)
         if answer is None:
             log.warning("terminal %d: nothing to answer to a request for type %d round %d", inbound.terminal,
                         msg.what, msg.round)

@@ -206,5 +206,15 @@ CREATE TABLE link_counter (
 ) WITHOUT ROWID;
 """
 
+# Hand records: each board's deal, for the terminals' lead check and the reports.
+_V3 = """
+CREATE TABLE hand_record (
+    section TEXT NOT NULL REFERENCES section(name),
+    board INTEGER NOT NULL CHECK (board >= 1),
+    deal TEXT NOT NULL CHECK (length(deal) = 69 AND substr(deal, 1, 2) = 'N:'),
+    PRIMARY KEY (section, board)
+) WITHOUT ROWID;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3))
