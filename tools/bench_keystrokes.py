@@ -2,8 +2,8 @@
 """Key presses per result on the table terminal: standard results replayed through the real app.
 
 Each case starts on the contract screen with the board preselected (as after the previous result)
-and ends when the opponents' ACCEPT has been journaled and the screen says "saved"; the stand-in
-host must then hold exactly the expected result. Prints one line per case and, last, the count for
+and ends when the opponents' ACCEPT has been journaled and the screen says "saved"; the collector's
+event file must then hold exactly the expected result. Prints one line per case and, last, the count for
 the reference case "4S by North, lead HK, 11 tricks" (a Bridgemate II needs 11 presses for it):
 
     keys per result: 8
@@ -56,7 +56,7 @@ def keys_for(label: str, script: str, settings: dict[str, str], expected: str) -
             raise SystemExit(f"{label}: not saved after {script!r}:\n{screen}")
         got = sim.host.result(1, 1)
         if got != expected:
-            raise SystemExit(f"{label}: the host received {got!r}, not {expected!r}")
+            raise SystemExit(f"{label}: the host stored {got!r}, not {expected!r}")
         return count
     finally:
         sim.close()

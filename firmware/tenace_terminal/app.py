@@ -4,7 +4,8 @@ Devices (hard rule 6), each a small object the board file or a simulator passes 
   keypad.read() -> key name (tenace_terminal.keypad_layout) or None
   display.clear(), display.text(col, row, s, inverse=False), display.show(); .cols, .rows, .rtl
   clock.ticks_ms() -> int (and optionally clock.sleep_ms(ms), used by run() when idle)
-  link.send(msg: dict), link.recv() -> dict or None (messages to and from the host, each with a 'type')
+  link.send(msg: dict), link.recv() -> dict or None (messages to and from the host, each with a 'type');
+    the link owns delivery: each message is handed to it once (a pending result again after a reboot)
   storage: a directory path on a mounted filesystem (the journal lives there)
   battery.percent() -> int 0..100
 
@@ -27,8 +28,6 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
     def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
         return __value
 
-RESEND_MS = const(3000)  # an unacknowledged message goes out again this often
-_TICKS_MASK = const(0x3FFFFFFF)  # MicroPython's ticks wrap at 2**30
 _IDLE_MS = const(10)
 _GC_EVERY = const(4096)  # bytes allocated between two garbage collections
 _SCREENS = "tenace_terminal.screens"
@@ -50,11 +49,6 @@ def forget(name: str) -> None:
     package = sys.modules.get(name[:dot])
     if package is not None and hasattr(package, name[dot + 1:]):
         delattr(package, name[dot + 1:])
-
-
-def elapsed(now: int, then: int) -> int:
-    """Milliseconds from `then` to `now` on a ticks clock that wraps."""
-    return (now - then) & _TICKS_MASK
 
 
 def wrap(s: str, width: int) -> list:
@@ -145,7 +139,7 @@ class App:
         self.waiting_round = False  # players asked for the next round before the host sent it
         self.traveller = None  # the last traveller the host sent
         self.status = ""  # one line at the bottom: why a key was refused, "saved", a host message
-        self.asking = None  # a sign_in or round_request sent again and again until the host answers it
+        self.asking = None  # the sign_in or round_request the host has not answered yet
         self.screen = None
         self.screen_name = ""
         self.next_screen = None  # (name, args) of the screen to show when the step in hand is done
@@ -154,11 +148,12 @@ class App:
         # Errors step() caught to keep the terminal alive: a simulator or a test fails when this is not 0.
         self.faults = 0
         self.last_fault = ""
-        self.now = clock.ticks_ms()
-        self.last_send = self.now
         for record in self.journal.records():
             self._apply(record)
-        display.rtl = messages.is_rtl()
+        # What the host has not acknowledged goes to the link again (its queue was in RAM), oldest first.
+        for seq in sorted(self.pending):
+            link.send(self.pending[seq])
+        display.rtl = messages.is_rtl()  # (also without a journal: the language the firmware started in)
         self._first_screen()
         self._switch()
 
@@ -198,6 +193,8 @@ class App:
             settings = dict(DEFAULT_SETTINGS)
             settings.update(record.get("settings") or {})
             self.settings = settings
+            if "language" in settings:
+                self._language(settings["language"])  # the host's; a player's choice is a later record
             self.plan = None
             self.results = {}
             self.boards_entered = 0
@@ -207,14 +204,18 @@ class App:
             self.results = {}
             self.session_over = True
         elif kind == "lang":
-            try:
-                messages.set_language(record["code"])
-            except (OSError, ValueError):
-                pass  # a language since removed from the firmware: keep the current one
+            self._language(record["code"])
         elif kind == "tally":
             self.boards_entered = record["boards"]
             if record["seq"] > self.next_seq:
                 self.next_seq = record["seq"]
+
+    def _language(self, code: str) -> None:
+        try:
+            messages.set_language(code)
+        except (OSError, ValueError):
+            pass  # a language this firmware lacks (or has since lost): keep the current one
+        self.display.rtl = messages.is_rtl()
 
     def compact(self) -> None:
         """Rewrite the journal as the records the state needs (tenace_terminal.compaction, loaded for it)."""
@@ -247,15 +248,13 @@ class App:
                 return board
         return None
 
-    def send(self, message: dict) -> None:
-        self.link.send(message)
-        self.last_send = self.now
-
-    def sign_in(self, section: str, table: int) -> None:
-        """Ask the host for this table: sent again every RESEND_MS until it answers."""
+    def sign_in(self, section: str, table: int, code: str = "") -> None:
+        """Ask the host for this table (with the pairing code when the link has no event key yet)."""
         self.asking = {"type": "sign_in", "terminal": self.terminal_id, "version": VERSION,
                        "section": section, "table": table}
-        self.send(self.asking)
+        if code:
+            self.asking["code"] = code
+        self.link.send(self.asking)
 
     def signing_in(self) -> bool:
         return self.asking is not None and self.asking["type"] == "sign_in"
@@ -264,7 +263,7 @@ class App:
         """Ask the host for round `number`'s plan (after a reboot the one it sent may be lost)."""
         self.asking = {"type": "round_request", "section": self.section, "table": self.table, "round": number}
         if now:
-            self.send(self.asking)
+            self.link.send(self.asking)
 
     def new_result(self, board: int, kind: str) -> dict:
         """A result record of the current round for `board`, numbered; the caller adds what was keyed."""
@@ -278,10 +277,10 @@ class App:
                 "version": version}
 
     def save_result(self, record: dict) -> bool:
-        """Journal a result, then send it; only then may the screen say it is saved."""
+        """Journal a result, then hand it to the link; only then may the screen say it is saved."""
         if not self.record(record):
             return False
-        self.send(record)
+        self.link.send(record)
         return True
 
     def next_board(self) -> None:
@@ -445,11 +444,10 @@ class App:
     # ---- the event loop
 
     def step(self) -> bool:
-        """Handle at most one host message and one key, resend what is unacknowledged, redraw if needed.
+        """Handle at most one host message and one key, redraw if needed.
 
         Returns True when a message or a key was handled (a simulator runs until this is False).
         """
-        self.now = self.clock.ticks_ms()
         busy = False
         self._switch()
         message = self.link.recv()
@@ -474,10 +472,9 @@ class App:
             self._switch()
             self.dirty = True
         try:
-            self._resend()
             if self.dirty:
                 self.draw()
-        except Exception as e:  # a link or display error, or no memory: report it, keep running
+        except Exception as e:  # a display error, or no memory: report it, keep running
             self.dirty = False
             self._report(e)
         return busy
@@ -502,16 +499,6 @@ class App:
                 print("tenace_terminal: " + self.last_fault)
         except Exception:  # no memory even for the report: the count stands, and the loop must go on
             self.last_fault = name
-
-    def _resend(self) -> None:
-        if elapsed(self.now, self.last_send) < RESEND_MS:
-            return
-        if self.asking is not None:
-            self.send(self.asking)
-        if self.pending:
-            # Oldest first; the host acknowledges each, so one per period is enough and keeps the radio quiet.
-            self.send(self.pending[min(self.pending)])
-        self.last_send = self.now
 
     def draw(self) -> None:
         display = self.display

@@ -12,7 +12,7 @@ def compact(app) -> None:
     records = []
     if app.signin is not None:
         records.append(app.signin)
-    if messages.language() != "en":
+    if app.signin is not None or messages.language() != "en":  # after the sign-in: it may name another
         records.append({"type": "lang", "code": messages.language()})
     records.append({"type": "tally", "boards": app.boards_entered, "seq": app.next_seq})
     if app.plan is not None:

@@ -7,12 +7,14 @@ clock.ticks_ms() (wrapping at 2**30 on MicroPython: the link adds up the differe
 
 Every send() and recv() pumps the TerminalSession: frames in, due frames out.
 
-Exactly once. The app numbers its results and player numbers ("seq") and journals them; it sends
-the oldest unacknowledged one again every few seconds and, after a reboot, from its journal. Its
-seq s always goes on the air as APP_SEQ + s, so every copy carries the same wire number and the
-host stores it once. The link's own messages (SIGN_IN, REQUEST) number from 1 below APP_SEQ,
-reserved in blocks in the state file (session.py) so that none is reused after a reboot. A copy
-of a message still in the session's outbox is dropped: the session retransmits it itself.
+Delivery is the link's alone. The app numbers its results and player numbers ("seq"), journals
+them and hands each to the link once (after a reboot, what its journal holds unacknowledged). The
+link keeps each until the host's ACK: in a backlog while the session's outbox is full or the terminal
+is not signed in, then in the outbox, which retransmits it. Its seq s always goes on the air as
+APP_SEQ + s, so every copy, before and after a reboot, carries the same wire number and the host
+stores it once. The link's own messages (SIGN_IN, REQUEST) number from 1 below APP_SEQ, reserved in
+blocks in the state file (session.py) so that none is reused after a reboot. A sign-in or a round
+plan whose answer does not come (the host took the request and then died) is asked for again.
 
 Pairing. Without an event key `needs_code` is True and the app's sign_in carries the 6-digit code:
 HELLO goes out about once a second until a PAIR_OFFER; the key derived from it is kept in the state
@@ -43,7 +45,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 APP_SEQ = const(32768)  # the app's message numbered s goes on the air as APP_SEQ + s
 HELLO_MS = const(1000)
 ANSWER_MS = const(10000)  # a sign-in under a fresh key unanswered this long: the code was wrong
-REQUEST_MS = const(10000)  # the same round asked again sooner is the app's resend: the session has it
+REQUEST_MS = const(10000)  # a round plan expected this long, its request taken by the host: asked again
 DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
 _TICKS_MASK = const(0x3FFFFFFF)
 STATE_FILE = "link.state"
@@ -79,12 +81,16 @@ class WireLink:
         self._fresh = None  # a key derived from the code, not yet proved by a sign-in answer
         self._signing = None  # [section, table, queued at, sequence number] of the sign-in waiting for its answer
         self._resign = self.key is not None and self.table > 0  # sign in again by itself (after a reboot)
-        self._asked = [0, -REQUEST_MS]  # the round last requested, and when
+        self._asked = [0, 0, 0]  # the round plan expected (0: none), since when, and the REQUEST's seq (0: none)
         self._sent = {}  # app seq -> its dict, until acknowledged (a refusal names the board)
+        self._backlog = []  # app seqs not in the session's outbox yet, oldest first
         self._ns = 0  # the NS pair of the round: its traveller percentage
         self._deals = False  # the lead is checked: round plans go to the app with their hand records
         self._held = None  # [plan dict, deals list, deadline] while hand records are on their way
         self._round = 0  # the last round plan given to the app
+        # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
+        self.faults = 0
+        self.last_fault = ""
 
     # ---- the state file
 
@@ -125,40 +131,60 @@ class WireLink:
                 self._sign_in(message)
             elif kind == "round_request":
                 self._ask_round(message)
-        except (ValueError, KeyError, IndexError, TypeError) as e:
-            # Never raise into the app: it has journaled the message, sends it again later, and counts
-            # what is still unsent at the session's end. Busy (the outbox full) is the usual reason.
-            print("wire_link: %s: %s" % (type(e).__name__, e))
-        self._pump()
+            self._pump()
+        except Exception as e:  # never into the app: a result is journaled there and comes again at the next boot
+            self._trouble(e)
 
     def recv(self):
         self._clock()
-        self._pump()
+        try:
+            self._pump()
+        except Exception as e:
+            self._trouble(e)
         inbox = self.inbox
         return inbox.pop(0) if inbox else None
 
+    def _trouble(self, error: Exception) -> None:
+        """Say what went wrong; count it in `faults` unless it is the flash's (OSError: the next write tries
+        again) or the wire's (WireError: busy, numbers used up), which a terminal in the field meets."""
+        print("wire_link: %s: %s" % (type(error).__name__, error))
+        if not isinstance(error, (OSError, WireError)):
+            self.faults += 1
+            self.last_fault = "%s: %s" % (type(error).__name__, error)
+
     def _send_app(self, message: dict) -> None:
-        session = self.session
         s = message["seq"]
-        if session.waiting(APP_SEQ + s) or s >= APP_SEQ or self.needs_code:
-            return  # on its way already (or nothing can go before pairing): the app sends it again
+        if s >= APP_SEQ or s in self._sent:
+            raise ValueError("message %d handed to the link twice or out of range" % s)
         if not self._ns:
             self._ns = message["ns"]
-        session.queue_at(APP_SEQ + s, wire_mapping.table_message(message), self.now)
         self._sent[s] = message
-        if not session.signed_in and self._signing is None:
-            # Rebooted, or the host asked for a new sign-in: host messages need one; results do not wait.
+        self._backlog.append(s)
+        if not self.session.signed_in and self._signing is None and not self.needs_code:
+            # Rebooted, or the host asked for a new sign-in: the table is in the result.
             self.section = wire_mapping.SECTIONS.find(message["section"])
             self.table = message["table"]
             self._resign = True
 
+    def _drain(self) -> None:
+        """Move the backlog into the session's outbox while it has room (only signed in: else refused)."""
+        session = self.session
+        backlog = self._backlog
+        while backlog and session.signed_in:
+            s = backlog[0]
+            message = self._sent.get(s)
+            if message is not None:
+                try:
+                    session.queue_at(APP_SEQ + s, wire_mapping.table_message(message), self.now)
+                except WireError:
+                    return  # busy: the outbox frees up as ACKs come
+                except (ValueError, KeyError, TypeError) as e:  # a bug: the app keeps it pending, the rest go
+                    print("wire_link: message %d not sent: %s: %s" % (s, type(e).__name__, e))
+            backlog.pop(0)
+
     def _sign_in(self, message: dict) -> None:
         section = wire_mapping.SECTIONS.find(message["section"])
         table = message["table"]
-        signing = self._signing
-        if signing is not None and signing[0] == section and signing[1] == table \
-                and self.now - signing[2] < ANSWER_MS:
-            return  # the app's resend: the session retransmits the SIGN_IN itself
         if self.needs_code:
             code = message.get("code")
             if code:
@@ -179,24 +205,29 @@ class WireLink:
         self._resign = False
 
     def _ask_round(self, message: dict) -> None:
-        number = message["round"]
-        asked = self._asked
-        if asked[0] == number and self.now - asked[1] < REQUEST_MS:
-            return  # the app's resend: the REQUEST is on its way, or the plan it asked for
+        self._expect(message["round"])
         if not self.session.signed_in:
-            # The plan could not be taken in before a sign-in: sign in first, the app asks again.
+            # The plan could not be taken in before a sign-in: sign in first (the answer brings the plan).
             if self._signing is None and not self.needs_code:
                 self._queue_sign_in(wire_mapping.SECTIONS.find(message["section"]), message["table"])
             return
-        self._request(ROUND_PLAN, message["section"], message["table"], number, 0)
+        self._ask_plan()
+
+    def _expect(self, number: int) -> None:
+        asked = self._asked
         asked[0] = number
         asked[1] = self.now
+        asked[2] = 0
 
-    def _request(self, what: int, section: "str | int", table: int, number: int, board: int) -> None:
+    def _ask_plan(self) -> None:
+        asked = self._asked
+        asked[1] = self.now
+        asked[2] = self._request(ROUND_PLAN, self.section, self.table, asked[0], 0)
+
+    def _request(self, what: int, section: int, table: int, number: int, board: int) -> int:
         self._own_seq_left()
-        if isinstance(section, str):
-            section = wire_mapping.SECTIONS.find(section)
-        self.session.queue(Request(what=what, section=section, table=table, round=number, board=board), self.now)
+        return self.session.queue(Request(what=what, section=section, table=table, round=number, board=board),
+                                  self.now)
 
     # ---- the wire's side
 
@@ -218,6 +249,7 @@ class WireLink:
                 self._on_inbound(inbound)
             frame = transport.recv()
         self._timers(now)
+        self._drain()
         for frame in self.session.due(now):
             transport.send(frame)
 
@@ -233,11 +265,21 @@ class WireLink:
             self.session = self._new_session(None, self.session.next_seq)
             self.needs_code = True
             self.inbox.append({"type": "message", "text": messages.text("wrong_code")})
+        elif signing is not None and now - signing[2] >= ANSWER_MS and not self.session.waiting(signing[3]):
+            self._resign = True  # the host took the sign-in but its answer never came (it died meanwhile)
+            self._signing = None
         if self._resign and self._signing is None and not self.needs_code:
             try:
                 self._queue_sign_in(self.section, self.table)
             except WireError:
                 self._resign = False
+        asked = self._asked
+        if asked[0] and self.session.signed_in and now - asked[1] >= REQUEST_MS \
+                and not (asked[2] and self.session.waiting(asked[2])):
+            try:
+                self._ask_plan()
+            except WireError:
+                asked[0] = 0
         held = self._held
         if held is not None and now >= held[2]:
             self._give_plan()  # without the hand records still missing: the lead is not checked there
@@ -274,7 +316,11 @@ class WireLink:
         s = seq - APP_SEQ
         message = self._sent.pop(s, None)
         if status == REFUSED_NOT_SIGNED_IN:
-            self._resign = self.table > 0  # kept pending at the app: it goes again after a new sign-in
+            if message is not None:
+                self._sent[s] = message
+                self._backlog.append(s)  # again after the new sign-in, which _timers queues first
+                self._backlog.sort()
+            self._resign = self.table > 0
             return
         self.inbox.append({"type": "ack", "seq": s})
         if status >= REFUSED and message is not None:
@@ -299,10 +345,14 @@ class WireLink:
         if changed:
             self._save()
         self._deals = answer.lead_entry >= LEAD_CHECKED
+        if answer.status == ACCEPTED and answer.round:
+            self._expect(answer.round)  # the host sends that round's plan with its answer
         self.inbox.append(wire_mapping.sign_in_reply(answer, section, table))
 
     def _on_plan(self, plan) -> None:
         self._ns = plan.ns_pair
+        if plan.round >= self._asked[0]:
+            self._asked[0] = 0
         out = wire_mapping.round_plan(plan)
         if not self._deals or plan.round <= self._round:
             self.inbox.append(out)

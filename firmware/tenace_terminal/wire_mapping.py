@@ -63,10 +63,6 @@ def sign_in_reply(answer: "SignInAnswer", section: int, table: int) -> dict:
         key = "table_taken" if answer.status == TABLE_TAKEN else (
             "no_table" if answer.status == NO_SUCH_TABLE else "event_closed")
         return {"type": "message", "text": messages.text(key, SECTIONS[section], table)}
-    try:
-        messages.set_language(answer.language)
-    except (OSError, ValueError):
-        pass  # a language this firmware lacks: keep the one in use
     settings = {"players": _PLAYER_NUMBERS[answer.player_numbers], "lead": _LEAD[answer.lead_entry],
                 "result": _RESULT[answer.result_entry], "traveller": bool(answer.show_traveller),
                 "language": answer.language}

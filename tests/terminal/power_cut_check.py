@@ -19,10 +19,10 @@ from session_runner import Simulator
 from tenace_terminal.journal import Journal
 
 # Sign in to table 2; three rounds of two boards. In round 2 the host is first out of reach, then
-# does not acknowledge, so board 4 stays pending into round 3, through compactions. Words with "!"
-# are not keys: they set the host's state (!offline, !online, !noack, !ack) or let 8 s pass (!wait).
+# is not heard (its acknowledgements lost), so board 4 stays pending until the link catches up in round 3.
+# Words with "!" are not keys: they set the radio (!offline, !online, !noack, !ack) or let 8 s pass (!wait).
 _SCRIPT = ("2 OK OK 4 S N K H + 1 OK PASS OK OK !offline OK 3 NT E 4 S 7 OK !online !noack 2 H S 2 C - 1 OK "
-           "OK !ack OK 6 D N T C - 3 OK 1 C W A D = OK !wait OK")
+           "OK !ack !wait OK 6 D N T C - 3 OK 1 C W A D = OK !wait OK")
 SCRIPT = _SCRIPT.split()
 COMPACT_BYTES = 700  # small, so that compactions (and cuts inside them) happen during the session
 
@@ -47,7 +47,6 @@ def play(cut_at, reference):
     path = mount(device)
     device.arm(cut_at)
     sim = Simulator(storage=path, rounds=3, boards_per_round=2, compact_bytes=COMPACT_BYTES)
-    sim.host.keep_log = False
     journal = sim.app.journal
     append = journal.append
 
@@ -74,9 +73,9 @@ def play(cut_at, reference):
             if key == "!wait":
                 sim.wait(8000)
             elif key.endswith("ack"):
-                sim.host.ack = key == "!ack"
+                sim.radio.down = key == "!ack"
             else:
-                sim.host.online = key == "!online"
+                sim.radio.up = sim.radio.down = key == "!online"
                 sim.settle()
             continue
         screen = sim.press(key)
@@ -84,7 +83,7 @@ def play(cut_at, reference):
             if line.startswith("Board ") and line.endswith(" saved"):
                 # The screen said so: this round's result for that board must never be lost.
                 saved.append(sim.app.plan["round"] * 1000 + int(line[6:-6]))
-    received = sim.host.acknowledged  # round * 1000 + board of every result the host acknowledged
+    received = list(sim.host.results())  # round * 1000 + board of every result the host stored (and acknowledged)
     writes = device.writes
     sim.close()
     unmount(path)
@@ -111,16 +110,18 @@ def check_after_cut(device, saved, received, reference):
         kept = [record["round"] * 1000 + record["board"] for record in records if record["type"] == "result"]
         for result in saved:
             assert result in kept or result in received, ("result lost", result, kept, received)
-        sim = Simulator(storage=path, rounds=3, boards_per_round=2, compact_bytes=COMPACT_BYTES)
+        sim = Simulator(storage=path, rounds=3, boards_per_round=2, compact_bytes=COMPACT_BYTES, online=False)
         try:
             app = sim.app
             assert sorted(app.pending) == sorted(pending), (sorted(app.pending), sorted(pending))
             if last_round:  # (without a plan in the journal it asks the host, which sends round 1)
                 assert app.plan["round"] == last_round, (app.plan["round"], last_round)
-            sim.wait(4000 * (len(pending) + 1))  # they are sent again until acknowledged
+            sim.radio.up = sim.radio.down = True
+            sim.wait(12000)  # they are sent again (the longest retransmission delay is 12 s) until acknowledged
             assert not sim.app.pending
+            stored = sim.host.stored()
             for seq in pending:
-                assert seq in sim.host.received
+                assert seq in stored, (seq, stored)
         finally:
             sim.close()
         return len(records)

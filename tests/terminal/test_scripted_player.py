@@ -1,7 +1,7 @@
 """The simulator's scripted players (tenace/micropython/scripted_player.py) play a whole session through the real app.
 
 Their results are a function of (seed, table, board) alone, so a session under any faults is the same
-session; here the stand-in host receives exactly what board_result says, keyed through the real screens.
+session; here the collector stores exactly what board_result says, keyed through the real screens.
 """
 
 from scripted_player import Player, board_result
@@ -49,6 +49,6 @@ def test_a_scripted_table_plays_the_whole_session_through_the_real_screens():
             for board in range(3 * number - 2, 3 * number + 1):
                 want = expected_summary(board_result(7, 4, board), board)
                 assert sim.host.result(number, board) == want, (board, sim.host.result(number, board), want)
-        assert sim.host.duplicates == 0
+        assert sim.host.duplicates() == 0
     finally:
         sim.close()

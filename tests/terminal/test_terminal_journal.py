@@ -5,6 +5,7 @@ import io
 from session_runner import Simulator
 from sim_devices import new_directory, remove_directory
 from tenace_terminal.journal import FILE_NAME, Journal, write_record
+from tenace_terminal.wire_link import APP_SEQ
 
 
 def encode(record):
@@ -130,10 +131,9 @@ def test_compaction_keeps_what_the_state_needs_and_the_numbering():
         sim.sign_in(2)
         sim.press("OK")
         sim.type("4 S N K H + 1 OK PASS OK")
-        sim.host.ack = False
+        sim.radio.losing.add(APP_SEQ + 3)  # the frame of board 3 never gets through
         sim.type("3 NT S 5 D = OK")  # round 1 complete, board 3 not acknowledged
-        sim.host.ack = True
-        sim.type("OK OK 2 H E A S - 1 OK")  # round 2, board 4
+        sim.type("OK OK 2 H E A S - 1 OK")  # round 2 (asked for: the host lacks board 3), board 4
         app = sim.app
         assert sorted(app.pending) == [3], sorted(app.pending)
         size_before = app.journal.size
@@ -143,7 +143,8 @@ def test_compaction_keeps_what_the_state_needs_and_the_numbering():
         app = sim.reboot()
         after = (app.plan["round"], sorted(app.results), sorted(app.pending), app.next_seq, app.boards_entered)
         assert before == after == (2, [4], [3], 5, 3), (before, after)
-        sim.wait(8000)  # board 3 goes again and is acknowledged
+        sim.radio.losing.clear()
+        sim.wait(12000)  # board 3 goes again (the longest retransmission delay is 12 s) and is acknowledged
         assert not sim.app.pending
         assert "Board 5 saved" in " ".join(sim.type("OK 1 C W K H = OK")[-1].split())
         assert sim.host.result(2, 5) == "played v0 1C W 7 HK -70", sim.host.result(2, 5)
@@ -163,6 +164,6 @@ def test_the_screen_says_not_saved_when_the_journal_cannot_be_written():
         sim.app.journal.append = broken
         screen = " ".join(sim.press("OK").split())
         assert "NOT SAVED" in screen and "Board 1 saved" not in screen and "NS +450" in screen, screen
-        assert not sim.app.pending and not sim.host.received
+        assert not sim.app.pending and not sim.host.stored()
     finally:
         sim.close()

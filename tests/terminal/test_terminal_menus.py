@@ -51,7 +51,7 @@ def test_random_keys_never_crash_the_app():
             seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
             screen = sim.press(names[seed % len(names)])
             assert "Key ignored" not in screen, screen
-        assert sim.host.duplicates == 0
+        assert sim.host.duplicates() == 0
     finally:
         messages.set_language("en")
         sim.close()

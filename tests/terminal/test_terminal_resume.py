@@ -15,7 +15,7 @@ def test_reboot_resumes_the_round_with_its_pending_results():
     try:
         sim.sign_in(3)
         sim.press("OK")
-        sim.host.ack = False  # the host receives but never acknowledges
+        sim.radio.down = False  # the host receives but its acknowledgements never arrive
         enter(sim, "4 S N K H + 1 OK")
         enter(sim, "PASS OK")
         pending = sorted(sim.app.pending)
@@ -26,12 +26,12 @@ def test_reboot_resumes_the_round_with_its_pending_results():
         assert "Round 1" in screen and "2 of 3 entered" in screen, screen
         screen = enter(sim, "OK")
         assert "Bd 3" in screen, screen
-        # The host comes back: the pending results are sent again until acknowledged, oldest first.
-        sim.host.ack = True
-        sim.wait(8000)
+        # The host is heard again: the link signs in again and sends the pending results until acknowledged.
+        sim.radio.down = True
+        sim.wait(12000)
         assert not sim.app.pending
-        assert sim.host.duplicates >= 2  # each was received before the reboot already: counted once
-        assert len(sim.host.received) == 2
+        assert sim.host.duplicates() >= 2  # each was stored before the reboot already: stored once
+        assert sorted(sim.host.stored()) == [1, 2]
     finally:
         sim.close()
 
@@ -41,15 +41,15 @@ def test_results_wait_in_the_journal_while_the_host_is_unreachable():
     try:
         sim.sign_in(1)
         sim.press("OK")
-        sim.link.up = False  # out of radio range: nothing arrives at the host
+        sim.radio.up = False  # out of radio range: nothing arrives at the host
         enter(sim, "4 S N K H + 1 OK")
         enter(sim, "3 NT S 5 D = OK")
         assert sorted(sim.app.pending) == [1, 2]
         sim.wait(10000)
-        assert not sim.host.received
-        sim.link.up = True
-        sim.wait(10000)
-        assert not sim.app.pending and sorted(sim.host.received) == [1, 2]
+        assert not sim.host.stored()
+        sim.radio.up = True
+        sim.wait(12000)
+        assert not sim.app.pending and sorted(sim.host.stored()) == [1, 2]
     finally:
         sim.close()
 
@@ -57,24 +57,21 @@ def test_results_wait_in_the_journal_while_the_host_is_unreachable():
 def test_sign_in_waits_for_the_host_and_a_refusal_is_shown():
     sim = Simulator()
     try:
-        sim.host.online = False
+        sim.radio.up = sim.radio.down = False
         screen = sim.sign_in(4)
         assert "Signing in..." in screen, screen
-        sim.wait(7000)  # asked again every 3 s
-        sim.host.online = True
-        sim.wait(4000)
+        sim.wait(7000)  # the link sends the sign-in again and again
+        sim.radio.up = sim.radio.down = True
+        sim.wait(12000)
         screen = sim.screen()
         assert "Round 1  A4" in screen, screen
     finally:
         sim.close()
     sim = Simulator()
     try:
-        sim.host.online = False
-        sim.sign_in(9)
-        sim.link.inbox.append('{"type": "message", "text": "No table 9 in section A"}')
-        sim.settle()
+        screen = sim.sign_in(9)  # four tables: the host refuses, and says why
         screen = " ".join(sim.screen().split())
-        assert "No table 9 in section A" in screen and "Table 9_" in screen, screen
+        assert "No table A9" in screen and "Table 9_" in screen, screen
     finally:
         sim.close()
 
@@ -84,15 +81,36 @@ def test_the_next_round_is_asked_for_when_it_is_late():
     try:
         sim.sign_in(1)
         sim.press("OK")
-        sim.host.online = False  # the board's result and the next plan are held up
+        sim.radio.up = sim.radio.down = False  # the board's result and the next plan are held up
         screen = enter(sim, "4 S N K H = OK")
         assert "Round 1 finished" in screen, screen
         screen = enter(sim, "OK")
         assert "Waiting for round 2" in screen, screen
         assert "Waiting for the host" in enter(sim, "OK")
-        sim.host.online = True
-        sim.wait(4000)
+        sim.radio.up = sim.radio.down = True
+        sim.wait(12000)
         screen = sim.screen()
         assert "Round 2" in screen and "Boards 2" in screen, screen
+    finally:
+        sim.close()
+
+
+def test_more_results_than_the_link_has_in_flight_wait_in_it_and_all_arrive_once():
+    # 34 results keyed out of range, a reboot among them: the session's outbox takes 32, the link keeps the rest.
+    sim = Simulator(rounds=1, boards_per_round=34)
+    try:
+        sim.sign_in(1)
+        sim.press("OK")
+        sim.radio.up = sim.radio.down = False
+        for board in range(1, 35):
+            sim.type("PASS OK")
+            if board == 20:
+                sim.reboot()
+                sim.press("OK")  # from the round's screen to the next board
+        assert len(sim.app.pending) == 34 and not sim.host.stored()
+        sim.radio.up = sim.radio.down = True
+        sim.wait(20000)
+        assert not sim.app.pending and sorted(sim.host.stored()) == list(range(1, 35))
+        assert sim.host.duplicates() == 0
     finally:
         sim.close()

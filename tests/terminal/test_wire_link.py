@@ -7,7 +7,7 @@ is stored at the host exactly once, by (terminal, wire sequence number).
 
 from deals import deal
 from session_runner import check_faults
-from sim_devices import FixedBattery, ManualClock, ScriptedKeypad, new_directory, remove_directory
+from sim_devices import Bits, FixedBattery, ManualClock, ScriptedKeypad, new_directory, remove_directory
 from tenace_terminal.app import App
 from tenace_terminal.text_grid import TextGrid
 from tenace_terminal.wire_link import APP_SEQ, STATE_FILE, WireLink
@@ -33,25 +33,6 @@ def owners(pbn):
             for rank in holding:
                 out[suit * 13 + "23456789TJQKA".find(rank)] = seat
     return bytes(out)
-
-
-class Bits:
-    """A seeded xorshift32: the same random bits on every run and on both interpreters (MicroPython's
-    random module has no Random class, and the tests must not depend on the run)."""
-
-    def __init__(self, seed):
-        self.state = seed or 1
-
-    def getrandbits(self, n):
-        out = 0
-        for _ in range((n + 15) // 16):
-            x = self.state
-            x ^= (x << 13) & 0xFFFFFFFF
-            x ^= x >> 17
-            x ^= (x << 5) & 0xFFFFFFFF
-            self.state = x
-            out = (out << 16) | (x >> 16)
-        return out & ((1 << n) - 1)
 
 
 class Channel:
@@ -316,7 +297,7 @@ def test_a_reboot_mid_round_stores_each_result_once():
         table.keys("OK")
         table.channel.cut = True  # the host gets board 1 but its ACK never comes back
         table.keys(BOARD_KEYS[0])
-        table.run(4000)  # the app sends it again; still no ACK
+        table.run(4000)  # the link sends it again; still no ACK
         assert len(table.app.pending) == 1 and len(table.host.stored) == 1
         table.boot()  # power cut: a new App and WireLink on the same journal and state file
         table.channel.cut = False
@@ -372,6 +353,19 @@ def test_a_refused_result_is_shown_and_not_sent_again():
         before = table.host.session.counters.get("accepted", 0)
         table.run(20000)
         assert table.host.session.counters.get("accepted", 0) == before  # nothing more on the air
+    finally:
+        table.close()
+
+
+def test_results_refused_as_not_signed_in_go_again_after_the_link_signs_in_again():
+    table = Table(rounds=1, boards=3)
+    try:
+        table.signed_in()
+        table.keys("OK")
+        del table.host.session.bindings[TERMINAL]  # the host has forgotten where the terminal sits
+        table.keys(BOARD_KEYS[0])
+        table.until(lambda: table.app.pending == {}, 30000)
+        assert table.host.sign_ins == 2 and table.host.results() == [(1, 1, 0)]
     finally:
         table.close()
 

@@ -33,11 +33,7 @@ class Screen(BaseScreen):
             if len(self.code) != _CODE_DIGITS:
                 app.refuse("code_needed")
             else:
-                app.sign_in(self.section, int(self.table))
-                # App.sign_in takes no code: add it to the sign-in the app resends, and send that one now.
-                asking = app.asking
-                asking["code"] = self.code
-                app.send(asking)
+                app.sign_in(self.section, int(self.table), self.code)
         else:
             super().key(key)
 

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="the terminal's language (default en)")
     p.add_argument("--journal", type=Path, metavar="DIR",
                    help="keep the terminal's journal in DIR across runs (default: a fresh one)")
-    p.add_argument("--rounds", type=int, default=3, help="rounds in the stand-in host's session (default 3)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds in the collector's session (default 3)")
     p.add_argument("--boards", type=int, default=3, help="boards per round (default 3)")
     p.add_argument("--deals", action="store_true", help="the host sends hand records: leads are checked")
     p.add_argument("--traveller", action="store_true", help="the host sends each board's traveller")

@@ -1,4 +1,4 @@
-"""Fixed hand records for the stand-in host: one PBN deal per board, the same on every run and interpreter."""
+"""Fixed hand records for the simulated event: one PBN deal per board, the same on every run and interpreter."""
 
 _RANKS = "AKQJT98765432"
 

@@ -1,17 +1,20 @@
-"""The headless simulator: the real terminal app, fed keys from a script, its screens captured as text.
+"""The headless simulator: the real terminal app and link, fed keys from a script, its screens captured as text.
 
-    sim = Simulator()                  # a terminal and a stand-in host on an in-memory link
+    sim = Simulator()                  # a terminal over the real wire to the real collector (host_end.py)
     sim.sign_in(table=3)               # section A, table 3: the host sends round 1
-    screen = sim.press("OK")           # one key, then app and host run until idle; the screen's text
+    screen = sim.press("OK")           # one key, then app, link and host run until idle; the screen's text
     screens = sim.type("4 S N K H + 1 OK")
-    sim.reboot()                       # a new App on the same storage, as after a power cut
+    sim.radio.up = sim.radio.down = False   # the host out of reach (up: terminal to host, down: back)
+    sim.reboot()                       # a new App and link on the same storage, as after a power cut
+    sim.host.result(1, 2)              # what the event file holds: "played v0 4S N 11 HK +450"
 
-An error the app catches to stay alive (App.faults) fails the run at once: AssertionError from the
-key or message that caused it, unless the Simulator was made with strict=False (an interactive run).
+The terminal holds the event's key from the start (as one provisioned by cable would), so it signs in
+without the pairing code; a clock the simulator moves drives terminal and collector alike. An error the
+app catches to stay alive (App.faults) fails the run at once: AssertionError from the key or message that
+caused it, unless the Simulator was made with strict=False (an interactive run).
 
 Run it directly to print the screens of a key script:
     python3 host/tenace/micropython/session_runner.py 3 OK OK 4 S N K H + 1 OK
-    MICROPYPATH=firmware:host/tenace/micropython micropython host/tenace/micropython/session_runner.py 3 OK
 """
 
 # The app first: its message index is made while the heap is still empty and in one piece.
@@ -19,33 +22,63 @@ from tenace_terminal.app import App  # isort: skip
 from tenace_terminal.text_grid import TextGrid  # isort: skip
 
 import sim_devices
-from sim_devices import FixedBattery, ManualClock, ScriptedKeypad, link_pair
-from standin_host import StandInHost
+from host_end import Radio, connect
+from sim_devices import Bits, FixedBattery, ManualClock, ScriptedKeypad
+from tenace_terminal.wire_link import STATE_FILE, WireLink
 
+TERMINAL = 1  # the wire's terminal id
 _STEP_MS = 10
-_SETTLE_LIMIT = 200
+_QUIET_MS = 100  # with nothing to say either way, the host is polled this often (its retransmissions)
+_SETTLE_LIMIT = 300
 
 
 def check_faults(app):
-    """Fail (AssertionError) when `app` has caught an error to stay alive: a bug, even if it lives on."""
-    if app.faults:
-        raise AssertionError("the app caught %d error(s), the last %s" % (app.faults, app.last_fault))
+    """Fail (AssertionError) when `app` or its link has caught an error to stay alive: a bug, even if it lives on."""
+    for part in (app, app.link):
+        if getattr(part, "faults", 0):
+            raise AssertionError("the %s caught %d error(s), the last %s" % (
+                "app" if part is app else "link", part.faults, part.last_fault))
+
+
+def provision(storage, key):
+    """Give the terminal the event's key in its link state, keeping what else the state holds."""
+    path = storage.rstrip("/") + "/" + STATE_FILE
+    try:
+        with open(path) as f:
+            words = f.read().split()
+    except OSError:
+        words = []
+    if len(words) == 4 and words[0] == key.hex():
+        return
+    if len(words) != 4:
+        words = ["-", "1", "-1", "0"]
+    try:
+        with open(path, "w") as f:
+            f.write("%s %s %s %s\n" % (key.hex(), words[1], words[2], words[3]))
+    except OSError:
+        pass  # a dead flash (the power-cut test): the terminal boots without a key, as such a terminal would
 
 
 class Simulator:
     def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False,
-                 terminal_id="T01", compact_bytes=4096, strict=True):
+                 terminal_id="T01", compact_bytes=4096, strict=True, online=True):
         self.own_storage = storage is None
         self.storage = storage if storage is not None else sim_devices.new_directory()
         self.clock = ManualClock(1000)
-        self.link, host_link = link_pair()
-        self.host = StandInHost(host_link, rounds=rounds, boards_per_round=boards_per_round,
-                                settings=settings, deals=deals)
+        self.host = connect({"rounds": rounds, "boards_per_round": boards_per_round, "settings": settings or {},
+                             "deals": deals})
+        self.radio = Radio()
+        self.radio.up = self.radio.down = online  # False: the terminal boots out of the host's reach
+        self._polled = -_QUIET_MS
+        self._host_spoke = False
+        provision(self.storage, self.host.key)
         self.terminal_id = terminal_id
         self.compact_bytes = compact_bytes
         self.keys_pressed = 0
         self.strict = strict
         self.app = None
+        self.link = None
+        self.boots = 1
         self.boot()
 
     def new_display(self):
@@ -53,41 +86,61 @@ class Simulator:
         return TextGrid()
 
     def boot(self):
-        """Start the app (again) on the same storage, with a fresh display and keypad."""
+        """Start the link and the app (again) on the same storage, with a fresh display and keypad."""
         self.display = self.new_display()
         self.keypad = ScriptedKeypad()
         self.battery = FixedBattery()
+        # Seeded: the same nonces and retransmission times on every run, so the heap a test needs is the same too.
+        self.link = WireLink(self.radio, TERMINAL, self.storage, self.clock, Bits(self.boots).getrandbits)
+        self.boots += 1
         self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,
                        self.terminal_id, self.compact_bytes)
         self.settle()
         return self.app
 
     def reboot(self):
-        """Power off and on: what was in RAM is gone, the storage and the host remain."""
+        """Power off and on: what was in RAM is gone (and what was on its way to the terminal), the storage and
+        the host remain."""
         self.app = None
-        self.link.inbox = []  # whatever was on the way to the terminal is lost
+        self.link = None
+        self.radio.to_terminal = []
         return self.boot()
 
+    def exchange(self):
+        """What the terminal put on the air to the host; what the host broadcasts back."""
+        radio = self.radio
+        frames = radio.take()
+        now = self.clock.now
+        if not frames and not self._host_spoke and now - self._polled < _QUIET_MS:
+            return
+        down = self.host.exchange(frames, now)
+        self._polled = now
+        self._host_spoke = bool(down)
+        if radio.down:
+            radio.to_terminal.extend(down)
+
+    def step(self, ms):
+        self.exchange()
+        busy = self.app.step()
+        self.check()
+        self.clock.advance(ms)
+        return busy
+
     def settle(self):
-        """Run the app and the host until neither has anything left to do."""
-        app = self.app
+        """Run the app, its link and the host until none has anything left to do."""
+        radio = self.radio
         for _ in range(_SETTLE_LIMIT):
-            self.host.poll()
-            busy = app.step()
-            self.check()
-            self.clock.advance(_STEP_MS)
-            if not busy and not self.link.inbox and not (self.host.online and self.host.link.inbox):
+            busy = self.step(_STEP_MS)
+            if not busy and not radio.to_host and not radio.to_terminal and not self._host_spoke \
+                    and not self.link.inbox:
                 return
         raise RuntimeError("the terminal never went idle")
 
     def wait(self, ms):
-        """Let `ms` milliseconds pass (resends happen), running app and host."""
+        """Let `ms` milliseconds pass (the link retransmits), running app, link and host."""
         end = self.clock.now + ms
         while self.clock.now < end:
-            self.host.poll()
-            self.app.step()
-            self.check()
-            self.clock.advance(_STEP_MS * 10)
+            self.step(_STEP_MS * 10)
         self.settle()
 
     def check(self):
@@ -109,7 +162,8 @@ class Simulator:
         return self.display.screen()
 
     def close(self):
-        """Delete the journal's directory when the simulator made it."""
+        """End the host's event; delete the journal's directory when the simulator made it."""
+        self.host.close()
         if self.own_storage:
             sim_devices.remove_directory(self.storage)
 

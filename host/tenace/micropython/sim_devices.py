@@ -1,9 +1,7 @@
-"""Headless devices for the table terminal app: scripted keypad, manual clock, in-memory link, battery, storage.
+"""Headless devices for the table terminal app: scripted keypad, manual clock, seeded random bits, battery, storage.
 
 They have the shape of the real ones (hard rule 6) and run under CPython and the MicroPython unix port.
 """
-
-import json
 
 
 class ScriptedKeypad:
@@ -38,32 +36,23 @@ class ManualClock:
         self.now += ms
 
 
-class QueueLink:
-    """One end of an in-memory link. Messages cross it as JSON, as over a wire: nothing is shared."""
+class Bits:
+    """A seeded xorshift32: the same random bits on every run and on both interpreters (MicroPython's
+    random module has no Random class, and the tests must not depend on the run)."""
 
-    def __init__(self):
-        self.inbox = []
-        self.peer = None
-        self.sent = 0
-        self.up = True  # False: everything sent is lost, as when the terminal is out of radio range
+    def __init__(self, seed):
+        self.state = seed or 1
 
-    def send(self, message):
-        self.sent += 1
-        if self.up and self.peer is not None:
-            self.peer.inbox.append(json.dumps(message))
-
-    def recv(self):
-        if self.inbox:
-            return json.loads(self.inbox.pop(0))
-        return None
-
-
-def link_pair():
-    """Two connected ends: (the terminal's, the host's)."""
-    terminal, host = QueueLink(), QueueLink()
-    terminal.peer = host
-    host.peer = terminal
-    return terminal, host
+    def getrandbits(self, n):
+        out = 0
+        for _ in range((n + 15) // 16):
+            x = self.state
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            self.state = x
+            out = (out << 16) | (x >> 16)
+        return out & ((1 << n) - 1)
 
 
 class FixedBattery:

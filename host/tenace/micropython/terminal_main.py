@@ -1,6 +1,7 @@
 """The terminal app on the MicroPython unix port, pixel for pixel: keys in on stdin, SSD1306 frames out on stdout.
 
-Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPYPATH=firmware:host/tenace/micropython:
+Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPYPATH=firmware:host/tenace/micropython
+and TENACE_HOST_PORT the loopback port of the collector it serves (tenace/terminal_sim/table_host.py):
     micropython terminal_main.py [lang=he] [storage=/tmp/dir] [rounds=3] [boards=3] [deals=1] [traveller=1]
 
 The line protocol on stdout, one message per line:
@@ -10,8 +11,8 @@ anything else is the app's own output (a traceback, a log) and is passed on as s
 caught is on its screen and in that output, and the run goes on (strict=False), as on a table. On stdin each
 line is one key name (tenace_terminal.keypad_layout: "4", "S", "NT", "OK", ...) or a simulator command:
     !reboot      power off and on: the app restarts from its journal
-    !wait MS     let MS milliseconds pass (unacknowledged messages are resent)
-    !offline / !online   the stand-in host stops / starts reading the link
+    !wait MS     let MS milliseconds pass (the link retransmits what is unacknowledged)
+    !offline / !online   the host goes out of / comes back into radio range
 End of input ends the run.
 """
 
@@ -47,7 +48,7 @@ class FrameDevice(framebuf.FrameBuffer):
 
 
 class PixelSimulator(Simulator):
-    """The other engineer's headless simulator (stand-in host, link, clock), with the real display."""
+    """The headless simulator (link, collector, clock), with the real display."""
 
     def new_display(self):
         return TextDisplay(FrameDevice())
@@ -72,7 +73,9 @@ def options(argv):
 def main(argv):
     opts = options(argv)
     messages.set_language(opts["lang"])
-    settings = {"traveller": True} if opts["traveller"] == "1" else None
+    settings = {"traveller": opts["traveller"] == "1", "language": opts["lang"]}
+    if opts["deals"] == "1":
+        settings["lead"] = "warn"  # hand records go to the terminals that check the lead
     sim = PixelSimulator(storage=opts["storage"] or None, settings=settings, rounds=int(opts["rounds"]),
                          boards_per_round=int(opts["boards"]), deals=opts["deals"] == "1", strict=False)
     try:
@@ -89,7 +92,7 @@ def main(argv):
             elif word.startswith("!wait"):
                 sim.wait(int(word[5:]))
             elif word == "!offline" or word == "!online":
-                sim.host.online = word == "!online"
+                sim.radio.up = sim.radio.down = word == "!online"
                 sim.settle()
             else:
                 sim.press(word)

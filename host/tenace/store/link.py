@@ -43,6 +43,13 @@ def players_at(conn: sqlite3.Connection, section: str, table: int, round_: int) 
     return PlayerNumbers(*row) if row else None
 
 
+def all_player_numbers(conn: sqlite3.Connection) -> list[PlayerNumbers]:
+    """Every PLAYERS message stored, in the order stored."""
+    rows = conn.execute("SELECT section, table_no, round, north, east, south, west, terminal, seq FROM players"
+                        " ORDER BY id").fetchall()
+    return [PlayerNumbers(*row) for row in rows]
+
+
 def add_counts(conn: sqlite3.Connection, counts: Mapping[str, int]) -> None:
     """Add frame counts per reason to the stored ones, committed."""
     rows = [(reason, n) for reason, n in counts.items() if n]

@@ -10,6 +10,7 @@ from pathlib import Path
 from tenace.errors import UsageError
 from tenace.firmware_build import FIRMWARE, SIM_DIR, toolchain
 from tenace.terminal_sim.screen import FRAME_BYTES
+from tenace.terminal_sim.table_host import serve
 
 ENTRY = SIM_DIR / "terminal_main.py"
 # The app is compiled from source on the simulated terminal, which a device (running .mpy) does not need.
@@ -24,7 +25,7 @@ def micropython() -> Path:
 
 @dataclass(frozen=True)
 class Options:
-    """How the simulated terminal starts: its language, journal folder, and the stand-in host's session."""
+    """How the simulated terminal starts: its language, journal folder, and the session the collector runs."""
 
     lang: str = "en"
     storage: Path | None = None  # None: a fresh journal each run
@@ -60,7 +61,9 @@ class TerminalProcess:
             raise UsageError(f"{ENTRY} is missing: the simulator runs from the Tenace source tree")
         if options.storage is not None:
             options.storage.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}{os.pathsep}{SIM_DIR}")
+        # The collector the terminal signs in to: in this process, on a loopback port of its own.
+        port, self._stop_host = serve()
+        env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}{os.pathsep}{SIM_DIR}", TENACE_HOST_PORT=str(port))
         self.proc = subprocess.Popen(
             [str(micropython()), "-X", f"heapsize={HEAP}", str(ENTRY), *options.arguments()],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -111,3 +114,4 @@ class TerminalProcess:
             for stream in (self.proc.stdout, self.proc.stderr):
                 if stream is not None:
                     stream.close()
+            self._stop_host()

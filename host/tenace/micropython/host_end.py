@@ -1,0 +1,152 @@
+"""The simulated terminal's other end: its radio in memory, and the real collector behind it.
+
+Under CPython (pytest) the collector runs in this process (tenace.terminal_sim.table_host); under the
+MicroPython unix port it runs in the CPython process that started this one, reached by a line protocol
+on the loopback port named by TENACE_HOST_PORT. Either way the terminal's frames are the real ones.
+"""
+
+import json
+import os
+
+from tenace_wire.frame import peek_header
+
+
+class Radio:
+    """The terminal's transport: frames both ways in memory. `up` False: nothing the terminal sends
+    arrives (out of range); `down` False: nothing the host sends arrives; `losing`: the wire sequence
+    numbers of terminal frames that never arrive (one message lost again and again)."""
+
+    def __init__(self):
+        self.to_host = []
+        self.to_terminal = []
+        self.up = True
+        self.down = True
+        self.losing = set()
+
+    def send(self, frame):
+        if self.up and not (self.losing and peek_header(frame)[2] in self.losing):
+            self.to_host.append(bytes(frame))
+
+    def recv(self):
+        if self.to_terminal:
+            return self.to_terminal.pop(0)
+        return None
+
+    def take(self):
+        """The frames on their way to the host, taken off the air."""
+        out = self.to_host
+        self.to_host = []
+        return out
+
+
+def _by_number(answer):
+    out = {}
+    for k, v in answer.items():
+        out[int(k)] = v  # JSON's keys are text
+    return out
+
+
+class Questions:
+    """What the tests ask the host: read from its event file."""
+
+    def result(self, round_, board):
+        """The summary of what arrived last for `board` of round `round_` ("played v0 4S N 11 HK +450"), or None."""
+        return self.ask("result", round_, board)
+
+    def results(self):
+        """round * 1000 + board -> summary of every board with a result that counts."""
+        return _by_number(self.ask("results"))
+
+    def stored(self):
+        """The app's seq of every result and player-numbers message stored -> its summary."""
+        return _by_number(self.ask("stored"))
+
+    def enter(self, table, round_, board, contract, declarer, tricks):
+        """Another table's result, entered at the host ("stored")."""
+        return self.ask("enter", table, round_, board, contract, declarer, tricks)
+
+    def duplicates(self):
+        """Copies the collector took of messages it had stored already."""
+        return self.ask("duplicates")
+
+
+class LocalHost(Questions):
+    """A TableHost in this process, in a folder of its own."""
+
+    def __init__(self, options):
+        import shutil
+        import tempfile
+        from pathlib import Path
+
+        from tenace.terminal_sim.table_host import HostOptions, TableHost
+
+        self._remove = shutil.rmtree
+        self.folder = tempfile.mkdtemp(prefix="tenace-host-")
+        self.table_host = TableHost(Path(self.folder), HostOptions.from_json(json.dumps(options)))
+        self.key = self.table_host.key.key
+
+    def exchange(self, frames, now):
+        return self.table_host.exchange(frames, now)
+
+    def ask(self, name, *args):
+        return getattr(self.table_host, name)(*args)
+
+    def close(self):
+        self.table_host.close()
+        self._remove(self.folder, ignore_errors=True)
+
+
+class RemoteHost(Questions):
+    """A TableHost in the CPython process listening on TENACE_HOST_PORT (tenace.terminal_sim.table_host.serve)."""
+
+    def __init__(self, options):
+        import socket
+
+        port = os.getenv("TENACE_HOST_PORT")
+        if not port:
+            raise OSError("TENACE_HOST_PORT is not set: start the table host first (tenace.terminal_sim.table_host)")
+        self.sock = socket.socket()
+        self.sock.connect(socket.getaddrinfo("127.0.0.1", int(port))[0][-1])
+        made = self._call("N " + json.dumps(options))
+        self.key = bytes.fromhex(made["key"])
+
+    def _line(self, line):
+        self.sock.send(line.encode() + b"\n")
+        chunks = []
+        while True:
+            chunk = self.sock.recv(512)  # small pieces: a terminal-sized heap has no 4 KB in one piece to spare
+            if not chunk:
+                raise OSError("the table host closed the connection")
+            chunks.append(chunk)
+            if chunk[-1] == 10:
+                line = b"".join(chunks).decode()
+                if line.startswith("!"):
+                    raise OSError("the table host: " + line[2:].strip())
+                return line
+
+    def _call(self, line):
+        return json.loads(self._line(line))
+
+    def exchange(self, frames, now):
+        line = "X %d" % now
+        for frame in frames:
+            line += " " + frame.hex()
+        return [bytes.fromhex(word) for word in self._line(line).split()]
+
+    def ask(self, name, *args):
+        line = "Q " + name
+        for arg in args:
+            line += " " + str(arg)
+        return self._call(line)
+
+    def close(self):
+        self.sock.close()
+
+
+def connect(options):
+    """The host for a simulated terminal: options as tenace.terminal_sim.table_host.HostOptions.from_json reads."""
+    try:
+        import tenace.terminal_sim.table_host  # noqa: F401  (CPython with tenace installed)
+    except ImportError:
+        return RemoteHost(options)
+    return LocalHost(options)

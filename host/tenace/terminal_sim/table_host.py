@@ -1,0 +1,227 @@
+"""The real collector for a simulated terminal: a fresh event file, its settings and deals, frames on a given clock.
+
+The terminal simulator (host/tenace/micropython/session_runner.py) hands it the frames its terminal put on
+the air and takes back what the collector broadcasts, at the simulator's own time, so a scripted session is
+the same on every run. Under CPython it is called in-process; under MicroPython through `serve` (a line
+protocol on a loopback TCP port). What the tests ask afterwards (what was stored, how many duplicates) is
+read from the event file through the store's queries.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import runpy
+import socketserver
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tenace.collector.collector import Collector
+from tenace.collector.link_key import link_key
+from tenace.collector.settings import Settings
+from tenace.firmware_build import SIM_DIR
+from tenace.movement import mitchell
+from tenace.store import current_results, states
+from tenace.store.director import enter_result
+from tenace.store.event import create_event
+from tenace.store.hand_records import keep_hand_record
+from tenace.store.link import all_player_numbers, stored_counts
+from tenace.store.versions import Version
+from tenace_wire.errors import DUPLICATE
+
+log = logging.getLogger(__name__)
+
+SECTION = "A"
+APP_SEQ = 32768  # tenace_terminal.wire_link.APP_SEQ: the app's message s is s + APP_SEQ on the air
+_KINDS = {"normal": "played", "passed_out": "passed_out", "artificial": "adjusted", "not_played": "not_played",
+          "erased": "erase"}
+# The app's names for what the host sets at sign-in, and the collector's (tenace_terminal.app.DEFAULT_SETTINGS).
+_RESULT_ENTRY = {"any": "any", "relative": "relative", "tricks": "total"}
+
+
+@dataclass(frozen=True)
+class HostOptions:
+    """The event a simulated terminal plays: a Mitchell with a copy of each round's boards on every table."""
+
+    rounds: int = 3
+    boards_per_round: int = 3
+    tables: int = 4
+    players: str = "off"  # the table settings, by the app's names (tenace_terminal.app.DEFAULT_SETTINGS)
+    lead: str = "on"
+    result: str = "any"
+    traveller: bool = False
+    language: str = "en"
+    deals: bool = False  # hand records in the event file, so the terminal checks the lead
+
+    @classmethod
+    def from_json(cls, text: str) -> HostOptions:
+        """From the simulator's {"rounds": .., "settings": {...}, "deals": ..}; ValueError when malformed."""
+        data = json.loads(text)
+        settings = data.get("settings") or {}
+        return cls(rounds=int(data.get("rounds", 3)), boards_per_round=int(data.get("boards_per_round", 3)),
+                   tables=int(data.get("tables", 4)), players=str(settings.get("players", "off")),
+                   lead=str(settings.get("lead", "on")), result=str(settings.get("result", "any")),
+                   traveller=bool(settings.get("traveller", False)), language=str(settings.get("language", "en")),
+                   deals=bool(data.get("deals", False)))
+
+    def settings(self) -> Settings:
+        if self.result not in _RESULT_ENTRY:
+            raise ValueError(f"result entry must be one of {', '.join(_RESULT_ENTRY)}, not {self.result!r}")
+        return Settings(player_numbers=self.players, lead=self.lead, result_entry=_RESULT_ENTRY[self.result],
+                        show_traveller=self.traveller, language=self.language)
+
+
+def fixed_deal() -> Callable[[int], str]:
+    """The simulator's fixed deal of each board (micropython/deals.py, which the terminal tests read too)."""
+    return runpy.run_path(str(SIM_DIR / "deals.py"))["deal"]  # type: ignore[no-any-return]
+
+
+def summary(v: Version) -> str:
+    """A stored result as one short line: "played v0 4S N 11 HK +450", "adjusted v0 A+ A-", "erase v1"."""
+    words = [_KINDS.get(v.kind, v.kind), f"v{v.revision if v.revision is not None else 0}"]
+    for value in (v.contract, v.declarer, v.tricks, v.lead, v.ns_adjust, v.ew_adjust):
+        if value is not None:
+            words.append(str(value))
+    if v.kind == "normal" and v.ns_score is not None:
+        words.append(f"{v.ns_score:+d}" if v.ns_score else "0")
+    return " ".join(words)
+
+
+class TableHost:
+    """The collector of a fresh event in `folder`, fed and read at the caller's clock (milliseconds)."""
+
+    def __init__(self, folder: Path, options: HostOptions = HostOptions(), seed: int = 1) -> None:
+        self.options = options
+        movement = mitchell(options.tables, options.boards_per_round, options.rounds)
+        self.path = folder / "event.sqlite"
+        self.conn = create_event(self.path, name="Simulated table", sections={SECTION: movement})
+        self.key = link_key(self.conn)
+        if options.deals:
+            deal = fixed_deal()
+            for board in range(1, movement.boards + 1):
+                keep_hand_record(self.conn, SECTION, board, deal(board))
+        self.collector = Collector(self.conn, options.settings(), random.Random(seed).getrandbits)
+
+    def exchange(self, frames: list[bytes], now: int) -> list[bytes]:
+        """The frames heard from the terminal now, then what the host broadcasts now."""
+        for frame in frames:
+            self.collector.receive(frame, now)
+        return self.collector.due(now)
+
+    # -- what the tests ask --
+
+    def result(self, round_: int, board: int) -> str | None:
+        """The summary() of the result that counts for `board` of round `round_`, or None."""
+        for slot in states(self.conn).values():
+            v = slot.versions[-1]
+            if v.round == round_ and v.board == board:
+                return summary(v)
+        return None
+
+    def results(self) -> dict[int, str]:
+        """round * 1000 + board -> summary() of every board with a result that counts (not erased)."""
+        return {v.round * 1000 + v.board: summary(v) for v in current_results(self.conn)}
+
+    def stored(self) -> dict[int, str]:
+        """The app's seq of every message the event file holds from a terminal -> its summary()."""
+        out = {}
+        for slot in states(self.conn).values():
+            for v in slot.versions:
+                if v.sequence is not None:
+                    out[v.sequence - APP_SEQ] = summary(v)
+        for p in all_player_numbers(self.conn):
+            out[p.seq - APP_SEQ] = f"players {p.north} {p.east} {p.south} {p.west}"
+        return out
+
+    def enter(self, table: int, round_: int, board: int, contract: str, declarer: str, tricks: int) -> str:
+        """Another table's result, as the director enters it (the simulator plays one table); its outcome."""
+        return enter_result(self.conn, SECTION, table, round_, board, who="simulator", why="another table",
+                            contract=contract, declarer=declarer, tricks=tricks).status.value
+
+    def duplicates(self) -> int:
+        """Frames the collector took for a copy of one it had (acknowledged again, not stored again)."""
+        self.collector.flush()
+        return stored_counts(self.conn).get(DUPLICATE, 0)
+
+    def close(self) -> None:
+        self.collector.close()
+        self.conn.close()
+
+    # -- the line protocol, for a terminal on MicroPython --
+
+    def answer(self, line: str) -> str:
+        """One request line -> one answer line: "X now hex hex.." (frames) or "Q name args.." (a question)."""
+        words = line.split()
+        if words[0] == "X":
+            down = self.exchange([bytes.fromhex(w) for w in words[2:]], int(words[1]))
+            return " ".join(f.hex() for f in down)
+        name = words[1]
+        args: list[int | str] = [int(w) if w.isdigit() else w for w in words[2:]]
+        value: Any
+        if name == "result":
+            value = self.result(*args)  # type: ignore[arg-type]
+        elif name == "results":
+            value = self.results()
+        elif name == "stored":
+            value = self.stored()
+        elif name == "enter":
+            value = self.enter(*args)  # type: ignore[arg-type]
+        elif name == "duplicates":
+            value = self.duplicates()
+        else:
+            raise ValueError(f"no question {name!r}")
+        return json.dumps(value)
+
+
+class _Handler(socketserver.StreamRequestHandler):
+    """One simulated terminal's connection: "N {options}" makes a fresh event, then X and Q lines on it."""
+
+    def handle(self) -> None:
+        host: TableHost | None = None
+        with tempfile.TemporaryDirectory(prefix="tenace-table-") as tmp:
+            try:
+                for raw in self.rfile:
+                    line = raw.decode().strip()
+                    try:
+                        if line.startswith("N "):
+                            if host is not None:
+                                host.close()
+                            host = TableHost(Path(tempfile.mkdtemp(dir=tmp)), HostOptions.from_json(line[2:]))
+                            reply = json.dumps({"key": host.key.key.hex(), "code": host.key.code})
+                        elif host is None:
+                            raise ValueError("no event yet: send N first")
+                        else:
+                            reply = host.answer(line)
+                    except Exception as e:  # the terminal's side raises it (RemoteHost): the test fails there
+                        log.exception("table host: %r", line[:80])
+                        reply = f"! {type(e).__name__}: {e}"
+                    self.wfile.write(reply.encode() + b"\n")
+            except ConnectionError:
+                log.debug("the simulated terminal went away")  # it ended, or died (its own output says why)
+            finally:
+                if host is not None:
+                    host.close()
+
+
+class _Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def serve() -> tuple[int, Callable[[], None]]:
+    """Listen on a loopback port in a background thread; returns the port and a function that stops it."""
+    server = _Server(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, name="table-host", daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+
+    return server.server_address[1], stop
+
