@@ -6,7 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from tenace.movement.check import Report
-from tenace.movement.model import KINDS, Encounter, Field, Kind, Movement, Pair, pair_label
+from tenace.movement.model import (
+    KINDS,
+    MAX_BOARDS_PER_ROUND,
+    MAX_ROUNDS,
+    MAX_TABLES,
+    Encounter,
+    Field,
+    Kind,
+    Movement,
+    Pair,
+    pair_label,
+)
 
 
 class FormError(ValueError):
@@ -38,9 +49,10 @@ def movement_from_json(data: object) -> Movement:
     if kind not in KINDS:
         raise FormError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     kind_: Kind = kind
-    tables = _whole(top, "tables", "the file")
-    boards_per_round = _whole(top, "boards_per_round", "the file")
-    copies = _whole(top, "copies", "the file", default=1)
+    # The figures in the ranges a movement is made in, so that checking an edited file stays quick.
+    tables = _whole(top, "tables", "the file", low=1, high=MAX_TABLES)
+    boards_per_round = _whole(top, "boards_per_round", "the file", low=1, high=MAX_BOARDS_PER_ROUND)
+    copies = _whole(top, "copies", "the file", default=1, low=1, high=tables)
     name = top.get("name", f"{kind} movement")
     if not isinstance(name, str):
         raise FormError("name must be text")
@@ -60,7 +72,7 @@ def movement_from_json(data: object) -> Movement:
                 raise FormError(f"{at}: switched must be true or false")
             encounters.append(Encounter(_whole(td, "table", at), r, _whole(td, "ns", at), _whole(td, "ew", at),
                                         tuple(_numbers(td.get("boards"), f"{at}.boards")), switched))
-    rounds = _whole(top, "rounds", "the file", default=len(rounds_plan))
+    rounds = _whole(top, "rounds", "the file", default=len(rounds_plan), low=1, high=MAX_ROUNDS)
     return Movement(name, tables, rounds, boards_per_round, tuple(encounters), kind=kind_, copies=copies,
                     relays=relays, phantom=phantom)
 
@@ -99,12 +111,16 @@ def _list(value: object, where: str) -> list[Any]:
     return value
 
 
-def _whole(obj: dict[str, Any], key: str, where: str, default: int | None = None) -> int:
+def _whole(obj: dict[str, Any], key: str, where: str, default: int | None = None, low: int = 1,
+           high: int | None = None) -> int:
     value = obj.get(key, default)
     if value is None:
         raise FormError(f"{where}: {key} is missing")
     if isinstance(value, bool) or not isinstance(value, int):
         raise FormError(f"{where}: {key} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        raise FormError(f"{where}: {key} is {low} to {high}, not {value}" if high is not None else
+                        f"{where}: {key} is {low} or more, not {value}")
     return value
 
 
