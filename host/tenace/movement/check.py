@@ -91,10 +91,7 @@ def check(movement: Movement) -> Report:
         ns, ew = movement.seated(e)
         meetings[_couple(ns, ew)] = meetings.get(_couple(ns, ew), 0) + 1
     groups = _competing(movement, players)
-    comparisons = dict.fromkeys((c for g in groups for c in combinations(g, 2)), 0)
-    for couple, boards in _compared(movement, played).items():
-        if couple in comparisons:
-            comparisons[couple] = boards
+    comparisons = _compared(movement, played, [_couple(a, b) for g in groups for a, b in combinations(g, 2)])
     balance = _balance(comparisons) if movement.kind != "teams" and comparisons else None
     summaries = _summaries(movement, players, played, meetings, comparisons)
     observations = _observations(movement, summaries, meetings, comparisons, balance, groups)
@@ -162,9 +159,10 @@ def _boards_twice(m: Movement) -> list[Problem]:
 
 def _clashes(m: Movement) -> list[Problem]:
     problems = []
+    plans = _by_round(m)
     for r in range(1, m.rounds + 1):
         at: defaultdict[int, list[int]] = defaultdict(list)
-        for e in m.round_plan(r):
+        for e in plans[r]:
             for b in set(e.boards):
                 at[b].append(e.table)
         shared: defaultdict[tuple[int, ...], list[int]] = defaultdict(list)  # the tables -> the boards there
@@ -183,6 +181,13 @@ def _clashes(m: Movement) -> list[Problem]:
                 problems.append(Problem("relay-size", f"tables {_and(tables)} share {what} in round {r}: fewer "
                                         "boards than tables, so a table waits with none"))
     return problems
+
+
+def _by_round(m: Movement) -> defaultdict[int, list[Encounter]]:
+    plans: defaultdict[int, list[Encounter]] = defaultdict(list)
+    for e in m.encounters:
+        plans[e.round].append(e)
+    return plans
 
 
 def _split_sets(m: Movement) -> list[Problem]:
@@ -248,23 +253,20 @@ def _competing(m: Movement, players: list[Pair]) -> list[list[Pair]]:
     return [players]
 
 
-def _compared(m: Movement, played: list[Encounter]) -> Counter[Couple]:
-    """How many boards each couple compares on: both played the board, in the same direction, at two tables."""
-    plays: defaultdict[int, list[tuple[int, Pair]]] = defaultdict(list)  # board -> (direction, pair)
+def _compared(m: Movement, played: list[Encounter], couples: list[Couple]) -> dict[Couple, int]:
+    """How many boards each couple compares on: both played the board, in the same direction, at two tables.
+
+    Each pair's boards played North-South and East-West as bit masks (bit b: board b), so that a couple's
+    count is two popcounts, however many tables there are."""
+    masks: defaultdict[Pair, list[int]] = defaultdict(lambda: [0, 0])
     for e in played:
-        ns, ew = m.seated(e)
-        for b in set(e.boards):
-            plays[b] += [(0, ns), (1, ew)]
-    # The boards of a set are played by the same pairs the same way: count each way of playing once.
-    ways = Counter(tuple(sorted(p)) for p in plays.values())
-    compared: Counter[Couple] = Counter()
-    for way, boards in ways.items():
-        for direction in (0, 1):
-            same = sorted((p for d, p in way if d == direction), key=pair_order)
-            for first, second in combinations(same, 2):
-                if first != second:
-                    compared[first, second] += boards
-    return compared
+        bits = 0
+        for b in e.boards:
+            bits |= 1 << b
+        for direction, p in enumerate(m.seated(e)):
+            masks[p][direction] |= bits
+    return {(a, b): (masks[a][0] & masks[b][0]).bit_count() + (masks[a][1] & masks[b][1]).bit_count()
+            for a, b in couples}
 
 
 def _balance(comparisons: dict[Couple, int]) -> Balance:
@@ -316,7 +318,8 @@ def _observations(m: Movement, summaries: list[PairSummary], meetings: dict[Coup
     if m.copies > 1:
         notes.append(f"{m.copies} copies of every board (duplicated boards)")
     sets = {frozenset(e.boards) for e in m.encounters}  # a set's boards travel together (else: split-set)
-    resting = sorted({len(sets) - len({frozenset(e.boards) for e in m.round_plan(r)}) for r in range(1, m.rounds + 1)})
+    plans = _by_round(m)
+    resting = sorted({len(sets) - len({frozenset(e.boards) for e in plans[r]}) for r in range(1, m.rounds + 1)})
     if m.copies == 1 and m.kind != "teams" and resting[-1:] != [0]:
         shown = " or ".join(map(str, resting))
         notes.append(f"{shown} of the {len(sets)} sets rest{'s' if resting == [1] else ''} off the tables each "

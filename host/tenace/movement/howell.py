@@ -55,7 +55,7 @@ def check_howell_size(tables: int, boards_per_round: int, rounds: int | None = N
     if not 1 <= boards_per_round <= MAX_BOARDS_PER_ROUND:
         raise MovementError("boards_per_round", f"a round has 1 to {MAX_BOARDS_PER_ROUND} boards, not "
                             f"{boards_per_round}")
-    if tables == 3 and boards_per_round < 3:  # its last round has three tables share one set: one board each
+    if tables == 3 and boards_per_round < 3 and rounds in (None, 5):  # its last round: three tables on one set
         raise MovementError("boards_per_round", "a 3-table Howell needs at least 3 boards a round (in its last "
                             f"round the three tables share one set), not {boards_per_round}")
     m = 2 * tables - 1

@@ -14,10 +14,16 @@ def shortened(movement: Movement, rounds: int) -> Movement:
         raise MovementError("rounds", f"this movement has 1 to {movement.rounds} rounds, not {rounds}")
     if rounds == movement.rounds:
         return movement
-    kept = tuple(e for e in movement.encounters if e.round <= rounds)
+    kept = sorted((e for e in movement.encounters if e.round <= rounds), key=lambda e: (e.round, e.table))
+    # Sets no kept round reaches are not put out: the boards are renumbered 1 up in the order they come into play.
+    number: dict[int, int] = {}
+    for e in kept:
+        for b in e.boards:
+            number.setdefault(b, len(number) + 1)
     name = f"{movement.name.split(',')[0]} (first {rounds} of {movement.rounds} rounds), {movement.tables} tables, " \
            f"{rounds} rounds of {movement.boards_per_round} boards"
-    return replace(movement, name=name, rounds=rounds, encounters=kept)
+    return replace(movement, name=name, rounds=rounds,
+                   encounters=tuple(replace(e, boards=tuple(number[b] for b in e.boards)) for e in kept))
 
 
 def arrow_switched(movement: Movement, rounds: Iterable[int]) -> Movement:
