@@ -148,12 +148,16 @@ def _boards_twice(m: Movement) -> list[Problem]:
         for p in set(m.seated(e)):
             for b in e.boards:
                 where[p, b].append(e)
-    problems = []
-    for (p, b), at in sorted(where.items(), key=lambda item: (pair_order(item[0][0]), item[0][1])):
+    # The boards a pair plays twice at the same places, together: a set played twice is one line, not one a board.
+    grouped: defaultdict[tuple[Pair, tuple[Encounter, ...]], list[int]] = defaultdict(list)
+    for (p, b), at in where.items():
         if len(at) > 1:
-            places = "; ".join(_where(e) for e in at)
-            problems.append(Problem("board-twice", f"{pair_label(p, m.kind)} plays board {b} {len(at)} times "
-                                    f"({places})"))
+            grouped[p, tuple(at)].append(b)
+    problems = []
+    for (p, twice), boards in sorted(grouped.items(), key=lambda item: (pair_order(item[0][0]), min(item[1]))):
+        places = "; ".join(_where(e) for e in twice)
+        problems.append(Problem("board-twice", f"{pair_label(p, m.kind)} plays board{'s' if len(boards) > 1 else ''} "
+                                f"{span(boards)} {_count(len(twice), 'time')} ({places})"))
     return problems
 
 

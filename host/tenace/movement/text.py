@@ -37,8 +37,9 @@ def render_plan(m: Movement) -> str:
 
 def render_report(report: Report) -> str:
     m = report.movement
+    broken = sorted({p.rule for p in report.errors})
     verdict = "no rule broken" if report.ok else \
-        f"{len(report.errors)} rule{'s' if len(report.errors) > 1 else ''} broken"
+        f"{len(report.errors)} error{'s' if len(report.errors) > 1 else ''}, broken: {', '.join(broken)}"
     lines = [f"{m.name}: {verdict}"]
     if report.errors:
         lines.append("errors:")
