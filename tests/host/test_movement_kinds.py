@@ -93,6 +93,14 @@ def test_complete_howell_every_pair_meets_every_other_once_and_plays_every_board
         assert len(sides) == 2, s.label
 
 
+@pytest.mark.parametrize(("tables", "spread"), [(3, 6), (4, 0), (5, 2), (6, 0), (7, 2), (8, 0), (9, 2), (10, 4)])
+def test_howell_comparisons_are_as_balanced_as_the_directions_allow(tables: int, spread: int) -> None:
+    """The couples' comparisons (at 1 board a round) differ by at most `spread` boards: balanced at 4, 6, 8."""
+    balance = check(howell(tables, 3 if tables == 3 else 1)).balance
+    assert balance is not None and balance.highest - balance.lowest == spread
+    assert balance.balanced == (spread == 0)
+
+
 @pytest.mark.parametrize("tables", [4, 6, 8, 10, 12, 30])
 def test_skip_mitchell_no_ew_pair_plays_a_board_set_twice(tables: int) -> None:
     m = skip_mitchell(tables, 3)
