@@ -1,57 +1,17 @@
-"""Pairs movements: which pairs meet at which table on which boards, round by round (plain Mitchell)."""
+"""Mitchell movements: NS pairs sit still, EW pairs move up a table and boards down a table each round."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-# How big a movement may be: what the terminals and the event file can number (a round is 7 bits and a
-# board 10 bits on the wire, the store's tables go to 999) and what any club plays in a round.
-MIN_TABLES = 2
-MAX_TABLES = 999
-MAX_ROUNDS = 127
-MAX_BOARDS_PER_ROUND = 36
-MAX_BOARDS = 1023
-
-
-class MovementError(ValueError):
-    """A movement that cannot be made; `figure` names the figure at fault: tables, boards_per_round or rounds."""
-
-    def __init__(self, figure: str, message: str) -> None:
-        super().__init__(message)
-        self.figure = figure
-
-
-@dataclass(frozen=True)
-class Encounter:
-    """One table in one round: NS pair, EW pair and the boards they play."""
-
-    table: int
-    round: int
-    ns_pair: int
-    ew_pair: int
-    boards: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Movement:
-    name: str
-    tables: int
-    rounds: int
-    boards_per_round: int
-    encounters: tuple[Encounter, ...]
-
-    @property
-    def boards(self) -> int:
-        return len({b for e in self.encounters for b in e.boards})
-
-    def at(self, table: int, round_: int) -> Encounter:
-        for e in self.encounters:
-            if e.table == table and e.round == round_:
-                return e
-        raise KeyError(f"no table {table} in round {round_} of this {self.tables}-table movement")
-
-    def round_plan(self, round_: int) -> list[Encounter]:
-        return [e for e in self.encounters if e.round == round_]
+from tenace.movement.model import (
+    MAX_BOARDS,
+    MAX_BOARDS_PER_ROUND,
+    MAX_ROUNDS,
+    MAX_TABLES,
+    MIN_TABLES,
+    Encounter,
+    Movement,
+    MovementError,
+)
 
 
 def mitchell(tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
@@ -116,4 +76,46 @@ def _duplicated_mitchell(tables: int, boards_per_round: int, rounds: int) -> Mov
         for t in range(tables):
             encounters.append(Encounter(t + 1, r + 1, t + 1, (t - r) % tables + 1, boards))
     name = f"Mitchell with duplicated boards, {tables} tables, {rounds} rounds of {boards_per_round} boards"
-    return Movement(name, tables, rounds, boards_per_round, tuple(encounters))
+    return Movement(name, tables, rounds, boards_per_round, tuple(encounters), copies=tables)
+
+
+def skip_mitchell(tables: int, boards_per_round: int) -> Movement:
+    """The skip Mitchell of an even number of tables: `mitchell`'s own for an even count, refused for an odd one."""
+    if tables % 2:
+        raise MovementError("tables", f"a skip Mitchell is for an even number of tables; {tables} tables play "
+                            "a plain Mitchell")
+    return mitchell(tables, boards_per_round)
+
+
+def relay_mitchell(tables: int, boards_per_round: int) -> Movement:
+    """A Mitchell of an even number of tables with a relay and a bye stand, played for `tables` rounds.
+
+    Tables 1 and N share one set (the relay) and a bye stand between tables N/2 and N/2 + 1 holds one set
+    that nobody plays that round. With the relay counted once and the bye stand counted, the boards go round
+    N places, so no EW pair (moving up one table each round) meets a set twice and every EW pair meets
+    every NS pair once: every pair plays every board, which a skip Mitchell does not manage.
+    """
+    if tables % 2:
+        raise MovementError("tables", f"a relay and bye stand Mitchell is for an even number of tables; {tables} "
+                            "tables play a plain Mitchell")
+    check_size(tables, boards_per_round)
+    if tables > MAX_ROUNDS:
+        raise MovementError("tables", f"a relay Mitchell of {tables} tables has more than the {MAX_ROUNDS} rounds "
+                            f"a terminal can number: at most {MAX_ROUNDS - 1} tables")
+    half = tables // 2
+    # The N places the boards go round, in the order boards move down: the relay (tables 1 and N), tables 2
+    # to N/2, the bye stand (None), tables N/2 + 1 to N - 1; a set moves to the place before its own.
+    places: list[tuple[int, ...] | None] = [(1, tables), *((t,) for t in range(2, half + 1)), None,
+                                            *((t,) for t in range(half + 1, tables))]
+    encounters = []
+    for r in range(tables):
+        for place, at in enumerate(places):
+            board_set = (place + r) % tables
+            first = board_set * boards_per_round + 1
+            boards = tuple(range(first, first + boards_per_round))
+            for t in at or ():
+                encounters.append(Encounter(t, r + 1, t, (t - 1 - r) % tables + 1, boards))
+    encounters.sort(key=lambda e: (e.round, e.table))
+    name = (f"Mitchell with a relay and a bye stand, {tables} tables, {tables} rounds of {boards_per_round} "
+            "boards")
+    return Movement(name, tables, tables, boards_per_round, tuple(encounters), relays=((1, tables),))

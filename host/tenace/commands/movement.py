@@ -1,0 +1,168 @@
+"""`tenace movement`: print a movement round by round, or prove it (a generated one, or one from a JSON file)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tenace.commands.options import movement_error
+from tenace.errors import UsageError
+from tenace.movement import (
+    Movement,
+    MovementError,
+    Pair,
+    arrow_switched,
+    check,
+    howell,
+    mitchell,
+    relay_mitchell,
+    shortened,
+    skip_mitchell,
+    teams,
+    with_phantom,
+)
+from tenace.movement.serial import FormError, movement_from_json, movement_to_json, report_to_json
+from tenace.movement.text import render_plan, render_report
+
+KINDS = ("mitchell", "skip-mitchell", "relay-mitchell", "duplicated-mitchell", "howell", "teams")
+OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds",
+           "arrow_switch": "--arrow-switch", "phantom": "--half-table"}
+HELP = "print a movement round by round (Mitchell, Howell, team match), or check one and say what it gives"
+EPILOG = """\
+kinds:
+  mitchell             NS sit still, EW move up, boards down; an even count skips after half the rounds
+  skip-mitchell        the same, for an even number of tables only
+  relay-mitchell       an even number of tables with a relay (tables 1 and N share) and a bye stand
+  duplicated-mitchell  a copy of the boards at every table, every table on the same set (--rounds sets)
+  howell               3 to 10 tables, every pair meets every other (--rounds fewer: a shortened Howell)
+  teams                two-table team match: A's NS and B's EW at table 1, B's NS and A's EW at table 2
+
+examples:
+  tenace movement show mitchell --tables 7 --boards-per-round 3
+  tenace movement show howell --tables 5 --half-table --json > howell.json
+  tenace movement check relay-mitchell --tables 8
+  tenace movement check --file howell.json        a movement given as JSON (as show --json writes it)
+
+check exits 0 when no rule is broken and 1 when one is (each broken rule is listed under errors); the
+observations (meetings, comparisons, balance, sit-outs) never fail it. Impossible set-ups exit 2."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("movement", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    show = actions.add_parser("show", help="print a movement round by round: who plays which boards where",
+                              description="Print a movement round by round: who plays which boards at which table.")
+    _movement_options(show)
+    show.add_argument("--json", action="store_true", help="write the movement as JSON (check --file reads it)")
+    show.set_defaults(run=run_show)
+    chk = actions.add_parser("check", help="prove a movement: exit 1 when a rule is broken",
+                             description="Check a movement's rules (no board twice, boards where they should be) "
+                                         "and report meetings, comparisons and balance; exit 1 when a rule is "
+                                         "broken.")
+    _movement_options(chk)
+    chk.add_argument("--json", action="store_true", help="write the report as JSON")
+    chk.set_defaults(run=run_check)
+
+
+def _movement_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("kind", nargs="?", choices=KINDS, metavar="KIND", help=f"one of: {', '.join(KINDS)}")
+    p.add_argument("--tables", type=int, metavar="N", help="tables in play (a team match: 2, the default)")
+    p.add_argument("--boards-per-round", type=int, default=3, metavar="B", help="boards each round (default 3)")
+    p.add_argument("--rounds", type=int, metavar="R",
+                   help="rounds: fewer than the whole movement shortens it; a team match's or duplicated "
+                        "Mitchell's number of rounds")
+    p.add_argument("--half-table", action="store_true",
+                   help="one pair short: the NS pair of the last table (Mitchell) or pair 2N (Howell) is missing")
+    p.add_argument("--arrow-switch", metavar="ROUNDS",
+                   help="Mitchell rounds where NS and EW swap seats, e.g. 7 or 5,7 or last")
+    p.add_argument("--file", type=Path, metavar="F.json", help="the movement in a JSON file instead of KIND")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    movement = movement_of(args)
+    print(json.dumps(movement_to_json(movement), indent=1) if args.json else render_plan(movement))
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    report = check(movement_of(args))
+    print(json.dumps(report_to_json(report), indent=2, ensure_ascii=False) if args.json else render_report(report))
+    return 0 if report.ok else 1
+
+
+def movement_of(args: argparse.Namespace) -> Movement:
+    """The movement the arguments name: read from --file, or generated; UsageError when that cannot be."""
+    if args.file is not None:
+        given = [o for o, v in (("KIND", args.kind), ("--tables", args.tables), ("--rounds", args.rounds),
+                                ("--half-table", args.half_table), ("--arrow-switch", args.arrow_switch)) if v]
+        if given:
+            raise UsageError(f"--file holds the whole movement: give no {given[0]} with it")
+        return read_file(args.file)
+    if args.kind is None:
+        raise UsageError("give a KIND (mitchell, skip-mitchell, relay-mitchell, duplicated-mitchell, howell, "
+                         "teams) or --file F.json")
+    try:
+        movement = generate(args.kind, args.tables, args.boards_per_round, args.rounds)
+        if args.half_table:
+            movement = with_phantom(movement, _missing_pair(movement))
+        if args.arrow_switch is not None:
+            movement = arrow_switched(movement, _rounds(args.arrow_switch, movement.rounds))
+    except MovementError as e:
+        raise movement_error(e, OPTIONS) from None
+    return movement
+
+
+def generate(kind: str, tables: int | None, boards_per_round: int, rounds: int | None) -> Movement:
+    if tables is None:
+        if kind != "teams":
+            raise UsageError(f"give --tables N for a {kind} movement")
+        tables = 2
+    if kind == "teams":
+        return teams(boards_per_round, 1 if rounds is None else rounds, tables)
+    if kind == "howell":
+        return howell(tables, boards_per_round, rounds)
+    if kind == "duplicated-mitchell":
+        return mitchell(tables, boards_per_round, tables if rounds is None else rounds)
+    built = {"mitchell": mitchell, "skip-mitchell": skip_mitchell, "relay-mitchell": relay_mitchell}[kind]
+    movement = built(tables, boards_per_round)
+    return movement if rounds is None else shortened(movement, rounds)
+
+
+def _missing_pair(m: Movement) -> Pair:
+    if m.kind == "teams":
+        raise MovementError("phantom", "a team match has no half table: each team has its two pairs")
+    return ("NS", m.tables) if m.kind == "mitchell" else ("", 2 * m.tables)
+
+
+def _rounds(text: str, rounds: int) -> list[int]:
+    chosen = []
+    for part in text.split(","):
+        part = part.strip().lower()
+        if part == "last":
+            chosen.append(rounds)
+        elif part.isdigit():
+            chosen.append(int(part))
+        else:
+            raise UsageError(f"--arrow-switch takes round numbers separated by commas (or last), not {text!r}")
+    return chosen
+
+
+def read_file(path: Path) -> Movement:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise UsageError(f"--file {path} is a folder, not a movement file") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--file {path} is not UTF-8 text") from None
+    except OSError as e:
+        raise UsageError(f"--file {path}: cannot read it: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--file {path} is not JSON: {e.msg} at line {e.lineno}") from None
+    try:
+        return movement_from_json(data)
+    except FormError as e:
+        raise UsageError(f"--file {path}: {e}") from None
