@@ -28,10 +28,10 @@ SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 # to 8 KB, so that each runs at least 5 % above that smallest. The scripted tests carry the simulator and
 # their assertions on top of the terminal: since the terminals talk to the real collector, the WireLink and
 # the whole wire stack (sessions, frames, HMAC), whose code the unix port keeps in the heap (smallest seen:
-# 140-159 KB); the resume tests 34 unacknowledged results (174 KB); the wire link test a HostSession of its
-# own (174 KB); the power cut two 16 KB RAM flashes (189 KB).
+# 140-159 KB); the resume tests 34 unacknowledged results (174 KB); the power cut two 16 KB RAM flashes
+# (189 KB).
 TESTS_HEAP_KB = 224
-HEAPS_KB = {"test_terminal_resume": 248, "test_wire_link": 248}
+HEAPS_KB = {"test_terminal_resume": 248}
 POWER_CUT_HEAP_KB = 264
 SESSION_HEAP_KB = 80  # the terminal alone, with devices as lean as a board's (tools/bench_heap.py)
 

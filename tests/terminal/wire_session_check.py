@@ -1,19 +1,21 @@
-"""A short session of the terminal app over WireLink to a wire host, printing the peak heap in use (MicroPython).
+"""A short session of the terminal app over WireLink to the collector, printing the peak heap in use (MicroPython).
 
 Pairing, sign-in, one round of three boards with a reboot after the first, each result stored once.
 Run by tests/test_wire_link_on_micropython.py under the unix port with a limited heap:
-    micropython -X heapsize=112k -m wire_session_check     (MICROPYPATH: the compiled firmware and tests)
+    micropython -X heapsize=180k -m wire_session_check     (MICROPYPATH: the compiled firmware and tests;
+    TENACE_HOST_PORT: the collector's line protocol, tenace.terminal_sim.table_host)
 Prints "peak heap in use: N bytes", then "stored once: 3" and the last screen.
 """
 
 import gc
 
-from test_wire_link import BOARD_KEYS, CODE, Table
+from session_runner import Simulator
+from test_wire_link import BOARD_KEYS, until
 
 
 def main():
     peak = [0]
-    table = Table(rounds=1, boards=3)
+    sim = Simulator(rounds=1, paired=False)
 
     def sample():
         gc.collect()
@@ -22,26 +24,27 @@ def main():
             peak[0] = in_use
 
     try:
-        table.keys("3 OK")
-        for key in CODE + "K":
-            table.keys("OK" if key == "K" else key)
+        sim.type("3 OK")
+        for key in sim.host.code + "K":
+            sim.press("OK" if key == "K" else key)
             sample()
-        table.until(lambda: "Round 1" in table.screen(), 5000)
-        table.keys("OK " + BOARD_KEYS[0])
+        until(sim, lambda: "Round 1" in sim.screen(), 5000)
+        sim.type("OK " + BOARD_KEYS[0])
         sample()
-        table.boot()  # a power cut: new App and WireLink on the same storage
+        sim.reboot()  # a power cut: new App and WireLink on the same storage
         sample()
         for script in ("OK", BOARD_KEYS[1], BOARD_KEYS[2]):
             for key in script.split():
-                table.keys(key)
+                sim.press(key)
                 sample()
-        table.until(lambda: table.app.pending == {}, 20000)
-        results = table.host.results()
+        until(sim, lambda: sim.app.pending == {}, 20000)
+        stored = sim.host.stored()  # every message the event file holds from the terminal
+        boards = sim.host.results()  # the boards with a result
         print("peak heap in use: %d bytes (heap %d bytes)" % (peak[0], gc.mem_alloc() + gc.mem_free()))
-        print("stored once: %d" % len(set(results)) if len(set(results)) == len(results) else "stored twice!")
-        print(table.display.screen())
+        print("stored once: %d" % len(boards) if len(stored) == len(boards) else "stored: %r" % stored)
+        print(sim.display.screen())
     finally:
-        table.close()
+        sim.close()
 
 
 main()

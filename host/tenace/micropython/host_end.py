@@ -8,24 +8,39 @@ on the loopback port named by TENACE_HOST_PORT. Either way the terminal's frames
 import json
 import os
 
+from sim_devices import Bits
+
 from tenace_wire.frame import peek_header
 
 
 class Radio:
     """The terminal's transport: frames both ways in memory. `up` False: nothing the terminal sends
     arrives (out of range); `down` False: nothing the host sends arrives; `losing`: the wire sequence
-    numbers of terminal frames that never arrive (one message lost again and again)."""
+    numbers of terminal frames that never arrive (one message lost again and again); `loss`: the
+    chance that any frame, either way, is lost (drawn from seeded bits: the same on every run)."""
 
-    def __init__(self):
+    def __init__(self, loss=0.0, seed=5):
         self.to_host = []
         self.to_terminal = []
         self.up = True
         self.down = True
         self.losing = set()
+        self.loss = loss
+        self.bits = Bits(seed)
+
+    def lost(self):
+        return self.loss > 0 and self.bits.getrandbits(16) < self.loss * 65536
 
     def send(self, frame):
-        if self.up and not (self.losing and peek_header(frame)[2] in self.losing):
+        if self.up and not (self.losing and peek_header(frame)[2] in self.losing) and not self.lost():
             self.to_host.append(bytes(frame))
+
+    def deliver(self, frames):
+        """What the host broadcast, as far as it reaches the terminal."""
+        if self.down:
+            for frame in frames:
+                if not self.lost():
+                    self.to_terminal.append(frame)
 
     def recv(self):
         if self.to_terminal:
@@ -69,6 +84,18 @@ class Questions:
         """Copies the collector took of messages it had stored already."""
         return self.ask("duplicates")
 
+    def sign_ins(self):
+        """Sign-ins the event file has recorded."""
+        return self.ask("sign_ins")
+
+    def close_event(self):
+        """The director closes the session: new results are refused."""
+        self.ask("close_event")
+
+    def forget(self, terminal):
+        """The collector loses where `terminal` sits (a fault)."""
+        self.ask("forget", terminal)
+
 
 class LocalHost(Questions):
     """A TableHost in this process, in a folder of its own."""
@@ -84,6 +111,7 @@ class LocalHost(Questions):
         self.folder = tempfile.mkdtemp(prefix="tenace-host-")
         self.table_host = TableHost(Path(self.folder), HostOptions.from_json(json.dumps(options)))
         self.key = self.table_host.key.key
+        self.code = self.table_host.key.code
 
     def exchange(self, frames, now):
         return self.table_host.exchange(frames, now)
@@ -109,6 +137,7 @@ class RemoteHost(Questions):
         self.sock.connect(socket.getaddrinfo("127.0.0.1", int(port))[0][-1])
         made = self._call("N " + json.dumps(options))
         self.key = bytes.fromhex(made["key"])
+        self.code = made["code"]
 
     def _line(self, line):
         self.sock.send(line.encode() + b"\n")

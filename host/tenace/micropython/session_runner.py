@@ -9,9 +9,10 @@
     sim.host.result(1, 2)              # what the event file holds: "played v0 4S N 11 HK +450"
 
 The terminal holds the event's key from the start (as one provisioned by cable would), so it signs in
-without the pairing code; a clock the simulator moves drives terminal and collector alike. An error the
-app catches to stay alive (App.faults) fails the run at once: AssertionError from the key or message that
-caused it, unless the Simulator was made with strict=False (an interactive run).
+without the pairing code (paired=False: it asks for it); a clock the simulator moves drives terminal and
+collector alike. An error the app or its link catches to stay alive (faults) fails the run at once:
+AssertionError from the key or message that caused it, unless the Simulator was made with strict=False
+(an interactive run).
 
 Run it directly to print the screens of a key script:
     python3 host/tenace/micropython/session_runner.py 3 OK OK 4 S N K H + 1 OK
@@ -61,17 +62,18 @@ def provision(storage, key):
 
 class Simulator:
     def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False,
-                 terminal_id="T01", compact_bytes=4096, strict=True, online=True):
+                 terminal_id="T01", compact_bytes=4096, strict=True, online=True, paired=True, loss=0.0):
         self.own_storage = storage is None
         self.storage = storage if storage is not None else sim_devices.new_directory()
         self.clock = ManualClock(1000)
         self.host = connect({"rounds": rounds, "boards_per_round": boards_per_round, "settings": settings or {},
                              "deals": deals})
-        self.radio = Radio()
+        self.radio = Radio(loss)
         self.radio.up = self.radio.down = online  # False: the terminal boots out of the host's reach
         self._polled = -_QUIET_MS
         self._host_spoke = False
-        provision(self.storage, self.host.key)
+        if paired:  # else the terminal pairs with the event's code (self.host.code), keyed at sign-in
+            provision(self.storage, self.host.key)
         self.terminal_id = terminal_id
         self.compact_bytes = compact_bytes
         self.keys_pressed = 0
@@ -116,8 +118,7 @@ class Simulator:
         down = self.host.exchange(frames, now)
         self._polled = now
         self._host_spoke = bool(down)
-        if radio.down:
-            radio.to_terminal.extend(down)
+        radio.deliver(down)
 
     def step(self, ms):
         self.exchange()

@@ -166,6 +166,11 @@ def terminal_result_count(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM result WHERE source = 'terminal'").fetchone()[0])
 
 
+def sign_in_count(conn: sqlite3.Connection) -> int:
+    """How many sign-ins the event file has recorded (every terminal, every table)."""
+    return int(conn.execute("SELECT count(*) FROM sign_in").fetchone()[0])
+
+
 def doubled_terminal_results(conn: sqlite3.Connection) -> int:
     """How many terminal result versions are a second (or later) one in a slot: 0 when each was stored once."""
     row = conn.execute("SELECT count(*) - count(DISTINCT table_no || ' ' || round || ' ' || board) FROM result "

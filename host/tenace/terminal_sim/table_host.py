@@ -17,9 +17,8 @@ import socketserver
 import tempfile
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from tenace.collector.collector import Collector
 from tenace.collector.link_key import link_key
@@ -31,6 +30,7 @@ from tenace.store.director import enter_result
 from tenace.store.event import create_event
 from tenace.store.hand_records import keep_hand_record
 from tenace.store.link import all_player_numbers, stored_counts
+from tenace.store.queries import sign_in_count
 from tenace.store.versions import Version
 from tenace_wire.errors import DUPLICATE
 
@@ -42,6 +42,8 @@ _KINDS = {"normal": "played", "passed_out": "passed_out", "artificial": "adjuste
           "erased": "erase"}
 # The app's names for what the host sets at sign-in, and the collector's (tenace_terminal.app.DEFAULT_SETTINGS).
 _RESULT_ENTRY = {"any": "any", "relative": "relative", "tricks": "total"}
+# What a terminal on MicroPython may ask over the line protocol: TableHost's methods of these names.
+QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "close_event", "forget")
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,18 @@ class TableHost:
         return enter_result(self.conn, SECTION, table, round_, board, who="simulator", why="another table",
                             contract=contract, declarer=declarer, tricks=tricks).status.value
 
+    def sign_ins(self) -> int:
+        """Sign-ins the event file has recorded."""
+        return sign_in_count(self.conn)
+
+    def close_event(self) -> None:
+        """The director closes the session: sign-ins and new results are refused from now on."""
+        self.collector.settings = replace(self.collector.settings, closed=True)
+
+    def forget(self, terminal: int) -> None:
+        """The collector loses where `terminal` sits (a fault: it then refuses its results as not signed in)."""
+        self.collector.session.bindings.pop(terminal, None)
+
     def duplicates(self) -> int:
         """Frames the collector took for a copy of one it had (acknowledged again, not stored again)."""
         self.collector.flush()
@@ -161,21 +175,10 @@ class TableHost:
             down = self.exchange([bytes.fromhex(w) for w in words[2:]], int(words[1]))
             return " ".join(f.hex() for f in down)
         name = words[1]
-        args: list[int | str] = [int(w) if w.isdigit() else w for w in words[2:]]
-        value: Any
-        if name == "result":
-            value = self.result(*args)  # type: ignore[arg-type]
-        elif name == "results":
-            value = self.results()
-        elif name == "stored":
-            value = self.stored()
-        elif name == "enter":
-            value = self.enter(*args)  # type: ignore[arg-type]
-        elif name == "duplicates":
-            value = self.duplicates()
-        else:
+        if name not in QUESTIONS:
             raise ValueError(f"no question {name!r}")
-        return json.dumps(value)
+        args = [int(w) if w.isdigit() else w for w in words[2:]]
+        return json.dumps(getattr(self, name)(*args))
 
 
 class _Handler(socketserver.StreamRequestHandler):
