@@ -13,13 +13,14 @@ from tenace.commands import contract as contract_command
 from tenace.commands import demo as demo_command
 from tenace.commands import event as event_command
 from tenace.commands import problems as problems_command
+from tenace.commands import results as results_command
 from tenace.commands import score as score_command
 from tenace.commands import sim as sim_command
 from tenace.commands import terminal as terminal_command
 from tenace.errors import Failure, UsageError
 
-COMMANDS = (collect_command, contract_command, demo_command, event_command, problems_command, score_command,
-            sim_command, terminal_command)
+COMMANDS = (collect_command, contract_command, demo_command, event_command, problems_command, results_command,
+            score_command, sim_command, terminal_command)
 
 
 def build_parser() -> argparse.ArgumentParser:
