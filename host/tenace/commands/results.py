@@ -105,6 +105,10 @@ def document(results: EventResults, reports: list[tuple[str, Report]]) -> dict[s
     info = results.info
     return {
         "event": {"name": info.name, "date": info.date, "scoring": info.scoring},
+        "published": None if results.published is None else {
+            "at": results.published.at, "who": results.published.who,
+            "correction_minutes": results.published.minutes,
+            "correction_period_ends": results.published.ends.isoformat()},
         "sections": [{"section": name, "results_in": by_name[name].results_in, "expected": by_name[name].expected,
                       "conflicts": by_name[name].conflicts, "complete": by_name[name].complete,
                       "report": to_document(report)} for name, report in reports],

@@ -6,15 +6,17 @@ import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from tenace.reports.model import Board, Pair, Report, Setting, TravellerLine
 from tenace.reports.session import Play, session_report
 from tenace.reports.store_results import StorePairs
 from tenace.scoring.pairs_methods import score_session
+from tenace.store.director import LogEntry, Publication, director_log, penalties, publication
 from tenace.store.encounters import section_boards, slot_count
 from tenace.store.event import EventInfo, event_info
 from tenace.store.queries import conflicts, current_results
-from tenace.store.scoring_input import board_results
+from tenace.store.scoring_input import board_results, pair_penalties
 
 # The event's scoring as the engine's pairs method; total points have no ranking method in the engine yet.
 METHODS = {"matchpoints": "mp", "imps": "butler"}
@@ -44,6 +46,7 @@ class SectionResults:
 class EventResults:
     info: EventInfo
     sections: tuple[SectionResults, ...]
+    published: Publication | None  # when the session was finished, with its correction period (Law 79C)
 
 
 def event_results(conn: sqlite3.Connection, section: str | None = None) -> EventResults:
@@ -59,30 +62,47 @@ def event_results(conn: sqlite3.Connection, section: str | None = None) -> Event
     if method is None:
         raise ResultsError(f"the event is scored by {info.scoring.replace('_', ' ')}, which tenace results "
                            f"cannot rank yet (matchpoints and IMPs can)")
-    sections = tuple(_section(conn, info, name, method) for name in names if section in (None, name))
-    return EventResults(info, sections)
+    published = publication(conn)
+    log = {e.result: e for e in director_log(conn) if e.result is not None}
+    sections = tuple(_section(conn, info, name, method, published, log) for name in names if section in (None, name))
+    return EventResults(info, sections, published)
 
 
-def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str) -> SectionResults:
+def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
+             log: dict[int, LogEntry]) -> SectionResults:
     pairs = StorePairs(len(info.sections))
     results = board_results(conn, section, pair_name=pairs)
+    penalised = pair_penalties(conn, section, pair_name=pairs)
     versions = current_results(conn, section)
     plays: dict[tuple[int, int], Play] = {
         (v.board, v.table): (v.contract or "Pass", v.declarer, v.tricks) for v in versions
         if v.kind in ("normal", "passed_out")}
-    # Who entered each result: a director's entry is marked on the traveller (adjusted, corrected, decided).
-    marks = {(v.board, v.table, v.round): "TD" for v in versions if v.source == "director"}
+    # A director's entry is marked on its traveller line (adjusted, corrected, decided) and explained in a note.
+    marks: dict[tuple[int, int, int], str] = {}
+    notes: list[str] = []
+    for v in sorted(versions, key=lambda v: (v.board, v.table)):
+        if v.source == "director":
+            entry = log.get(v.id)
+            done = _DONE.get(entry.action, "entered") if entry else "entered"
+            marks[v.board, v.table, v.round] = f"TD: {done}"
+            notes.append(f"board {v.board} table {v.table}: {v.describe()}, {done} by {v.who} at {_clock(v.at)}: "
+                         f"{v.why}" + (" (after the correction period, forced)" if entry and entry.forced else ""))
+    for p in penalties(conn, section):
+        notes.append(f"Law 90 penalty, {p.text}, by {p.who} at {_clock(p.at)}: {p.why}")
     expected = slot_count(conn, section)
     conflicted = len(conflicts(conn, section))
-    title = _title(info, section, len(results), expected, conflicted)
+    title = _title(info, section, len(results), expected, conflicted, published)
     if results:
-        report = session_report(score_session(results, method), pairs.named, method, title, plays)
+        try:
+            session = score_session(results, method, penalties=penalised)
+        except ValueError as e:
+            raise ResultsError(str(e)) from None
+        report = session_report(session, pairs.named, method, title, plays)
         boards = tuple(replace(b, lines=tuple(_marked(b.board, line, marks) for line in b.lines))
                        for b in report.boards)
         report = replace(report, boards=boards)
     else:
         report = Report(method, title=title)
-    notes = []
     if conflicted:
         notes.append(f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the director "
                      f"decides (tenace problems lists them, tenace resolve settles them)")
@@ -92,12 +112,25 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)))
 
 
-def _title(info: EventInfo, section: str, results_in: int, expected: int, conflicted: int) -> str:
+# What each director's action did to a result, as its traveller line is marked.
+_DONE = {"adjust": "adjusted", "correct": "corrected", "resolve": "decided", "erase": "erased"}
+
+
+def _clock(stamp: str) -> str:
+    """A stored UTC timestamp as the laptop's local time of day."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
+
+
+def _title(info: EventInfo, section: str, results_in: int, expected: int, conflicted: int,
+           published: Publication | None) -> str:
     where = f", section {section}" if len(info.sections) > 1 else ""
     if results_in == expected and not conflicted:
         state = f"all {expected} results in"
     else:
         state = f"{results_in} of {expected} results in: provisional"
+    if published is not None:
+        state += (f"; published at {_clock(published.at)}, corrections until "
+                  f"{_clock(published.ends.isoformat())} (Law 79C)")
     return f"{info.name}, {info.date}{where} ({info.scoring.replace('_', ' ')}; {state})"
 
 
