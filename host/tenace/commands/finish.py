@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
 
 from tenace.commands.director_options import add_signature, event, logged, signature
 from tenace.commands.options import add_event_file, in_range
@@ -39,6 +38,5 @@ def run(args: argparse.Namespace) -> int:
     with event(args) as conn:
         published = finish_session(conn, who=who, why=why, minutes=args.correction_minutes, force=args.force)
         print(logged(conn))
-    ends = published.ends.astimezone()
-    print(f"corrections until {ends:%H:%M} ({datetime.now().astimezone():%Z}); later ones need --force")
+    print(f"after {published.ends.astimezone():%H:%M} changes are refused unless --force (the force is logged)")
     return 0

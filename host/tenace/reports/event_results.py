@@ -142,7 +142,8 @@ def _marked(board: int, line: TravellerLine, marks: dict[tuple[int, int, int], s
 def board_report(results: SectionResults, board: int) -> Report:
     """The section's report cut to one board's traveller (no ranking)."""
     report = results.report
-    return replace(report, boards=tuple(b for b in report.boards if b.board == board), ranking=())
+    notes = tuple(n for n in report.notes if n.startswith(f"board {board} "))
+    return replace(report, boards=tuple(b for b in report.boards if b.board == board), ranking=(), notes=notes)
 
 
 def _key(text: str) -> str:
@@ -179,4 +180,8 @@ def scorecard(results: SectionResults, pair: Pair) -> Report:
         if lines:
             boards.append(replace(b, lines=lines))
     ranking = tuple(line for line in report.ranking if line.pair == pair)
-    return replace(report, title=f"{report.title}\nScorecard of {pair}", boards=tuple(boards), ranking=ranking)
+    # The notes on its own boards and its own penalties.
+    mine = tuple(f"board {b.board} table {line.table}:" for b in boards for line in b.lines)
+    notes = tuple(n for n in report.notes if n.startswith(mine) or f"penalty, {pair.label}:" in n)
+    return replace(report, title=f"{report.title}\nScorecard of {pair}", boards=tuple(boards), ranking=ranking,
+                   notes=notes)
