@@ -8,18 +8,25 @@ import sys
 from collections.abc import Sequence
 
 from tenace import __version__, crash_report
+from tenace.commands import adjust as adjust_command
 from tenace.commands import collect as collect_command
 from tenace.commands import contract as contract_command
+from tenace.commands import correct as correct_command
 from tenace.commands import demo as demo_command
+from tenace.commands import erase as erase_command
 from tenace.commands import event as event_command
+from tenace.commands import finish as finish_command
 from tenace.commands import movement as movement_command
 from tenace.commands import problems as problems_command
+from tenace.commands import resolve as resolve_command
+from tenace.commands import results as results_command
 from tenace.commands import score as score_command
 from tenace.commands import sim as sim_command
 from tenace.commands import terminal as terminal_command
 from tenace.errors import Failure, UsageError
 
-COMMANDS = (collect_command, contract_command, demo_command, event_command, movement_command, problems_command,
+COMMANDS = (adjust_command, collect_command, contract_command, correct_command, demo_command, erase_command,
+            event_command, finish_command, movement_command, problems_command, resolve_command, results_command,
             score_command, sim_command, terminal_command)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 from collections.abc import Mapping
@@ -64,3 +65,20 @@ def output_folder(option: str, path: Path) -> None:
 def cannot_write(option: str, path: Path, e: OSError) -> UsageError:
     """The refusal for a write that failed anyway (a full disk, a read-only file system)."""
     return UsageError(f"{option} {path}: cannot write it: {e.strerror or e}")
+
+
+def add_event_file(p: argparse.ArgumentParser) -> None:
+    """The event file as `tenace results EVENT`, or as `--db EVENT` like `tenace problems` and `tenace event`."""
+    p.add_argument("event", type=Path, nargs="?", metavar="EVENT", help="the event file (or give it as --db)")
+    p.add_argument("--db", type=Path, metavar="EVENT", help=argparse.SUPPRESS)
+
+
+def event_file(args: argparse.Namespace) -> Path:
+    """The event file named by EVENT or --db; UsageError when neither or two different ones are given."""
+    given = [p for p in (args.event, args.db) if p is not None]
+    if not given:
+        raise UsageError("name the event file: tenace ... EVENT (e.g. club.sqlite)")
+    if len(given) == 2 and given[0] != given[1]:
+        raise UsageError(f"two event files given ({given[0]} and --db {given[1]}): name one")
+    path: Path = given[0]
+    return path

@@ -1,4 +1,5 @@
-"""`tenace problems`: what the director must look at: conflicts, refused frames, missing results, corrections."""
+"""`tenace problems`: what the director must look at: conflicts, refused frames, missing results, corrections, and
+the director's log."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tenace.reports.problems import gather, render, to_json
 from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
 
-HELP = "list what the director must look at: conflicts, refused frames, missing results, corrections"
+HELP = "list conflicts, refused frames, missing results, corrections and the director's log"
 EPILOG = """\
 examples:
   tenace problems --db club.sqlite
@@ -21,7 +22,9 @@ examples:
 Conflicts: two different results for the same board at the same table; nothing counts there until the
 director decides. Refused frames are grouped by reason with their latest examples. Missing results are
 listed for the rounds under way (up to the latest round any result came in for); later rounds are
-summed up as not started. Exit code 0 whatever the list holds; 2 when the file cannot be read."""
+summed up as not started. The director's log lists every action taken with tenace adjust, correct,
+erase, resolve and finish: when, who, why, and FORCED for one taken after the correction period.
+Exit code 0 whatever the list holds; 2 when the file cannot be read."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -93,7 +93,7 @@ def _decimal(value: Any) -> Decimal | None:
 
 
 _DECIMALS = {"mp_ns", "mp_ew", "percent_ns", "percent_ew", "imp_ns", "imp_ew", "mp", "percent", "imps",
-             "imp_home", "imp_away", "carry_over", "imps_home", "imps_away", "vp_home", "vp_away"}
+             "imp_home", "imp_away", "carry_over", "imps_home", "imps_away", "vp_home", "vp_away", "penalty"}
 
 
 def _build(cls: Any, doc: dict[str, Any], **given: Any) -> Any:

@@ -54,6 +54,9 @@ class Adjustment:
 
     @property
     def text(self) -> str:
+        """ "A+/A-", "60%/40%", "weighted 3/5:420 2/5:-50", or "assigned NS +420" (one component of weight 1)."""
+        if self.weights.startswith("1:") and " " not in self.weights:
+            return f"assigned NS {int(self.weights[2:]):+d}"
         return f"weighted {self.weights}" if self.weights else f"{self.ns}/{self.ew}"
 
 
@@ -82,6 +85,7 @@ class TravellerLine:
     percent_ew: Decimal | None = None
     imp_ns: Decimal | None = None
     imp_ew: Decimal | None = None
+    marked: str = ""  # who changed the result after the table: "TD" for the director's entry (Law 79C, 12C)
 
     @property
     def passed_out(self) -> bool:
@@ -141,6 +145,7 @@ class RankingLine:
     percent: Decimal | None = None
     imps: Decimal | None = None
     tiebreak: int | None = None  # tiebreak points when a tie had to be broken
+    penalty: Decimal | None = None  # Law 90: MPs taken off the total (already out of `mp` and `percent`)
 
 
 @dataclass(frozen=True)

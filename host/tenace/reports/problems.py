@@ -1,5 +1,5 @@
-"""What the director must look at in an event file (conflicts, refused frames, missing results, corrections),
-gathered at one moment, as text or JSON: `tenace problems`."""
+"""What the director must look at in an event file (conflicts, refused frames, missing results, corrections, the
+director's log), gathered at one moment, as text or JSON: `tenace problems`."""
 
 from __future__ import annotations
 
@@ -13,12 +13,16 @@ from typing import Any
 from tenace.store import (
     Conflict,
     Correction,
+    LogEntry,
     Missing,
+    Publication,
     RefusalGroup,
     conflicts,
     corrections,
+    director_log,
     event_info,
     missing_results,
+    publication,
     refusal_groups,
 )
 from tenace.store.event import EventInfo
@@ -28,20 +32,23 @@ from tenace.store.versions import Slot
 
 class Report:
     def __init__(self, info: EventInfo, conflicts: list[Conflict], refusals: list[RefusalGroup],
-                 missing: list[Missing], corrections: list[Correction], latest_round: dict[str, int]) -> None:
+                 missing: list[Missing], corrections: list[Correction], latest_round: dict[str, int],
+                 log: list[LogEntry] | None = None, published: Publication | None = None) -> None:
         self.info = info
         self.conflicts = conflicts
         self.refusals = refusals
         self.missing = missing
         self.corrections = corrections
         self.latest_round = latest_round  # per section: the latest round any result came in for (0: none)
+        self.log = log or []  # the director's actions, in order
+        self.published = published  # the session's finish, when it is finished
 
 
 def gather(conn: sqlite3.Connection, examples: int) -> Report:
     info = event_info(conn)
     latest = {s.name: 0 for s in info.sections} | latest_rounds(conn)
     return Report(info, conflicts(conn), refusal_groups(conn, examples), missing_results(conn),
-                  corrections(conn), latest)
+                  corrections(conn), latest, director_log(conn), publication(conn))
 
 
 def to_json(report: Report) -> dict[str, Any]:
@@ -55,6 +62,11 @@ def to_json(report: Report) -> dict[str, Any]:
                     "total": len(report.missing)},
         "corrections": [{"result": asdict(c.version), "replaced": [asdict(v) for v in c.replaced]}
                         for c in report.corrections],
+        "director_log": [asdict(e) for e in report.log],
+        "published": None if report.published is None else {
+            "at": report.published.at, "who": report.published.who,
+            "correction_minutes": report.published.minutes,
+            "correction_period_ends": report.published.ends.isoformat()},
     }
 
 
@@ -121,4 +133,13 @@ def render(report: Report, path: Path) -> str:
         replaced = f" replacing v{', v'.join(str(r.version) for r in fix.replaced)}" if fix.replaced else ""
         lines.append(f"  {where(v.slot)}: v{v.version} {v.describe()}{replaced}")
         lines.append(f"    by {v.origin()} at {clock(v.at)}: {v.why or '(no reason given)'}")
+
+    published = report.published
+    state = "session running" if published is None else (
+        f"finished at {clock(published.at)}, correction period until {clock(published.ends.isoformat())}")
+    lines += ["", f"DIRECTOR'S LOG: {len(report.log) or 'none'} ({state})"]
+    for e in report.log:
+        forced = " FORCED after the correction period" if e.forced else ""
+        lines.append(f"  {clock(e.at)} {e.action} by {e.who}{forced}: {e.detail}")
+        lines.append(f"    why: {e.why}")
     return "\n".join(lines)

@@ -12,7 +12,7 @@ from tenace.reports.model import EW, NS, Adjustment, Board, Pair, RankingLine, R
 from tenace.scoring.imp_pairs_session import ImpSessionScore
 from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, Weighted
 from tenace.scoring.pairs_methods import AnySessionScore
-from tenace.scoring.rounding import to_decimal
+from tenace.scoring.rounding import round_fraction, to_decimal
 from tenace_rules.board import dealer, vulnerability
 
 # What was played at a table, by (board, table): the contract in PBN form ("4SX", "Pass"), declarer, tricks.
@@ -93,6 +93,9 @@ def session_report(session: AnySessionScore, pairs: Mapping[str, Pair], method: 
             total = session.totals[placing.pair]
             ranking.append(RankingLine(placing.field, placing.text, pairs.get(placing.pair, Pair(placing.pair)),
                                        "/".join(sorted(total.directions)), total.boards, mp=total.mp,
-                                       percent=total.percent, tiebreak=placing.tiebreak))
+                                       percent=total.percent, tiebreak=placing.tiebreak,
+                                       penalty=round_fraction(total.penalty, session.options.total_mp_decimals,
+                                                              session.options.rounding)
+                                       if total.penalty else None))
     return Report(method, title=title, boards=tuple(boards), ranking=tuple(ranking))
 

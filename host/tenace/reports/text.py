@@ -42,13 +42,14 @@ def traveller_line(line: TravellerLine, imps: bool) -> str:
     pairs = f"{pair_text(line.ns):>7} v {pair_text(line.ew):<7}" if line.ns or line.ew else " " * 17
     score = f"NS {line.ns_score:+6d}" if line.ns_score is not None else " " * 9
     text = f"  {table}  {pairs} {result_text(line):<16} {score}"
+    mark = f"  [{line.marked}]" if line.marked else ""
     if imps:
         count = f" x{line.count}" if line.count != 1 else ""
-        return f"{text}{count:<5} {figure(line.imp_ns, True):>7} {figure(line.imp_ew, True):>7}"
+        return f"{text}{count:<5} {figure(line.imp_ns, True):>7} {figure(line.imp_ew, True):>7}{mark}"
     text += f"  {figure(line.mp_ns):>6} {figure(line.mp_ew):>6}"
     if line.percent_ns is not None or line.percent_ew is not None:
         text += f" {figure(line.percent_ns):>6} {figure(line.percent_ew):>6}"
-    return text
+    return text + mark
 
 
 def traveller_header(imps: bool, percentages: bool) -> str:
@@ -87,7 +88,8 @@ def ranking_line(line: RankingLine) -> str:
     else:
         total = f"{figure(line.mp):>8} MP  {figure(line.percent):>6}%"
     names = "".join(f"  {text}" for text in (line.pair.names, line.pair.member_text) if text)
-    return f"  {line.rank:>4}  {line.pair.label:<8} {total}{names}"
+    penalty = f"  (Law 90 penalty -{line.penalty} MP)" if line.penalty else ""
+    return f"  {line.rank:>4}  {line.pair.label:<8} {total}{names}{penalty}"
 
 
 def write_travellers(report: Report, out: TextIO) -> None:
@@ -141,6 +143,21 @@ def write_text(report: Report, out: TextIO, travellers: bool = True) -> None:
         write_match(report, out)
     elif travellers:
         write_travellers(report, out)
+    write_ranking(report, out)
+    for note in report.notes:
+        out.write(f"\nNote: {note}\n")
+
+
+def write_scorecard(report: Report, out: TextIO) -> None:
+    """A pair's scorecard: its line of every board it played, board by board under one header, then its place."""
+    if report.title:
+        out.write(report.title + "\n")
+    lines = [(b.board, line) for b in report.boards for line in b.lines]
+    if lines:
+        percentages = any(line.percent_ns is not None or line.percent_ew is not None for _, line in lines)
+        out.write(f"\n  {'Board':>5}{traveller_header(report.imps, percentages)}\n")
+        for board, line in lines:
+            out.write(f"  {board:>5}{traveller_line(line, report.imps)}\n")
     write_ranking(report, out)
     for note in report.notes:
         out.write(f"\nNote: {note}\n")

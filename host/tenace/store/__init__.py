@@ -1,7 +1,22 @@
 """The event store: one SQLite file per event, results ingested exactly once, append-only, with versions."""
 
 from tenace.store.db import connect, transaction
-from tenace.store.director import choose_version, enter_result
+from tenace.store.director import (
+    CORRECTION_MINUTES,
+    Action,
+    LateChange,
+    LogEntry,
+    PenaltyEntry,
+    Publication,
+    add_penalty,
+    choose_version,
+    director_log,
+    enter_result,
+    find_slot,
+    finish_session,
+    penalties,
+    publication,
+)
 from tenace.store.errors import EntryError, StoreError
 from tenace.store.event import EventInfo, SectionInfo, add_section, create_event, event_info, sign_in
 from tenace.store.ingest import ingest, refuse_frame
@@ -28,6 +43,8 @@ from tenace.store.session_state import is_ingested, next_host_sequence, reserve_
 from tenace.store.versions import Slot, SlotState, Version
 
 __all__ = [
+    "CORRECTION_MINUTES",
+    "Action",
     "Conflict",
     "Correction",
     "EntryError",
@@ -35,7 +52,11 @@ __all__ = [
     "IncomingResult",
     "Ingested",
     "Kind",
+    "LateChange",
+    "LogEntry",
     "Missing",
+    "PenaltyEntry",
+    "Publication",
     "Refusal",
     "RefusalGroup",
     "RefusalRow",
@@ -47,6 +68,7 @@ __all__ = [
     "StoreError",
     "TerminalStatus",
     "Version",
+    "add_penalty",
     "add_section",
     "choose_version",
     "conflicts",
@@ -54,12 +76,17 @@ __all__ = [
     "corrections",
     "create_event",
     "current_results",
+    "director_log",
     "enter_result",
     "event_info",
+    "find_slot",
+    "finish_session",
     "ingest",
     "is_ingested",
     "missing_results",
     "next_host_sequence",
+    "penalties",
+    "publication",
     "refusal_groups",
     "refusals",
     "refuse_frame",

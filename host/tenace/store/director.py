@@ -1,40 +1,130 @@
-"""The TD's entries at the laptop (Law 79C corrections, adjusted scores, erasures), each a new version."""
+"""The TD's actions at the laptop (corrections, adjusted scores, erasures, decisions, Law 90 penalties, finishing),
+each recorded with who, when and why in the director's log, and held to the Law 79C correction period."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from fractions import Fraction
+from functools import cache
 
-from tenace.store import validate
+from tenace.store import clock, validate
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
+from tenace.store.encounters import board_rounds, section_boards, table_exists
 from tenace.store.errors import EntryError
 from tenace.store.ingest import add_version
 from tenace.store.model import IncomingResult, Ingested, Kind
+from tenace.store.queries import conflicts
 from tenace.store.validate import Bad, Entry
-from tenace.store.versions import load_versions
+from tenace.store.versions import Slot, load_versions, slot_state
+from tenace_rules.board import vulnerability
+from tenace_rules.contract import Contract
+from tenace_rules.score import ns_score
 
 log = logging.getLogger(__name__)
+
+CORRECTION_MINUTES = 30  # Law 79C: the period ends 30 minutes after publication unless the regulations say otherwise
+MAX_CORRECTION_MINUTES = 7 * 24 * 60  # the schema's bound: a week
+
+
+class Action(StrEnum):
+    """What the director did; the words of the log (`tenace problems`, the schema's CHECK)."""
+
+    ADJUST = "adjust"  # an adjusted score: artificial (Law 12C2), assigned or weighted (Law 12C1)
+    CORRECT = "correct"  # the right result entered in place of the table's (Law 79C)
+    ERASE = "erase"  # the result withdrawn: the board is missing again
+    RESOLVE = "resolve"  # a conflict settled: one of the results kept, or the right one entered
+    PENALTY = "penalty"  # a Law 90 procedural penalty against one pair
+    FINISH = "finish"  # the session closed and its results published: the correction period starts
+
+
+class LateChange(EntryError):
+    """A change after the Law 79C correction period that was not forced: refused, and nothing recorded."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the director's log."""
+
+    id: int
+    at: str
+    who: str
+    why: str
+    action: str
+    detail: str
+    result: int | None  # the result version the action entered, if it entered one
+    forced: bool  # taken after the correction period, by force
+
+
+@dataclass(frozen=True)
+class Publication:
+    """The session's finish: when its results were published and how long they may be corrected (Law 79C)."""
+
+    at: str
+    who: str
+    minutes: int
+
+    @property
+    def ends(self) -> datetime:
+        return datetime.fromisoformat(self.at) + timedelta(minutes=self.minutes)
+
+
+@dataclass(frozen=True)
+class PenaltyEntry:
+    """A Law 90 penalty against one pair: MPs, or a percentage of a top (of `board`'s top when given)."""
+
+    action: int
+    section: str
+    pair: int
+    direction: str | None  # NS or EW in a Mitchell
+    amount: Fraction
+    unit: str  # "MP" or "%top", as the scoring engine's PenaltyUnit
+    board: int | None
+    who: str
+    at: str
+    why: str
+
+    @property
+    def text(self) -> str:
+        """ "NS 3: 25% of a top (board 4)", "EW 2: 1.5 MP"."""
+        pair = f"{self.direction} {self.pair}" if self.direction else str(self.pair)
+        amount = _number(self.amount)
+        what = f"{amount} MP" if self.unit == "MP" else f"{amount}% of a top"
+        return f"{pair}: {what}" + (f" (board {self.board})" if self.board is not None else "")
+
+
+def _number(value: Fraction) -> str:
+    """A fraction as a TD writes it: 2, 1.5, 1/3."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    decimal = f"{float(value):.4f}".rstrip("0")
+    return decimal if Fraction(decimal) == value else str(value)
 
 
 def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int, board: int, *, who: str,
                  why: str, kind: str = Kind.NORMAL, contract: str | None = None, declarer: str | None = None,
                  tricks: int | str | None = None, lead: str | None = None, ns_adjust: str | None = None,
                  ew_adjust: str | None = None, weights: Sequence[tuple[Fraction | int | str, int]] | None = None,
-                 ns_pair: int | None = None, ew_pair: int | None = None, at: datetime | None = None) -> Ingested:
+                 ns_pair: int | None = None, ew_pair: int | None = None, at: datetime | None = None,
+                 action: str = Action.CORRECT, force: bool = False) -> Ingested:
     """Enter the result of a slot as the director, replacing whatever stands there now (and settling a conflict).
 
     Every kind is possible: normal, passed_out, not_played, artificial (A+/A/A- or "65%" for each side),
-    weighted (components (weight, NS score) adding up to 1), erased. The pairs default to the movement's;
-    give them when the TD rules that other pairs played the board. `who` and `why` are required (Law 79C).
+    weighted (components (weight, NS score) adding up to 1; one of weight 1 is an assigned score), erased.
+    The pairs default to the movement's; give them when the TD rules that other pairs played the board.
+    `who` and `why` are required (Law 79C); the entry is logged as `action` in the director's log. After the
+    correction period it is refused (LateChange) unless `force`, and then logged as forced.
     Raises EntryError, with the reason, when the entry is not valid; nothing is then recorded.
     """
+    moment = at if at is not None else clock.now()
     with transaction(conn):
+        names = _signature(who, why)
         try:
-            names = validate.text(who, "who", 80, "bad_text"), validate.text(why, "why", 500, "bad_text")
             seated = validate.check_slot(conn, _entry(section, table, round, board, 1, 1, Kind.NOT_PLAYED))
             message = IncomingResult(
                 terminal=0, sequence=0, section=section, table=table, round=round, board=board,
@@ -44,13 +134,22 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
             entry = validate.entry_of(message, from_terminal=False, weights=weights)
         except Bad as bad:
             raise EntryError(bad.refusal.detail) from None
-        outcome = add_version(conn, entry, source="director", who=names[0], why=names[1], at=timestamp(at))
-    log.info("director %s: %s (%s)", names[0], outcome.detail, names[1])
+        _check_scores(entry)
+        slot = Slot(section, table, round, board)
+        if Action(action) is Action.RESOLVE and not slot_state(conn, slot).conflict:
+            raise EntryError(f"{_where(slot)} has no conflict to resolve: correct it instead")
+        forced = _check_period(conn, moment, force)
+        stamp = timestamp(moment)
+        outcome = add_version(conn, entry, source="director", who=names[0], why=names[1], at=stamp)
+        entered = next(v for v in slot_state(conn, slot).versions if v.id == outcome.result_id)
+        _log(conn, Action(action), names, f"{outcome.detail}: {entered.describe()}", stamp, forced,
+             result=outcome.result_id)
+    log.info("director %s: %s %s (%s)%s", names[0], action, outcome.detail, names[1], " FORCED" if forced else "")
     return outcome
 
 
-def choose_version(conn: sqlite3.Connection, result_id: int, *, who: str, why: str,
-                   at: datetime | None = None) -> Ingested:
+def choose_version(conn: sqlite3.Connection, result_id: int, *, who: str, why: str, at: datetime | None = None,
+                   action: str = Action.RESOLVE, force: bool = False) -> Ingested:
     """Settle a slot (typically a conflict) on one of its stored versions: a new version with that content."""
     chosen = next((v for v in load_versions(conn) if v.id == result_id), None)
     if chosen is None:
@@ -62,7 +161,211 @@ def choose_version(conn: sqlite3.Connection, result_id: int, *, who: str, why: s
                         kind=chosen.kind, contract=chosen.contract if chosen.kind == Kind.NORMAL else None,
                         declarer=chosen.declarer, tricks=chosen.tricks, lead=chosen.lead, ns_adjust=chosen.ns_adjust,
                         ew_adjust=chosen.ew_adjust, weights=weights, ns_pair=chosen.ns_pair,
-                        ew_pair=chosen.ew_pair, at=at)
+                        ew_pair=chosen.ew_pair, at=at, action=action, force=force)
+
+
+def find_slot(conn: sqlite3.Connection, section: str | None, table: int, board: int,
+              round_: int | None = None) -> Slot:
+    """The slot a TD names by table and board, its round found in the movement; EntryError saying what is wrong."""
+    sections = [str(name) for (name,) in conn.execute("SELECT name FROM section ORDER BY name")]
+    if section is None:
+        if len(sections) != 1:
+            raise EntryError(f"the event has sections {', '.join(sections)}: say which")
+        section = sections[0]
+    elif section not in sections:
+        raise EntryError(f"there is no section {section!r} in this event (sections: {', '.join(sections)})")
+    boards = section_boards(conn, section)
+    if board not in boards:
+        raise EntryError(f"there is no board {board} in section {section} (boards {_span(boards)})")
+    if not table_exists(conn, section, table):
+        tables = conn.execute("SELECT tables FROM section WHERE name = ?", (section,)).fetchone()[0]
+        raise EntryError(f"there is no table {table} in section {section} (tables 1-{tables})")
+    rounds = board_rounds(conn, section, table, board)
+    if not rounds:
+        played = sorted(int(b) for (b,) in conn.execute(
+            "SELECT board FROM encounter_board WHERE section = ? AND table_no = ?", (section, table)))
+        raise EntryError(f"table {table} does not play board {board} (it plays boards {_span(played)})")
+    if round_ is not None:
+        if round_ not in rounds:
+            raise EntryError(f"table {table} plays board {board} in round {' and '.join(map(str, rounds))}, "
+                             f"not in round {round_}")
+        return Slot(section, table, round_, board)
+    if len(rounds) > 1:
+        raise EntryError(f"table {table} plays board {board} in rounds {' and '.join(map(str, rounds))}: say which")
+    return Slot(section, table, rounds[0], board)
+
+
+def add_penalty(conn: sqlite3.Connection, section: str, pair: int, direction: str | None, amount: Fraction,
+                unit: str, *, who: str, why: str, board: int | None = None, at: datetime | None = None,
+                force: bool = False) -> PenaltyEntry:
+    """Record a Law 90 procedural penalty against one pair: `amount` MPs ("MP") or percent of a top ("%top")."""
+    moment = at if at is not None else clock.now()
+    with transaction(conn):
+        names = _signature(who, why)
+        if unit not in ("MP", "%top"):
+            raise EntryError(f"a penalty is in MP or in % of a top, not {unit!r}")
+        if amount <= 0 or (unit == "%top" and amount > 100):
+            shown = f"{_number(amount)}%" if unit == "%top" else f"{_number(amount)} MP"
+            limit = "more than 0% and at most 100% of a top" if unit == "%top" else "more than 0 MP"
+            raise EntryError(f"a penalty is {limit}, not {shown}")
+        scoring = conn.execute("SELECT scoring FROM event WHERE id = 1").fetchone()[0]
+        if scoring != "matchpoints":
+            raise EntryError(f"Law 90 penalties are taken in matchpoints here; this event is scored in {scoring}")
+        if conn.execute("SELECT 1 FROM section WHERE name = ?", (section,)).fetchone() is None:
+            raise EntryError(f"there is no section {section!r} in this event")
+        column = {"NS": "ns_pair", "EW": "ew_pair"}.get(direction or "")
+        if column is None:
+            raise EntryError(f"say the pair's direction, NS {pair} or EW {pair}")
+        played = [int(b) for (b,) in conn.execute(
+            f"SELECT b.board FROM encounter e JOIN encounter_board b USING (section, table_no, round) "
+            f"WHERE e.section = ? AND e.{column} = ? ORDER BY b.board", (section, pair))]
+        if not played:
+            raise EntryError(f"there is no pair {direction} {pair} in section {section}")
+        if board is not None and board not in played:
+            raise EntryError(f"{direction} {pair} does not play board {board} (it plays boards {_span(played)})")
+        forced = _check_period(conn, moment, force)
+        stamp = timestamp(moment)
+        entry = PenaltyEntry(0, section, pair, direction, Fraction(amount), unit, board, names[0], stamp, names[1])
+        action = _log(conn, Action.PENALTY, names, f"section {section} {entry.text}", stamp, forced)
+        conn.execute("INSERT INTO pair_penalty (action, section, pair, direction, amount, unit, board)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (action, section, pair, direction, str(entry.amount), unit, board))
+    log.info("director %s: penalty %s (%s)", names[0], entry.text, names[1])
+    return replace(entry, action=action)
+
+
+def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session finished, results published",
+                   minutes: int = CORRECTION_MINUTES, at: datetime | None = None, force: bool = False) -> Publication:
+    """Close the session: its results are published now and may be corrected for `minutes` (Law 79C).
+
+    Refused while conflicts stand (nothing would count on those boards) and when the session is already
+    finished, unless `force` (logged as forced; finishing again publishes again and restarts the period).
+    """
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= MAX_CORRECTION_MINUTES:
+        raise EntryError(f"the correction period is 0 to {MAX_CORRECTION_MINUTES} minutes, not {minutes!r}")
+    moment = at if at is not None else clock.now()
+    with transaction(conn):
+        names = _signature(who, why)
+        reasons = []
+        earlier = publication(conn)
+        if earlier is not None:
+            reasons.append(f"the session was finished at {_clock(earlier.at)} by {earlier.who}")
+        standing = len(conflicts(conn))
+        if standing:
+            reasons.append(f"{standing} conflict{'s' if standing > 1 else ''} still stand (resolve them first)")
+        if reasons and not force:
+            raise EntryError("; ".join(reasons))
+        stamp = timestamp(moment)
+        detail = f"results published; correction period {minutes} minutes, until {_clock(_ends(stamp, minutes))}"
+        action = _log(conn, Action.FINISH, names, detail, stamp, bool(reasons))
+        conn.execute("INSERT INTO publication (action, correction_minutes) VALUES (?, ?)", (action, minutes))
+    log.info("director %s: %s", names[0], detail)
+    return Publication(stamp, names[0], minutes)
+
+
+def publication(conn: sqlite3.Connection) -> Publication | None:
+    """The latest publication of the session's results, or None while it runs."""
+    row = conn.execute("SELECT a.at, a.who, p.correction_minutes FROM publication p JOIN director_action a"
+                       " ON a.id = p.action ORDER BY p.action DESC LIMIT 1").fetchone()
+    return Publication(str(row[0]), str(row[1]), int(row[2])) if row is not None else None
+
+
+def director_log(conn: sqlite3.Connection) -> list[LogEntry]:
+    """The director's log in the order the actions were taken."""
+    rows = conn.execute("SELECT id, at, who, why, action, detail, result, forced FROM director_action ORDER BY id")
+    return [LogEntry(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in rows]
+
+
+def penalties(conn: sqlite3.Connection, section: str | None = None) -> list[PenaltyEntry]:
+    """Law 90 penalties (of one section or all), in the order given."""
+    rows = conn.execute(
+        "SELECT p.action, p.section, p.pair, p.direction, p.amount, p.unit, p.board, a.who, a.at, a.why"
+        " FROM pair_penalty p JOIN director_action a ON a.id = p.action WHERE ?1 IS NULL OR p.section = ?1"
+        " ORDER BY p.action", (section,)).fetchall()
+    return [PenaltyEntry(int(r[0]), r[1], int(r[2]), r[3], Fraction(r[4]), r[5], r[6], r[7], r[8], r[9])
+            for r in rows]
+
+
+@cache
+def possible_scores(vulnerable: str) -> frozenset[int]:
+    """Every NS score Law 77 can give with this vulnerability ("none", "ns", "ew", "both"), 0 included."""
+    scores = {0}
+    for level in range(1, 8):
+        for strain in range(5):
+            for doubling in range(3):
+                contract = Contract(level, strain, doubling)
+                for declarer in "NESW":
+                    scores.update(ns_score(contract, declarer, vulnerable, tricks) for tricks in range(14))
+    return frozenset(scores)
+
+
+def _check_scores(entry: Entry) -> None:
+    """An assigned or weighted score's NS scores must be scores the board can have (Law 77, its vulnerability)."""
+    if entry.weights is None:
+        return
+    vulnerable = vulnerability(entry.board)
+    for part in entry.weights.split():
+        score = int(part.split(":")[1])
+        if score not in possible_scores(vulnerable):
+            raise EntryError(f"NS {score:+d} is not a score board {entry.board} can have "
+                             f"(vulnerable {vulnerable}): a contract's score, such as +420 or -50")
+
+
+def _check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> bool:
+    """Whether the action is forced past the Law 79C correction period; LateChange when it is late and not forced."""
+    published = publication(conn)
+    if published is None:
+        return False
+    when = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)  # naive is UTC, as in timestamp()
+    if when <= published.ends:
+        return False
+    if not force:
+        raise LateChange(f"the Law 79C correction period ended at {_clock(published.ends.isoformat())} "
+                         f"({published.minutes} minutes after the results were published at {_clock(published.at)}): "
+                         f"changes are refused unless forced")
+    return True
+
+
+def _log(conn: sqlite3.Connection, action: Action, names: tuple[str, str], detail: str, at: str, forced: bool,
+         result: int | None = None) -> int:
+    """Add a line to the director's log, inside the caller's transaction; its id."""
+    row_id = conn.execute("INSERT INTO director_action (at, who, why, action, detail, result, forced)"
+                          " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          (at, names[0], names[1], action.value, detail, result, int(forced))).lastrowid
+    assert row_id is not None
+    return row_id
+
+
+def _signature(who: str, why: str) -> tuple[str, str]:
+    """Who and why, checked: both are required on every action (Law 79C: the TD's record)."""
+    try:
+        return validate.text(who, "who", 80, "bad_text"), validate.text(why, "why", 500, "bad_text")
+    except Bad as bad:
+        raise EntryError(bad.refusal.detail) from None
+
+
+def _ends(stamp: str, minutes: int) -> str:
+    return (datetime.fromisoformat(stamp) + timedelta(minutes=minutes)).isoformat()
+
+
+def _clock(stamp: str) -> str:
+    """A stored UTC timestamp as the laptop's local time of day, as the TD reads the clock on the wall."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
+
+
+def _span(numbers: Sequence[int]) -> str:
+    """1 2 3 7 8 as "1-3, 7-8"."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        elif not runs or n != runs[-1][-1]:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def _where(slot: Slot) -> str:
+    return f"section {slot.section} table {slot.table} round {slot.round} board {slot.board}"
 
 
 def _entry(section: str, table: int, round_: int, board: int, ns_pair: int, ew_pair: int, kind: Kind) -> Entry:

@@ -87,3 +87,15 @@ def section_rounds(conn: sqlite3.Connection, section: str) -> list[tuple[int, in
         "JOIN encounter_board b USING (section, table_no, round) WHERE e.section = ? "
         "GROUP BY e.round, e.table_no ORDER BY e.round, e.table_no", (section,)).fetchall()
     return [(int(r), int(t), int(ns), int(ew), str(boards)) for r, t, ns, ew, boards in rows]
+
+
+def section_boards(conn: sqlite3.Connection, section: str) -> list[int]:
+    """The boards the movement plays in a section, in order."""
+    return [int(b) for (b,) in conn.execute("SELECT DISTINCT board FROM encounter_board WHERE section = ?"
+                                            " ORDER BY board", (section,))]
+
+
+def board_rounds(conn: sqlite3.Connection, section: str, table: int, board: int) -> list[int]:
+    """The rounds in which a table plays a board (one in a plain movement), in order."""
+    return [int(r) for (r,) in conn.execute("SELECT round FROM encounter_board WHERE section = ? AND table_no = ?"
+                                            " AND board = ? ORDER BY round", (section, table, board))]

@@ -216,5 +216,52 @@ CREATE TABLE hand_record (
 ) WITHOUT ROWID;
 """
 
+# The director's evening: the log of the TD's actions, Law 90 penalties, the session's publication (Law 79C).
+_V4 = """
+-- Every action the director took at the laptop, with when, who and why; `result` is the version it entered.
+-- `forced`: taken after the Law 79C correction period, which only --force allows. Refused actions add nothing.
+CREATE TABLE director_action (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    who TEXT NOT NULL CHECK (length(who) BETWEEN 1 AND 80),
+    why TEXT NOT NULL CHECK (length(why) BETWEEN 1 AND 500),
+    action TEXT NOT NULL CHECK (action IN ('adjust', 'correct', 'erase', 'resolve', 'penalty', 'finish')),
+    detail TEXT NOT NULL,
+    result INTEGER UNIQUE REFERENCES result(id),
+    forced INTEGER NOT NULL DEFAULT 0 CHECK (forced IN (0, 1))
+);
+
+-- Law 90 procedural penalties, each against one pair: taken off its total, never out of a table's result.
+-- `amount` is a fraction as text ("5/2"); in MPs, or in percent of a top (of `board`'s when given).
+CREATE TABLE pair_penalty (
+    action INTEGER PRIMARY KEY REFERENCES director_action(id),
+    section TEXT NOT NULL REFERENCES section(name),
+    pair INTEGER NOT NULL CHECK (pair >= 1),
+    direction TEXT CHECK (direction IN ('NS', 'EW')),
+    amount TEXT NOT NULL,
+    unit TEXT NOT NULL CHECK (unit IN ('MP', '%top')),
+    board INTEGER CHECK (board >= 1)
+);
+
+-- The session finished and its results published; the correction period runs `correction_minutes` from then.
+CREATE TABLE publication (
+    action INTEGER PRIMARY KEY REFERENCES director_action(id),
+    correction_minutes INTEGER NOT NULL CHECK (correction_minutes BETWEEN 0 AND 10080)
+);
+
+CREATE TRIGGER director_action_append_only_u BEFORE UPDATE ON director_action
+BEGIN SELECT RAISE(ABORT, 'the director''s log is append-only'); END;
+CREATE TRIGGER director_action_append_only_d BEFORE DELETE ON director_action
+BEGIN SELECT RAISE(ABORT, 'the director''s log is append-only'); END;
+CREATE TRIGGER pair_penalty_append_only_u BEFORE UPDATE ON pair_penalty
+BEGIN SELECT RAISE(ABORT, 'penalties are append-only'); END;
+CREATE TRIGGER pair_penalty_append_only_d BEFORE DELETE ON pair_penalty
+BEGIN SELECT RAISE(ABORT, 'penalties are append-only'); END;
+CREATE TRIGGER publication_append_only_u BEFORE UPDATE ON publication
+BEGIN SELECT RAISE(ABORT, 'publications are append-only'); END;
+CREATE TRIGGER publication_append_only_d BEFORE DELETE ON publication
+BEGIN SELECT RAISE(ABORT, 'publications are append-only'); END;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))

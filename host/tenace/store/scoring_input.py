@@ -6,7 +6,18 @@ import sqlite3
 from collections.abc import Callable
 from fractions import Fraction
 
-from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Weighted
+from tenace.scoring.model import (
+    Artificial,
+    Average,
+    BoardResult,
+    NotPlayed,
+    Outcome,
+    Penalty,
+    PenaltyUnit,
+    Played,
+    Weighted,
+)
+from tenace.store.director import penalties
 from tenace.store.queries import current_results
 from tenace.store.versions import Version
 
@@ -28,6 +39,13 @@ def board_results(conn: sqlite3.Connection, section: str | None = None,
     return [BoardResult(v.section, v.table, v.round, v.board, pair_name(v.section, v.ns_pair, "NS"),
                         pair_name(v.section, v.ew_pair, "EW"), outcome(v))
             for v in current_results(conn, section)]
+
+
+def pair_penalties(conn: sqlite3.Connection, section: str | None = None,
+                   pair_name: Callable[[str, int, str], str] = mitchell_pair) -> list[Penalty]:
+    """The Law 90 penalties the director gave, as the scoring engine takes them (pairs named as in board_results)."""
+    return [Penalty(pair_name(p.section, p.pair, p.direction or ""), p.amount, PenaltyUnit(p.unit), p.board, p.why)
+            for p in penalties(conn, section)]
 
 
 def outcome(v: Version) -> Outcome:

@@ -67,6 +67,8 @@ class Version:
             return "passed out: NS 0"
         if self.kind == "artificial":
             return f"artificial NS {self.ns_adjust} / EW {self.ew_adjust}"
+        if self.kind == "weighted" and self.weights and self.weights.startswith("1:") and " " not in self.weights:
+            return f"assigned NS {int(self.weights[2:]):+d}"  # one score of weight 1: Law 12C1(b)
         if self.kind == "weighted":
             return f"weighted NS {self.weights}"
         return self.kind.replace("_", " ")

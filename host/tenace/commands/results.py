@@ -1,0 +1,115 @@
+"""`tenace results`: an event file's rankings, travellers and a pair's scorecard, while the session runs and after."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from typing import Any
+
+from tenace.commands.options import add_event_file, event_file
+from tenace.errors import UsageError
+from tenace.reports.event_results import (
+    EventResults,
+    ResultsError,
+    board_report,
+    event_results,
+    find_pair,
+    scorecard,
+)
+from tenace.reports.json import to_document
+from tenace.reports.model import Report
+from tenace.reports.text import write_scorecard, write_text
+from tenace.store import StoreError, connect
+from tenace.store.db import read_transaction
+
+HELP = "print an event file's rankings and travellers, a board's traveller or a pair's scorecard"
+EPILOG = """\
+examples:
+  tenace results club.sqlite                       every section: travellers, then the ranking
+  tenace results club.sqlite --board 7             board 7's traveller
+  tenace results club.sqlite --pair "NS 3"         NS 3's scorecard: its line of each board, its place
+  tenace results club.sqlite --json | jq '.sections[0].report.ranking'
+
+The figures are the scoring engine's (matchpoints or Butler IMPs, as the event is scored) on the
+results that count now. While the session runs the title says how many results are in of how many
+the movement expects; conflicting results count for nothing until the director decides (tenace
+resolve). A director's entry is marked [TD] on its traveller; a Law 90 penalty shows beside the
+pair's total, which it is already taken from."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("results", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_event_file(p)
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+    p.add_argument("--section", metavar="S", help="one section only (default: every section)")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--pair", metavar="PAIR", help='one pair\'s scorecard: "NS 3", "A-EW 7"')
+    what.add_argument("--board", type=int, metavar="N", help="one board's traveller")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = event_file(args)
+    try:
+        conn = connect(path)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    try:
+        # One read transaction: every section from the same moment, even while the collector writes.
+        with read_transaction(conn):
+            results = event_results(conn, args.section)
+    except ResultsError as e:
+        raise UsageError(str(e)) from None
+    except (StoreError, sqlite3.DatabaseError) as e:
+        raise UsageError(f"{path}: {e}") from None
+    finally:
+        conn.close()
+    try:
+        reports = chosen(results, args)
+    except ResultsError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        print(json.dumps(document(results, reports), indent=2, ensure_ascii=False))
+        return 0
+    for i, (_, report) in enumerate(reports):
+        if i:
+            sys.stdout.write("\n")
+        if args.pair is not None:
+            write_scorecard(report, sys.stdout)
+        else:
+            write_text(report, sys.stdout)
+    return 0
+
+
+def chosen(results: EventResults, args: argparse.Namespace) -> list[tuple[str, Report]]:
+    """The reports asked for, by section: whole, one board's traveller, or one pair's scorecard."""
+    if args.pair is not None:
+        section, pair = find_pair(results.sections, args.pair)
+        return [(section.section, scorecard(section, pair))]
+    if args.board is not None:
+        having = [s for s in results.sections if args.board in s.boards]
+        if not having:
+            boards = sorted({b for s in results.sections for b in s.boards})
+            span = f"boards {boards[0]}-{boards[-1]}" if boards else "no boards"
+            raise ResultsError(f"there is no board {args.board} in this event ({span})")
+        return [(s.section, board_report(s, args.board)) for s in having]
+    return [(s.section, s.report) for s in results.sections]
+
+
+def document(results: EventResults, reports: list[tuple[str, Report]]) -> dict[str, Any]:
+    """The JSON: the event, then each section's progress and its report (as `tenace score --json` writes one)."""
+    by_name = {s.section: s for s in results.sections}
+    info = results.info
+    return {
+        "event": {"name": info.name, "date": info.date, "scoring": info.scoring},
+        "published": None if results.published is None else {
+            "at": results.published.at, "who": results.published.who,
+            "correction_minutes": results.published.minutes,
+            "correction_period_ends": results.published.ends.isoformat()},
+        "sections": [{"section": name, "results_in": by_name[name].results_in, "expected": by_name[name].expected,
+                      "conflicts": by_name[name].conflicts, "complete": by_name[name].complete,
+                      "report": to_document(report)} for name, report in reports],
+    }

@@ -1,0 +1,187 @@
+"""An event file's results at any moment: per section the engine's ranking and travellers, and how many are in."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from tenace.reports.model import Board, Pair, Report, Setting, TravellerLine
+from tenace.reports.session import Play, session_report
+from tenace.reports.store_results import StorePairs
+from tenace.scoring.pairs_methods import score_session
+from tenace.store.director import LogEntry, Publication, director_log, penalties, publication
+from tenace.store.encounters import section_boards, slot_count
+from tenace.store.event import EventInfo, event_info
+from tenace.store.queries import conflicts, current_results
+from tenace.store.scoring_input import board_results, pair_penalties
+
+# The event's scoring as the engine's pairs method; total points have no ranking method in the engine yet.
+METHODS = {"matchpoints": "mp", "imps": "butler"}
+
+
+class ResultsError(ValueError):
+    """What was asked for is not in the event (a section, a board, a pair) or cannot be ranked: one line for the TD."""
+
+
+@dataclass(frozen=True)
+class SectionResults:
+    """One section's report, and how far the session is: results in against the movement's slots, conflicts."""
+
+    section: str
+    report: Report
+    results_in: int  # results that count now (conflicted and erased slots are not in)
+    expected: int  # the movement's slots: every table's every board
+    conflicts: int  # slots left out of the scoring until the director decides
+    boards: tuple[int, ...]  # the boards the movement plays in the section
+
+    @property
+    def complete(self) -> bool:
+        return self.results_in == self.expected and not self.conflicts
+
+
+@dataclass(frozen=True)
+class EventResults:
+    info: EventInfo
+    sections: tuple[SectionResults, ...]
+    published: Publication | None  # when the session was finished, with its correction period (Law 79C)
+
+
+def event_results(conn: sqlite3.Connection, section: str | None = None) -> EventResults:
+    """Every section's travellers and ranking (or one section's), scored by the engine from the current results.
+
+    Call inside one read transaction so that every section is seen at the same moment.
+    """
+    info = event_info(conn)
+    names = [s.name for s in info.sections]
+    if section is not None and section not in names:
+        raise ResultsError(f"there is no section {section!r} in this event (sections: {', '.join(names)})")
+    method = METHODS.get(info.scoring)
+    if method is None:
+        raise ResultsError(f"the event is scored by {info.scoring.replace('_', ' ')}, which tenace results "
+                           f"cannot rank yet (matchpoints and IMPs can)")
+    published = publication(conn)
+    log = {e.result: e for e in director_log(conn) if e.result is not None}
+    sections = tuple(_section(conn, info, name, method, published, log) for name in names if section in (None, name))
+    return EventResults(info, sections, published)
+
+
+def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
+             log: dict[int, LogEntry]) -> SectionResults:
+    pairs = StorePairs(len(info.sections))
+    results = board_results(conn, section, pair_name=pairs)
+    penalised = pair_penalties(conn, section, pair_name=pairs)
+    versions = current_results(conn, section)
+    plays: dict[tuple[int, int], Play] = {
+        (v.board, v.table): (v.contract or "Pass", v.declarer, v.tricks) for v in versions
+        if v.kind in ("normal", "passed_out")}
+    # A director's entry is marked on its traveller line (adjusted, corrected, decided) and explained in a note.
+    marks: dict[tuple[int, int, int], str] = {}
+    notes: list[str] = []
+    for v in sorted(versions, key=lambda v: (v.board, v.table)):
+        if v.source == "director":
+            entry = log.get(v.id)
+            done = _DONE.get(entry.action, "entered") if entry else "entered"
+            marks[v.board, v.table, v.round] = f"TD: {done}"
+            notes.append(f"board {v.board} table {v.table}: {v.describe()}, {done} by {v.who} at {_clock(v.at)}: "
+                         f"{v.why}" + (" (after the correction period, forced)" if entry and entry.forced else ""))
+    for p in penalties(conn, section):
+        notes.append(f"Law 90 penalty, {p.text}, by {p.who} at {_clock(p.at)}: {p.why}")
+    expected = slot_count(conn, section)
+    conflicted = len(conflicts(conn, section))
+    title = _title(info, section, len(results), expected, conflicted, published)
+    if results:
+        try:
+            session = score_session(results, method, penalties=penalised)
+        except ValueError as e:
+            raise ResultsError(str(e)) from None
+        report = session_report(session, pairs.named, method, title, plays)
+        boards = tuple(replace(b, lines=tuple(_marked(b.board, line, marks) for line in b.lines))
+                       for b in report.boards)
+        report = replace(report, boards=boards)
+    else:
+        report = Report(method, title=title)
+    if conflicted:
+        notes.append(f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the director "
+                     f"decides (tenace problems lists them, tenace resolve settles them)")
+    settings: dict[str, Setting] = {"section": section, "results_in": len(results), "expected": expected,
+                                    "conflicts": conflicted, "scoring": info.scoring}
+    report = replace(report, settings=settings, notes=report.notes + tuple(notes))
+    return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)))
+
+
+# What each director's action did to a result, as its traveller line is marked.
+_DONE = {"adjust": "adjusted", "correct": "corrected", "resolve": "decided", "erase": "erased"}
+
+
+def _clock(stamp: str) -> str:
+    """A stored UTC timestamp as the laptop's local time of day."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
+
+
+def _title(info: EventInfo, section: str, results_in: int, expected: int, conflicted: int,
+           published: Publication | None) -> str:
+    where = f", section {section}" if len(info.sections) > 1 else ""
+    if results_in == expected and not conflicted:
+        state = f"all {expected} results in"
+    else:
+        state = f"{results_in} of {expected} results in: provisional"
+    if published is not None:
+        state += (f"; published at {_clock(published.at)}, corrections until "
+                  f"{_clock(published.ends.isoformat())} (Law 79C)")
+    return f"{info.name}, {info.date}{where} ({info.scoring.replace('_', ' ')}; {state})"
+
+
+def _marked(board: int, line: TravellerLine, marks: dict[tuple[int, int, int], str]) -> TravellerLine:
+    mark = marks.get((board, line.table or 0, line.round or 0))
+    return replace(line, marked=mark) if mark else line
+
+
+def board_report(results: SectionResults, board: int) -> Report:
+    """The section's report cut to one board's traveller (no ranking)."""
+    report = results.report
+    notes = tuple(n for n in report.notes if n.startswith(f"board {board} "))
+    return replace(report, boards=tuple(b for b in report.boards if b.board == board), ranking=(), notes=notes)
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\s\-]", "", text).upper()
+
+
+def find_pair(sections: Sequence[SectionResults], text: str) -> tuple[SectionResults, Pair]:
+    """The pair a TD typed ("NS 3", "ns3", "A-EW 7", "3" when that is one pair); ResultsError when none or several."""
+    wanted = _key(text)
+
+    def names(p: Pair) -> set[str]:
+        # The full label, and the shorter ones a TD types: without the section, without the direction.
+        return {_key(p.label), _key(f"{p.direction or ''}{p.number}"), p.number}
+
+    found = [(s, p) for s in sections for p in s.report.pairs() if wanted in names(p)]
+    exact = [(s, p) for s, p in found if _key(p.label) == wanted]
+    if len(exact) == 1 or len(found) == 1:
+        return (exact or found)[0]
+    if found:
+        raise ResultsError(f"pair {text!r} is ambiguous: say {' or '.join(p.label for _, p in found)}")
+    known = sorted((p for s in sections for p in s.report.pairs()),
+                   key=lambda p: (p.section or "", p.direction or "", int(p.number) if p.number.isdigit() else 0))
+    shown = ", ".join(p.label for p in known[:2]) + (", ..." if len(known) > 2 else "")
+    raise ResultsError(f"there is no pair {text!r} with results in this event"
+                       + (f" (pairs are named like {shown})" if known else " (no results yet)"))
+
+
+def scorecard(results: SectionResults, pair: Pair) -> Report:
+    """The pair's own results board by board (its lines of each traveller) and its place in the ranking."""
+    report = results.report
+    boards: list[Board] = []
+    for b in report.boards:
+        lines = tuple(line for line in b.lines if pair in (line.ns, line.ew))
+        if lines:
+            boards.append(replace(b, lines=lines))
+    ranking = tuple(line for line in report.ranking if line.pair == pair)
+    # The notes on its own boards and its own penalties.
+    mine = tuple(f"board {b.board} table {line.table}:" for b in boards for line in b.lines)
+    notes = tuple(n for n in report.notes if n.startswith(mine) or f"penalty, {pair.label}:" in n)
+    return replace(report, title=f"{report.title}\nScorecard of {pair}", boards=tuple(boards), ranking=ranking,
+                   notes=notes)
