@@ -99,7 +99,8 @@ class TableHost:
 
     def __init__(self, folder: Path, options: HostOptions = HostOptions(), seed: int = 1) -> None:
         self.options = options
-        movement = mitchell(options.tables, options.boards_per_round, options.rounds)
+        # A Mitchell has at most one round per table: enough tables for the rounds asked for.
+        movement = mitchell(max(options.tables, options.rounds), options.boards_per_round, options.rounds)
         self.path = folder / "event.sqlite"
         self.conn = create_event(self.path, name="Simulated table", sections={SECTION: movement})
         self.key = link_key(self.conn)
@@ -200,8 +201,8 @@ class _Handler(socketserver.StreamRequestHandler):
                             raise ValueError("no event yet: send N first")
                         else:
                             reply = host.answer(line)
-                    except Exception as e:  # the terminal's side raises it (RemoteHost): the test fails there
-                        log.exception("table host: %r", line[:80])
+                    except Exception as e:  # the terminal's side raises it (RemoteHost) and says so
+                        log.debug("table host: %r", line[:80], exc_info=True)
                         reply = f"! {type(e).__name__}: {e}"
                     self.wfile.write(reply.encode() + b"\n")
             except ConnectionError:
