@@ -1,8 +1,10 @@
 """A full 27-board session (9 rounds of 3) on a simulated terminal, printing the peak heap in use.
 
 The devices are as lean as a real board's: one small object is keypad, clock, battery and link, and
-the host behind the link answers in a few lines (sign-in, plans, acks, travellers), so what is
-measured is the terminal: the app, its screens, messages, journal and the rules package. Run by
+it answers the app's messages in a few lines (sign-in, plans, acks, travellers) in place of the
+WireLink and the collector, so what is measured is the app alone: its screens, messages, journal
+and the rules package. The link and the wire stack are measured with the real collector by
+tests/terminal/wire_session_check.py. Run by
 tools/bench_heap.py and tests/test_terminal_on_micropython.py under the MicroPython unix port:
     TENACE_JOURNAL_DIR=j micropython -X heapsize=64k -m heap_session
 with MICROPYPATH the compiled firmware and tools/sim, and j an empty folder for the journal. The callers
@@ -24,7 +26,7 @@ KEYS_PER_BOARD = ("4 S N K H + 1 OK OK", "3 NT E 4 S = OK OK", "PASS OK OK")  # 
 
 
 class LeanDevices:
-    """Keypad, clock, battery and link to a stand-in host in one object."""
+    """Keypad, clock, battery, and the link's answers to the app, in one object."""
 
     def __init__(self):
         self.keys = []
