@@ -362,7 +362,7 @@ class App:
             return  # a repeat of a round already under way or done
         if current is None or self.session_over or self.waiting_round:
             self.adopt_plan(plan)
-        else:
+        elif plan["round"] == current["round"] + 1:
             self.next_plan = plan  # shown once the players leave the current round's end screen
 
     # ---- screens

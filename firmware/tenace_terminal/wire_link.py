@@ -23,6 +23,12 @@ ANSWER_MS: the key is dropped, and the app is told the code was wrong.
 
 The state file (key, reserved limit, last section and table) is rewritten atomically, and only
 when one of them changes; with a key and a table it lets a rebooted terminal sign in again by itself.
+
+Round plans. At sign-in the host sends the table's plan for every round left. The link gives the app
+the one it waits for (the sign-in's round, or the round it asks for) and keeps each in the plans file,
+a line per plan (round, payload in hex; the last line of a round wins, a torn one is skipped). When the
+app asks for a round the file holds, the link gives it from there at once: with the laptop out of reach
+the table plays on, and its results go when the link is back.
 """
 
 import os
@@ -32,6 +38,7 @@ from tenace_terminal.journal import _sync
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
 from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
+from tenace_wire.messages import decode_message
 from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
 from tenace_wire.terminal_session import TerminalSession
@@ -49,6 +56,8 @@ REQUEST_MS = const(10000)  # a round plan expected this long, its request taken 
 DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
 _TICKS_MASK = const(0x3FFFFFFF)
 STATE_FILE = "link.state"
+PLANS_FILE = "link.plans"
+PLANS_BYTES = const(4096)  # the plans file is begun anew at a sign-in once it is this long (all come again)
 
 
 def _urandom_bits(n: int) -> int:
@@ -64,6 +73,7 @@ class WireLink:
         base = storage.rstrip("/") + "/"
         self._path = base + STATE_FILE
         self._tmp = base + STATE_FILE + ".tmp"
+        self._plans = base + PLANS_FILE
         self._ticks = clock.ticks_ms()
         self.now = 0  # monotonic milliseconds since the link was made
         self.key = None
@@ -206,12 +216,14 @@ class WireLink:
 
     def _ask_round(self, message: dict) -> None:
         self._expect(message["round"])
-        if not self.session.signed_in:
-            # The plan could not be taken in before a sign-in: sign in first (the answer brings the plan).
-            if self._signing is None and not self.needs_code:
-                self._queue_sign_in(wire_mapping.SECTIONS.find(message["section"]), message["table"])
-            return
-        self._ask_plan()
+        kept = self._kept_plan(message["round"])
+        if kept is not None:
+            self._on_plan(kept, False)
+        elif self.session.signed_in:
+            self._ask_plan()
+        elif self._signing is None and not self.needs_code:
+            # A plan can only be taken in after a sign-in: sign in first, then ask (_on_answer).
+            self._queue_sign_in(wire_mapping.SECTIONS.find(message["section"]), message["table"])
 
     def _expect(self, number: int) -> None:
         asked = self._asked
@@ -345,14 +357,60 @@ class WireLink:
         if changed:
             self._save()
         self._deals = answer.lead_entry >= LEAD_CHECKED
-        if answer.status == ACCEPTED and answer.round:
-            self._expect(answer.round)  # the host sends that round's plan with its answer
+        if answer.status == ACCEPTED:
+            self._new_plans(changed)
+            if self._asked[0]:
+                self._ask_plan()  # the app asked before the sign-in
+            elif answer.round:
+                self._expect(answer.round)  # the host sends that round's plan with its answer
         self.inbox.append(wire_mapping.sign_in_reply(answer, section, table))
 
-    def _on_plan(self, plan) -> None:
+    # ---- the plans file
+
+    def _new_plans(self, table_changed: bool) -> None:
+        """Begin the plans file anew for another table, or when it has grown long: the host sends them all."""
+        try:
+            if not table_changed and os.stat(self._plans)[6] < PLANS_BYTES:
+                return
+        except OSError:
+            return  # none yet
+        with open(self._plans, "w"):
+            pass
+
+    def _keep_plan(self, plan) -> None:
+        with open(self._plans, "a") as f:
+            f.write("%d %s\n" % (plan.round, plan.encode().hex()))
+            _sync(f)
+
+    def _kept_plan(self, number: int):
+        """The plan kept for round `number` (the last one the host sent), or None."""
+        found = None
+        key = str(number)
+        try:
+            with open(self._plans) as f:
+                for line in f:
+                    words = line.split()
+                    if len(words) == 2 and words[0] == key:
+                        found = words[1]
+        except OSError:
+            return None
+        if found is None:
+            return None
+        try:
+            return decode_message(ROUND_PLAN, bytes.fromhex(found))
+        except (ValueError, WireError):
+            return None  # torn by a power cut: the host sends it again at the next sign-in
+
+    def _on_plan(self, plan, fresh: bool = True) -> None:
+        if fresh:
+            try:
+                self._keep_plan(plan)
+            except OSError as e:  # the flash: the plan still goes to the app if it waits for it
+                print("wire_link: plan %d not kept: %s" % (plan.round, e))
+        if plan.round != self._asked[0]:
+            return  # another round's: kept for when the app asks for it
+        self._asked[0] = 0
         self._ns = plan.ns_pair
-        if plan.round >= self._asked[0]:
-            self._asked[0] = 0
         out = wire_mapping.round_plan(plan)
         if not self._deals or plan.round <= self._round:
             self.inbox.append(out)

@@ -84,15 +84,17 @@ def test_the_link_key_is_made_once_and_kept_in_the_event_file(db: sqlite3.Connec
     again.close()
 
 
-def test_terminals_pair_sign_in_and_get_their_first_round_plan(db: sqlite3.Connection) -> None:
+def test_terminals_pair_sign_in_and_get_the_plan_of_every_round(db: sqlite3.Connection) -> None:
     settings = Settings(player_numbers="required", lead="warn", show_traveller=True, language="fr")
     loop = make_loop(db, settings=settings)
-    assert loop.run_until(lambda: loop.signed_in() and all(t.plans for t in loop.terminals), 10_000)
+    assert loop.run_until(lambda: loop.signed_in() and all(len(t.plans) == 3 for t in loop.terminals), 10_000)
     for t in loop.terminals:
         answer = t.answers[-1]
         assert (answer.status, answer.table, answer.round, answer.language) == (ACCEPTED, t.table, 1, "fr")
         assert (answer.player_numbers, answer.lead_entry, answer.show_traveller) == (2, LEAD_CHECKED, 1)
-        plan = t.plans[-1]
+        # The current round's plan first, then every later one: the table can play on without the laptop.
+        assert [p.round for p in t.plans] == [1, 2, 3]
+        plan = t.plans[0]
         e = MOVEMENT.at(t.table, 1)
         assert (plan.round, plan.ns_pair, plan.ew_pair, plan.boards) == (1, e.ns_pair, e.ew_pair, e.boards)
         # Mitchell: NS stay, EW move up a table, boards move down one.
@@ -117,17 +119,17 @@ def test_round_plans_on_request_and_all_zero_next_in_the_last_round(db: sqlite3.
 
 def test_results_are_stored_once_acknowledged_after_commit_and_the_next_round_is_pushed(db: sqlite3.Connection) -> None:
     loop = make_loop(db, tables=(1,))
-    loop.run_until(lambda: loop.signed_in() and bool(loop.terminals[0].plans))
+    loop.run_until(lambda: loop.signed_in() and len(loop.terminals[0].plans) == 3)
     t = loop.terminals[0]
     first = t.send(played(1, 1, 1), loop.now)
     settle(loop)
     assert t.acks[first] == STORED and stored(db) == 1
     row = db.execute("SELECT contract, declarer, tricks, lead, ns_score, revision FROM result").fetchone()
     assert tuple(row) == ("4S", "N", 10, "SA", 420, 0)  # board 1: nobody vulnerable
-    assert [p.round for p in t.plans] == [1]
+    assert [p.round for p in t.plans] == [1, 2, 3]  # every round's, at sign-in
     second = t.send(played(1, 1, 2, kind=PASSED_OUT, level=0, strain=0, tricks=0, lead=0), loop.now)
     settle(loop)
-    assert t.acks[second] == STORED and [p.round for p in t.plans] == [1, 2]
+    assert t.acks[second] == STORED and [p.round for p in t.plans] == [1, 2, 3, 2]  # round 1 complete: round 2
     # A replay of the stored frame (its bytes again) is only acknowledged again.
     frame = encode_frame(Tagger(link_key(db).key), False, RESULT, 101, first, played(1, 1, 1).encode())
     loop.collector.receive(frame, loop.now)
@@ -256,7 +258,7 @@ def test_frames_from_a_terminal_at_another_table_or_not_signed_in_are_refused_an
 def test_a_restarted_collector_resumes_duplicates_acknowledged_and_host_numbers_not_reused(
         db: sqlite3.Connection, tmp_path: Path) -> None:
     loop = make_loop(db, tables=(1,))
-    loop.run_until(lambda: loop.signed_in() and bool(loop.terminals[0].plans))
+    loop.run_until(lambda: loop.signed_in() and len(loop.terminals[0].plans) == 3)
     t = loop.terminals[0]
     first = t.send(played(1, 1, 1), loop.now)
     # The host stores it, then dies before its ACK goes out (its frames are never taken from it).
@@ -271,5 +273,5 @@ def test_a_restarted_collector_resumes_duplicates_acknowledged_and_host_numbers_
     settle(loop)
     assert t.acks[first] == ALREADY_STORED and stored(conn2) == 1
     t.send(Request(what=ROUND_PLAN, section=0, table=1, round=0), loop.now)  # a host frame under a fresh number
-    assert loop.run_until(lambda: len(t.plans) == 2, 5_000)
+    assert loop.run_until(lambda: len(t.plans) == 4, 5_000)
     conn2.close()

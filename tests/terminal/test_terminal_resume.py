@@ -1,6 +1,9 @@
 """Reboots and an unreachable host: results wait in the journal until acknowledged. Pytest and MicroPython."""
 
+import os
+
 from session_runner import Simulator
+from tenace_terminal.wire_link import PLANS_FILE
 
 
 def enter(sim, script):
@@ -76,11 +79,35 @@ def test_sign_in_waits_for_the_host_and_a_refusal_is_shown():
         sim.close()
 
 
-def test_the_next_round_is_asked_for_when_it_is_late():
+def test_with_the_host_out_of_reach_the_table_plays_on_from_the_plans_it_keeps():
+    sim = Simulator(rounds=3, boards_per_round=1)
+    try:
+        sim.sign_in(1)  # the host sends the plans of all three rounds
+        sim.radio.up = sim.radio.down = False  # then the laptop is shut
+        for number, board in ((1, 1), (2, 2), (3, 3)):
+            if number > 1:
+                screen = enter(sim, "OK")  # from the last round's end: this round's plan, kept
+                assert "Round %d" % number in screen and "Boards %d" % board in screen, screen
+            screen = enter(sim, "OK")
+            assert "Bd %d" % board in screen, screen
+            screen = enter(sim, "4 S N K H = OK")
+            assert "Round %d finished" % number in screen, screen
+        screen = enter(sim, "OK")
+        assert "Session finished" in screen and "Boards entered 3" in screen, screen
+        assert sorted(sim.app.pending) == [1, 2, 3] and not sim.host.stored()
+        sim.radio.up = sim.radio.down = True
+        sim.wait(12000)
+        assert not sim.app.pending and sorted(sim.host.results()) == [1001, 2002, 3003]
+    finally:
+        sim.close()
+
+
+def test_a_round_the_terminal_has_no_plan_for_is_asked_for_when_the_host_is_back():
     sim = Simulator(rounds=2, boards_per_round=1)
     try:
         sim.sign_in(1)
         sim.press("OK")
+        os.remove(sim.storage + "/" + PLANS_FILE)  # the kept plans are lost
         sim.radio.up = sim.radio.down = False  # the board's result and the next plan are held up
         screen = enter(sim, "4 S N K H = OK")
         assert "Round 1 finished" in screen, screen

@@ -145,7 +145,6 @@ def test_a_channel_losing_30_percent_both_ways_delivers_everything_once():
             until(sim, lambda n=number: "Round %d finished" % n in screen(sim))
             until(sim, lambda: sim.app.pending == {})
             if number == 1:
-                until(sim, lambda: sim.app.next_plan is not None)
                 keys(sim, "OK")
         # Frames lost and sent again arrive out of order; each result is there once, under its own number.
         assert sorted(sim.host.results()) == [1001, 1002, 1003, 2004, 2005, 2006]

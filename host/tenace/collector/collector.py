@@ -244,9 +244,12 @@ class Collector:
                          EVENT_CLOSED: "the event is closed"}.get(status, status))
             return
         log.info("terminal %d signed in at section %s table %d, round %d", terminal, name, msg.table, round_)
-        plan = round_plans.round_plan(self.conn, msg.section, msg.table, round_)
-        if plan is not None:
-            self._send(terminal, plan, now)
+        # The current round's plan, then every later one: the terminal keeps them, so that it runs the rest of
+        # the session even while the laptop is out of reach.
+        for number in [round_] + [r for r in round_plans.rounds_of(self.conn, msg.section, msg.table) if r > round_]:
+            plan = round_plans.round_plan(self.conn, msg.section, msg.table, number)
+            if plan is not None:
+                self._send(terminal, plan, now)
 
     def _holder(self, terminal: int, section: int, table: int, now: int) -> int | None:
         """Another terminal alive at this table, if any (see TABLE_TAKEN in the module's docstring)."""
