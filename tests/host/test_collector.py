@@ -10,7 +10,7 @@ import pytest
 
 from tenace.collector import Collector, Settings, link_key
 from tenace.movement import mitchell
-from tenace.store import EntryError, connect, create_event, refusals
+from tenace.store import EntryError, connect, create_event, finish_session, refusals
 from tenace.store.hand_records import hand_record, keep_hand_record
 from tenace_wire.auth import Tagger
 from tenace_wire.control import (
@@ -19,6 +19,7 @@ from tenace_wire.control import (
     EVENT_CLOSED,
     LEAD_CHECKED,
     NO_SUCH_TABLE,
+    REFUSED_CLOSED,
     REFUSED_INVALID,
     REFUSED_WRONG_TABLE,
     STORED,
@@ -174,6 +175,21 @@ def test_sign_in_refusals_no_such_table_table_taken_and_a_closed_event(db: sqlit
     late = Loopback(closed, [SimulatedTerminal(300, 0, 2, spare.code, random.Random(3))], Channel(random.Random(4)))
     late.run_until(lambda: bool(late.terminals[0].answers), 5_000)
     assert late.terminals[0].answers[-1].status == EVENT_CLOSED
+
+
+def test_after_the_director_finishes_the_session_terminals_are_refused(db: sqlite3.Connection) -> None:
+    loop = make_loop(db, tables=(1, 2))
+    loop.run_until(loop.signed_in, 5_000)
+    t1, t2 = loop.terminals
+    first = t1.send(played(1, 1, 1), loop.now)
+    settle(loop)
+    finish_session(db, who="TD", why="the evening is over")  # tenace finish, from another process
+    late = t1.send(played(1, 1, 2), loop.now)
+    settle(loop)
+    assert (t1.acks[first], t1.acks[late]) == (STORED, REFUSED_CLOSED) and stored(db) == 1
+    t2.session.sign_in(0, 2, loop.now)
+    loop.run_until(lambda: t2.answers[-1].status != ACCEPTED, 5_000)
+    assert t2.answers[-1].status == EVENT_CLOSED
 
 
 def test_travellers_and_rankings_from_the_scoring_engine(db: sqlite3.Connection) -> None:

@@ -31,7 +31,15 @@ from tenace.collector import board_messages, board_reports, round_plans
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
 from tenace.collector.settings import Settings
 from tenace.collector.wire_results import incoming_erase, incoming_result, section_letter, section_number
-from tenace.store import Status, ingest, is_ingested, next_host_sequence, refuse_frame, reserve_host_sequence
+from tenace.store import (
+    Status,
+    ingest,
+    is_ingested,
+    next_host_sequence,
+    publication,
+    refuse_frame,
+    reserve_host_sequence,
+)
 from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
 from tenace.store.hand_records import hand_record
@@ -224,7 +232,7 @@ class Collector:
         terminal = inbound.terminal
         name = section_letter(msg.section)
         status = ACCEPTED
-        if self.settings.closed:
+        if self._closed():
             status = EVENT_CLOSED
         elif not round_plans.table_exists(self.conn, msg.section, msg.table):
             status = NO_SUCH_TABLE
@@ -251,6 +259,11 @@ class Collector:
             if plan is not None:
                 self._send(terminal, plan, now)
 
+    def _closed(self) -> bool:
+        """Closed by the collector's settings, or finished by the director (tenace finish): the results stand
+        as published, and a change is the director's, within the Law 79C correction period."""
+        return self.settings.closed or publication(self.conn) is not None
+
     def _holder(self, terminal: int, section: int, table: int, now: int) -> int | None:
         """Another terminal alive at this table, if any (see TABLE_TAKEN in the module's docstring)."""
         start = self._started if self._started is not None else now
@@ -260,7 +273,7 @@ class Collector:
         return None
 
     def _result(self, inbound: Inbound, msg: Result | Erase, raw: bytes, now: int) -> None:
-        if self.settings.closed:
+        if self._closed():
             self.session.acknowledge(inbound, REFUSED_CLOSED)
             return
         name = section_letter(msg.section)
@@ -300,7 +313,7 @@ class Collector:
                 self._send(terminal, plan, now)
 
     def _players(self, inbound: Inbound, msg: Players) -> None:
-        if self.settings.closed:
+        if self._closed():
             self.session.acknowledge(inbound, REFUSED_CLOSED)
             return
         new = record_players(self.conn, PlayerNumbers(section_letter(msg.section), msg.table, msg.round, msg.north,
