@@ -46,3 +46,25 @@ def test_a_faulty_session_loses_and_doubles_nothing_and_ranks_as_a_perfect_one(t
     assert int(FINAL.match(faulty[-1])[5]) > 0  # type: ignore[index]  # the forgeries were refused
     assert "host started 2x" in proc.stdout
     assert len(ranking(clean)) == 10 and ranking(clean) == ranking(faulty)
+
+
+@pytest.mark.slow
+def test_the_tables_play_on_while_the_host_is_down_and_the_event_file_is_kept(tmp_path: Path) -> None:
+    db = tmp_path / "kept" / "club.sqlite"
+    proc = subprocess.run([sys.executable, "-m", "tenace", "sim", "--tables", "5", "--boards", "15", "--seed", "4",
+                           "--kill-host", "1", "--down", "6", "--db", str(db)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    found = FINAL.match(lines[-1])
+    assert found and found.groups()[:4] == ("75", "75", "0", "0"), lines[-1]
+    # With every round's plan kept, the five tables went on through two rounds and more while the host was dead.
+    down = re.search(r"while the host was down the tables went on and accepted (\d+) results", proc.stdout)
+    assert down and int(down[1]) >= 10, proc.stdout
+    results = subprocess.run([sys.executable, "-m", "tenace", "results", str(db)], capture_output=True, text=True,
+                             timeout=120)
+    assert results.returncode == 0, results.stdout + results.stderr
+    assert len(ranking(results.stdout.splitlines())) == 10, results.stdout
+    again = subprocess.run([sys.executable, "-m", "tenace", "sim", "--tables", "3", "--boards", "9", "--db", str(db)],
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "exists already" in again.stderr and again.stderr.count("\n") == 1, again.stderr

@@ -63,6 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--timeout", type=float, default=900.0, metavar="S", help="give up after S seconds")
     p.add_argument("--workdir", type=Path, metavar="DIR",
                    help="keep the event file, logs and journals here (default: a temporary folder)")
+    p.add_argument("--db", type=Path, metavar="FILE",
+                   help="keep the event file as FILE (a new file), for tenace results and the director's commands")
     p.set_defaults(run=run_command)
 
 
@@ -97,16 +99,20 @@ def run_command(args: argparse.Namespace) -> int:
         movement = options.movement()
     except MovementError as e:
         raise movement_error(e) from None
+    if args.db is not None:
+        if args.db.exists():
+            raise UsageError(f"--db {args.db} exists already: give a new file name (an event file is never replaced)")
+        output_folder("--db", args.db.parent)
     if args.workdir is not None:
         output_folder("--workdir", args.workdir)
         if (args.workdir / "event.sqlite").exists():
             raise UsageError(f"{args.workdir} already holds a session: give an empty or new --workdir")
         print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
-        result = run(options, args.workdir)
+        result = run(options, args.workdir, args.db)
     else:
         print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
         with tempfile.TemporaryDirectory(prefix="tenace-sim-") as tmp:
-            result = run(options, Path(tmp))
+            result = run(options, Path(tmp), args.db)
     report(result, args.scoring)
     return 0 if result.comparison.ok else 1
 
@@ -120,6 +126,8 @@ def report(result: SimResult, scoring: str) -> None:
     air = result.air
     stored = max(c.stored, 1)
     print(f"\n{result.seconds:.1f} s; host started {result.host_starts}x; {result.keys} keys pressed")
+    if result.host_starts > 1:
+        print(f"while the host was down the tables went on and accepted {result.keyed_while_down} results")
     print(f"on the air: {air.frames_up} frames up, {air.frames_down} down; "
           f"{(air.bytes_up + air.bytes_down) / stored:.0f} bytes per stored result; "
           f"{air.forged} forged frames injected, {air.dropped_at_base} lost at an unplugged or dead host")

@@ -63,17 +63,18 @@ class SimResult:
     host_starts: int
     keys: int
     seconds: float
+    keyed_while_down: int  # results the tables accepted while the host was dead (they play on from kept plans)
 
 
-def run(options: SimOptions, workdir: Path) -> SimResult:
-    """Run the session in `workdir` (the event file, the collector's log, the terminals' journals)."""
-    return asyncio.run(_run(options, workdir))
+def run(options: SimOptions, workdir: Path, db: Path | None = None) -> SimResult:
+    """Run the session in `workdir` (the collector's log, the terminals' journals) with its event file at `db`
+    (default: event.sqlite in `workdir`)."""
+    return asyncio.run(_run(options, workdir, db or workdir / "event.sqlite"))
 
 
-async def _run(options: SimOptions, workdir: Path) -> SimResult:
+async def _run(options: SimOptions, workdir: Path, db: Path) -> SimResult:
     started = time.monotonic()
     movement = options.movement()
-    db = workdir / "event.sqlite"
     name = f"Simulated session, seed {options.seed}"
     with closing(create_event(db, name=name, sections={SECTION: movement})) as conn:
         code = link_key(conn).code
@@ -90,7 +91,7 @@ async def _run(options: SimOptions, workdir: Path) -> SimResult:
         for group in groups:
             await group.start(firmware, radio_port, options.seed, code, storage, options.heap_kb * len(group.tables))
         waits = [asyncio.create_task(g.wait()) for g in groups]
-        await _supervise(options, collector, radio, groups, waits, db, expected)
+        keyed_while_down = await _supervise(options, collector, radio, groups, waits, db, expected, storage)
         codes = await asyncio.gather(*waits)
         for group, rc in zip(groups, codes, strict=True):
             if rc != 0:
@@ -105,7 +106,7 @@ async def _run(options: SimOptions, workdir: Path) -> SimResult:
         comparison = compare(conn, read_accepted(storage), movement, options.scoring,
                              terminal_faults=sum(g.faults for g in groups))
     return SimResult(comparison, movement, radio.stats, collector.starts, sum(g.keys for g in groups),
-                     time.monotonic() - started)
+                     time.monotonic() - started, keyed_while_down)
 
 
 def _groups(tables: int, per_process: int) -> list[TerminalGroup]:
@@ -115,8 +116,12 @@ def _groups(tables: int, per_process: int) -> list[TerminalGroup]:
 
 
 async def _supervise(options: SimOptions, collector: CollectorProcess, radio: VirtualRadio,
-                     groups: list[TerminalGroup], waits: list[asyncio.Task[int]], db: Path, expected: int) -> None:
-    """Until every terminal process has ended: progress, the host killed and restarted, the base station unplugged."""
+                     groups: list[TerminalGroup], waits: list[asyncio.Task[int]], db: Path, expected: int,
+                     storage: Path) -> int:
+    """Until every terminal process has ended: progress, the host killed and restarted, the base station unplugged.
+
+    Returns how many results the tables accepted while the host was dead."""
+    keyed_while_down = 0
     loop = asyncio.get_running_loop()
     deadline = loop.time() + options.timeout_s
     kills_due = [expected * (i + 1) // (options.kill_host + 1) for i in range(options.kill_host)]
@@ -134,7 +139,9 @@ async def _supervise(options: SimOptions, collector: CollectorProcess, radio: Vi
                 kills_due.pop(0)
                 log.warning("killing the host (SIGKILL) at %d of %d results stored", stored, expected)
                 collector.kill()
+                before = _accepted_count(storage)
                 await asyncio.sleep(options.down_s)
+                keyed_while_down += _accepted_count(storage) - before
                 radio.collector_port = await collector.start()
             if unplug_due is not None and stored >= unplug_due:
                 unplug_due = None
@@ -146,6 +153,12 @@ async def _supervise(options: SimOptions, collector: CollectorProcess, radio: Vi
                       f"host started {collector.starts}x", file=sys.stderr, flush=True)
     finally:
         reader.close()
+    return keyed_while_down
+
+
+def _accepted_count(storage: Path) -> int:
+    """Results the tables have accepted so far: whole lines of their accepted.txt (a terminal may be writing one)."""
+    return sum(log.read_bytes().count(b"\n") for log in storage.glob("*/accepted.txt"))
 
 
 def _stored(reader: sqlite3.Connection) -> int:
