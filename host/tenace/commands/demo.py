@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from tenace.commands.options import movement_error
 from tenace.demo_session import pair_id, play_session
-from tenace.movement import MovementError, check_size, mitchell
+from tenace.errors import UsageError
+from tenace.movement import MovementError, check_size, mitchell, nothing_to_compare
 from tenace.reports.session import movement_pairs, session_report
 from tenace.reports.text import write_text
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS, Units
@@ -34,6 +35,9 @@ def run(args: argparse.Namespace) -> int:
         check_size(args.tables, args.boards_per_round)
     except MovementError as e:
         raise movement_error(e) from None
+    why = nothing_to_compare(mitchell(args.tables, args.boards_per_round))
+    if why is not None:
+        raise UsageError(why)
     played = play_session(args.tables, args.boards_per_round, args.seed)
     options = replace(DEFAULT_OPTIONS, units=Units.NORTH_AMERICAN if args.units == "mp-acbl" else Units.MP1)
     session = score_session([r for r, _ in played], args.scoring, options)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tenace.commands.options import in_range, movement_error
 from tenace.errors import UsageError
-from tenace.movement import MovementError, mitchell
+from tenace.movement import MovementError, mitchell, nothing_to_compare
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
@@ -58,6 +58,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_new(args: argparse.Namespace) -> int:
     try:
         movement = mitchell(args.tables, args.boards_per_round)
+        why = nothing_to_compare(movement)
+        if why is not None:
+            raise UsageError(why)
         conn = create_event(args.db, name=args.name, date=args.date, scoring=args.scoring,
                             sections={args.section: movement})
     except MovementError as e:

@@ -98,6 +98,23 @@ def check(movement: Movement) -> Report:
     return Report(movement, tuple(errors), tuple(observations), tuple(summaries), meetings, comparisons, balance)
 
 
+def nothing_to_compare(movement: Movement) -> str | None:
+    """Why a pairs event could not be scored on this movement (boards played at one table only), else None.
+
+    A pairs board is scored by comparing its results; a board played once has nothing to compare with, and
+    every pair would score an average on it (a two-table Mitchell: all pairs at 50 %)."""
+    if movement.kind == "teams":
+        return None  # a team match compares the two rooms of each board
+    tables = Counter(b for e in movement.encounters if not movement.sits_out(e) for b in e.boards)
+    once = sorted(b for b, n in tables.items() if n < 2)
+    if not once:
+        return None
+    which = f"board {once[0]} is" if len(once) == 1 else f"boards {span(once)} are each"
+    return (f"{which} played at one table only in {movement.name}: there is nothing to compare "
+            f"{'it' if len(once) == 1 else 'them'} with, and every pair would score an average (play more tables, "
+            f"copies of the boards at every table, or a team match)")
+
+
 def _where(e: Encounter) -> str:
     return f"table {e.table} in round {e.round}"
 

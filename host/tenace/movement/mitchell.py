@@ -38,7 +38,8 @@ def mitchell(tables: int, boards_per_round: int, rounds: int | None = None) -> M
             first = board_set * boards_per_round + 1
             boards = tuple(range(first, first + boards_per_round))
             encounters.append(Encounter(t + 1, r + 1, t + 1, ew, boards))
-    name = f"{'skip ' if even else ''}Mitchell, {tables} tables, {rounds} rounds of {boards_per_round} boards"
+    plural = "s" if rounds > 1 else ""
+    name = f"{'skip ' if even else ''}Mitchell, {tables} tables, {rounds} round{plural} of {boards_per_round} boards"
     return Movement(name, tables, rounds, boards_per_round, tuple(encounters))
 
 
