@@ -38,7 +38,7 @@ DEFAULT_SETTINGS = {
     "lead": "on",  # opening lead: off, on, warn (checked against the hand record), force (must be corrected)
     "result": "any",  # result entry: any (=, +n, -n or total tricks), relative, tricks
     "traveller": False,  # show the board's traveller after each accepted result
-    "pin": "0000",  # the director's PIN for the menu that changes accepted results
+    "pin": "0000",  # the director's PIN for the menu that changes accepted results (the host sends the event's)
 }
 
 

@@ -65,6 +65,7 @@ def sign_in_reply(answer: "SignInAnswer", section: int, table: int) -> dict:
         return {"type": "message", "text": messages.text(key, SECTIONS[section], table)}
     settings = {"players": _PLAYER_NUMBERS[answer.player_numbers], "lead": _LEAD[answer.lead_entry],
                 "result": _RESULT[answer.result_entry], "traveller": bool(answer.show_traveller),
+                "pin": "%04d" % answer.pin,
                 "language": answer.language}
     return {"type": "sign_in_ok", "section": SECTIONS[answer.section], "table": answer.table, "settings": settings}
 

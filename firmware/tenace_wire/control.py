@@ -3,10 +3,11 @@
 ACK (2 bytes): count 8 | status 8. The frame header's sequence number is the first one
 acknowledged; `count` frames from there are acknowledged (a fragmented message in one ACK).
 SIGN_IN (9 bytes): section 8 | table 16 | nonce 32 | firmware 16.
-SIGN_IN_ANSWER (12 bytes): nonce 32 | status 8 | section 8 | table 16 | round 8 | player_numbers 2
-| lead_entry 2 | result_entry 2 | show_traveller 1 | show_percentage 1 | language
-(two ASCII letters, ISO 639-1). The nonce is the terminal's, sent back: an answer to an older
-sign-in is a replay.
+SIGN_IN_ANSWER (14 bytes): nonce 32 | status 8 | section 8 | table 16 | round 8 | player_numbers 2
+| lead_entry 2 | result_entry 2 | show_traveller 1 | show_percentage 1 | pin 14 | 2 zero bits | language
+(two ASCII letters, ISO 639-1). The nonce is the terminal's, sent back: an answer to an older sign-in
+is a replay. `pin` is the event's director's PIN for the terminal's menu (0-9999): authenticated, not
+secret (the radio is not encrypted); it keeps players, not eavesdroppers, out of the menu.
 """
 
 try:
@@ -103,8 +104,9 @@ class SignInAnswer(Message):
 
     TYPE = SIGN_IN_ANSWER
     FIELDS = ("nonce", "status", "section", "table", "round", "player_numbers", "lead_entry", "result_entry",
-              "show_traveller", "show_percentage")
-    SPEC = (32, 0, 0xFFFFFFFF, 8, 0, 3, 8, 0, 25, 16, 1, 1023, 8, 0, 127, 2, 0, 2, 2, 0, 3, 2, 0, 2, 1, 0, 1, 1, 0, 1)
+              "show_traveller", "show_percentage", "pin")
+    SPEC = (32, 0, 0xFFFFFFFF, 8, 0, 3, 8, 0, 25, 16, 1, 1023, 8, 0, 127, 2, 0, 2, 2, 0, 3, 2, 0, 2, 1, 0, 1, 1, 0, 1,
+            14, 0, 9999)
     EXTRA = ("language",)
 
     nonce: int
@@ -117,6 +119,7 @@ class SignInAnswer(Message):
     result_entry: int
     show_traveller: int
     show_percentage: int
+    pin: int
     language: str = "en"
 
     def encode_tail(self) -> bytes:

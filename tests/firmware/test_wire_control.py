@@ -39,8 +39,10 @@ def test_control_round_trips():
 def test_sign_in_answer_settings():
     answer = SignInAnswer(nonce=1234567, section=3, table=44, round=2, player_numbers=PLAYER_NUMBERS_REQUIRED,
                           lead_entry=LEAD_MUST_CORRECT, result_entry=ENTRY_TOTAL, show_traveller=0,
-                          show_percentage=1, language="fr")
-    assert len(round_trip(answer)) == 12
+                          show_percentage=1, pin=9999, language="fr")
+    assert len(round_trip(answer)) == 14
+    assert decode_message(SIGN_IN_ANSWER, SignInAnswer(table=1, pin=42).encode()).pin == 42
+    raises(WireError, SignInAnswer(table=1, pin=10000).encode)  # four digits
     round_trip(SignInAnswer(status=TABLE_TAKEN, table=1, language="en"))
     for entry in (ENTRY_ANY, ENTRY_TOTAL, ENTRY_RELATIVE):  # two bits: either way, a total, or relative only
         assert decode_message(SIGN_IN_ANSWER, SignInAnswer(table=1, result_entry=entry).encode()).result_entry == entry

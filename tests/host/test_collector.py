@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tenace.collector import Collector, Settings, link_key
+from tenace.collector.link_key import LinkKey
 from tenace.movement import mitchell
 from tenace.store import EntryError, connect, create_event, finish_session, refusals
 from tenace.store.hand_records import hand_record, keep_hand_record
@@ -93,6 +94,7 @@ def test_terminals_pair_sign_in_and_get_the_plan_of_every_round(db: sqlite3.Conn
         answer = t.answers[-1]
         assert (answer.status, answer.table, answer.round, answer.language) == (ACCEPTED, t.table, 1, "fr")
         assert (answer.player_numbers, answer.lead_entry, answer.show_traveller) == (2, LEAD_CHECKED, 1)
+        assert answer.pin == link_key(db).director_pin  # the event's own director's PIN
         # The current round's plan first, then every later one: the table can play on without the laptop.
         assert [p.round for p in t.plans] == [1, 2, 3]
         plan = t.plans[0]
@@ -175,6 +177,19 @@ def test_sign_in_refusals_no_such_table_table_taken_and_a_closed_event(db: sqlit
     late = Loopback(closed, [SimulatedTerminal(300, 0, 2, spare.code, random.Random(3))], Channel(random.Random(4)))
     late.run_until(lambda: bool(late.terminals[0].answers), 5_000)
     assert late.terminals[0].answers[-1].status == EVENT_CLOSED
+
+
+def test_the_directors_pin_is_the_events_own_unless_one_is_set(db: sqlite3.Connection) -> None:
+    pin = link_key(db).director_pin
+    assert 0 <= pin <= 9999 and pin == link_key(db).director_pin  # the same for the whole event
+    # Derived from the event's key: another key, another PIN.
+    keys = (LinkKey("123456", bytes(8), bytes(16)), LinkKey("123456", bytes(8), bytes([1] * 16)))
+    assert keys[0].director_pin != keys[1].director_pin
+    loop = make_loop(db, tables=(1,), settings=Settings(pin=42))
+    loop.run_until(loop.signed_in, 5_000)
+    assert loop.terminals[0].answers[-1].pin == 42
+    with pytest.raises(ValueError, match="four digits"):
+        Settings(pin=10000)
 
 
 def test_after_the_director_finishes_the_session_terminals_are_refused(db: sqlite3.Connection) -> None:

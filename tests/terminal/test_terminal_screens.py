@@ -125,9 +125,15 @@ def test_board_choice_and_the_menu_keep_the_entry():
         assert "Contract 2\u2665" in said(sim, "BACK")  # back to the entry as it was
         assert "Choose a number or BACK" in said(sim, "MENU 9")
         assert "Wrong PIN" in said(sim, "2 1 OK")
-        assert "Board 7 is not in this round" in said(sim, "0 0 0 0 OK 7 OK")
-        assert "Board 3 has no result" in said(sim, "3 OK 1")
+        assert "Board 7 is not in this round" in said(sim, " ".join(sim.host.pin) + " OK 7 OK")
+        screen = said(sim, "3 OK")
+        assert "2 Not played" in screen and "Erase" not in screen, screen  # erase only where there is a result
+        assert "Board 3 has no result" in said(sim, "1")
         screen = said(sim, "2")
+        assert "Mark not played? OK yes, BACK no" in screen, screen  # confirmed first
+        assert "Mark not played?" in said(sim, "5")  # any other key: still asked
+        assert "2 Not played" in said(sim, "BACK")
+        screen = said(sim, "2 OK")
         assert "Board 3 not played" in screen and "Bd 1" in screen, screen
     finally:
         sim.close()

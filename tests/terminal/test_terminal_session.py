@@ -90,18 +90,20 @@ def test_three_round_session_with_corrections_director_and_session_end():
         screen = enter(sim, "OK")
         assert "Bd 7" in screen, screen
         assert "Board 7 saved" in enter(sim, "4 H N Q S = OK")
-        # The director erases board 7 (PIN 0000); it is keyed again.
+        # The director erases board 7 (the event's PIN, sent at sign-in); it is keyed again.
         screen = enter(sim, "MENU 2")
         assert "PIN _" in screen, screen
-        screen = enter(sim, "1 2 3 4 OK")
+        wrong = "%04d" % ((int(sim.host.pin) + 1) % 10000)
+        screen = enter(sim, " ".join(wrong) + " OK")
         assert "Wrong PIN" in screen, screen
-        screen = enter(sim, "0 0 0 0 OK 7 OK")
+        screen = enter(sim, " ".join(sim.host.pin) + " OK 7 OK")  # the event's PIN, from the host
         assert "1 Erase result" in screen, screen
-        screen = enter(sim, "1")
+        assert "Erase this result? OK yes, BACK no" in enter(sim, "1")
+        screen = enter(sim, "OK")
         assert "Board 7 erased" in screen and "Bd 7" in screen, screen
         assert "Board 7 saved" in enter(sim, "4 H N Q S - 1 OK")
         # Board 8: an artificial adjusted score, A+ to NS and A- to EW.
-        screen = enter(sim, "MENU 2 0 0 0 0 OK 8 OK 3 + -")
+        screen = enter(sim, "MENU 2 " + " ".join(sim.host.pin) + " OK 8 OK 3 + -")
         assert "Board 8 A+/A- saved" in screen and "Bd 9" in screen, screen
         screen = enter(sim, "5 C X S A H - 1 OK")
         assert "Round 3 finished" in screen and "OK: end of session" in screen, screen

@@ -1,6 +1,7 @@
-"""The director's menu, behind the PIN: erase a board's result, mark it not played, or give it an
-artificial adjusted score (A+, A or A- for each side, Law 12C2). Each is a new result record, journaled
-and sent like a played result, so the host keeps every version.
+"""The director's menu, behind the event's PIN (sent by the host at sign-in): erase a board's result, mark it
+not played, or give it an artificial adjusted score (A+, A or A- for each side, Law 12C2). Erasing and
+marking not played are confirmed first. Each is a new result record, journaled and sent like a played
+result, so the host keeps every version.
 """
 
 from tenace_terminal.messages import text
@@ -31,17 +32,24 @@ class Screen(BaseScreen):
         elif step == "action":
             if key == "1":
                 if app.board_done(self.board):
-                    self._save("erase", "erased")
+                    self.step = "erase"
                 else:
                     app.refuse("no_result", self.board)
             elif key == "2":
-                self._save("notplayed", "notplayed_saved")
+                self.step = "notplayed"
             elif key == "3":
                 self.step = "ns"
             elif key == "BACK":
                 self.step = "board"
             else:
                 app.refuse("director_keys")
+        elif step == "erase" or step == "notplayed":
+            if key == "OK":
+                self._save(step, "erased" if step == "erase" else "notplayed_saved")
+            elif key == "BACK":
+                self.step = "action"
+            else:
+                app.refuse("confirm_keys")
         elif key in _ADJUSTMENTS:
             if step == "ns":
                 self.ns_adjustment = _ADJUSTMENTS[key]
@@ -115,9 +123,13 @@ class Screen(BaseScreen):
         else:
             display.text(0, 1, text("dir_board", str(self.board)))
             if step == "action":
-                display.text(0, 2, text("dir_erase"))
+                if self.app.board_done(self.board):  # nothing to erase on a board without a result
+                    display.text(0, 2, text("dir_erase"))
                 display.text(0, 3, text("dir_notplayed"))
                 display.text(0, 4, text("dir_adjusted"))
+            elif step == "erase" or step == "notplayed":
+                display.text(0, 3, text("confirm_" + step))
+                display.text(0, 5, text("confirm_keys"))
             else:
                 display.text(0, 2, text("adj_side", text("side_NS"), self.ns_adjustment or "_"))
                 if step == "ew":

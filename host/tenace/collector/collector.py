@@ -244,7 +244,8 @@ class Collector:
             except EntryError:
                 status = NO_SUCH_TABLE
         round_ = round_plans.current_round(self.conn, msg.section, msg.table) if status == ACCEPTED else 0
-        self.session.answer_sign_in(inbound, self.settings.answer(status, msg.section, msg.table, round_), now)
+        answer = self.settings.answer(status, msg.section, msg.table, round_, self.director_pin)
+        self.session.answer_sign_in(inbound, answer, now)
         if status != ACCEPTED:
             holder = self._holder(terminal, msg.section, msg.table, now)
             log.warning("terminal %d: sign-in to section %s table %d refused (%s)", terminal, name, msg.table,
@@ -258,6 +259,11 @@ class Collector:
             plan = round_plans.round_plan(self.conn, msg.section, msg.table, number)
             if plan is not None:
                 self._send(terminal, plan, now)
+
+    @property
+    def director_pin(self) -> int:
+        """The PIN of the terminals' director menu: the one set, or the event's own."""
+        return self.settings.pin if self.settings.pin is not None else self.key.director_pin
 
     def _closed(self) -> bool:
         """Closed by the collector's settings, or finished by the director (tenace finish): the results stand

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import sqlite3
 from collections.abc import Callable
@@ -17,6 +19,12 @@ class LinkKey:
     code: str  # six digits, keyed at each terminal
     nonce: bytes  # sent in PAIR_OFFER
     key: bytes  # HMAC key of every frame under this event
+
+    @property
+    def director_pin(self) -> int:
+        """The event's PIN for the terminals' director menu (0-9999) unless one is set: derived from the key, so
+        the same for the whole event, across restarts, and different from another event's."""
+        return int.from_bytes(hmac.new(self.key, b"tenace director pin", hashlib.sha256).digest()[:4], "big") % 10000
 
     @property
     def spaced_code(self) -> str:

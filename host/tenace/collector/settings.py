@@ -24,6 +24,7 @@ class Settings:
     show_percentage: bool = True
     language: str = "en"
     closed: bool = False
+    pin: int | None = None  # the director's PIN at the tables (0-9999); None: the event's own (LinkKey.director_pin)
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("player numbers", self.player_numbers, PLAYER_NUMBERS),
@@ -33,11 +34,13 @@ class Settings:
         lang = self.language
         if len(lang) != 2 or not all("a" <= c <= "z" for c in lang):
             raise ValueError(f"language must be two lowercase letters (ISO 639-1), not {lang!r}")
+        if self.pin is not None and not 0 <= self.pin <= 9999:
+            raise ValueError(f"the director's PIN is four digits, 0000 to 9999, not {self.pin}")
 
-    def answer(self, status: int, section: int, table: int, round_: int) -> control.SignInAnswer:
+    def answer(self, status: int, section: int, table: int, round_: int, pin: int) -> control.SignInAnswer:
         """A SIGN_IN_ANSWER with these settings (the session fills in the terminal's nonce)."""
         return control.SignInAnswer(
             status=status, section=section, table=table, round=max(1, min(round_, 127)) if round_ else 0,
             player_numbers=PLAYER_NUMBERS[self.player_numbers], lead_entry=LEAD[self.lead],
             result_entry=RESULT_ENTRY[self.result_entry], show_traveller=int(self.show_traveller),
-            show_percentage=int(self.show_percentage), language=self.language)
+            show_percentage=int(self.show_percentage), pin=pin, language=self.language)

@@ -53,6 +53,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--traveller", action="store_true", help="show each board's traveller after its result")
     p.add_argument("--language", default="en", metavar="xx",
                    help=f"the terminals' language: {', '.join(LANGUAGES)} (default en)")
+    p.add_argument("--pin", metavar="NNNN",
+                   help="the director's PIN for the terminals' menu, four digits (default: the event's own, printed "
+                        "at the start: the same for the whole event)")
     p.add_argument("--progress", type=float, default=5.0, metavar="S",
                    help=f"seconds between progress lines, 1 to {MAX_PROGRESS_S} (default 5)")
     p.set_defaults(run=run)
@@ -69,10 +72,13 @@ def run(args: argparse.Namespace) -> int:
     in_range("--baud", args.baud, 300, 4_000_000)
     if args.port_file:
         output_file("--port-file", args.port_file)
+    if args.pin is not None and not (len(args.pin) == 4 and args.pin.isascii() and args.pin.isdigit()):
+        raise UsageError(f"--pin {args.pin!r}: four digits, such as 4821")
     try:
         listen = parse_listen(args.listen) if args.listen else None
         settings = Settings(player_numbers=args.players, lead=args.lead, result_entry=args.result_entry,
-                            show_traveller=args.traveller, language=args.language)
+                            show_traveller=args.traveller, language=args.language,
+                            pin=int(args.pin) if args.pin is not None else None)
     except ValueError as e:
         raise UsageError(str(e)) from None
     try:
@@ -93,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("tenace.collector").setLevel(logging.INFO)
     print(f"Pairing code for this event: {key.spaced_code} — key it at each terminal", flush=True)
     collector = Collector(conn, settings, key=key)
+    print(f"Director's PIN for the terminals' menu: {collector.director_pin:04d}", flush=True)
     try:
         return asyncio.run(_serve(collector, listen, args))
     finally:

@@ -112,6 +112,7 @@ class LocalHost(Questions):
         self.table_host = TableHost(Path(self.folder), HostOptions.from_json(json.dumps(options)))
         self.key = self.table_host.key.key
         self.code = self.table_host.key.code
+        self.pin = "%04d" % self.table_host.collector.director_pin
 
     def exchange(self, frames, now):
         return self.table_host.exchange(frames, now)
@@ -138,6 +139,7 @@ class RemoteHost(Questions):
         made = self._call("N " + json.dumps(options))
         self.key = bytes.fromhex(made["key"])
         self.code = made["code"]
+        self.pin = made["pin"]  # the director's, for the terminal's menu
 
     def _line(self, line):
         self.sock.send(line.encode() + b"\n")

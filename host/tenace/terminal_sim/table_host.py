@@ -196,7 +196,8 @@ class _Handler(socketserver.StreamRequestHandler):
                             if host is not None:
                                 host.close()
                             host = TableHost(Path(tempfile.mkdtemp(dir=tmp)), HostOptions.from_json(line[2:]))
-                            reply = json.dumps({"key": host.key.key.hex(), "code": host.key.code})
+                            reply = json.dumps({"key": host.key.key.hex(), "code": host.key.code,
+                                                "pin": "%04d" % host.collector.director_pin})
                         elif host is None:
                             raise ValueError("no event yet: send N first")
                         else:
