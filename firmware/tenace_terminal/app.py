@@ -138,6 +138,7 @@ class App:
         self.next_plan = None  # the next round's plan, kept until the players leave the round's end screen
         self.waiting_round = False  # players asked for the next round before the host sent it
         self.traveller = None  # the last traveller the host sent
+        self.ranking = None  # the last ranking the host sent (menu 3)
         self.status = ""  # one line at the bottom: why a key was refused, "saved", a host message
         self.asking = None  # the sign_in or round_request the host has not answered yet
         self.screen = None
@@ -341,6 +342,9 @@ class App:
             self._on_plan(message)
         elif kind == "traveller":
             self.traveller = message
+            self.dirty = True
+        elif kind == "ranking":
+            self.ranking = message
             self.dirty = True
         elif kind == "message":
             self.status = str(message.get("text", ""))

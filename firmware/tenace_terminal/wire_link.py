@@ -37,7 +37,7 @@ from tenace_terminal import messages, wire_mapping
 from tenace_terminal.journal import _sync
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
-from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
+from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, RANKING, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
@@ -141,6 +141,8 @@ class WireLink:
                 self._sign_in(message)
             elif kind == "round_request":
                 self._ask_round(message)
+            elif kind == "ranking_request" and self.session.signed_in:
+                self._request(RANKING, self.section, self.table, 0, 0)
             self._pump()
         except Exception as e:  # never into the app: a result is journaled there and comes again at the next boot
             self._trouble(e)
@@ -319,6 +321,8 @@ class WireLink:
                     self._give_plan()
         elif ftype == TRAVELLER:
             self.inbox.append(wire_mapping.traveller(msg, self._ns))
+        elif ftype == RANKING:
+            self.inbox.append(wire_mapping.ranking(msg))
         elif ftype == TEXT:
             self.inbox.append({"type": "message", "text": msg.text})
 

@@ -10,7 +10,7 @@ from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED,
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the type checkers only
     from tenace_wire.control import SignInAnswer
-    from tenace_wire.director_messages import RoundPlan, Traveller
+    from tenace_wire.director_messages import Ranking, RoundPlan, Traveller
     from tenace_wire.fields import Message
 
 SECTIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -20,6 +20,7 @@ _ADJUSTMENTS = ("", "A-", "A", "A+")  # the wire's ns_adjust / ew_adjust 0-3
 _PLAYER_NUMBERS = ("off", "optional", "required")
 _LEAD = ("off", "on", "warn", "force")
 _RESULT = ("any", "tricks", "relative")
+_DIRECTIONS = ("", "NS ", "EW ")  # a ranking line's FIELD, NS, EW
 
 
 def table_message(message: dict) -> "Message":
@@ -110,6 +111,14 @@ def traveller(t: "Traveller", ns_pair: int) -> dict:
         if line.ns_pair == ns_pair:
             out["percentage"] = line.ns_percent / 100
     return out
+
+
+def ranking(r: "Ranking") -> dict:
+    """The app's ranking: [rank, pair as directors name it ("NS 3", "EW 3", a Howell's "3"), score in hundredths]."""
+    lines = []
+    for line in r.lines:
+        lines.append([line.rank, (_DIRECTIONS[line.direction] + str(line.pair)), line.score])
+    return {"type": "ranking", "unit": r.unit, "lines": lines}
 
 
 def deal_text(owners: bytes) -> str:

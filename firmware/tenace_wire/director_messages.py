@@ -8,7 +8,9 @@ TRAVELLER: section 8 | board 16 | count 8 (0-64) | count × line of 10 bytes: ns
     | ew_pair 10 | the outcome as in RESULT (26 bits, outcome.py) | ns_score 14 (signed, -7600..7600)
     | ns_percent 14 (0-10000: hundredths of a percent) | 6 zero bits.
 RANKING: section 8 | round 8 (0: final) | unit 8 (PERCENT, IMPS, POINTS, VPS) | count 8
-    | count × line of 6 bytes: rank 10 | pair 10 | score 28 (signed, hundredths of the unit).
+    | count × line of 7 bytes: rank 10 | pair 10 | score 28 (signed, hundredths of the unit) | direction 2
+    (FIELD: the pair's number names it, a Howell; NS or EW: a Mitchell's field, where NS 3 and EW 3 are
+    two pairs) | 6 zero bits.
 HAND_RECORD (15 bytes): board 16 | the seat (0-3: N E S W) holding each card, 2 bits × 52, cards
     in card_code order (clubs 2..A, diamonds, hearts, spades).
 TEXT: the director's message, UTF-8, 1-160 bytes, no control characters but newline.
@@ -24,6 +26,9 @@ from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, 
 from tenace_wire.frame_types import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
 from tenace_wire.outcome import OUTCOME, OUTCOME_SPEC, Outcome
 
+FIELD = const(0)  # a ranking line's direction: one field (Howell), NS or EW
+NS = const(1)
+EW = const(2)
 PERCENT = const(0)
 IMPS = const(1)
 POINTS = const(2)
@@ -137,12 +142,13 @@ class Traveller(Message):
 
 
 class RankingLine(Message):
-    FIELDS = ("rank", "pair", "score")
-    SPEC = (10, 1, 1023, 10, 1, 1023, 28, -99999999, 99999999)
+    FIELDS = ("rank", "pair", "score", "direction")
+    SPEC = (10, 1, 1023, 10, 1, 1023, 28, -99999999, 99999999, 2, 0, 2)
 
     rank: int
     pair: int
     score: int
+    direction: int
 
 
 class Ranking(Message):

@@ -54,3 +54,24 @@ def test_player_numbers_required_then_optional():
         assert sim.host.stored()[1] == "players 0 0 0 0", sim.host.stored()
     finally:
         sim.close()
+
+
+def test_the_ranking_so_far_from_the_menu_names_each_pair_with_its_direction():
+    sim = Simulator(rounds=1, boards_per_round=1)
+    try:
+        assert sim.host.enter(1, 1, 1, "3NT", "S", 9) == "stored"  # two other tables have played board 1
+        assert sim.host.enter(3, 1, 1, "4S", "N", 9) == "stored"
+        sim.sign_in(2)
+        sim.type("OK 4 S N K H + 1 OK")
+        screen = sim.type("MENU 3")[-1]
+        lines = screen.split("\n")
+        assert lines[0].strip() == "Ranking", screen
+        # Table 2's NS made 450 against 400 and -50: top of the NS field; its EW pair, also number 2, bottom of
+        # the EW field: the two pairs numbered 2 told apart by their direction.
+        rows = [line.split() for line in lines[1:6]]
+        assert ["1", "NS", "2", "100%"] in rows and ["3", "EW", "2", "0%"] in rows, lines
+        assert "OK: ask again" in screen, screen
+        assert "NS 1" in sim.type("DOWN")[-1]  # the sixth line, scrolled into view
+        assert "Round 1 finished" in sim.type("BACK")[-1]
+    finally:
+        sim.close()

@@ -1,4 +1,4 @@
-"""The player's menu (MENU key): the language, and the director's menu behind a PIN."""
+"""The player's menu (MENU key): the language, the director's menu behind a PIN, the ranking so far."""
 
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
@@ -14,6 +14,8 @@ class Screen(BaseScreen):
             app.go("language")
         elif key == "2":
             app.go("director")
+        elif key == "3":
+            app.go("ranking")
         elif key == "BACK" or key == "MENU":
             app.close_menu()
         else:
@@ -23,4 +25,5 @@ class Screen(BaseScreen):
         header(display, text("menu_head"))
         display.text(0, 2, text("menu_language"))
         display.text(0, 3, text("menu_director"))
+        display.text(0, 4, text("menu_ranking"))
         display.text(0, 6, text("back_return"))

@@ -12,6 +12,7 @@ from tenace_wire import director_messages as wire
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED
 
 MAX_PAIR = 1023  # the wire's pair and rank fields
+_DIRECTIONS = {"NS": wire.NS, "EW": wire.EW}
 _ADJUSTS = {"A-": 1, "A": 2, "A+": 3}
 
 
@@ -57,14 +58,15 @@ def traveller_message(section: int, board: int, lines: Iterable[TravellerLine]) 
 def ranking_message(section: int, round_: int, ranking: Iterable[RankingLine]) -> wire.Ranking:
     """A matchpoint ranking for a terminal, percentages in hundredths (at most MAX_LINES lines).
 
-    A Mitchell's NS and EW fields come field by field, each pair under its number (the wire has no direction).
+    A Mitchell's NS and EW fields come field by field, each pair under its number and direction.
     """
     lines: list[wire.RankingLine] = []
     for p in ranking:
         number = _number(p.pair.number)
         if number is not None and p.percent is not None and len(lines) < wire.MAX_LINES:
             rank = int(p.rank.rstrip("="))
-            lines.append(wire.RankingLine(rank=min(rank, MAX_PAIR), pair=number, score=int(p.percent * 100)))
+            lines.append(wire.RankingLine(rank=min(rank, MAX_PAIR), pair=number, score=int(p.percent * 100),
+                                          direction=_DIRECTIONS.get(p.pair.direction or "", wire.FIELD)))
     return wire.Ranking(section=section, round=round_, unit=wire.PERCENT, lines=tuple(lines))
 
 
