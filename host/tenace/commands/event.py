@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tenace.commands import event_prompt
 from tenace.commands.options import in_range, movement_error
 from tenace.errors import UsageError
 from tenace.movement import MovementError, mitchell, nothing_to_compare
@@ -30,11 +31,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     new = actions.add_parser("new", help="create a new event file with a plain Mitchell movement",
-                             description="Create a new event file (never overwrites one) with a plain Mitchell.")
-    new.add_argument("--db", type=Path, required=True, metavar="FILE", help="the event file to create")
-    new.add_argument("--name", required=True, help="the event's name, as printed on results")
-    new.add_argument("--tables", type=int, required=True, metavar="N", help="tables in play (2 or more)")
-    new.add_argument("--boards-per-round", type=int, required=True, metavar="M", help="boards played each round")
+                             description="Create a new event file (never overwrites one) with a plain Mitchell. "
+                                         "Run at a terminal without the flags, it asks for them.")
+    new.add_argument("--db", type=Path, metavar="FILE", help="the event file to create")
+    new.add_argument("--name", help="the event's name, as printed on results")
+    new.add_argument("--tables", type=int, metavar="N", help="tables in play (2 or more)")
+    new.add_argument("--boards-per-round", type=int, metavar="M", help="boards played each round")
     new.add_argument("--date", metavar="YYYY-MM-DD", help="the event's date (default: today)")
     new.add_argument("--scoring", choices=SCORING_METHODS, default="matchpoints", help="default: matchpoints")
     new.add_argument("--section", default="A", help="section name (default A)")
@@ -56,6 +58,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_new(args: argparse.Namespace) -> int:
+    event_prompt.fill_in(args)
     try:
         movement = mitchell(args.tables, args.boards_per_round)
         why = nothing_to_compare(movement)

@@ -1,0 +1,76 @@
+"""`tenace event new` asks for what its flags leave out, checks each answer, and refuses without a terminal."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tenace.cli import build_parser
+from tenace.commands import event_prompt
+from tenace.errors import UsageError
+from tenace.store import connect, event_info
+
+
+def parsed(*words: str) -> argparse.Namespace:
+    return build_parser().parse_args(["event", "new", *words])
+
+
+def answers(*given: str) -> tuple[event_prompt.Ask, list[str]]:
+    """An ask() giving these answers in turn, and the list of questions it was asked."""
+    asked: list[str] = []
+    stream: Iterator[str] = iter(given)
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        try:
+            return next(stream)
+        except StopIteration:
+            raise EOFError from None
+
+    return ask, asked
+
+
+def test_each_missing_flag_is_asked_wrong_answers_are_asked_again_and_the_event_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    args = parsed("--name", "Tuesday pairs")
+    ask, asked = answers(str(db), "seven", "1", "", "0", "2")
+    event_prompt.fill_in(args, ask, interactive=True)
+    assert [q.split(" [")[0].rstrip(": ") for q in asked] == [
+        "Event file to create", "Tables in play", "Tables in play", "Tables in play",
+        "Boards each round", "Boards each round"]
+    out = capsys.readouterr().out
+    assert "a whole number, not 'seven'" in out and "at least 2 tables, not 1" in out
+    assert "each round needs at least 1 board, not 0" in out
+    assert (args.db, args.name, args.tables, args.boards_per_round) == (db, "Tuesday pairs", 7, 2)
+    assert args.run(args) == 0  # the same command creates it
+    conn = connect(db)
+    assert event_info(conn).name == "Tuesday pairs"
+    conn.close()
+
+
+def test_an_existing_file_and_an_impossible_movement_are_refused_in_the_answers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    taken = tmp_path / "old.sqlite"
+    taken.write_bytes(b"")
+    args = parsed()
+    ask, _ = answers(str(taken), str(tmp_path / "new.sqlite"), "", "Club", "2", "3", "")
+    event_prompt.fill_in(args, ask, interactive=True)
+    out = capsys.readouterr().out
+    assert "exists already" in out and "an answer is needed" in out and "nothing to compare" in out
+    assert (args.name, args.tables, args.boards_per_round) == ("Club", 3, 3)
+
+
+def test_stopping_or_no_terminal_creates_nothing(tmp_path: Path) -> None:
+    ask, _ = answers(str(tmp_path / "x.sqlite"))  # then Ctrl-D
+    with pytest.raises(UsageError, match="stopped: no event file created"):
+        event_prompt.fill_in(parsed(), ask, interactive=True)
+    with pytest.raises(UsageError, match=r"give --db, --tables, --boards-per-round \(or run it at a terminal"):
+        event_prompt.fill_in(parsed("--name", "X"), interactive=False)
+    ask, _ = answers(*["x"] * 5)
+    with pytest.raises(UsageError, match="no answer taken for --tables after 5 tries"):
+        event_prompt.fill_in(parsed("--db", str(tmp_path / "y.sqlite"), "--name", "X"), ask, interactive=True)
+    assert not list(tmp_path.iterdir())
