@@ -18,6 +18,7 @@ from tenace.commands import event as event_command
 from tenace.commands import finish as finish_command
 from tenace.commands import movement as movement_command
 from tenace.commands import problems as problems_command
+from tenace.commands import report as report_command
 from tenace.commands import resolve as resolve_command
 from tenace.commands import results as results_command
 from tenace.commands import score as score_command
@@ -26,7 +27,8 @@ from tenace.commands import terminal as terminal_command
 from tenace.errors import Failure, UsageError
 
 COMMANDS = (adjust_command, collect_command, contract_command, correct_command, demo_command, erase_command,
-            event_command, finish_command, movement_command, problems_command, resolve_command, results_command,
+            event_command, finish_command, movement_command, problems_command, report_command, resolve_command,
+            results_command,
             score_command, sim_command, terminal_command)
 
 

@@ -9,7 +9,7 @@ scored is left out and described in the `problems` list the caller passes; the r
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut
@@ -149,13 +149,19 @@ def all_raw_results(games: list[PbnGame], problems: list[LeftOut]) -> list[RawRe
 
 def named_rows(rows: list[RawResult], problems: list[LeftOut]) -> tuple[list[RawResult], bool]:
     """The rows to rank and whether there is a ranking: when some rows name their pairs, a row that does not
-    is left out (its result belongs to no pair); when none do, every row is kept for per-board figures only."""
+    is left out (its result belongs to no pair); when none do, every row is kept for per-board figures only.
+
+    A Mitchell numbers its NS and its EW pairs each from 1: when a row has the same id on both sides, every
+    id is kept with its direction ("3 NS", "3 EW"), two pairs (rescore.pairs_of names them NS 3 and EW 3)."""
     if not any(r.named for r in rows):
         return rows, False
     for r in rows:
         if not r.named:
             problems.append(LeftOut(r.line, r.board, f"row {r.row}", "no pair ids (PairId_NS, PairId_EW)"))
-    return [r for r in rows if r.named], True
+    named = [r for r in rows if r.named]
+    if any(r.ns_pair == r.ew_pair for r in named):
+        named = [replace(r, ns_pair=f"{r.ns_pair} NS", ew_pair=f"{r.ew_pair} EW") for r in named]
+    return named, True
 
 
 def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = True,

@@ -85,16 +85,23 @@ def file_players(games: list[PbnGame]) -> dict[str, Players]:
             found = Players(None if names in _UNKNOWN else names, members if any(members) else ())
             if found != Players():
                 players.setdefault(row["PairId"], found)
+                if row.get("Direction") in ("NS", "EW"):  # a Mitchell's pair, told apart by its field
+                    players.setdefault(f'{row["PairId"]} {row["Direction"]}', found)
     return players
 
 
 def pairs_of(directions: Mapping[str, frozenset[str]], players: Mapping[str, Players]) -> dict[str, Pair]:
     """Each pair id as a Pair: with its direction in a Mitchell (every pair kept its direction), else (a Howell,
-    where some pair sat both ways, even if a stationary one did not) just its number."""
+    where some pair sat both ways, even if a stationary one did not) just its number. An id that carries its
+    direction ("3 NS": a Mitchell numbering each field from 1, pbn.results.named_rows) is that pair."""
     howell = any(len(sat) > 1 for sat in directions.values())
-    return {pair: Pair(pair, None if howell else next(iter(sat), None), names=players.get(pair, Players()).names,
-                       members=players.get(pair, Players()).members)
-            for pair, sat in directions.items()}
+    out = {}
+    for pair, sat in directions.items():
+        number, _, side = pair.partition(" ")
+        found = players.get(pair) or Players()
+        out[pair] = Pair(number, side or (None if howell else next(iter(sat), None)), names=found.names,
+                         members=found.members)
+    return out
 
 
 def _pair(pairs: Mapping[str, Pair], pair_id: str | None) -> Pair | None:

@@ -1,0 +1,79 @@
+"""`tenace report --pbn`: an event file's section as PBN 2.1, read back by `tenace score` to the rankings of
+`tenace results` (a Mitchell's NS and EW pairs share numbers: the reader keeps them apart by direction)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tenace.cli import main
+from tenace.movement import mitchell
+from tenace.store import create_event, ingest, sign_in
+from tenace.store.hand_records import keep_hand_record
+
+from sample_results import session_results
+
+DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+LINE = re.compile(r"^\s+(\d+=?)\s+((?:NS|EW) \d+)\s+([\d.]+) MP\s+([\d.]+)%$")
+
+
+def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def make_event(path: Path, sections: tuple[str, ...] = ("A",)) -> None:
+    movement = mitchell(5, 3)
+    conn = create_event(path, name="Tuesday pairs", date="2024-05-14", sections=dict.fromkeys(sections, movement))
+    for table in range(1, 6):
+        sign_in(conn, table, "A", table)
+    for m in session_results(movement):
+        ingest(conn, m)
+    keep_hand_record(conn, "A", 1, DEAL)
+    conn.close()
+
+
+def ranking(text: str) -> list[tuple[str, ...]]:
+    return [m.groups() for line in text.splitlines() if (m := LINE.match(line))]
+
+
+def test_the_pbn_export_scores_back_to_the_same_rankings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db)
+    pbn = tmp_path / "out" / "tuesday.pbn"
+    pbn.parent.mkdir()
+    code, _, err = tenace(capsys, "report", str(db), "--pbn", str(pbn))
+    assert code == 0 and "section A, 15 boards, 75 of 75 results" in err, err
+    text = pbn.read_text(encoding="utf-8")
+    assert text.startswith("% PBN 2.1") and text.count('[Board "') == 15 and text.count("[TotalScoreTable") == 1
+    assert f'[Deal "{DEAL}"]' in text and '[Vulnerable "All"]' in text and '[Dealer "W"]' in text
+    code, results, _ = tenace(capsys, "results", str(db))
+    code2, scored, err = tenace(capsys, "score", str(pbn))
+    assert (code, code2) == (0, 0), err
+    assert len(ranking(results)) == 10 and ranking(scored) == ranking(results)
+    # To standard output, the same file.
+    code, out, _ = tenace(capsys, "report", str(db), "--pbn", "-")
+    assert code == 0 and out == text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--pbn", "x.pbn"], "this event has sections A, B: give --section, one PBN file each"),
+    (["--section", "C", "--pbn", "x.pbn"], "there is no section 'C'"),
+    (["--pbn", "."], "is a folder"),
+    (["--pbn", "club.sqlite"], "is the input file: give another name"),
+])
+def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                     args: list[str], message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    make_event(tmp_path / "club.sqlite", ("A", "B"))
+    code, out, err = tenace(capsys, "report", "club.sqlite", *args)
+    assert code == 2 and message in err and err.count("\n") == 1 and not out, err
+    assert not (tmp_path / "x.pbn").exists()
+
+
+def test_a_missing_event_file_gets_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = tenace(capsys, "report", str(tmp_path / "none.sqlite"), "--pbn", str(tmp_path / "x.pbn"))
+    assert code == 2 and "no such event file" in err and err.count("\n") == 1
