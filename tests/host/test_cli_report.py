@@ -65,8 +65,8 @@ def test_the_pbn_export_scores_back_to_the_same_rankings(tmp_path: Path, capsys:
     (["--pbn", "."], "is a folder"),
     (["--pbn", "club.sqlite"], "is the input file: give another name"),
 ])
-def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-                                     args: list[str], message: str) -> None:
+def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch, args: list[str], message: str) -> None:
     monkeypatch.chdir(tmp_path)
     make_event(tmp_path / "club.sqlite", ("A", "B"))
     code, out, err = tenace(capsys, "report", "club.sqlite", *args)
