@@ -19,10 +19,10 @@ def real_percentages(boards: Iterable[BoardScore]) -> dict[str, Fraction]:
     mp: dict[str, Fraction] = {}
     top: dict[str, int] = {}
     for b in boards:
-        for s in b.sides():
+        for pair, s in b.pair_sides():
             if s.kind is not SideKind.ARTIFICIAL:
-                mp[s.pair] = mp.get(s.pair, Fraction(0)) + s.exact
-                top[s.pair] = top.get(s.pair, 0) + s.top
+                mp[pair] = mp.get(pair, Fraction(0)) + s.exact
+                top[pair] = top.get(pair, 0) + s.top
     return {p: mp[p] * 100 / top[p] for p in mp if top[p]}
 
 
@@ -59,9 +59,10 @@ def apply_12c2c(
                 side: SideScore | None = getattr(new, attr)
                 if side is None or side.average is None:
                     continue
-                pct = revised_percent(side, own.get(side.pair), options)
+                pair = t.result.ns_pair if attr == "ns" else t.result.ew_pair
+                pct = revised_percent(side, own.get(pair), options)
                 if pct is not None:
-                    revised = artificial_side(side.pair, side.direction, side.average, side.top, options, percent=pct)
+                    revised = artificial_side(side.direction, side.average, side.top, options, percent=pct)
                     new = new._replace(ns=revised) if attr == "ns" else new._replace(ew=revised)
             changed |= new is not t
             tables.append(new)

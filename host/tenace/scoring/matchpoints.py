@@ -136,14 +136,13 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
 
 
 class SideScore(NamedTuple):
-    """One pair's score on one board: exact and as published, in the session's units.
+    """One side's score on one board: exact and as published, in the session's units.
 
-    A named tuple rather than a frozen dataclass: a big board builds two per table, and a tuple is
-    built several times faster than a frozen dataclass (whose __init__ sets each field through
-    object.__setattr__).
+    It names no pair (the table does: TableScore.ns_pair, ew_pair), so every table with the same figures shares
+    one: a board of 10,000 results holds a few hundred, not 20,000. A named tuple rather than a frozen
+    dataclass: one is built several times faster.
     """
 
-    pair: str
     direction: str  # NS or EW
     exact: Fraction
     mp: Decimal
@@ -164,6 +163,14 @@ class TableScore(NamedTuple):
     ns: SideScore | None  # None: not played
     ew: SideScore | None
 
+    @property
+    def ns_pair(self) -> str:
+        return self.result.ns_pair
+
+    @property
+    def ew_pair(self) -> str:
+        return self.result.ew_pair
+
 
 @dataclass(frozen=True, slots=True)
 class BoardScore:
@@ -181,6 +188,14 @@ class BoardScore:
                 yield t.ns
             if t.ew is not None:
                 yield t.ew
+
+    def pair_sides(self) -> Iterable[tuple[str, SideScore]]:
+        """Each scored side with the pair that holds it."""
+        for t in self.tables:
+            if t.ns is not None:
+                yield t.result.ns_pair, t.ns
+            if t.ew is not None:
+                yield t.result.ew_pair, t.ew
 
 
 def _mp1_by_score(scores: Sequence[int]) -> dict[int, int]:
@@ -258,8 +273,7 @@ def _factored(raw: Fraction | int, n: int, expected: int, method: Factoring) -> 
 
 
 
-_Side = tuple[str, Fraction, Decimal, Decimal, int, SideKind, None]  # a SideScore without its pair
-_Sides = tuple[_Side, _Side]  # NS, EW
+_Sides = tuple[SideScore, SideScore]  # NS, EW
 
 
 class _Publisher:
@@ -303,7 +317,8 @@ class _SideFigures:
             den *= 2
         x_ns, x_ew = Fraction(num, den), Fraction(ew_num, den)
         top = self.publish.top
-        return ((NS, x_ns, *self.publish(x_ns), top, kind, None), (EW, x_ew, *self.publish(x_ew), top, kind, None))
+        return (SideScore(NS, x_ns, *self.publish(x_ns), top, kind),
+                SideScore(EW, x_ew, *self.publish(x_ew), top, kind))
 
 
 _ns_pair = attrgetter("ns_pair")
@@ -350,7 +365,7 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
 def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _SideFigures,
                    memo: dict[int, _Sides]) -> tuple[TableScore, ...]:
     """The tables of a board of plain played scores: figures per distinct raw score (from `memo`, which keeps
-    them across boards), then three tuples per table (a pair id before its shared figures)."""
+    them across boards), then one tuple per table holding the shared figures."""
     n = len(scores)
     by_score: dict[int, _Sides] = {}
     for s, raw in _mp1_by_score(scores).items():
@@ -358,10 +373,9 @@ def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _
         if got is None:
             got = memo[raw] = figures.sides(raw, n, SideKind.PLAYED)
         by_score[s] = got
-    new, ts, ss = _new_tuple, TableScore, SideScore
-    # (pair,) + figures: one tuple concatenation, measured faster than unpacking into a display (RUF005).
-    return tuple([new(ts, (r, new(ss, (r.ns_pair,) + ns), new(ss, (r.ew_pair,) + ew)))  # noqa: RUF005
-                  for r, (ns, ew) in zip(results, map(by_score.__getitem__, scores), strict=True)])
+    new, ts = _new_tuple, TableScore
+    return tuple([new(ts, (r, ns, ew)) for r, (ns, ew) in zip(results, map(by_score.__getitem__, scores),
+                                                                    strict=True)])
 
 
 def matchpoint_board(
@@ -434,11 +448,10 @@ def matchpoint_board(
         ew: SideScore | None = None
         f = per_table.get(i)
         if f is not None:
-            ns = _new_tuple(SideScore, (r.ns_pair, *f[0]))
-            ew = _new_tuple(SideScore, (r.ew_pair, *f[1]))
+            ns, ew = f
         elif isinstance(out, Artificial):
-            ns = artificial_side(r.ns_pair, NS, out.ns, top, options, publish)
-            ew = artificial_side(r.ew_pair, EW, out.ew, top, options, publish)
+            ns = artificial_side(NS, out.ns, top, options, publish)
+            ew = artificial_side(EW, out.ew, top, options, publish)
         else:
             assert isinstance(out, NotPlayed)
         tables.append(_new_tuple(TableScore, (r, ns, ew)))
@@ -446,7 +459,6 @@ def matchpoint_board(
 
 
 def artificial_side(
-    pair: str,
     direction: str,
     side: Average | Fraction,
     top: int,
@@ -460,5 +472,5 @@ def artificial_side(
     exact = percent * top / 100
     pub = publish or _Publisher(top, options)
     mp, pct = pub(exact)
-    return SideScore(pair, direction, exact, mp, pct, top, SideKind.ARTIFICIAL,
+    return SideScore(direction, exact, mp, pct, top, SideKind.ARTIFICIAL,
                      side if isinstance(side, Average) else None)
