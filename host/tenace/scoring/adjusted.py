@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from tenace.scoring.matchpoints import BoardOptions, BoardScore, SideKind, SideScore, artificial_side
+from tenace.scoring.matchpoints import BoardOptions, BoardScore, SideKind, Sides, SideScore, artificial_side
 from tenace.scoring.model import Average
 
 
@@ -52,19 +52,20 @@ def apply_12c2c(
     out = []
     for b in boards:
         changed = False
-        tables = []
-        for t in b.tables:
-            new = t
-            for attr in ("ns", "ew"):
-                side: SideScore | None = getattr(new, attr)
+        figures: list[Sides] = []
+        for r, sides in zip(b.results, b.figures, strict=True):
+            new = list(sides)
+            for i, pair in enumerate((r.ns_pair, r.ew_pair)):
+                side = new[i]
                 if side is None or side.average is None:
                     continue
-                pair = t.result.ns_pair if attr == "ns" else t.result.ew_pair
                 pct = revised_percent(side, own.get(pair), options)
                 if pct is not None:
-                    revised = artificial_side(side.direction, side.average, side.top, options, percent=pct)
-                    new = new._replace(ns=revised) if attr == "ns" else new._replace(ew=revised)
-            changed |= new is not t
-            tables.append(new)
-        out.append(replace(b, tables=tuple(tables)) if changed else b)
+                    new[i] = artificial_side(side.direction, side.average, side.top, options, percent=pct)
+            if new != list(sides):
+                changed = True
+                figures.append((new[0], new[1]))
+            else:
+                figures.append(sides)
+        out.append(replace(b, figures=tuple(figures)) if changed else b)
     return out

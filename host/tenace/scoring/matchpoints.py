@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from operator import attrgetter
-from typing import NamedTuple
+from operator import attrgetter, countOf
+from typing import NamedTuple, overload
 
 from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Weighted
 from tenace.scoring.ranking import FieldMode, Tiebreak
@@ -172,30 +172,75 @@ class TableScore(NamedTuple):
         return self.result.ew_pair
 
 
+Sides = tuple[SideScore | None, SideScore | None]  # a table's NS and EW side; (None, None): not played
+_NOT_PLAYED: Sides = (None, None)
+
+
+class Tables(Sequence[TableScore]):
+    """A board's tables as TableScores, each made when it is read from the board's two columns."""
+
+    __slots__ = ("_figures", "_results")
+
+    def __init__(self, results: tuple[BoardResult, ...], figures: tuple[Sides, ...]) -> None:
+        self._results = results
+        self._figures = figures
+
+    def __len__(self) -> int:
+        return len(self._results)
+
+    @overload
+    def __getitem__(self, i: int) -> TableScore: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[TableScore, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> TableScore | tuple[TableScore, ...]:
+        if isinstance(i, slice):
+            return tuple(map(_table, self._results[i], self._figures[i]))
+        return _table(self._results[i], self._figures[i])
+
+    def __iter__(self) -> Iterator[TableScore]:
+        return map(_table, self._results, self._figures)
+
+
+def _table(result: BoardResult, sides: Sides) -> TableScore:
+    return _new_tuple(TableScore, (result, *sides))
+
+
 @dataclass(frozen=True, slots=True)
 class BoardScore:
-    """A board's results compared within its scope (a section, or the field) and brought to its top."""
+    """A board's results compared within its scope (a section, or the field) and brought to its top.
+
+    Kept as two columns, the results and each one's sides, the sides shared by every table with the same figures
+    (a board of 10,000 results holds two references per table and a few hundred SideScores, not 10,000 objects
+    for the garbage collector to walk); `tables` reads them as TableScores.
+    """
 
     section: str | None  # None when compared across sections
     board: int
     expected: int
     top: int
-    tables: tuple[TableScore, ...]
+    results: tuple[BoardResult, ...]
+    figures: tuple[Sides, ...]  # per result, in the same order
+
+    @property
+    def tables(self) -> Tables:
+        return Tables(self.results, self.figures)
 
     def sides(self) -> Iterable[SideScore]:
-        for t in self.tables:
-            if t.ns is not None:
-                yield t.ns
-            if t.ew is not None:
-                yield t.ew
+        for ns, ew in self.figures:
+            if ns is not None:
+                yield ns
+            if ew is not None:
+                yield ew
 
     def pair_sides(self) -> Iterable[tuple[str, SideScore]]:
         """Each scored side with the pair that holds it."""
-        for t in self.tables:
-            if t.ns is not None:
-                yield t.result.ns_pair, t.ns
-            if t.ew is not None:
-                yield t.result.ew_pair, t.ew
+        for r, (ns, ew) in zip(self.results, self.figures, strict=True):
+            if ns is not None:
+                yield r.ns_pair, ns
+            if ew is not None:
+                yield r.ew_pair, ew
 
 
 def _mp1_by_score(scores: Sequence[int]) -> dict[int, int]:
@@ -273,7 +318,7 @@ def _factored(raw: Fraction | int, n: int, expected: int, method: Factoring) -> 
 
 
 
-_Sides = tuple[SideScore, SideScore]  # NS, EW
+_Sides = tuple[SideScore, SideScore]  # NS, EW, both scored
 
 
 class _Publisher:
@@ -324,9 +369,10 @@ class _SideFigures:
 _ns_pair = attrgetter("ns_pair")
 _ew_pair = attrgetter("ew_pair")
 _board_of = attrgetter("board")
-_outcome = attrgetter("outcome")
 _fouled_group = attrgetter("fouled_group")
-_ns_score = attrgetter("ns_score")
+# Of the outcomes only Played has an ns_score: this reads every score of a board of played results, and fails
+# (AttributeError) on any other board.
+_played_score = attrgetter("outcome.ns_score")
 _new_tuple = tuple.__new__
 
 # The figures of a plain played board, per raw MP1 score, kept across boards: a session's boards share their
@@ -347,12 +393,15 @@ def _side_figures(options: BoardOptions, fouled: bool, compared: int, expected: 
 
 
 def _check_entries(results: Sequence[BoardResult], board: int) -> None:
-    """One board, and each pair at most once on it (set sizes first; the slow walk only names the culprit)."""
-    if set(map(_board_of, results)) != {board}:
+    """One board, and each pair at most once on it (a count and a set size first; the slow walk only names the
+    culprit)."""
+    if countOf(map(_board_of, results), board) != len(results):
         for r in results:
             if r.board != board:
                 raise ValueError(f"board {r.board} mixed into the results of board {board}")
-    if len(set(map(_ns_pair, results)).union(map(_ew_pair, results))) != 2 * len(results):
+    pairs = set(map(_ns_pair, results))
+    pairs.update(map(_ew_pair, results))  # in place: set.union would copy the NS set first
+    if len(pairs) != 2 * len(results):
         seen: set[str] = set()
         for r in results:
             if r.ns_pair in seen or r.ew_pair in seen:
@@ -362,10 +411,9 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
             seen.add(r.ew_pair)
 
 
-def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _SideFigures,
-                   memo: dict[int, _Sides]) -> tuple[TableScore, ...]:
-    """The tables of a board of plain played scores: figures per distinct raw score (from `memo`, which keeps
-    them across boards), then one tuple per table holding the shared figures."""
+def _played_figures(scores: list[int], figures: _SideFigures, memo: dict[int, _Sides]) -> tuple[Sides, ...]:
+    """Each table's sides on a board of plain played scores: the figures of each distinct raw score (from `memo`,
+    which keeps them across boards), then one reference per table to those of its score."""
     n = len(scores)
     by_score: dict[int, _Sides] = {}
     for s, raw in _mp1_by_score(scores).items():
@@ -373,9 +421,7 @@ def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _
         if got is None:
             got = memo[raw] = figures.sides(raw, n, SideKind.PLAYED)
         by_score[s] = got
-    new, ts = _new_tuple, TableScore
-    return tuple([new(ts, (r, ns, ew)) for r, (ns, ew) in zip(results, map(by_score.__getitem__, scores),
-                                                                    strict=True)])
+    return tuple(map(by_score.__getitem__, scores))
 
 
 def matchpoint_board(
@@ -393,22 +439,26 @@ def matchpoint_board(
     if not results:
         raise ValueError("a board needs at least one result to score")
     board = results[0].board
-    e = expected if expected is not None else len(results)
+    n = len(results)
+    e = expected if expected is not None else n
     _check_entries(results, board)
-    outcomes = list(map(_outcome, results))
-    # Results compared with each other, by Law 87 group: played and weighted ones only.
-    if set(map(type, outcomes)) == {Played} and set(map(_fouled_group, results)) == {None}:
-        # Every result a plain played score: one figure pair per distinct raw score (kept across boards, with the
-        # board's figures), then only the tuples per table.
-        scores = list(map(_ns_score, outcomes))
-        key = (id(options), len(scores), e)
+    try:
+        scores: list[int] | None = list(map(_played_score, results))
+    except AttributeError:  # an outcome other than Played
+        scores = None
+    if scores is not None and countOf(map(_fouled_group, results), None) == n:
+        # Every result a plain played score in one group: one figure pair per distinct raw score (kept across
+        # boards, with the board's figures), then one reference per table.
+        key = (id(options), n, e)
         entry = _PLAYED_FIGURES.get(key)
         if entry is None or entry[0] is not options:
             if len(_PLAYED_FIGURES) >= _PLAYED_FIGURES_MAX:
                 _PLAYED_FIGURES.clear()
             entry = _PLAYED_FIGURES[key] = (options, _side_figures(options, False, len(scores), e), {})
-        figures = entry[1]
-        return BoardScore(section, board, e, figures.publish.top, _played_tables(results, scores, figures, entry[2]))
+        return BoardScore(section, board, e, entry[1].publish.top, tuple(results),
+                          _played_figures(scores, entry[1], entry[2]))
+
+    outcomes = [r.outcome for r in results]
 
     # Results compared with each other, by Law 87 group: played and weighted ones only.
     groups: dict[str | None, list[int]] = {}
@@ -441,21 +491,18 @@ def matchpoint_board(
                 sides = by_raw[raw, kind] = figures.sides(raw, n, kind)
             per_table[i] = sides
 
-    tables = []
-    for i, r in enumerate(results):
-        out = r.outcome
-        ns: SideScore | None = None
-        ew: SideScore | None = None
+    column: list[Sides] = []
+    for i, out in enumerate(outcomes):
         f = per_table.get(i)
         if f is not None:
-            ns, ew = f
+            column.append(f)
         elif isinstance(out, Artificial):
-            ns = artificial_side(NS, out.ns, top, options, publish)
-            ew = artificial_side(EW, out.ew, top, options, publish)
+            column.append((artificial_side(NS, out.ns, top, options, publish),
+                          artificial_side(EW, out.ew, top, options, publish)))
         else:
             assert isinstance(out, NotPlayed)
-        tables.append(_new_tuple(TableScore, (r, ns, ew)))
-    return BoardScore(section, board, e, top, tuple(tables))
+            column.append(_NOT_PLAYED)
+    return BoardScore(section, board, e, top, tuple(results), tuple(column))
 
 
 def artificial_side(

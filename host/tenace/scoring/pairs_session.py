@@ -128,15 +128,14 @@ def score_pairs_session(
     pairs: dict[str, _Pair] = {}
     for key in sorted(entries, key=_key_order):
         board = scores[key] = matchpoint_board(list(entries[key].values()), o, expected[key[0]], key[0])
-        where = [(i, side.direction) for i, t in enumerate(board.tables) if t.ns is not None
-                 for side in (t.ns, t.ew) if side is not None and side.average is not None]
+        where = [(i, side.direction) for i, (ns, ew) in enumerate(board.figures) if ns is not None
+                 for side in (ns, ew) if side is not None and side.average is not None]
         if where:
             averages[key] = where
-        for t in board.tables:
-            if t.ns is None or t.ew is None:  # not played: the board counts for neither pair
+        for r, (ns, ew) in zip(board.results, board.figures, strict=True):
+            if ns is None or ew is None:  # not played: the board counts for neither pair
                 continue
-            r = t.result
-            for pair, side, opponent in ((r.ns_pair, t.ns, r.ew_pair), (r.ew_pair, t.ew, r.ns_pair)):
+            for pair, side, opponent in ((r.ns_pair, ns, r.ew_pair), (r.ew_pair, ew, r.ns_pair)):
                 acc = pairs.get(pair)
                 if acc is None:
                     acc = pairs[pair] = _Pair(pair_section[pair])
@@ -228,16 +227,16 @@ def _sides_at(board: BoardScore, where: Iterable[tuple[int, str]]) -> Iterable[t
 def _with_revisions(board: BoardScore, key: BoardKey, where: Iterable[tuple[int, str]],
                     revised: Mapping[tuple[BoardKey, str], SideScore]) -> BoardScore:
     """The board with its Law 12C2(c) sides in place of the averages (unchanged if none is revised)."""
-    tables = list(board.tables)
+    figures = list(board.figures)
     changed = False
     for i, direction in where:
-        t = tables[i]
-        pair, side = (t.result.ns_pair, t.ns) if direction == NS else (t.result.ew_pair, t.ew)
+        r, (ns, ew) = board.results[i], figures[i]
+        pair, side = (r.ns_pair, ns) if direction == NS else (r.ew_pair, ew)
         new = revised.get((key, pair)) if side is not None else None
         if new is not None:
-            tables[i] = t._replace(ns=new) if direction == NS else t._replace(ew=new)
+            figures[i] = (new, ew) if direction == NS else (ns, new)
             changed = True
-    return replace(board, tables=tuple(tables)) if changed else board
+    return replace(board, figures=tuple(figures)) if changed else board
 
 
 def _key_order(key: BoardKey) -> tuple[str, int]:
