@@ -243,6 +243,24 @@ class BoardScore:
                 yield r.ew_pair, ew
 
 
+_set_section, _set_board, _set_expected, _set_top, _set_results, _set_figures = (
+    BoardScore.__dict__[name].__set__ for name in ("section", "board", "expected", "top", "results", "figures"))
+
+
+def _board_score(section: str | None, board: int, expected: int, top: int, results: tuple[BoardResult, ...],
+                 figures: tuple[Sides, ...]) -> BoardScore:
+    """BoardScore(...) through its slots' descriptors: the generated frozen __init__ (object.__setattr__ per
+    field) costs about twice as much, a tenth of a club board."""
+    score = object.__new__(BoardScore)
+    _set_section(score, section)
+    _set_board(score, board)
+    _set_expected(score, expected)
+    _set_top(score, top)
+    _set_results(score, results)
+    _set_figures(score, figures)
+    return score
+
+
 def _mp1_by_score(scores: Sequence[int]) -> dict[int, int]:
     """MP1 of each distinct score: 2 per score below it, 1 per other equal score (integers, one sort of the
     distinct scores)."""
@@ -455,8 +473,8 @@ def matchpoint_board(
             if len(_PLAYED_FIGURES) >= _PLAYED_FIGURES_MAX:
                 _PLAYED_FIGURES.clear()
             entry = _PLAYED_FIGURES[key] = (options, _side_figures(options, False, len(scores), e), {})
-        return BoardScore(section, board, e, entry[1].publish.top, tuple(results),
-                          _played_figures(scores, entry[1], entry[2]))
+        return _board_score(section, board, e, entry[1].publish.top, tuple(results),
+                            _played_figures(scores, entry[1], entry[2]))
 
     outcomes = [r.outcome for r in results]
 
@@ -502,7 +520,7 @@ def matchpoint_board(
         else:
             assert isinstance(out, NotPlayed)
             column.append(_NOT_PLAYED)
-    return BoardScore(section, board, e, top, tuple(results), tuple(column))
+    return _board_score(section, board, e, top, tuple(results), tuple(column))
 
 
 def artificial_side(
