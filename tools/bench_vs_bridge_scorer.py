@@ -5,6 +5,11 @@ game objects, Tenace's BoardResults). The timed region is the scoring call and n
 `value`s are read off its games after its timing, and Tenace's exact figures (Fractions) are turned into floats
 for the comparison after its own, so neither side pays for the other's conversion. Both runtimes collect
 garbage as they always do: neither collector is switched off or tuned.
+
+What each side leaves per result is alike: the peer points each game at a figures object shared by equal scores
+(matchpointsNS/EW); matchpoint_board's BoardScore holds, per table, a reference to the (NS, EW) SideScores shared
+by equal scores (exact Fraction, published MPs and percentage each), and its `tables` makes a TableScore view of
+a table when it is read, here after the timing.
 """
 
 from __future__ import annotations
