@@ -433,8 +433,21 @@ def _played_figures(scores: list[int], figures: _SideFigures, memo: dict[int, _S
     """Each table's sides on a board of plain played scores: the figures of each distinct raw score (from `memo`,
     which keeps them across boards), then one reference per table to those of its score."""
     n = len(scores)
+    counts: Mapping[int, int]
+    if n > 32:
+        counts = Counter(scores)
+    else:  # a club board: a plain dict counts faster than Counter's set-up
+        small: dict[int, int] = {}
+        for s in scores:
+            small[s] = small.get(s, 0) + 1
+        counts = small
+    # _mp1_by_score's walk, the figures looked up in the same pass
     by_score: dict[int, _Sides] = {}
-    for s, raw in _mp1_by_score(scores).items():
+    twice_below_less_one = -1
+    for s in sorted(counts):
+        c = counts[s]
+        raw = twice_below_less_one + c
+        twice_below_less_one += 2 * c
         got = memo.get(raw)
         if got is None:
             got = memo[raw] = figures.sides(raw, n, SideKind.PLAYED)
