@@ -1,4 +1,16 @@
-"""Benchmark and agreement check of Tenace's matchpoints and cross-IMPs against the bridge-scorer npm package."""
+"""Benchmark and agreement check of Tenace's matchpoints and cross-IMPs against the bridge-scorer npm package.
+
+Each side is timed inside its own runtime on the same boards, its inputs built before the timing (the peer's
+game objects, Tenace's BoardResults). The timed region is the scoring call and nothing after it: the peer's
+`value`s are read off its games after its timing, and Tenace's exact figures (Fractions) are turned into floats
+for the comparison after its own, so neither side pays for the other's conversion. Both runtimes collect
+garbage as they always do: neither collector is switched off or tuned.
+
+What each side leaves per result is alike: the peer points each game at a figures object shared by equal scores
+(matchpointsNS/EW); matchpoint_board's BoardScore holds, per table, a reference to the (NS, EW) SideScores shared
+by equal scores (exact Fraction, published MPs and percentage each), and its `tables` makes a TableScore view of
+a table when it is read, here after the timing.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_board
-from tenace.scoring.imp_results import Score
-from tenace.scoring.matchpoints import Factoring, MatchpointOptions, matchpoint_board, mp1_raw
+from tenace.scoring.imp_results import ImpLine, Score
+from tenace.scoring.matchpoints import BoardScore, Factoring, MatchpointOptions, matchpoint_board, mp1_raw
 from tenace.scoring.model import BoardResult, Played
 
 from simulated_scores import realistic_board
@@ -47,24 +59,31 @@ def board_results(board: int, scores: Sequence[int]) -> list[BoardResult]:
     return [BoardResult("A", i + 1, 1, board, f"N{i + 1}", f"E{i + 1}", Played(s)) for i, s in enumerate(scores)]
 
 
-def tenace_mp_full(field: list[list[BoardResult]]) -> list[list[float]]:
+def tenace_mp_full(field: list[list[BoardResult]]) -> list[BoardScore]:
     """matchpoint_board, unfactored: exact, published MPs and percentages for both sides of every table."""
-    out = []
-    for results in field:
-        scored = matchpoint_board(results, UNFACTORED)
-        out.append([float(t.ns.exact) if t.ns is not None else float("nan") for t in scored.tables])
-    return out
+    return [matchpoint_board(results, UNFACTORED) for results in field]
 
 
-def tenace_cross(boards: Boards) -> list[list[float]]:
-    """Cross-IMPs per comparison, equal scores grouped into Score(ns, count) entries (grouping is timed)."""
+def mp_full_values(scored: Sequence[BoardScore]) -> list[list[float]]:
+    """NS exact MPs as floats, read after the timing (as the peer's values are read after its own)."""
+    return [[float(t.ns.exact) if t.ns is not None else float("nan") for t in board.tables] for board in scored]
+
+
+def tenace_cross(boards: Boards) -> list[list[ImpLine]]:
+    """Cross-IMPs per comparison, equal scores grouped into Score(ns, count) entries (grouping timed), and each
+    result's line in the board's order."""
     out = []
     for b in boards:
         counts = Counter(b)
         scored = cross_imps_board([Score(s, c) for s, c in counts.items()], PER_COMPARISON)
-        per_score = {s: line.ns_imps for s, line in zip(counts, scored.lines, strict=True)}
-        out.append([float(per_score[s]) for s in b])
+        per_score = dict(zip(counts, scored.lines, strict=True))
+        out.append([per_score[s] for s in b])
     return out
+
+
+def cross_values(lines: Sequence[Sequence[ImpLine]]) -> list[list[float]]:
+    """NS IMPs as floats, read after the timing."""
+    return [[float(line.ns_imps) for line in board] for board in lines]
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -144,12 +163,12 @@ def agreement(boards: Boards) -> dict[str, Agreement]:
     must be equal as doubles too (a tolerance of 1e-9 is allowed for safety and never needed).
     """
     peer = run_peer(boards, repeat=1)
-    full = tenace_mp_full([board_results(b + 1, s) for b, s in enumerate(boards)])
+    full = mp_full_values(tenace_mp_full([board_results(b + 1, s) for b, s in enumerate(boards)]))
     mp = [[float(v) for v in row] for row in tenace_mp(boards)]
     return {
         "matchpoints": compare(mp, peer["matchpoints"]["values"]),
         "matchpoint_board": compare(full, peer["matchpoints"]["values"]),
-        "crossImps": compare(tenace_cross(boards), peer["crossImps"]["values"], tolerance=1e-9),
+        "crossImps": compare(cross_values(tenace_cross(boards)), peer["crossImps"]["values"], tolerance=1e-9),
     }
 
 
@@ -171,7 +190,7 @@ def main() -> None:
           f"{args.repeat} runs over all boards, each side timed inside its own runtime, start-up excluded")
     print("Tenace matchpoints: mp1_raw per board; Tenace matchpoint_board: full board (BoardResult in, exact + "
           "published MPs and % for NS and EW, unfactored); Tenace cross-IMPs: cross_imps_board on Score(ns, count) "
-          "entries, grouping timed\n")
+          "entries, grouping timed; values converted for the comparison after the timing, on both sides\n")
     header = (f"{'method':<20} {'results/board':>13} {'Tenace ms':>11} {'bridge-scorer ms':>17} {'ratio':>9}"
               f" {'compared':>9} {'mismatches':>10}")
     print(header)
@@ -189,8 +208,10 @@ def main() -> None:
         rows = [
             ("matchpoints", t_mp, peer["matchpoints"], compare([[float(v) for v in r] for r in mp],
                                                                peer["matchpoints"]["values"])),
-            ("matchpoint_board", t_full, peer["matchpoints"], compare(full, peer["matchpoints"]["values"])),
-            ("cross-IMPs", t_cross, peer["crossImps"], compare(cross, peer["crossImps"]["values"], 1e-9)),
+            ("matchpoint_board", t_full, peer["matchpoints"], compare(mp_full_values(full),
+                                                                    peer["matchpoints"]["values"])),
+            ("cross-IMPs", t_cross, peer["crossImps"], compare(cross_values(cross), peer["crossImps"]["values"],
+                                                               1e-9)),
         ]
         for name, ours, theirs, agree in rows:
             mark = "*" if theirs["extrapolated"] else ""

@@ -217,6 +217,29 @@ def test_a_pair_cannot_score_twice_on_a_board() -> None:
         matchpoint_board(twice)
 
 
+def test_a_board_from_another_board_is_refused_on_every_path() -> None:
+    for outcomes in (FIVE, (*FIVE[:4], NotPlayed())):
+        results = board(*outcomes)
+        stray = BoardResult("A", 9, 1, 2, "9", "109", Played(420))
+        with pytest.raises(ValueError, match="board 2 mixed into the results of board 1"):
+            matchpoint_board([*results, stray])
+
+
+def test_tables_are_a_view_of_the_shared_figures() -> None:
+    results = board(*FIVE, NotPlayed(), Artificial(Average.PLUS, Average.MINUS))
+    s = matchpoint_board(results)
+    tables = list(s.tables)
+    assert len(s.tables) == len(results) and [t.result for t in tables] == results
+    assert s.tables[1] == tables[1] and s.tables[-1] == tables[-1] and s.tables[1:3] == tuple(tables[1:3])
+    assert (tables[0].ns_pair, tables[0].ew_pair) == ("1", "101")
+    assert tables[0].ns is tables[1].ns and tables[0].ew is tables[1].ew  # equal scores share their figures
+    assert tables[5].ns is None and tables[5].ew is None
+    assert list(s.pair_sides()) == [(p, side) for t in tables for p, side in ((t.ns_pair, t.ns), (t.ew_pair, t.ew))
+                                    if side is not None]
+    assert list(s.sides()) == [side for _, side in s.pair_sides()]
+    assert s == BoardScore(s.section, s.board, s.expected, s.top, tuple(results), s.figures)
+
+
 def test_played_from_contract_scores_by_law77() -> None:
     assert Played.from_contract("4S", "S", 10, board=1) == Played(420)
     assert Played.from_contract("3NT", "E", 10, board=2) == Played(-430)  # board 2: NS vulnerable, E not

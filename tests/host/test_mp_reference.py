@@ -125,8 +125,8 @@ def fields(draw: st.DrawFn) -> tuple[list[BoardResult], int | None]:
 def rows(results: list[BoardResult], o: MatchpointOptions, expected: int | None) -> list[tuple[Row | None, ...]]:
     scored = matchpoint_board(results, o, expected)
     assert [t.result for t in scored.tables] == results
-    return [tuple(None if s is None else (s.pair, s.direction, s.exact, s.mp, s.percent, s.top, s.kind, s.average)
-                  for s in (t.ns, t.ew)) for t in scored.tables]
+    return [tuple(None if s is None else (pair, s.direction, s.exact, s.mp, s.percent, s.top, s.kind, s.average)
+                  for pair, s in ((t.ns_pair, t.ns), (t.ew_pair, t.ew))) for t in scored.tables]
 
 
 def shown(tables: Sequence[Sequence[Row | None]]) -> list[list[tuple[object, ...] | None]]:

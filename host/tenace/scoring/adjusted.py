@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from tenace.scoring.matchpoints import BoardOptions, BoardScore, SideKind, SideScore, artificial_side
+from tenace.scoring.matchpoints import BoardOptions, BoardScore, SideKind, Sides, SideScore, artificial_side
 from tenace.scoring.model import Average
 
 
@@ -19,10 +19,10 @@ def real_percentages(boards: Iterable[BoardScore]) -> dict[str, Fraction]:
     mp: dict[str, Fraction] = {}
     top: dict[str, int] = {}
     for b in boards:
-        for s in b.sides():
+        for pair, s in b.pair_sides():
             if s.kind is not SideKind.ARTIFICIAL:
-                mp[s.pair] = mp.get(s.pair, Fraction(0)) + s.exact
-                top[s.pair] = top.get(s.pair, 0) + s.top
+                mp[pair] = mp.get(pair, Fraction(0)) + s.exact
+                top[pair] = top.get(pair, 0) + s.top
     return {p: mp[p] * 100 / top[p] for p in mp if top[p]}
 
 
@@ -52,18 +52,20 @@ def apply_12c2c(
     out = []
     for b in boards:
         changed = False
-        tables = []
-        for t in b.tables:
-            new = t
-            for attr in ("ns", "ew"):
-                side: SideScore | None = getattr(new, attr)
+        figures: list[Sides] = []
+        for r, sides in zip(b.results, b.figures, strict=True):
+            new = list(sides)
+            for i, pair in enumerate((r.ns_pair, r.ew_pair)):
+                side = new[i]
                 if side is None or side.average is None:
                     continue
-                pct = revised_percent(side, own.get(side.pair), options)
+                pct = revised_percent(side, own.get(pair), options)
                 if pct is not None:
-                    revised = artificial_side(side.pair, side.direction, side.average, side.top, options, percent=pct)
-                    new = new._replace(ns=revised) if attr == "ns" else new._replace(ew=revised)
-            changed |= new is not t
-            tables.append(new)
-        out.append(replace(b, tables=tuple(tables)) if changed else b)
+                    new[i] = artificial_side(side.direction, side.average, side.top, options, percent=pct)
+            if new != list(sides):
+                changed = True
+                figures.append((new[0], new[1]))
+            else:
+                figures.append(sides)
+        out.append(replace(b, figures=tuple(figures)) if changed else b)
     return out

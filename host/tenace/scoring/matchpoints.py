@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
-from operator import attrgetter
-from typing import NamedTuple
+from operator import attrgetter, countOf
+from typing import NamedTuple, overload
 
 from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Weighted
 from tenace.scoring.ranking import FieldMode, Tiebreak
@@ -136,14 +136,13 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
 
 
 class SideScore(NamedTuple):
-    """One pair's score on one board: exact and as published, in the session's units.
+    """One side's score on one board: exact and as published, in the session's units.
 
-    A named tuple rather than a frozen dataclass: a big board builds two per table, and a tuple is
-    built several times faster than a frozen dataclass (whose __init__ sets each field through
-    object.__setattr__).
+    It names no pair (the table does: TableScore.ns_pair, ew_pair), so every table with the same figures shares
+    one: a board of 10,000 results holds a few hundred, not 20,000. A named tuple rather than a frozen
+    dataclass: one is built several times faster.
     """
 
-    pair: str
     direction: str  # NS or EW
     exact: Fraction
     mp: Decimal
@@ -164,23 +163,102 @@ class TableScore(NamedTuple):
     ns: SideScore | None  # None: not played
     ew: SideScore | None
 
+    @property
+    def ns_pair(self) -> str:
+        return self.result.ns_pair
+
+    @property
+    def ew_pair(self) -> str:
+        return self.result.ew_pair
+
+
+Sides = tuple[SideScore | None, SideScore | None]  # a table's NS and EW side; (None, None): not played
+_NOT_PLAYED: Sides = (None, None)
+
+
+class Tables(Sequence[TableScore]):
+    """A board's tables as TableScores, each made when it is read from the board's two columns."""
+
+    __slots__ = ("_figures", "_results")
+
+    def __init__(self, results: tuple[BoardResult, ...], figures: tuple[Sides, ...]) -> None:
+        self._results = results
+        self._figures = figures
+
+    def __len__(self) -> int:
+        return len(self._results)
+
+    @overload
+    def __getitem__(self, i: int) -> TableScore: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[TableScore, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> TableScore | tuple[TableScore, ...]:
+        if isinstance(i, slice):
+            return tuple(map(_table, self._results[i], self._figures[i]))
+        return _table(self._results[i], self._figures[i])
+
+    def __iter__(self) -> Iterator[TableScore]:
+        return map(_table, self._results, self._figures)
+
+
+def _table(result: BoardResult, sides: Sides) -> TableScore:
+    return _new_tuple(TableScore, (result, *sides))
+
 
 @dataclass(frozen=True, slots=True)
 class BoardScore:
-    """A board's results compared within its scope (a section, or the field) and brought to its top."""
+    """A board's results compared within its scope (a section, or the field) and brought to its top.
+
+    Kept as two columns, the results and each one's sides, the sides shared by every table with the same figures
+    (a board of 10,000 results holds two references per table and a few hundred SideScores, not 10,000 objects
+    for the garbage collector to walk); `tables` reads them as TableScores.
+    """
 
     section: str | None  # None when compared across sections
     board: int
     expected: int
     top: int
-    tables: tuple[TableScore, ...]
+    results: tuple[BoardResult, ...]
+    figures: tuple[Sides, ...]  # per result, in the same order
+
+    @property
+    def tables(self) -> Tables:
+        return Tables(self.results, self.figures)
 
     def sides(self) -> Iterable[SideScore]:
-        for t in self.tables:
-            if t.ns is not None:
-                yield t.ns
-            if t.ew is not None:
-                yield t.ew
+        for ns, ew in self.figures:
+            if ns is not None:
+                yield ns
+            if ew is not None:
+                yield ew
+
+    def pair_sides(self) -> Iterable[tuple[str, SideScore]]:
+        """Each scored side with the pair that holds it."""
+        for r, (ns, ew) in zip(self.results, self.figures, strict=True):
+            if ns is not None:
+                yield r.ns_pair, ns
+            if ew is not None:
+                yield r.ew_pair, ew
+
+
+_set_section, _set_board, _set_expected, _set_top, _set_results, _set_figures = (
+    BoardScore.__dict__[name].__set__ for name in ("section", "board", "expected", "top", "results", "figures"))
+
+
+def _board_score(section: str | None, board: int, expected: int, top: int, results: tuple[BoardResult, ...],
+                 figures: tuple[Sides, ...]) -> BoardScore:
+    """BoardScore(...) through its slots' descriptors: the generated frozen __init__ (object.__setattr__ per
+    field) costs about twice as much, a tenth of a club board."""
+    score = object.__new__(BoardScore)
+    _set_section(score, section)
+    _set_board(score, board)
+    _set_expected(score, expected)
+    _set_top(score, top)
+    _set_results(score, results)
+    _set_figures(score, figures)
+    return score
 
 
 def _mp1_by_score(scores: Sequence[int]) -> dict[int, int]:
@@ -258,8 +336,7 @@ def _factored(raw: Fraction | int, n: int, expected: int, method: Factoring) -> 
 
 
 
-_Side = tuple[str, Fraction, Decimal, Decimal, int, SideKind, None]  # a SideScore without its pair
-_Sides = tuple[_Side, _Side]  # NS, EW
+_Sides = tuple[SideScore, SideScore]  # NS, EW, both scored
 
 
 class _Publisher:
@@ -303,15 +380,17 @@ class _SideFigures:
             den *= 2
         x_ns, x_ew = Fraction(num, den), Fraction(ew_num, den)
         top = self.publish.top
-        return ((NS, x_ns, *self.publish(x_ns), top, kind, None), (EW, x_ew, *self.publish(x_ew), top, kind, None))
+        return (SideScore(NS, x_ns, *self.publish(x_ns), top, kind),
+                SideScore(EW, x_ew, *self.publish(x_ew), top, kind))
 
 
 _ns_pair = attrgetter("ns_pair")
 _ew_pair = attrgetter("ew_pair")
 _board_of = attrgetter("board")
-_outcome = attrgetter("outcome")
 _fouled_group = attrgetter("fouled_group")
-_ns_score = attrgetter("ns_score")
+# Of the outcomes only Played has an ns_score: this reads every score of a board of played results, and fails
+# (AttributeError) on any other board.
+_played_score = attrgetter("outcome.ns_score")
 _new_tuple = tuple.__new__
 
 # The figures of a plain played board, per raw MP1 score, kept across boards: a session's boards share their
@@ -332,12 +411,15 @@ def _side_figures(options: BoardOptions, fouled: bool, compared: int, expected: 
 
 
 def _check_entries(results: Sequence[BoardResult], board: int) -> None:
-    """One board, and each pair at most once on it (set sizes first; the slow walk only names the culprit)."""
-    if set(map(_board_of, results)) != {board}:
+    """One board, and each pair at most once on it (a count and a set size first; the slow walk only names the
+    culprit)."""
+    if countOf(map(_board_of, results), board) != len(results):
         for r in results:
             if r.board != board:
                 raise ValueError(f"board {r.board} mixed into the results of board {board}")
-    if len(set(map(_ns_pair, results)).union(map(_ew_pair, results))) != 2 * len(results):
+    pairs = set(map(_ns_pair, results))
+    pairs.update(map(_ew_pair, results))  # in place: set.union would copy the NS set first
+    if len(pairs) != 2 * len(results):
         seen: set[str] = set()
         for r in results:
             if r.ns_pair in seen or r.ew_pair in seen:
@@ -347,21 +429,30 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
             seen.add(r.ew_pair)
 
 
-def _played_tables(results: Sequence[BoardResult], scores: list[int], figures: _SideFigures,
-                   memo: dict[int, _Sides]) -> tuple[TableScore, ...]:
-    """The tables of a board of plain played scores: figures per distinct raw score (from `memo`, which keeps
-    them across boards), then three tuples per table (a pair id before its shared figures)."""
+def _played_figures(scores: list[int], figures: _SideFigures, memo: dict[int, _Sides]) -> tuple[Sides, ...]:
+    """Each table's sides on a board of plain played scores: the figures of each distinct raw score (from `memo`,
+    which keeps them across boards), then one reference per table to those of its score."""
     n = len(scores)
+    counts: Mapping[int, int]
+    if n > 32:
+        counts = Counter(scores)
+    else:  # a club board: a plain dict counts faster than Counter's set-up
+        small: dict[int, int] = {}
+        for s in scores:
+            small[s] = small.get(s, 0) + 1
+        counts = small
+    # _mp1_by_score's walk, the figures looked up in the same pass
     by_score: dict[int, _Sides] = {}
-    for s, raw in _mp1_by_score(scores).items():
+    twice_below_less_one = -1
+    for s in sorted(counts):
+        c = counts[s]
+        raw = twice_below_less_one + c
+        twice_below_less_one += 2 * c
         got = memo.get(raw)
         if got is None:
             got = memo[raw] = figures.sides(raw, n, SideKind.PLAYED)
         by_score[s] = got
-    new, ts, ss = _new_tuple, TableScore, SideScore
-    # (pair,) + figures: one tuple concatenation, measured faster than unpacking into a display (RUF005).
-    return tuple([new(ts, (r, new(ss, (r.ns_pair,) + ns), new(ss, (r.ew_pair,) + ew)))  # noqa: RUF005
-                  for r, (ns, ew) in zip(results, map(by_score.__getitem__, scores), strict=True)])
+    return tuple(map(by_score.__getitem__, scores))
 
 
 def matchpoint_board(
@@ -379,22 +470,26 @@ def matchpoint_board(
     if not results:
         raise ValueError("a board needs at least one result to score")
     board = results[0].board
-    e = expected if expected is not None else len(results)
+    n = len(results)
+    e = expected if expected is not None else n
     _check_entries(results, board)
-    outcomes = list(map(_outcome, results))
-    # Results compared with each other, by Law 87 group: played and weighted ones only.
-    if set(map(type, outcomes)) == {Played} and set(map(_fouled_group, results)) == {None}:
-        # Every result a plain played score: one figure pair per distinct raw score (kept across boards, with the
-        # board's figures), then only the tuples per table.
-        scores = list(map(_ns_score, outcomes))
-        key = (id(options), len(scores), e)
+    try:
+        scores: list[int] | None = list(map(_played_score, results))
+    except AttributeError:  # an outcome other than Played
+        scores = None
+    if scores is not None and countOf(map(_fouled_group, results), None) == n:
+        # Every result a plain played score in one group: one figure pair per distinct raw score (kept across
+        # boards, with the board's figures), then one reference per table.
+        key = (id(options), n, e)
         entry = _PLAYED_FIGURES.get(key)
         if entry is None or entry[0] is not options:
             if len(_PLAYED_FIGURES) >= _PLAYED_FIGURES_MAX:
                 _PLAYED_FIGURES.clear()
             entry = _PLAYED_FIGURES[key] = (options, _side_figures(options, False, len(scores), e), {})
-        figures = entry[1]
-        return BoardScore(section, board, e, figures.publish.top, _played_tables(results, scores, figures, entry[2]))
+        return _board_score(section, board, e, entry[1].publish.top, tuple(results),
+                            _played_figures(scores, entry[1], entry[2]))
+
+    outcomes = [r.outcome for r in results]
 
     # Results compared with each other, by Law 87 group: played and weighted ones only.
     groups: dict[str | None, list[int]] = {}
@@ -427,26 +522,21 @@ def matchpoint_board(
                 sides = by_raw[raw, kind] = figures.sides(raw, n, kind)
             per_table[i] = sides
 
-    tables = []
-    for i, r in enumerate(results):
-        out = r.outcome
-        ns: SideScore | None = None
-        ew: SideScore | None = None
+    column: list[Sides] = []
+    for i, out in enumerate(outcomes):
         f = per_table.get(i)
         if f is not None:
-            ns = _new_tuple(SideScore, (r.ns_pair, *f[0]))
-            ew = _new_tuple(SideScore, (r.ew_pair, *f[1]))
+            column.append(f)
         elif isinstance(out, Artificial):
-            ns = artificial_side(r.ns_pair, NS, out.ns, top, options, publish)
-            ew = artificial_side(r.ew_pair, EW, out.ew, top, options, publish)
+            column.append((artificial_side(NS, out.ns, top, options, publish),
+                          artificial_side(EW, out.ew, top, options, publish)))
         else:
             assert isinstance(out, NotPlayed)
-        tables.append(_new_tuple(TableScore, (r, ns, ew)))
-    return BoardScore(section, board, e, top, tuple(tables))
+            column.append(_NOT_PLAYED)
+    return _board_score(section, board, e, top, tuple(results), tuple(column))
 
 
 def artificial_side(
-    pair: str,
     direction: str,
     side: Average | Fraction,
     top: int,
@@ -460,5 +550,5 @@ def artificial_side(
     exact = percent * top / 100
     pub = publish or _Publisher(top, options)
     mp, pct = pub(exact)
-    return SideScore(pair, direction, exact, mp, pct, top, SideKind.ARTIFICIAL,
+    return SideScore(direction, exact, mp, pct, top, SideKind.ARTIFICIAL,
                      side if isinstance(side, Average) else None)

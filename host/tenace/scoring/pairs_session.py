@@ -128,17 +128,17 @@ def score_pairs_session(
     pairs: dict[str, _Pair] = {}
     for key in sorted(entries, key=_key_order):
         board = scores[key] = matchpoint_board(list(entries[key].values()), o, expected[key[0]], key[0])
-        where = [(i, side.direction) for i, t in enumerate(board.tables) if t.ns is not None
-                 for side in (t.ns, t.ew) if side is not None and side.average is not None]
+        where = [(i, side.direction) for i, (ns, ew) in enumerate(board.figures) if ns is not None
+                 for side in (ns, ew) if side is not None and side.average is not None]
         if where:
             averages[key] = where
-        for t in board.tables:
-            if t.ns is None or t.ew is None:  # not played: the board counts for neither pair
+        for r, (ns, ew) in zip(board.results, board.figures, strict=True):
+            if ns is None or ew is None:  # not played: the board counts for neither pair
                 continue
-            for side, opponent in ((t.ns, t.ew.pair), (t.ew, t.ns.pair)):
-                acc = pairs.get(side.pair)
+            for pair, side, opponent in ((r.ns_pair, ns, r.ew_pair), (r.ew_pair, ew, r.ns_pair)):
+                acc = pairs.get(pair)
                 if acc is None:
-                    acc = pairs[side.pair] = _Pair(pair_section[side.pair])
+                    acc = pairs[pair] = _Pair(pair_section[pair])
                 acc.add(key, side, opponent)
 
     revised = _revisions(scores, averages, pairs, o)
@@ -163,15 +163,14 @@ def _revisions(scores: Mapping[BoardKey, BoardScore], averages: Mapping[BoardKey
         return out
     own: dict[str, Fraction | None] = {}
     for key, where in averages.items():
-        for side in _sides_at(scores[key], where):
+        for pair, side in _sides_at(scores[key], where):
             assert side.average is not None
-            if side.pair not in own:
-                acc = pairs[side.pair]
-                own[side.pair] = acc.exact() * 100 / acc.top if acc.top else None
-            pct = revised_percent(side, own[side.pair], o)
+            if pair not in own:
+                acc = pairs[pair]
+                own[pair] = acc.exact() * 100 / acc.top if acc.top else None
+            pct = revised_percent(side, own[pair], o)
             if pct is not None:
-                out[key, side.pair] = artificial_side(side.pair, side.direction, side.average, side.top, o,
-                                                      percent=pct)
+                out[key, pair] = artificial_side(side.direction, side.average, side.top, o, percent=pct)
     return out
 
 
@@ -182,7 +181,7 @@ def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> di
         return {}
     boards = list(boards)
     common_top = max((b.top for b in boards), default=0)
-    tops = {(s.pair, b.board): s.top for b in boards for s in b.sides()}
+    tops = {(pair, b.board): s.top for b in boards for pair, s in b.pair_sides()}
     out: dict[str, Fraction] = {}
     for pen in penalties:
         if pen.unit is PenaltyUnit.MATCHPOINTS:
@@ -217,26 +216,27 @@ def _total(p: str, a: _Pair, revised: Mapping[tuple[BoardKey, str], SideScore], 
     return PairTotal(p, a.section, frozenset(a.directions), a.boards, top, exact, mp, percent, taken or Fraction(0))
 
 
-def _sides_at(board: BoardScore, where: Iterable[tuple[int, str]]) -> Iterable[SideScore]:
+def _sides_at(board: BoardScore, where: Iterable[tuple[int, str]]) -> Iterable[tuple[str, SideScore]]:
     for i, direction in where:
-        side = board.tables[i].ns if direction == NS else board.tables[i].ew
+        t = board.tables[i]
+        pair, side = (t.result.ns_pair, t.ns) if direction == NS else (t.result.ew_pair, t.ew)
         if side is not None:
-            yield side
+            yield pair, side
 
 
 def _with_revisions(board: BoardScore, key: BoardKey, where: Iterable[tuple[int, str]],
                     revised: Mapping[tuple[BoardKey, str], SideScore]) -> BoardScore:
     """The board with its Law 12C2(c) sides in place of the averages (unchanged if none is revised)."""
-    tables = list(board.tables)
+    figures = list(board.figures)
     changed = False
     for i, direction in where:
-        t = tables[i]
-        side = t.ns if direction == NS else t.ew
-        new = revised.get((key, side.pair)) if side is not None else None
+        r, (ns, ew) = board.results[i], figures[i]
+        pair, side = (r.ns_pair, ns) if direction == NS else (r.ew_pair, ew)
+        new = revised.get((key, pair)) if side is not None else None
         if new is not None:
-            tables[i] = t._replace(ns=new) if direction == NS else t._replace(ew=new)
+            figures[i] = (new, ew) if direction == NS else (ns, new)
             changed = True
-    return replace(board, tables=tuple(tables)) if changed else board
+    return replace(board, figures=tuple(figures)) if changed else board
 
 
 def _key_order(key: BoardKey) -> tuple[str, int]:
