@@ -56,9 +56,9 @@ def import_deals(conn: sqlite3.Connection, section: str, deals: Sequence[FileDea
             span = f"{min(playing)}-{max(playing)}" if playing else "none"
             skipped.append(Skipped(d.line, d.board, f"section {section} has no board {d.board} (its boards: {span})"))
         elif d.board in chosen:
-            same = "the same deal" if chosen[d.board] == d.deal else "another deal"
-            skipped.append(Skipped(d.line, d.board, f"board {d.board} again ({same} than line {first_line[d.board]}):"
-                                                    f" the first is kept"))
+            first = first_line[d.board]
+            same = f"the same deal as at line {first}" if chosen[d.board] == d.deal else f"not line {first}'s deal"
+            skipped.append(Skipped(d.line, d.board, f"board {d.board} again ({same}): the first is kept"))
         else:
             chosen[d.board] = d.deal
             first_line[d.board] = d.line
