@@ -1,12 +1,16 @@
-"""`tenace event`: create an event file with its movement, show it, seat a terminal at a table."""
+"""`tenace event`: create an event file with its movement, show it, seat a terminal at a table, import deals."""
 
 from __future__ import annotations
 
 import argparse
+import sqlite3
+import sys
 from pathlib import Path
 
 from tenace.commands import event_prompt
 from tenace.commands.options import in_range, movement_error
+from tenace.deals.files import DealFileError, read_deals
+from tenace.deals.importing import analyse_section, import_deals
 from tenace.errors import UsageError
 from tenace.movement import MovementError, mitchell, nothing_to_compare
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
@@ -14,12 +18,13 @@ from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
 from tenace_wire.frame_types import MAX_TERMINAL
 
-HELP = "create an event file (a plain Mitchell per section), show it, or seat a terminal at a table"
+HELP = "create an event file (a plain Mitchell per section), show it, seat a terminal at a table, import deals"
 EPILOG = """\
 examples:
   tenace event new --db club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
   tenace event show --db club.sqlite
   tenace event seat --db club.sqlite --terminal 12 --table 3     a spare terminal replaces table 3's
+  tenace event deals club.sqlite deals.pbn                      the hand records, analysed double dummy
 
 One SQLite file holds one event: its movement, the terminals, every frame received and every result
 version. `tenace problems --db FILE` lists what the director must look at."""
@@ -55,6 +60,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     seat.add_argument("--section", default="A", help="section (default A)")
     seat.add_argument("--who", default="director", help="who seated it (default: director)")
     seat.set_defaults(run=run_seat)
+
+    deals = actions.add_parser("deals", help="import the hand records from a PBN or LIN file, analysed double dummy",
+                               description=DEALS_HELP, epilog=DEALS_EPILOG,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    deals.add_argument("event", type=Path, nargs="?", metavar="EVENT", help="the event file (or give it as --db)")
+    deals.add_argument("file", nargs="?", metavar="FILE", help="the PBN or LIN file of deals; - reads standard input")
+    deals.add_argument("--db", type=Path, metavar="EVENT", help=argparse.SUPPRESS)
+    deals.add_argument("--section", metavar="S", help="the section the deals are for (default: the only one)")
+    deals.add_argument("--analyse", action="store_true",
+                       help="analyse the deals already kept that have no analysis yet (no FILE needed)")
+    deals.add_argument("--no-analysis", action="store_true", help="import only: analyse later with --analyse")
+    deals.set_defaults(run=run_deals)
+
+
+DEALS_HELP = """\
+Import each board's deal from a PBN file ([Board] with its [Deal]; a deal given from another seat is
+turned to North first) or a LIN file (BBO's md| records, the board from ah|Board N| or qx|o N|) into the
+event file, then compute each board's double-dummy table and par with endplay (DDS), with a progress bar
+on stderr. DUP files are not read. The terminals check the opening lead against the deal, and
+`tenace results EVENT --board N` shows the deal, the tricks each declarer makes and par."""
+DEALS_EPILOG = """\
+examples:
+  tenace event deals club.sqlite deals.pbn
+  tenace event deals club.sqlite - < deals.lin --section B
+  tenace event deals club.sqlite --analyse        analyse what an interrupted import left
+
+A board the event does not play, a board given twice, a malformed or incomplete deal is listed
+(file:line: board: why) and skipped; the others are kept (a board's deal imported again is replaced).
+Exit 2 with one line when nothing could be imported."""
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -107,3 +141,74 @@ def run_seat(args: argparse.Namespace) -> int:
     conn.close()
     print(f"terminal {args.terminal} is at section {args.section} table {args.table}")
     return 0
+
+
+def run_deals(args: argparse.Namespace) -> int:
+    event, file = args.event, args.file
+    if args.db is not None and file is None and event is not None:  # `--db EVENT FILE`: the one positional is FILE
+        event, file = None, str(event)
+    if args.db is not None and event is not None and args.db != event:
+        raise UsageError(f"two event files given ({event} and --db {args.db}): name one")
+    path = args.db or event
+    if path is None:
+        raise UsageError("name the event file: tenace event deals EVENT FILE (e.g. club.sqlite deals.pbn)")
+    if file is None and not args.analyse:
+        raise UsageError("name the file of deals (PBN or LIN, - for standard input), or give --analyse")
+    if file is not None and args.analyse and args.no_analysis:
+        raise UsageError("--analyse and --no-analysis ask for opposite things: give one")
+    try:
+        conn = connect(path)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    try:
+        section = _deal_section(conn, args.section)
+        if file is not None:
+            _import_file(conn, section, file)
+        if not args.no_analysis:
+            done = analyse_section(conn, section, stream=sys.stderr)
+            print(f"double dummy: {len(done)} board{'s' if len(done) != 1 else ''} analysed" if done
+                  else "double dummy: every kept deal is analysed already")
+    finally:
+        conn.close()
+    return 0
+
+
+def _deal_section(conn: sqlite3.Connection, wanted: str | None) -> str:
+    names = [s.name for s in event_info(conn).sections]
+    if wanted is None:
+        if len(names) > 1:
+            raise UsageError(f"the event has sections {', '.join(names)}: say which with --section")
+        return names[0]
+    if wanted not in names:
+        raise UsageError(f"there is no section {wanted!r} in this event (sections: {', '.join(names)})")
+    return str(wanted)
+
+
+def _import_file(conn: sqlite3.Connection, section: str, file: str) -> None:
+    name = "<stdin>" if file == "-" else file
+    try:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as e:
+        raise UsageError(f"cannot read {file}: {e.strerror or e}") from None
+    try:
+        outcome = import_deals(conn, section, read_deals(data))
+    except DealFileError as e:
+        raise UsageError(f"{name}: {e}") from None
+    for skip in outcome.skipped:
+        print(f"skipped {skip.text(name)}", file=sys.stderr)
+    if not outcome.boards:
+        raise UsageError(f"{name}: no deal imported ({len(outcome.skipped)} skipped, listed above)")
+    replaced = f", {len(outcome.replaced)} replacing another deal" if outcome.replaced else ""
+    print(f"section {section}: {len(outcome.boards)} deal{'s' if len(outcome.boards) != 1 else ''} kept"
+          f" (boards {_spans(outcome.boards)}){replaced}, {len(outcome.skipped)} skipped")
+
+
+def _spans(boards: tuple[int, ...]) -> str:
+    """1-5, 7, 9-10."""
+    spans: list[list[int]] = []
+    for b in boards:
+        if spans and b == spans[-1][1] + 1:
+            spans[-1][1] = b
+        else:
+            spans.append([b, b])
+    return ", ".join(f"{a}-{z}" if z > a else str(a) for a, z in spans)

@@ -5,18 +5,20 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from tenace.reports.model import Board, Pair, Report, Setting, TravellerLine
+from tenace.reports.model import Board, HandRecord, Pair, Report, Setting, TravellerLine
 from tenace.reports.session import Play, session_report
 from tenace.reports.store_results import StorePairs
 from tenace.scoring.pairs_methods import score_session
 from tenace.store.director import LogEntry, Publication, director_log, penalties, publication
 from tenace.store.encounters import section_boards, slot_count
 from tenace.store.event import EventInfo, event_info
+from tenace.store.hand_records import hand_records
 from tenace.store.queries import conflicts, current_results
 from tenace.store.scoring_input import board_results, pair_penalties
+from tenace_rules.board import dealer, vulnerability
 
 # The event's scoring as the engine's pairs method; total points have no ranking method in the engine yet.
 METHODS = {"matchpoints": "mp", "imps": "butler"}
@@ -36,6 +38,7 @@ class SectionResults:
     expected: int  # the movement's slots: every table's every board
     conflicts: int  # slots left out of the scoring until the director decides
     boards: tuple[int, ...]  # the boards the movement plays in the section
+    hands: dict[int, HandRecord] = field(default_factory=dict)  # the kept deals (tenace event deals), by board
 
     @property
     def complete(self) -> bool:
@@ -109,7 +112,11 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     settings: dict[str, Setting] = {"section": section, "results_in": len(results), "expected": expected,
                                     "conflicts": conflicted, "scoring": info.scoring}
     report = replace(report, settings=settings, notes=report.notes + tuple(notes))
-    return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)))
+    hands = {board: HandRecord(r.deal) if r.analysis is None else
+             HandRecord(r.deal, r.analysis.tricks, r.analysis.par_score, r.analysis.par_contracts)
+             for board, r in hand_records(conn, section).items()}
+    return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)),
+                          hands)
 
 
 # What each director's action did to a result, as its traveller line is marked.
@@ -140,10 +147,16 @@ def _marked(board: int, line: TravellerLine, marks: dict[tuple[int, int, int], s
 
 
 def board_report(results: SectionResults, board: int) -> Report:
-    """The section's report cut to one board's traveller (no ranking)."""
+    """The section's report cut to one board's traveller (no ranking), with its deal, double-dummy tricks and
+    par when the event file keeps them (shown even before any result is in)."""
     report = results.report
     notes = tuple(n for n in report.notes if n.startswith(f"board {board} "))
-    return replace(report, boards=tuple(b for b in report.boards if b.board == board), ranking=(), notes=notes)
+    boards = tuple(b for b in report.boards if b.board == board)
+    hand = results.hands.get(board)
+    if hand is not None:
+        boards = tuple(replace(b, hand=hand) for b in boards) or (
+            Board(board, dealer=dealer(board), vulnerable=vulnerability(board), hand=hand),)
+    return replace(report, boards=boards, ranking=(), notes=notes)
 
 
 def _key(text: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from tenace.reports.model import (
     Adjustment,
     Board,
+    HandRecord,
     LeftOut,
     Pair,
     RankingLine,
@@ -48,8 +49,18 @@ def _line(line: TravellerLine) -> dict[str, Any]:
     return doc
 
 
+def _hand(hand: HandRecord) -> dict[str, Any]:
+    """The deal (whole and by seat), the double-dummy tricks by declarer and strain, and par."""
+    return {"deal": hand.deal, "hands": hand.hands(), "double_dummy": hand.double_dummy,
+            "par": None if hand.par_score is None else {"score": hand.par_score,
+                                                        "contracts": list(hand.par_contracts)}}
+
+
 def _board(board: Board) -> dict[str, Any]:
-    doc: dict[str, Any] = {f.name: getattr(board, f.name) for f in fields(board) if f.name not in ("lines", "rooms")}
+    doc: dict[str, Any] = {f.name: getattr(board, f.name) for f in fields(board)
+                           if f.name not in ("lines", "rooms", "hand")}
+    if board.hand is not None:  # only then: a board without a hand record is written as it always was
+        doc["hand"] = _hand(board.hand)
     if board.rooms is not None:
         doc.update(asdict(board.rooms))
     else:
@@ -115,16 +126,22 @@ def from_document(doc: dict[str, Any]) -> Report:
     def pair(label: str | None) -> Pair | None:
         return None if label is None else pairs.get(label, Pair(label))
 
+    def hand(h: dict[str, Any] | None) -> HandRecord | None:
+        if h is None:
+            return None
+        par = h.get("par") or {}
+        return HandRecord(h["deal"], h.get("double_dummy"), par.get("score"), tuple(par.get("contracts", ())))
+
     boards = []
     for b in doc.get("boards", []):
         if "open" in b:
             rooms = _build(RoomsResult, b, open=Room(**b["open"]), closed=Room(**b["closed"]))
-            boards.append(_build(Board, b, rooms=rooms))
+            boards.append(_build(Board, b, rooms=rooms, hand=hand(b.get("hand"))))
             continue
         lines = tuple(_build(TravellerLine, line, ns=pair(line.get("ns_pair")), ew=pair(line.get("ew_pair")),
                              adjustment=Adjustment(**line["adjustment"]) if line.get("adjustment") else None)
                       for line in b.get("lines", []))
-        boards.append(_build(Board, b, lines=lines))
+        boards.append(_build(Board, b, lines=lines, hand=hand(b.get("hand"))))
     ranking = tuple(_build(RankingLine, p, pair=pair(p["pair"])) for p in doc.get("ranking", []))
     teams = doc["method"] == "teams"
     return Report(method=doc["method"], title=doc.get("title", ""),

@@ -118,6 +118,20 @@ class RoomsResult:
 
 
 @dataclass(frozen=True)
+class HandRecord:
+    """A board's deal from North ("N:AKQ.JT9.876.5432 ...") and, once analysed, its double-dummy tricks and par."""
+
+    deal: str
+    double_dummy: dict[str, dict[str, int]] | None = None  # declarer (N E S W) -> strain (C D H S NT) -> tricks
+    par_score: int | None = None  # NS's score at par
+    par_contracts: tuple[str, ...] = ()  # "4S N =", "4CX S -1"
+
+    def hands(self) -> dict[str, str]:
+        """Each seat's hand as PBN writes it: {"N": "AKQ.JT9.876.5432", ...}."""
+        return dict(zip("NESW", self.deal[2:].split(" "), strict=True))
+
+
+@dataclass(frozen=True)
 class Board:
     """A board: its traveller (pairs) or its two rooms (teams), and what the method compared it to."""
 
@@ -130,6 +144,7 @@ class Board:
     datum: int | None = None  # Butler: the datum
     results: int | None = None  # cross-IMPs: the results compared
     rooms: RoomsResult | None = None
+    hand: HandRecord | None = None  # the deal and its analysis, when the event file keeps them
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TextIO
 
-from tenace.reports.model import Board, Pair, RankingLine, Report, TravellerLine
+from tenace.reports.model import Board, HandRecord, Pair, RankingLine, Report, TravellerLine
+from tenace_rules.contract import STRAIN_SYMBOLS
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
 
@@ -100,6 +101,43 @@ def write_travellers(report: Report, out: TextIO) -> None:
             out.write(traveller_header(report.imps, percentages) + "\n")
         for line in board.lines:
             out.write(traveller_line(line, report.imps) + "\n")
+        if board.hand is not None:
+            out.write("\n" + "\n".join(hand_record_lines(board.hand)) + "\n")
+
+
+# Suits as the hand diagram lists them (spades first) and strains as the double-dummy table heads them.
+_SUIT_SYMBOLS = tuple(STRAIN_SYMBOLS[i] for i in (3, 2, 1, 0))
+_TABLE_STRAINS = (("NT", "NT"), ("S", STRAIN_SYMBOLS[3]), ("H", STRAIN_SYMBOLS[2]), ("D", STRAIN_SYMBOLS[1]),
+                  ("C", STRAIN_SYMBOLS[0]))
+_PAR_STRAINS = {"S": STRAIN_SYMBOLS[3], "H": STRAIN_SYMBOLS[2], "D": STRAIN_SYMBOLS[1], "C": STRAIN_SYMBOLS[0]}
+
+
+def hand_record_lines(hand: HandRecord) -> list[str]:
+    """The deal as a diagram (North at the top), then the double-dummy tricks and par when analysed."""
+    hands = {seat: [f"{symbol} {holding or '-'}" for symbol, holding in zip(_SUIT_SYMBOLS, text.split("."),
+                                                                              strict=True)]
+             for seat, text in hand.hands().items()}
+    width = max(len(row) for row in hands["W"]) + 4
+    lines = [f"  {'':<{width}}{row}" for row in hands["N"]]
+    lines += [f"  {w:<{width}}{'':<{width}}{e}".rstrip() for w, e in zip(hands["W"], hands["E"], strict=True)]
+    lines += [f"  {'':<{width}}{row}" for row in hands["S"]]
+    if hand.double_dummy is not None:
+        lines.append("")
+        lines.append("  Double dummy  " + " ".join(f"{symbol:>2}" for _, symbol in _TABLE_STRAINS))
+        for seat in "NSEW":
+            tricks = hand.double_dummy[seat]
+            lines.append(f"  {seat:<12}  " + " ".join(f"{tricks[strain]:>2}" for strain, _ in _TABLE_STRAINS))
+    if hand.par_score is not None:
+        contracts = ", ".join(par_contract_text(c) for c in hand.par_contracts) or "passed out"
+        lines.append(f"  Par NS {hand.par_score:+d}: {contracts}")
+    return lines
+
+
+def par_contract_text(contract: str) -> str:
+    """ "4S N =" as "4♠ by N =", "4CX S -1" as "4♣X by S -1"."""
+    bid, declarer, done = (*contract.split(" "), "", "")[:3]
+    level, strain = bid[:1], bid[1:].rstrip("X")
+    return f"{level}{_PAR_STRAINS.get(strain, strain)}{bid[1 + len(strain):]} by {declarer} {done}".rstrip()
 
 
 def write_ranking(report: Report, out: TextIO) -> None:

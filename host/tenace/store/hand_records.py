@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from tenace.store.db import transaction
 from tenace.store.errors import EntryError
@@ -10,6 +12,38 @@ from tenace_rules.notation import CARD_RANKS
 
 _SUITS = 4
 _CARDS = 52
+# The double-dummy table's order, as stored: declarers, then for each the strains (NT last, as DDS counts them).
+DECLARERS = "NESW"
+STRAINS = ("C", "D", "H", "S", "NT")
+
+
+@dataclass(frozen=True)
+class DoubleDummy:
+    """A deal's double-dummy analysis: the tricks each declarer takes in each strain, and par for the board."""
+
+    tricks: dict[str, dict[str, int]]  # declarer (N E S W) -> strain (C D H S NT) -> tricks
+    par_score: int  # NS's score at par (negative: EW's)
+    par_contracts: tuple[str, ...]  # "4S N =", "4CX S -1": contract, declarer, result
+
+    def encoded(self) -> str:
+        """The 20 hexadecimal digits the event file keeps (declarers N E S W, each strains C D H S NT)."""
+        return "".join(f"{self.tricks[d][s]:X}" for d in DECLARERS for s in STRAINS)
+
+    @classmethod
+    def decoded(cls, tricks: str, par_score: int, par_contracts: str) -> DoubleDummy:
+        digits = iter(tricks)
+        table = {d: {s: int(next(digits), 16) for s in STRAINS} for d in DECLARERS}
+        return cls(table, par_score, tuple(c for c in par_contracts.split(";") if c))
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A board's kept deal and, once analysed, its double-dummy table and par (None until then)."""
+
+    section: str
+    board: int
+    deal: str
+    analysis: DoubleDummy | None = None
 
 
 def check_deal(deal: str) -> None:
@@ -49,3 +83,35 @@ def hand_record(conn: sqlite3.Connection, section: str, board: int) -> str | Non
     """The board's deal, or None when the event file has none."""
     row = conn.execute("SELECT deal FROM hand_record WHERE section = ? AND board = ?", (section, board)).fetchone()
     return str(row[0]) if row else None
+
+
+def keep_hand_records(conn: sqlite3.Connection, section: str, deals: Mapping[int, str]) -> None:
+    """Store (or replace) several boards' deals in one transaction: all or none; EntryError for one not whole."""
+    for deal in deals.values():
+        check_deal(deal)
+    with transaction(conn):
+        conn.executemany("INSERT INTO hand_record (section, board, deal) VALUES (?, ?, ?)"
+                         " ON CONFLICT (section, board) DO UPDATE SET deal = excluded.deal",
+                         [(section, board, deal) for board, deal in sorted(deals.items())])
+
+
+def keep_analysis(conn: sqlite3.Connection, section: str, board: int, deal: str, analysis: DoubleDummy) -> None:
+    """Store a board's double-dummy analysis of `deal`, committed (it replaces an older one of the board)."""
+    with transaction(conn):
+        conn.execute("INSERT INTO double_dummy (section, board, deal, tricks, par_score, par_contracts)"
+                     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (section, board) DO UPDATE SET deal = excluded.deal,"
+                     " tricks = excluded.tricks, par_score = excluded.par_score,"
+                     " par_contracts = excluded.par_contracts",
+                     (section, board, deal, analysis.encoded(), analysis.par_score,
+                      ";".join(analysis.par_contracts)))
+
+
+def hand_records(conn: sqlite3.Connection, section: str) -> dict[int, HandRecord]:
+    """The section's kept deals by board, each with its analysis when one of that same deal is kept."""
+    rows = conn.execute("SELECT h.board, h.deal, d.tricks, d.par_score, d.par_contracts FROM hand_record h"
+                        " LEFT JOIN double_dummy d ON d.section = h.section AND d.board = h.board"
+                        " AND d.deal = h.deal WHERE h.section = ? ORDER BY h.board", (section,)).fetchall()
+    return {int(board): HandRecord(section, int(board), str(deal),
+                                   None if tricks is None else DoubleDummy.decoded(str(tricks), int(score),
+                                                                                    str(contracts)))
+            for board, deal, tricks, score, contracts in rows}

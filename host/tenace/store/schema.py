@@ -263,5 +263,22 @@ CREATE TRIGGER publication_append_only_d BEFORE DELETE ON publication
 BEGIN SELECT RAISE(ABORT, 'publications are append-only'); END;
 """
 
+# Hand records' double-dummy analysis (endplay, on DDS): tricks and par, for the reports and the players.
+_V5 = """
+-- `deal` is the deal that was analysed: an analysis is shown only with the same deal, never with one that
+-- replaced it since. `tricks`: 20 hexadecimal digits, declarers N E S W in turn, each strains C D H S NT.
+-- `par_score` is NS's; `par_contracts` the par contracts as text ("4S N =;4S S =", "4CX S -1").
+CREATE TABLE double_dummy (
+    section TEXT NOT NULL,
+    board INTEGER NOT NULL,
+    deal TEXT NOT NULL CHECK (length(deal) = 69 AND substr(deal, 1, 2) = 'N:'),
+    tricks TEXT NOT NULL CHECK (length(tricks) = 20),
+    par_score INTEGER NOT NULL,
+    par_contracts TEXT NOT NULL,
+    PRIMARY KEY (section, board),
+    FOREIGN KEY (section, board) REFERENCES hand_record(section, board)
+) WITHOUT ROWID;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))

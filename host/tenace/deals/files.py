@@ -1,0 +1,175 @@
+"""The deals of a PBN or LIN file, board by board, each turned to start from North or left out saying why."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from tenace.pbn.reader import PbnError, decode_pbn, pbn_games
+from tenace.store.errors import EntryError
+from tenace.store.hand_records import check_deal
+from tenace_rules.board import SEATS
+
+log = logging.getLogger(__name__)
+
+# A LIN record: `key|value|`; `md|` holds the deal, `ah|Board 7|` or `qx|o7|` its board.
+_LIN_PAIR = re.compile(r"([a-zA-Z]{2})\|([^|]*)\|")
+_LIN_BOARD = re.compile(r"(\d+)\s*$")
+# LIN's dealer digit, and the seats of its hands in the order it lists them (South first).
+_LIN_DEALERS = {"1": "S", "2": "W", "3": "N", "4": "E"}
+_LIN_ORDER = "SWNE"
+_RANKS = "AKQJT98765432"
+
+
+class DealFileError(ValueError):
+    """A file that holds no deal at all, or is neither PBN nor LIN: one line for the user."""
+
+
+@dataclass(frozen=True)
+class FileDeal:
+    """A board's deal as a file gives it: a whole deal from North, or the reason it cannot be used."""
+
+    line: int  # where the board starts in the file
+    board: int | None  # None when the file gives no usable board number
+    deal: str | None = None  # "N:AKQ.JT9.876.5432 ..." when whole
+    problem: str | None = None
+
+    def __post_init__(self) -> None:
+        assert (self.deal is None) != (self.problem is None), "a deal or a problem, not both"
+
+
+def read_deals(data: bytes) -> list[FileDeal]:
+    """Every board of a PBN file (or a LIN file: one with `md|` records), in the file's order."""
+    text = decode_pbn(data) if b"\0" not in data else ""
+    if _LIN_PAIR.search(text) and "md|" in text and not text.lstrip().startswith(("[", "%")):
+        return lin_deals(text)
+    try:
+        games = pbn_games(data, empty="an empty file: there is no deal in it")
+    except PbnError as e:
+        raise DealFileError(str(e)) from None
+    deals = []
+    for game in games:
+        board_tag, deal_tag = game.tags.get("Board"), game.tags.get("Deal")
+        if board_tag is None and deal_tag is None:
+            continue  # a game of headers only (Event, Site): nothing to import, nothing wrong
+        board = _board_number(board_tag)
+        if board_tag is None:
+            deals.append(FileDeal(game.line, None, problem="no [Board] tag: which board the deal is for is unknown"))
+        elif board is None:
+            deals.append(FileDeal(game.line, None, problem=f"[Board {board_tag!r}] is not a board number"))
+        elif not deal_tag:
+            deals.append(FileDeal(game.line, board, problem="no [Deal] tag, or an empty one"))
+        else:
+            deals.append(_checked(game.line, board, partial(from_north, deal_tag)))
+    if not deals:
+        raise DealFileError("no [Board] with a [Deal] in it: not a file of deals")
+    log.info("read %d boards' deals", len(deals))
+    return deals
+
+
+def _board_number(text: str | None) -> int | None:
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and int(text) >= 1 else None
+
+
+def _checked(line: int, board: int, make: Callable[[], str]) -> FileDeal:
+    """The deal `make()` builds, checked whole; a FileDeal with the reason when it is not."""
+    try:
+        deal = make()
+        check_deal(deal)
+    except (EntryError, ValueError) as e:
+        return FileDeal(line, board, problem=str(e))
+    return FileDeal(line, board, deal=deal)
+
+
+def from_north(deal: str) -> str:
+    """A PBN deal from any seat ("E:...") as one from North, the hands turned round; ValueError when not a deal."""
+    first, colon, hands_text = deal.strip().partition(":")
+    first = first.strip().upper()
+    if not colon or first not in SEATS:
+        raise ValueError(f"a deal starts with the first hand's seat, N: E: S: or W:, not {deal[:2]!r}")
+    hands = hands_text.split()
+    if len(hands) != 4 or "-" in hands:
+        raise ValueError(f"an incomplete deal: {len(hands) - hands.count('-')} hands given, 4 wanted")
+    start = SEATS.index(first)
+    # hands[i] is the seat start + i clockwise; North's is the one with (start + i) % 4 == 0.
+    by_seat = {SEATS[(start + i) % 4]: hand.upper() for i, hand in enumerate(hands)}
+    return "N:" + " ".join(by_seat[seat] for seat in SEATS)
+
+
+def lin_deals(text: str) -> list[FileDeal]:
+    """Every `md|` deal of a LIN file (BBO's), each with its board from the `ah|Board N|` after it or the
+    `qx|o7|` before it."""
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+
+    def line_of(offset: int) -> int:
+        return sum(1 for s in starts if s <= offset)
+
+    records = [(m.group(1).lower(), m.group(2), m.start()) for m in _LIN_PAIR.finditer(text)]
+    deals = []
+    last_qx: int | None = None
+    for i, (key, value, offset) in enumerate(records):
+        if key == "qx":
+            last_qx = _lin_board(value)
+        if key != "md":
+            continue
+        board = last_qx
+        for later_key, later_value, _ in records[i + 1:]:
+            if later_key == "md":
+                break
+            if later_key == "ah":
+                board = _lin_board(later_value) or board
+        line = line_of(offset)
+        if board is None:
+            deals.append(FileDeal(line, None, problem="no board number (ah|Board N| or qx|o N|) for this md| deal"))
+        else:
+            deals.append(_checked(line, board, partial(lin_deal, value)))
+        last_qx = None
+    if not deals:
+        raise DealFileError("no md| record in it: not a LIN file of deals")
+    return deals
+
+
+def _lin_board(value: str) -> int | None:
+    m = _LIN_BOARD.search(value)
+    return int(m.group(1)) if m and int(m.group(1)) >= 1 else None
+
+
+def lin_deal(md: str) -> str:
+    """A LIN `md|` value ("3SAKQ...HJ..D..C..,S...,S...,") as a PBN deal from North; the fourth hand may be
+    left out (it holds the cards the others do not). ValueError when it is not a deal."""
+    md = md.strip()
+    if not md or md[0] not in _LIN_DEALERS:
+        raise ValueError(f"md|{md[:6]}...: a LIN deal starts with the dealer, 1 to 4")
+    parts = md[1:].split(",")
+    if len(parts) < 3:
+        raise ValueError(f"md|{md[:10]}...: {len(parts)} hands, 3 or 4 wanted")
+    hands: dict[str, dict[str, str]] = {}
+    for seat, part in zip(_LIN_ORDER, parts[:4], strict=False):
+        if part.strip():
+            hands[seat] = _lin_hand(part.strip())
+    missing = [seat for seat in _LIN_ORDER if seat not in hands]
+    if len(missing) > 1:
+        raise ValueError(f"an incomplete deal: {4 - len(missing)} hands given, 3 or 4 wanted")
+    if missing:  # the fourth hand: every card the other three do not hold
+        hands[missing[0]] = {suit: "".join(r for r in _RANKS if all(r not in h[suit] for h in hands.values()))
+                             for suit in "SHDC"}
+    return "N:" + " ".join(".".join(hands[seat][suit] for suit in "SHDC") for seat in SEATS)
+
+
+def _lin_hand(text: str) -> dict[str, str]:
+    """ "SAKQHJT9D87C65432" as its holdings by suit; ValueError for a card before any suit letter."""
+    holdings = {suit: "" for suit in "SHDC"}
+    suit: str | None = None
+    for ch in text.upper():
+        if ch in "SHDC":
+            suit = ch
+        elif suit is None:
+            raise ValueError(f"hand {text!r}: {ch!r} before any suit letter (S, H, D or C)")
+        else:
+            holdings[suit] += ch
+    # Ranks high to low, as PBN writes them (LIN files usually do already).
+    return {s: "".join(sorted(h, key=lambda r: _RANKS.index(r) if r in _RANKS else -1)) for s, h in holdings.items()}
