@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from tenace.commands.options import event_file
+from tenace.commands.options import event_file, open_event
 from tenace.errors import UsageError
-from tenace.store import EntryError, LateChange, Slot, StoreError, connect, director_log, find_slot
+from tenace.store import EntryError, LateChange, Slot, director_log, find_slot
 
 
 def add_signature(p: argparse.ArgumentParser, why_required: bool = True) -> None:
@@ -82,21 +82,13 @@ def signature(args: argparse.Namespace, default_why: str | None = None) -> tuple
 @contextmanager
 def event(args: argparse.Namespace) -> Iterator[sqlite3.Connection]:
     """The event file named on the command line, open; its faults and the store's refusals as one line each."""
-    path = event_file(args)
-    try:
-        conn = connect(path)
-    except StoreError as e:
-        raise UsageError(str(e)) from None
-    try:
-        yield conn
-    except LateChange as e:
-        raise UsageError(f"{e}: --force makes the change anyway, and the force is logged") from None
-    except EntryError as e:
-        raise UsageError(str(e)) from None
-    except (StoreError, sqlite3.DatabaseError) as e:
-        raise UsageError(f"{path}: {e}") from None
-    finally:
-        conn.close()
+    with open_event(event_file(args)) as conn:
+        try:
+            yield conn
+        except LateChange as e:
+            raise UsageError(f"{e}: --force makes the change anyway, and the force is logged") from None
+        except EntryError as e:
+            raise UsageError(str(e)) from None
 
 
 def slot(conn: sqlite3.Connection, args: argparse.Namespace) -> Slot:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from tenace.errors import UsageError
 from tenace.movement import MovementError
+from tenace.store import StoreError, connect
 
 # A movement's figures as the command-line options that set them (tenace demo, event new, sim).
 MOVEMENT_OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--boards"}
@@ -71,6 +74,21 @@ def add_event_file(p: argparse.ArgumentParser) -> None:
     """The event file as `tenace results EVENT`, or as `--db EVENT` like `tenace problems` and `tenace event`."""
     p.add_argument("event", type=Path, nargs="?", metavar="EVENT", help="the event file (or give it as --db)")
     p.add_argument("--db", type=Path, metavar="EVENT", help=argparse.SUPPRESS)
+
+
+@contextmanager
+def open_event(path: Path) -> Iterator[sqlite3.Connection]:
+    """The event file open, closed after; a file that is none and the store's faults as one line each."""
+    try:
+        conn = connect(path)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    try:
+        yield conn
+    except (StoreError, sqlite3.DatabaseError) as e:
+        raise UsageError(f"{path}: {e}") from None
+    finally:
+        conn.close()
 
 
 def event_file(args: argparse.Namespace) -> Path:

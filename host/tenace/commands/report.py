@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import sys
 from pathlib import Path
 
-from tenace.commands.options import add_event_file, cannot_write, event_file, output_file
+from tenace.commands.options import add_event_file, cannot_write, event_file, open_event, output_file
 from tenace.errors import UsageError
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import ResultsError, event_results
-from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
 
@@ -41,24 +39,17 @@ def run(args: argparse.Namespace) -> int:
     target = None if args.pbn == "-" else Path(args.pbn)
     if target is not None:
         output_file("--pbn", target, not_same_as=path)
-    try:
-        conn = connect(path)
-    except StoreError as e:
-        raise UsageError(str(e)) from None
-    try:
-        with read_transaction(conn):
-            results = event_results(conn, args.section)
-            if len(results.sections) > 1:
-                names = ", ".join(s.section for s in results.sections)
-                raise UsageError(f"this event has sections {names}: give --section, one PBN file each")
-            section = results.sections[0]
-            deals = {b: d for b in section.boards if (d := hand_record(conn, section.section, b)) is not None}
-    except ResultsError as e:
-        raise UsageError(str(e)) from None
-    except (StoreError, sqlite3.DatabaseError) as e:
-        raise UsageError(f"{path}: {e}") from None
-    finally:
-        conn.close()
+    with open_event(path) as conn:
+        try:
+            with read_transaction(conn):
+                results = event_results(conn, args.section)
+                if len(results.sections) > 1:
+                    names = ", ".join(s.section for s in results.sections)
+                    raise UsageError(f"this event has sections {names}: give --section, one PBN file each")
+                section = results.sections[0]
+                deals = {b: d for b in section.boards if (d := hand_record(conn, section.section, b)) is not None}
+        except ResultsError as e:
+            raise UsageError(str(e)) from None
     if target is None:
         write_section_pbn(results, section, deals, sys.stdout)
         return 0

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from typing import Any
 
-from tenace.commands.options import add_event_file, event_file
+from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.errors import UsageError
 from tenace.reports.event_results import (
     EventResults,
@@ -21,7 +20,6 @@ from tenace.reports.event_results import (
 from tenace.reports.json import to_document
 from tenace.reports.model import Report
 from tenace.reports.text import write_scorecard, write_text
-from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
 
 HELP = "print an event file's rankings and travellers, a board's traveller or a pair's scorecard"
@@ -52,21 +50,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    path = event_file(args)
-    try:
-        conn = connect(path)
-    except StoreError as e:
-        raise UsageError(str(e)) from None
-    try:
-        # One read transaction: every section from the same moment, even while the collector writes.
-        with read_transaction(conn):
-            results = event_results(conn, args.section)
-    except ResultsError as e:
-        raise UsageError(str(e)) from None
-    except (StoreError, sqlite3.DatabaseError) as e:
-        raise UsageError(f"{path}: {e}") from None
-    finally:
-        conn.close()
+    with open_event(event_file(args)) as conn:
+        try:
+            # One read transaction: every section from the same moment, even while the collector writes.
+            with read_transaction(conn):
+                results = event_results(conn, args.section)
+        except ResultsError as e:
+            raise UsageError(str(e)) from None
     try:
         reports = chosen(results, args)
     except ResultsError as e:
