@@ -16,6 +16,7 @@ from tenace.store.director import LogEntry, Publication, director_log, penalties
 from tenace.store.encounters import section_boards, slot_count
 from tenace.store.event import EventInfo, event_info
 from tenace.store.hand_records import hand_records
+from tenace.store.names import pair_players, roster
 from tenace.store.queries import conflicts, current_results
 from tenace.store.scoring_input import board_results, pair_penalties
 from tenace_rules.board import dealer, vulnerability
@@ -71,11 +72,25 @@ def event_results(conn: sqlite3.Connection, section: str | None = None) -> Event
     return EventResults(info, sections, published)
 
 
+def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) -> None:
+    """Each pair with its players' names where the event knows who they are (tenace names; numbers keyed at the
+    tables), a number not in the roster as #117."""
+    players = pair_players(conn, section)
+    members = roster(conn)
+    for pair_id, pair in named.items():
+        number = int(pair.number)
+        numbers = players.get((number, pair.direction or "")) or players.get((number, ""))
+        if numbers is not None:
+            named[pair_id] = replace(pair, names=" - ".join(
+                members[n].name if n in members else f"#{n}" for n in numbers))
+
+
 def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
              log: dict[int, LogEntry]) -> SectionResults:
     pairs = StorePairs(len(info.sections))
     results = board_results(conn, section, pair_name=pairs)
     penalised = pair_penalties(conn, section, pair_name=pairs)
+    _name_pairs(conn, section, pairs.named)
     versions = current_results(conn, section)
     plays: dict[tuple[int, int], Play] = {
         (v.board, v.table): (v.contract or "Pass", v.declarer, v.tricks) for v in versions

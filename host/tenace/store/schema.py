@@ -280,5 +280,27 @@ CREATE TABLE double_dummy (
 ) WITHOUT ROWID;
 """
 
+# Names: the club's roster (player numbers as keyed at the tables), and a pair's players set by the director.
+_V6 = """
+CREATE TABLE roster (
+    number INTEGER PRIMARY KEY CHECK (number BETWEEN 1 AND 999999),
+    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 80),
+    club_id TEXT CHECK (club_id IS NULL OR length(club_id) BETWEEN 1 AND 40)
+);
+
+-- The director's word on who a pair is; it wins over the numbers keyed at the tables. `direction` is ''
+-- for a pair that changes direction (a Howell).
+CREATE TABLE pair_players (
+    section TEXT NOT NULL REFERENCES section(name),
+    pair INTEGER NOT NULL CHECK (pair >= 1),
+    direction TEXT NOT NULL CHECK (direction IN ('NS', 'EW', '')),
+    first INTEGER NOT NULL CHECK (first >= 1),
+    second INTEGER NOT NULL CHECK (second >= 1),
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (section, pair, direction)
+) WITHOUT ROWID;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6))

@@ -1,0 +1,114 @@
+"""`tenace names`: who the pairs are: a club roster from CSV, a pair's players set by hand, the list of pairs."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+from tenace.commands.options import add_event_file, event_file, open_event
+from tenace.errors import UsageError
+from tenace.roster import read_roster
+from tenace.store import EntryError, event_info
+from tenace.store.names import Member, keep_roster, pair_players, roster, set_pair_players
+
+HELP = "who the pairs are: import the club's roster, set a pair's players, list the pairs' names"
+EPILOG = """\
+examples:
+  tenace names club.sqlite --roster members.csv          number, name and club id of every member
+  tenace names club.sqlite --pair "NS 3" --players 101 117
+  tenace names club.sqlite                               every pair with its players
+
+A pair's players are those the director sets here, else the numbers keyed at its table (tenace collect
+--players optional|required). Their names come from the roster and appear in tenace results and the
+published reports; a number missing from the roster shows as #117. The roster CSV has a member a line:
+number, name, and optionally a club id (comma, semicolon or tab; a header line is passed over)."""
+_PAIR = re.compile(r"^(?:([A-Z])-)?(?:(NS|EW) )?(\d+)$")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("names", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_event_file(p)
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--roster", metavar="FILE", help="import the club's roster from a CSV file ('-': standard input)")
+    what.add_argument("--pair", metavar="PAIR", help='the pair whose players --players names: "NS 3", "A-EW 7", "7"')
+    p.add_argument("--players", type=int, nargs=2, metavar="N", help="the pair's two player numbers")
+    p.add_argument("--who", help="who sets them (default: the user's login name)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.pair is None) != (args.players is None):
+        raise UsageError("--pair and --players go together: --pair \"NS 3\" --players 101 117")
+    with open_event(event_file(args)) as conn:
+        try:
+            if args.roster is not None:
+                _import(conn, args.roster)
+            elif args.pair is not None:
+                section, pair, direction = _pair(args.pair, [s.name for s in event_info(conn).sections])
+                set_pair_players(conn, section, pair, direction, tuple(args.players), who=args.who or _user())
+                members = roster(conn)
+                print(f"{args.pair}: {' - '.join(_name(n, members) for n in args.players)}")
+            else:
+                _list(conn)
+        except EntryError as e:
+            raise UsageError(str(e)) from None
+    return 0
+
+
+def _import(conn: sqlite3.Connection, source: str) -> None:
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"--roster {source}: not UTF-8 text (save the roster as CSV, UTF-8)") from None
+    except OSError as e:
+        raise UsageError(f"--roster {source}: cannot read it: {e.strerror or e}") from None
+    members, skipped = read_roster(text)
+    for s in skipped:
+        print(f"skipped {source}:{s.line}: {s.why}", file=sys.stderr)
+    if not members:
+        raise UsageError(f"--roster {source}: no member read ({len(skipped)} line(s) skipped)")
+    keep_roster(conn, members)
+    print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''} kept"
+          + (f", {len(skipped)} line(s) skipped" if skipped else ""))
+
+
+def _list(conn: sqlite3.Connection) -> None:
+    members = roster(conn)
+    print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''}")
+    sections = event_info(conn).sections
+    for s in sections:
+        players = pair_players(conn, s.name)
+        for (pair, direction), numbers in sorted(players.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            label = f"{direction} {pair}".strip()
+            if len(sections) > 1:
+                label = f"{s.name}-{label}"
+            print(f"  {label}: {' - '.join(_name(n, members) for n in numbers)}")
+
+
+def _pair(text: str, sections: list[str]) -> tuple[str, int, str]:
+    found = _PAIR.match(text.strip().upper())
+    if found is None:
+        raise UsageError(f'--pair {text!r}: a pair as directors write it, "NS 3", "A-EW 7" or a Howell\'s "7"')
+    section = found[1] or sections[0]
+    if found[1] is None and len(sections) > 1:
+        raise UsageError(f"--pair {text!r}: the event has sections {', '.join(sections)}: write A-NS 3")
+    if section not in sections:
+        raise UsageError(f"--pair {text!r}: there is no section {section} (sections: {', '.join(sections)})")
+    return section, int(found[3]), found[2] or ""
+
+
+def _name(number: int, members: dict[int, Member]) -> str:
+    member = members.get(number)
+    return member.name if member is not None else f"#{number}"
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "director"

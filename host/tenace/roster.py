@@ -1,0 +1,54 @@
+"""A club's roster as a CSV file (number, name, optional club id): read leniently, every bad row named."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from tenace.store.names import MAX_NUMBER, Member
+
+
+@dataclass(frozen=True)
+class Skipped:
+    line: int
+    why: str
+
+
+def read_roster(text: str) -> tuple[list[Member], list[Skipped]]:
+    """The members of a roster CSV (comma, semicolon or tab separated; a header row is passed over) and the
+    rows left out, with their line and why. A number given twice keeps its first row."""
+    sample = text[:4096]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    members: list[Member] = []
+    skipped: list[Skipped] = []
+    seen: dict[int, int] = {}
+    reader = csv.reader(io.StringIO(text), dialect)
+    for row in reader:
+        line = reader.line_num
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if not cells[0].isdigit():
+            if line == 1 and not members:
+                continue  # a header row: "number,name,club id"
+            skipped.append(Skipped(line, f"the player number {cells[0]!r} is not a whole number"))
+            continue
+        number = int(cells[0])
+        name = cells[1] if len(cells) > 1 else ""
+        club_id = cells[2] if len(cells) > 2 and cells[2] else None
+        if not 1 <= number <= MAX_NUMBER:
+            skipped.append(Skipped(line, f"a player number is 1 to {MAX_NUMBER}, not {number}"))
+        elif not name:
+            skipped.append(Skipped(line, f"player {number} has no name"))
+        elif len(name) > 80 or (club_id is not None and len(club_id) > 40):
+            skipped.append(Skipped(line, f"player {number}: a name is at most 80 characters, a club id 40"))
+        elif number in seen:
+            skipped.append(Skipped(line, f"player {number} again (line {seen[number]} is kept)"))
+        else:
+            seen[number] = line
+            members.append(Member(number, name, club_id))
+    return members, skipped

@@ -1,0 +1,81 @@
+"""Who the pairs are: the club's roster (number, name, club id) and each pair's two players, set by the director
+or keyed at the tables (player numbers, tenace.store.link)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tenace.store.clock import timestamp
+from tenace.store.db import transaction
+from tenace.store.errors import EntryError
+
+MAX_NUMBER = 999_999
+
+
+@dataclass(frozen=True)
+class Member:
+    number: int
+    name: str
+    club_id: str | None = None
+
+
+def keep_roster(conn: sqlite3.Connection, members: Iterable[Member]) -> int:
+    """Add or update members by number, in one transaction; how many were kept."""
+    rows = [(m.number, m.name, m.club_id) for m in members]
+    for number, name, club_id in rows:
+        if not 1 <= number <= MAX_NUMBER:
+            raise EntryError(f"a player number is 1 to {MAX_NUMBER}, not {number}")
+        if not 1 <= len(name) <= 80:
+            raise EntryError(f"player {number}: a name is 1 to 80 characters")
+        if club_id is not None and not 1 <= len(club_id) <= 40:
+            raise EntryError(f"player {number}: a club id is 1 to 40 characters")
+    with transaction(conn):
+        conn.executemany("INSERT INTO roster (number, name, club_id) VALUES (?, ?, ?) ON CONFLICT (number)"
+                         " DO UPDATE SET name = excluded.name, club_id = excluded.club_id", rows)
+    return len(rows)
+
+
+def roster(conn: sqlite3.Connection) -> dict[int, Member]:
+    return {int(r[0]): Member(int(r[0]), str(r[1]), r[2]) for r in
+            conn.execute("SELECT number, name, club_id FROM roster")}
+
+
+def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, direction: str, players: tuple[int, int],
+                     *, who: str) -> None:
+    """The director names a pair's two players (direction '' for a Howell pair); committed."""
+    seats = {"NS": "ns_pair = ?1", "EW": "ew_pair = ?1", "": "(ns_pair = ?1 OR ew_pair = ?1)"}
+    if direction not in seats:
+        raise EntryError(f"a pair's direction is NS, EW or none (a Howell), not {direction!r}")
+    if conn.execute(f"SELECT 1 FROM encounter WHERE section = ?2 AND {seats[direction]} LIMIT 1",
+                    (pair, section)).fetchone() is None:
+        label = f"{direction} {pair}".strip()
+        raise EntryError(f"section {section} has no pair {label}")
+    if any(not 1 <= n <= MAX_NUMBER for n in players) or players[0] == players[1]:
+        raise EntryError(f"a pair is two different players, numbered 1 to {MAX_NUMBER}, not {players}")
+    with transaction(conn):
+        conn.execute("INSERT INTO pair_players (section, pair, direction, first, second, who, at)"
+                     " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (section, pair, direction) DO UPDATE SET"
+                     " first = excluded.first, second = excluded.second, who = excluded.who, at = excluded.at",
+                     (section, pair, direction, players[0], players[1], who, timestamp()))
+
+
+def pair_players(conn: sqlite3.Connection, section: str) -> dict[tuple[int, str], tuple[int, int]]:
+    """(pair, 'NS'/'EW'/'') -> its two players' numbers: the director's, else the first keyed at a table it sat at.
+
+    Numbers keyed as 0 (players who did not key theirs) say nothing and are passed over.
+    """
+    out: dict[tuple[int, str], tuple[int, int]] = {}
+    keyed = conn.execute(
+        "SELECT e.ns_pair, e.ew_pair, p.north, p.south, p.east, p.west FROM encounter e JOIN players p"
+        " ON p.section = e.section AND p.table_no = e.table_no AND p.round = e.round"
+        " WHERE e.section = ? ORDER BY e.round, p.id", (section,)).fetchall()
+    for ns, ew, north, south, east, west in keyed:
+        for key, first, second in (((ns, "NS"), north, south), ((ew, "EW"), east, west)):
+            if key not in out and first and second:
+                out[key] = (first, second)
+    for pair, direction, first, second in conn.execute(
+            "SELECT pair, direction, first, second FROM pair_players WHERE section = ?", (section,)):
+        out[(int(pair), str(direction))] = (int(first), int(second))
+    return out

@@ -1,0 +1,115 @@
+"""`tenace names`: the club's roster from CSV, a pair's players by hand or keyed at the table, names in the results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tenace.cli import main
+from tenace.movement import mitchell
+from tenace.roster import read_roster
+from tenace.store import create_event, ingest, sign_in
+from tenace.store.link import PlayerNumbers, record_players
+
+from sample_results import session_results
+
+ROSTER = """Number;Name;Club
+101;Ann Archer;C1
+102;Bob Baker;
+103;Cy Cole;C1
+104;Di Dunn;C2
+10x;Broken Row;
+105;;
+102;Bob Again;
+106;Ed Eyre;C3
+"""
+
+
+def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Path:
+    path = tmp_path / "club.sqlite"
+    movement = mitchell(5, 3)
+    conn = create_event(path, name="Tuesday pairs", date="2024-05-14", sections={"A": movement})
+    for table in range(1, 6):
+        sign_in(conn, table, "A", table)
+    for m in session_results(movement):
+        ingest(conn, m)
+    # Table 1, round 1: NS 1 and EW 1 keyed their numbers at the terminal (EW 1's west is not a member).
+    record_players(conn, PlayerNumbers("A", 1, 1, 101, 103, 102, 777, 1, 40000))
+    conn.close()
+    return path
+
+
+def test_the_roster_is_read_leniently_and_every_bad_row_named() -> None:
+    members, skipped = read_roster(ROSTER)
+    assert [(m.number, m.name, m.club_id) for m in members] == [
+        (101, "Ann Archer", "C1"), (102, "Bob Baker", None), (103, "Cy Cole", "C1"), (104, "Di Dunn", "C2"),
+        (106, "Ed Eyre", "C3")]
+    assert [(s.line, s.why) for s in skipped] == [
+        (6, "the player number '10x' is not a whole number"), (7, "player 105 has no name"),
+        (8, "player 102 again (line 3 is kept)")]
+    assert read_roster("1,Solo\n")[0][0].name == "Solo" and read_roster("") == ([], [])
+
+
+def test_names_from_the_roster_the_table_and_the_director_show_in_the_results(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roster = tmp_path / "members.csv"
+    roster.write_text(ROSTER, encoding="utf-8")
+    code, out, err = tenace(capsys, "names", str(event), "--roster", str(roster))
+    assert code == 0 and "roster: 5 members kept, 3 line(s) skipped" in out
+    assert f"skipped {roster}:6: the player number '10x' is not a whole number" in err
+    code, out, _ = tenace(capsys, "names", str(event), "--pair", "EW 2", "--players", "104", "106", "--who", "TD")
+    assert code == 0 and out.strip() == "EW 2: Di Dunn - Ed Eyre"
+    code, out, _ = tenace(capsys, "names", str(event))
+    assert code == 0 and "  NS 1: Ann Archer - Bob Baker" in out and "  EW 1: Cy Cole - #777" in out
+    assert "  EW 2: Di Dunn - Ed Eyre" in out
+    code, out, _ = tenace(capsys, "results", str(event), "--json")
+    ranking = json.loads(out)["sections"][0]["report"]["ranking"]
+    names = {r["pair"]: r.get("names") for r in ranking}
+    assert names["NS 1"] == "Ann Archer - Bob Baker" and names["EW 1"] == "Cy Cole - #777"
+    assert names["EW 2"] == "Di Dunn - Ed Eyre" and names["NS 3"] is None
+    code, out, _ = tenace(capsys, "results", str(event))
+    assert "Ann Archer - Bob Baker" in out
+    # Published with them: the PBN's TotalScoreTable has a Names column, which tenace score reads back.
+    pbn = tmp_path / "tuesday.pbn"
+    assert tenace(capsys, "report", str(event), "--pbn", str(pbn))[0] == 0
+    assert '"Ann Archer - Bob Baker"' in pbn.read_text(encoding="utf-8")
+    code, out, _ = tenace(capsys, "score", str(pbn))
+    assert code == 0 and "Di Dunn - Ed Eyre" in out
+    # The director's word wins over what was keyed at the table.
+    tenace(capsys, "names", str(event), "--pair", "NS 1", "--players", "106", "103")
+    code, out, _ = tenace(capsys, "names", str(event))
+    assert "  NS 1: Ed Eyre - Cy Cole" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--pair", "NS 3"], "--pair and --players go together"),
+    (["--players", "1", "2"], "--pair and --players go together"),
+    (["--pair", "XX 3", "--players", "1", "2"], "a pair as directors write it"),
+    (["--pair", "NS 99", "--players", "1", "2"], "section A has no pair NS 99"),
+    (["--pair", "B-NS 1", "--players", "1", "2"], "there is no section B"),
+    (["--pair", "NS 1", "--players", "101", "101"], "a pair is two different players"),
+    (["--pair", "NS 1", "--players", "0", "5"], "a pair is two different players"),
+    (["--roster", "missing.csv"], "--roster missing.csv: cannot read it"),
+    (["--roster", "bad.csv"], "--roster bad.csv: no member read (1 line(s) skipped)"),
+    (["--roster", "binary.csv"], "not UTF-8 text"),
+])
+def test_wrong_input_is_one_line_and_changes_nothing(event: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                                     message: str) -> None:
+    monkeypatch.chdir(event.parent)
+    Path("bad.csv").write_text("number,name\nx,Nobody\n", encoding="utf-8")
+    Path("binary.csv").write_bytes(b"\xff\xfe\x00\x01")
+    code, _, err = tenace(capsys, "names", str(event), *args)
+    lines = err.splitlines()  # the refusal's one line, after the rows a roster left out
+    assert code == 2 and message in lines[-1] and all(line.startswith("skipped ") for line in lines[:-1]), err
+    _, out, _ = tenace(capsys, "names", str(event))
+    assert "roster: 0 members" in out and "NS 1: #101 - #102" in out
