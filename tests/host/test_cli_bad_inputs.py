@@ -93,6 +93,7 @@ CASES: list[tuple[str, str, str]] = [
      "the event date must be YYYY-MM-DD, not '20240514'", ""),
     ("event new --db new.sqlite --name '' --tables 7 --boards-per-round 3", "the event name must be printable", ""),
     ("event new --db new.sqlite --name X --tables 7 --boards-per-round 3 --section ''", "a section name is 1 to 8", ""),
+    ("event new --db new.sqlite --name X --tables 7 --boards-per-round 3 --section A,A", "a section named twice", ""),
     ("event new --db event.sqlite --name X --tables 7 --boards-per-round 3", "never overwritten", ""),
     ("event new --db notes.txt/x.sqlite --name X --tables 7 --boards-per-round 3", "cannot open", ""),
     ("event new --db new.sqlite --tables 7 --boards-per-round 3",

@@ -74,3 +74,13 @@ def test_stopping_or_no_terminal_creates_nothing(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="no answer taken for --tables after 5 tries"):
         event_prompt.fill_in(parsed("--db", str(tmp_path / "y.sqlite"), "--name", "X"), ask, interactive=True)
     assert not list(tmp_path.iterdir())
+
+
+def test_several_sections_each_with_the_movement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "two.sqlite"
+    args = parsed("--db", str(db), "--name", "Two", "--tables", "5", "--boards-per-round", "3", "--section", "A,B")
+    assert args.run(args) == 0
+    assert "sections A, B: Mitchell, 5 tables" in capsys.readouterr().out
+    conn = connect(db)
+    assert [s.name for s in event_info(conn).sections] == ["A", "B"]
+    conn.close()

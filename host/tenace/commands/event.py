@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--boards-per-round", type=int, metavar="M", help="boards played each round")
     new.add_argument("--date", metavar="YYYY-MM-DD", help="the event's date (default: today)")
     new.add_argument("--scoring", choices=SCORING_METHODS, default="matchpoints", help="default: matchpoints")
-    new.add_argument("--section", default="A", help="section name (default A)")
+    new.add_argument("--section", default="A", metavar="A[,B...]",
+                     help="the section's name, or several comma-separated, each with this movement (default A)")
     new.set_defaults(run=run_new)
 
     show = actions.add_parser("show", help="print the event, its sections and their movements",
@@ -99,14 +100,24 @@ def run_new(args: argparse.Namespace) -> int:
         if why is not None:
             raise UsageError(why)
         conn = create_event(args.db, name=args.name, date=args.date, scoring=args.scoring,
-                            sections={args.section: movement})
+                            sections=dict.fromkeys(_section_names(args.section), movement))
     except MovementError as e:
         raise movement_error(e) from None
     except (ValueError, StoreError) as e:
         raise UsageError(str(e)) from None
     conn.close()
-    print(f"created {args.db}: {args.name!r}, section {args.section}: {movement.name}, boards 1-{movement.boards}")
+    names = _section_names(args.section)
+    print(f"created {args.db}: {args.name!r}, section{'s' if len(names) > 1 else ''} {', '.join(names)}: "
+          f"{movement.name}, boards 1-{movement.boards}")
     return 0
+
+
+def _section_names(text: str) -> list[str]:
+    """The sections of --section A,B (each name checked by the store); UsageError for one given twice."""
+    names = [n.strip() for n in text.split(",")]
+    if len(set(names)) != len(names):
+        raise UsageError(f"--section {text!r}: a section named twice")
+    return names
 
 
 def run_show(args: argparse.Namespace) -> int:
