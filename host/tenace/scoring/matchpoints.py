@@ -261,17 +261,20 @@ def _board_score(section: str | None, board: int, expected: int, top: int, resul
     return score
 
 
+def _score_counts(scores: Sequence[int]) -> Mapping[int, int]:
+    """How many tables have each distinct score."""
+    if len(scores) > 32:
+        return Counter(scores)
+    small: dict[int, int] = {}  # a club board: a plain dict counts faster than Counter's set-up
+    for s in scores:
+        small[s] = small.get(s, 0) + 1
+    return small
+
+
 def _mp1_by_score(scores: Sequence[int]) -> dict[int, int]:
     """MP1 of each distinct score: 2 per score below it, 1 per other equal score (integers, one sort of the
     distinct scores)."""
-    counts: Mapping[int, int]
-    if len(scores) > 32:
-        counts = Counter(scores)
-    else:  # a club board: a plain dict counts faster than Counter's set-up
-        small: dict[int, int] = {}
-        for s in scores:
-            small[s] = small.get(s, 0) + 1
-        counts = small
+    counts = _score_counts(scores)
     out: dict[int, int] = {}
     twice_below_less_one = -1
     for s in sorted(counts):
@@ -433,14 +436,7 @@ def _played_figures(scores: list[int], figures: _SideFigures, memo: dict[int, _S
     """Each table's sides on a board of plain played scores: the figures of each distinct raw score (from `memo`,
     which keeps them across boards), then one reference per table to those of its score."""
     n = len(scores)
-    counts: Mapping[int, int]
-    if n > 32:
-        counts = Counter(scores)
-    else:  # a club board: a plain dict counts faster than Counter's set-up
-        small: dict[int, int] = {}
-        for s in scores:
-            small[s] = small.get(s, 0) + 1
-        counts = small
+    counts = _score_counts(scores)
     # _mp1_by_score's walk, the figures looked up in the same pass
     by_score: dict[int, _Sides] = {}
     twice_below_less_one = -1
