@@ -70,13 +70,15 @@ def signature(args: argparse.Namespace, default_why: str | None = None) -> tuple
     why = args.why if args.why is not None else default_why
     if why is None or not why.strip():
         raise UsageError("--why is required: say why (it is logged with who and when)")
-    who = args.who
-    if who is None:
-        try:
-            who = getpass.getuser()
-        except (KeyError, OSError):  # no user name in the environment or the password database
-            who = "director"
-    return who, why
+    return (args.who if args.who is not None else login_name()), why
+
+
+def login_name() -> str:
+    """Who runs the command, for the director's log when --who is not given."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user name in the environment or the password database
+        return "director"
 
 
 @contextmanager

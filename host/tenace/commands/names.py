@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import re
 import sqlite3
 import sys
 from pathlib import Path
 
+from tenace.commands.director_options import login_name
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.errors import UsageError
 from tenace.roster import read_roster
 from tenace.store import EntryError, event_info
-from tenace.store.names import Member, keep_roster, pair_players, roster, set_pair_players
+from tenace.store.names import keep_roster, names_of, pair_players, roster, set_pair_players
 
 HELP = "who the pairs are: import the club's roster, set a pair's players, list the pairs' names"
 EPILOG = """\
@@ -50,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
                 _import(conn, args.roster)
             elif args.pair is not None:
                 section, pair, direction = _pair(args.pair, [s.name for s in event_info(conn).sections])
-                set_pair_players(conn, section, pair, direction, tuple(args.players), who=args.who or _user())
+                set_pair_players(conn, section, pair, direction, tuple(args.players), who=args.who or login_name())
                 members = roster(conn)
-                print(f"{args.pair}: {' - '.join(_name(n, members) for n in args.players)}")
+                print(f"{args.pair}: {names_of(args.players, members)}")
             else:
                 _list(conn)
         except EntryError as e:
@@ -87,7 +87,7 @@ def _list(conn: sqlite3.Connection) -> None:
             label = f"{direction} {pair}".strip()
             if len(sections) > 1:
                 label = f"{s.name}-{label}"
-            print(f"  {label}: {' - '.join(_name(n, members) for n in numbers)}")
+            print(f"  {label}: {names_of(numbers, members)}")
 
 
 def _pair(text: str, sections: list[str]) -> tuple[str, int, str]:
@@ -100,15 +100,3 @@ def _pair(text: str, sections: list[str]) -> tuple[str, int, str]:
     if section not in sections:
         raise UsageError(f"--pair {text!r}: there is no section {section} (sections: {', '.join(sections)})")
     return section, int(found[3]), found[2] or ""
-
-
-def _name(number: int, members: dict[int, Member]) -> str:
-    member = members.get(number)
-    return member.name if member is not None else f"#{number}"
-
-
-def _user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "director"

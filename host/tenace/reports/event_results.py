@@ -16,7 +16,7 @@ from tenace.store.director import LogEntry, Publication, director_log, penalties
 from tenace.store.encounters import section_boards, slot_count
 from tenace.store.event import EventInfo, event_info
 from tenace.store.hand_records import hand_records
-from tenace.store.names import pair_players, roster
+from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import conflicts, current_results
 from tenace.store.scoring_input import board_results, pair_penalties
 from tenace_rules.board import dealer, vulnerability
@@ -81,8 +81,7 @@ def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) 
         number = int(pair.number)
         numbers = players.get((number, pair.direction or "")) or players.get((number, ""))
         if numbers is not None:
-            named[pair_id] = replace(pair, names=" - ".join(
-                members[n].name if n in members else f"#{n}" for n in numbers))
+            named[pair_id] = replace(pair, names=names_of(numbers, members))
 
 
 def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,

@@ -4,7 +4,7 @@ or keyed at the tables (player numbers, tenace.store.link)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from tenace.store.clock import timestamp
@@ -35,6 +35,11 @@ def keep_roster(conn: sqlite3.Connection, members: Iterable[Member]) -> int:
         conn.executemany("INSERT INTO roster (number, name, club_id) VALUES (?, ?, ?) ON CONFLICT (number)"
                          " DO UPDATE SET name = excluded.name, club_id = excluded.club_id", rows)
     return len(rows)
+
+
+def names_of(numbers: Iterable[int], members: Mapping[int, Member]) -> str:
+    """A pair's players as shown beside it: "Ann Archer - Bob Baker", a number not in the roster as #117."""
+    return " - ".join(members[n].name if n in members else f"#{n}" for n in numbers)
 
 
 def roster(conn: sqlite3.Connection) -> dict[int, Member]:
