@@ -41,6 +41,7 @@ def round_plan(conn: sqlite3.Connection, section: int, table: int, round_: int) 
 
     ns_next / ew_next / boards_next: the table where this round's NS pair, EW pair and boards are in the
     next round; all three 0 in the table's last round, which is how the terminal knows it is the last.
+    A pair absent in the round (tenace move) is 0: the other sits out.
     """
     name = section_letter(section)
     if round_ == 0:
@@ -57,8 +58,11 @@ def round_plan(conn: sqlite3.Connection, section: int, table: int, round_: int) 
         ns_next = _on_wire(encounters.table_of_pair(conn, name, following, "NS", pairs[0]))
         ew_next = _on_wire(encounters.table_of_pair(conn, name, following, "EW", pairs[1]))
         boards_next = _on_wire(encounters.table_of_board(conn, name, following, boards[0]))
-    return RoundPlan(section=section, table=table, round=round_, ns_pair=pairs[0], ew_pair=pairs[1],
-                     boards=tuple(boards), ns_next=ns_next, ew_next=ew_next, boards_next=boards_next)
+    # A pair that is not there goes on the wire as pair 0: the terminal shows a sit-out and takes no result.
+    ns_out, ew_out = encounters.sitting_out(conn, name, table, round_)
+    return RoundPlan(section=section, table=table, round=round_, ns_pair=0 if ns_out else pairs[0],
+                     ew_pair=0 if ew_out else pairs[1], boards=tuple(boards), ns_next=ns_next, ew_next=ew_next,
+                     boards_next=boards_next)
 
 
 def _on_wire(table: int | None) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -12,7 +11,7 @@ from typing import Any
 
 from tenace.commands.options import event_file, open_event
 from tenace.errors import UsageError
-from tenace.store import EntryError, LateChange, Slot, director_log, find_slot
+from tenace.store import EntryError, LateChange, Slot, director_log, find_slot, login_name
 
 
 def add_signature(p: argparse.ArgumentParser, why_required: bool = True) -> None:
@@ -71,14 +70,6 @@ def signature(args: argparse.Namespace, default_why: str | None = None) -> tuple
     if why is None or not why.strip():
         raise UsageError("--why is required: say why (it is logged with who and when)")
     return (args.who if args.who is not None else login_name()), why
-
-
-def login_name() -> str:
-    """Who runs the command, for the director's log when --who is not given."""
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # no user name in the environment or the password database
-        return "director"
 
 
 @contextmanager

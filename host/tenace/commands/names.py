@@ -8,11 +8,10 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from tenace.commands.director_options import login_name
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.errors import UsageError
 from tenace.roster import read_roster
-from tenace.store import EntryError, event_info
+from tenace.store import EntryError, event_info, login_name
 from tenace.store.names import keep_roster, names_of, pair_players, roster, set_pair_players
 
 HELP = "who the pairs are: import the club's roster, set a pair's players, list the pairs' names"

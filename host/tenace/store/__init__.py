@@ -14,6 +14,7 @@ from tenace.store.director import (
     enter_result,
     find_slot,
     finish_session,
+    login_name,
     penalties,
     publication,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "finish_session",
     "ingest",
     "is_ingested",
+    "login_name",
     "missing_results",
     "next_host_sequence",
     "penalties",

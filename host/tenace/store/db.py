@@ -81,12 +81,21 @@ def migrate(conn: sqlite3.Connection, migrations: tuple[tuple[int, str], ...] = 
         if version <= current:
             continue
         log.info("migrating the event file to schema version %d", version)
+        # Foreign keys off while a script runs (SQLite's way to make a table anew: dropping the old one would
+        # otherwise fail on the rows that refer to it); checked before the commit instead.
+        enforced = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+        conn.execute("PRAGMA foreign_keys = OFF")
         try:
             # executescript would commit a pending transaction first; this script is its own transaction.
             conn.executescript(
                 f"BEGIN IMMEDIATE;\n{script}\n;PRAGMA application_id = {APPLICATION_ID};\n"
-                f"PRAGMA user_version = {version};\nCOMMIT;"
+                f"PRAGMA user_version = {version};"
             )
+            broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise sqlite3.IntegrityError(f"migration {version} breaks {len(broken)} reference(s), "
+                                             f"first in table {broken[0][0]}")
+            conn.execute("COMMIT")
         except sqlite3.Error:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -94,6 +103,8 @@ def migrate(conn: sqlite3.Connection, migrations: tuple[tuple[int, str], ...] = 
             reached = int(conn.execute("PRAGMA user_version").fetchone()[0])
             if reached < version:
                 raise
+        finally:
+            conn.execute(f"PRAGMA foreign_keys = {'ON' if enforced else 'OFF'}")
         current = version
     return current
 

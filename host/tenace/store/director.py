@@ -3,6 +3,7 @@ each recorded with who, when and why in the director's log, and held to the Law 
 
 from __future__ import annotations
 
+import getpass
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ class Action(StrEnum):
     RESOLVE = "resolve"  # a conflict settled: one of the results kept, or the right one entered
     PENALTY = "penalty"  # a Law 90 procedural penalty against one pair
     FINISH = "finish"  # the session closed and its results published: the correction period starts
+    MOVE = "move"  # the movement changed from a round on: a pair absent or back, a table closed, pairs swapped
 
 
 class LateChange(EntryError):
@@ -123,7 +125,7 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
     """
     moment = at if at is not None else clock.now()
     with transaction(conn):
-        names = _signature(who, why)
+        names = checked_signature(who, why)
         try:
             seated = validate.check_slot(conn, _entry(section, table, round, board, 1, 1, Kind.NOT_PLAYED))
             message = IncomingResult(
@@ -138,11 +140,11 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
         slot = Slot(section, table, round, board)
         if Action(action) is Action.RESOLVE and not slot_state(conn, slot).conflict:
             raise EntryError(f"{_where(slot)} has no conflict to resolve: correct it instead")
-        forced = _check_period(conn, moment, force)
+        forced = check_period(conn, moment, force)
         stamp = timestamp(moment)
         outcome = add_version(conn, entry, source="director", who=names[0], why=names[1], at=stamp)
         entered = next(v for v in slot_state(conn, slot).versions if v.id == outcome.result_id)
-        _log(conn, Action(action), names, f"{outcome.detail}: {entered.describe()}", stamp, forced,
+        log_action(conn, Action(action), names, f"{outcome.detail}: {entered.describe()}", stamp, forced,
              result=outcome.result_id)
     log.info("director %s: %s %s (%s)%s", names[0], action, outcome.detail, names[1], " FORCED" if forced else "")
     return outcome
@@ -201,7 +203,7 @@ def add_penalty(conn: sqlite3.Connection, section: str, pair: int, direction: st
     """Record a Law 90 procedural penalty against one pair: `amount` MPs ("MP") or percent of a top ("%top")."""
     moment = at if at is not None else clock.now()
     with transaction(conn):
-        names = _signature(who, why)
+        names = checked_signature(who, why)
         if unit not in ("MP", "%top"):
             raise EntryError(f"a penalty is in MP or in % of a top, not {unit!r}")
         if amount <= 0 or (unit == "%top" and amount > 100):
@@ -223,10 +225,10 @@ def add_penalty(conn: sqlite3.Connection, section: str, pair: int, direction: st
             raise EntryError(f"there is no pair {direction} {pair} in section {section}")
         if board is not None and board not in played:
             raise EntryError(f"{direction} {pair} does not play board {board} (it plays boards {_span(played)})")
-        forced = _check_period(conn, moment, force)
+        forced = check_period(conn, moment, force)
         stamp = timestamp(moment)
         entry = PenaltyEntry(0, section, pair, direction, Fraction(amount), unit, board, names[0], stamp, names[1])
-        action = _log(conn, Action.PENALTY, names, f"section {section} {entry.text}", stamp, forced)
+        action = log_action(conn, Action.PENALTY, names, f"section {section} {entry.text}", stamp, forced)
         conn.execute("INSERT INTO pair_penalty (action, section, pair, direction, amount, unit, board)"
                      " VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (action, section, pair, direction, str(entry.amount), unit, board))
@@ -245,7 +247,7 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
         raise EntryError(f"the correction period is 0 to {MAX_CORRECTION_MINUTES} minutes, not {minutes!r}")
     moment = at if at is not None else clock.now()
     with transaction(conn):
-        names = _signature(who, why)
+        names = checked_signature(who, why)
         reasons = []
         earlier = publication(conn)
         if earlier is not None:
@@ -257,7 +259,7 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
             raise EntryError("; ".join(reasons))
         stamp = timestamp(moment)
         detail = f"results published; correction period {minutes} minutes, until {_clock(_ends(stamp, minutes))}"
-        action = _log(conn, Action.FINISH, names, detail, stamp, bool(reasons))
+        action = log_action(conn, Action.FINISH, names, detail, stamp, bool(reasons))
         conn.execute("INSERT INTO publication (action, correction_minutes) VALUES (?, ?)", (action, minutes))
     log.info("director %s: %s", names[0], detail)
     return Publication(stamp, names[0], minutes)
@@ -311,7 +313,7 @@ def _check_scores(entry: Entry) -> None:
                              f"(vulnerable {vulnerable}): a contract's score, such as +420 or -50")
 
 
-def _check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> bool:
+def check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> bool:
     """Whether the action is forced past the Law 79C correction period; LateChange when it is late and not forced."""
     published = publication(conn)
     if published is None:
@@ -326,8 +328,8 @@ def _check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> bo
     return True
 
 
-def _log(conn: sqlite3.Connection, action: Action, names: tuple[str, str], detail: str, at: str, forced: bool,
-         result: int | None = None) -> int:
+def log_action(conn: sqlite3.Connection, action: Action, names: tuple[str, str], detail: str, at: str,
+               forced: bool, result: int | None = None) -> int:
     """Add a line to the director's log, inside the caller's transaction; its id."""
     row_id = conn.execute("INSERT INTO director_action (at, who, why, action, detail, result, forced)"
                           " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -336,7 +338,15 @@ def _log(conn: sqlite3.Connection, action: Action, names: tuple[str, str], detai
     return row_id
 
 
-def _signature(who: str, why: str) -> tuple[str, str]:
+def login_name() -> str:
+    """Who runs the command, for the director's log when --who is not given."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user name in the environment or the password database
+        return "director"
+
+
+def checked_signature(who: str, why: str) -> tuple[str, str]:
     """Who and why, checked: both are required on every action (Law 79C: the TD's record)."""
     try:
         return validate.text(who, "who", 80, "bad_text"), validate.text(why, "why", 500, "bad_text")

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 
-# A board slot counts as in when one of its current versions (not superseded) is a result, not an erasure.
-_SLOT_IN = ("EXISTS (SELECT 1 FROM result r WHERE r.section = b.section AND r.table_no = b.table_no"
+# A board slot sits out when somebody does at its table in its round (tenace move): no result is expected there.
+_SITS_OUT = ("EXISTS (SELECT 1 FROM sit_out o WHERE o.section = b.section AND o.table_no = b.table_no"
+             " AND o.round = b.round)")
+# A board slot counts as in when one of its current versions (not superseded) is a result, not an erasure, or
+# when it sits out.
+_SLOT_IN = ("(EXISTS (SELECT 1 FROM result r WHERE r.section = b.section AND r.table_no = b.table_no"
             " AND r.round = b.round AND r.board = b.board AND r.kind <> 'erased'"
-            " AND NOT EXISTS (SELECT 1 FROM result_supersedes s WHERE s.supersedes = r.id))")
+            " AND NOT EXISTS (SELECT 1 FROM result_supersedes s WHERE s.supersedes = r.id)) OR " + _SITS_OUT + ")")
 _PAIR_COLUMNS = {"NS": "ns_pair", "EW": "ew_pair"}
 
 
@@ -74,9 +78,10 @@ def table_of_board(conn: sqlite3.Connection, section: str, round_: int, board: i
 
 
 def slot_count(conn: sqlite3.Connection, section: str | None = None, board: int | None = None) -> int:
-    """How many (table, round, board) slots the movement has: in the event, a section, or a section's board."""
-    row = conn.execute("SELECT count(*) FROM encounter_board WHERE (?1 IS NULL OR section = ?1)"
-                       " AND (?2 IS NULL OR board = ?2)", (section, board)).fetchone()
+    """How many (table, round, board) slots expect a result (sit-outs left out): in the event, a section, or a
+    section's board."""
+    row = conn.execute(f"SELECT count(*) FROM encounter_board b WHERE (?1 IS NULL OR b.section = ?1)"
+                       f" AND (?2 IS NULL OR b.board = ?2) AND NOT {_SITS_OUT}", (section, board)).fetchone()
     return int(row[0])
 
 
@@ -99,3 +104,10 @@ def board_rounds(conn: sqlite3.Connection, section: str, table: int, board: int)
     """The rounds in which a table plays a board (one in a plain movement), in order."""
     return [int(r) for (r,) in conn.execute("SELECT round FROM encounter_board WHERE section = ? AND table_no = ?"
                                             " AND board = ? ORDER BY round", (section, table, board))]
+
+
+def sitting_out(conn: sqlite3.Connection, section: str, table: int, round_: int) -> tuple[bool, bool]:
+    """(NS pair out, EW pair out) at a table in a round; (False, False) when both play."""
+    row = conn.execute("SELECT ns_out, ew_out FROM sit_out WHERE section = ? AND table_no = ? AND round = ?",
+                       (section, table, round_)).fetchone()
+    return (bool(row[0]), bool(row[1])) if row else (False, False)

@@ -14,7 +14,9 @@ from tenace.movement import Movement
 from tenace.store import validate
 from tenace.store.clock import timestamp
 from tenace.store.db import connect, transaction
+from tenace.store.director import login_name
 from tenace.store.errors import EntryError, StoreError
+from tenace.store.movement_changes import absent_from_start
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +96,8 @@ def _add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> 
                      [(section, e.table, e.round, e.ns_pair, e.ew_pair) for e in movement.encounters])
     conn.executemany("INSERT INTO encounter_board (section, table_no, round, board) VALUES (?, ?, ?, ?)",
                      [(section, e.table, e.round, b) for e in movement.encounters for b in e.boards])
+    if movement.phantom is not None:
+        absent_from_start(conn, section, movement.phantom, who=login_name(), why="a half table: the phantom pair")
 
 
 def event_info(conn: sqlite3.Connection) -> EventInfo:

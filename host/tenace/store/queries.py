@@ -110,12 +110,13 @@ def corrections(conn: sqlite3.Connection) -> list[Correction]:
 
 
 def missing_results(conn: sqlite3.Connection, section: str | None = None) -> list[Missing]:
-    """What the movement expects and is not in: no version yet, or erased. Conflicts are not missing."""
+    """What the movement expects and is not in: no version yet, or erased. Conflicts and sit-outs are not missing."""
     known = states(conn, section)
     rows = conn.execute(
         "SELECT b.section, b.round, b.table_no, b.board, e.ns_pair, e.ew_pair FROM encounter_board b "
-        "JOIN encounter e USING (section, table_no, round) WHERE ?1 IS NULL OR b.section = ?1 "
-        "ORDER BY b.section, b.round, b.table_no, b.board", (section,)).fetchall()
+        "JOIN encounter e USING (section, table_no, round) WHERE (?1 IS NULL OR b.section = ?1) "
+        "AND NOT EXISTS (SELECT 1 FROM sit_out o WHERE (o.section, o.table_no, o.round) = (b.section, b.table_no, "
+        "b.round)) ORDER BY b.section, b.round, b.table_no, b.board", (section,)).fetchall()
     out = []
     for sec, round_, table, board, ns_pair, ew_pair in rows:
         state = known.get(Slot(sec, table, round_, board))

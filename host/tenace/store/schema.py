@@ -302,5 +302,87 @@ CREATE TABLE pair_players (
 ) WITHOUT ROWID;
 """
 
+# Movement changes during the session (tenace move): pairs absent or back, tables closed, pairs swapped.
+_V8 = """
+-- The director's log takes 'move'. SQLite changes a CHECK only by making the table anew (migrate() runs each
+-- script with foreign keys off, as SQLite's procedure for this says, and checks them before it commits).
+CREATE TABLE director_action_v8 (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    who TEXT NOT NULL CHECK (length(who) BETWEEN 1 AND 80),
+    why TEXT NOT NULL CHECK (length(why) BETWEEN 1 AND 500),
+    action TEXT NOT NULL CHECK (action IN ('adjust', 'correct', 'erase', 'resolve', 'penalty', 'finish', 'move')),
+    detail TEXT NOT NULL,
+    result INTEGER UNIQUE REFERENCES result(id),
+    forced INTEGER NOT NULL DEFAULT 0 CHECK (forced IN (0, 1))
+);
+INSERT INTO director_action_v8 (id, at, who, why, action, detail, result, forced)
+    SELECT id, at, who, why, action, detail, result, forced FROM director_action;
+DROP TABLE director_action;
+ALTER TABLE director_action_v8 RENAME TO director_action;
+CREATE TRIGGER director_action_append_only_u BEFORE UPDATE ON director_action
+BEGIN SELECT RAISE(ABORT, 'the director''s log is append-only'); END;
+CREATE TRIGGER director_action_append_only_d BEFORE DELETE ON director_action
+BEGIN SELECT RAISE(ABORT, 'the director''s log is append-only'); END;
+
+-- A pair absent (a phantom, a late pair before it came, a pair gone home) or present over rounds, as the
+-- director said; for a round, the latest row that covers it wins. Whoever meets an absent pair sits out.
+-- `field` is the pair's as in pair_players: 'NS' or 'EW' in a Mitchell, '' where pairs change direction.
+CREATE TABLE presence (
+    action INTEGER NOT NULL REFERENCES director_action(id),
+    section TEXT NOT NULL REFERENCES section(name),
+    field TEXT NOT NULL CHECK (field IN ('NS', 'EW', '')),
+    pair INTEGER NOT NULL CHECK (pair >= 1),
+    first_round INTEGER NOT NULL CHECK (first_round >= 1),
+    last_round INTEGER NOT NULL CHECK (last_round >= first_round),
+    present INTEGER NOT NULL CHECK (present IN (0, 1)),
+    PRIMARY KEY (action, section, field, pair, first_round)
+) WITHOUT ROWID;
+
+-- A table out of play from a round on (it finished early): both pairs there sit out.
+CREATE TABLE table_closure (
+    action INTEGER NOT NULL REFERENCES director_action(id),
+    section TEXT NOT NULL REFERENCES section(name),
+    table_no INTEGER NOT NULL CHECK (table_no >= 1),
+    first_round INTEGER NOT NULL CHECK (first_round >= 1),
+    PRIMARY KEY (action, section, table_no)
+) WITHOUT ROWID;
+
+-- Two pairs of one field that changed places from a round on (the encounters say where each sits now).
+CREATE TABLE pair_swap (
+    action INTEGER PRIMARY KEY REFERENCES director_action(id),
+    section TEXT NOT NULL REFERENCES section(name),
+    field TEXT NOT NULL CHECK (field IN ('NS', 'EW', '')),
+    first_pair INTEGER NOT NULL CHECK (first_pair >= 1),
+    second_pair INTEGER NOT NULL CHECK (second_pair >= 1),
+    first_round INTEGER NOT NULL CHECK (first_round >= 1)
+);
+
+CREATE TRIGGER presence_append_only_u BEFORE UPDATE ON presence
+BEGIN SELECT RAISE(ABORT, 'movement changes are append-only: make another'); END;
+CREATE TRIGGER presence_append_only_d BEFORE DELETE ON presence
+BEGIN SELECT RAISE(ABORT, 'movement changes are append-only: make another'); END;
+CREATE TRIGGER table_closure_append_only_u BEFORE UPDATE ON table_closure
+BEGIN SELECT RAISE(ABORT, 'movement changes are append-only: make another'); END;
+CREATE TRIGGER table_closure_append_only_d BEFORE DELETE ON table_closure
+BEGIN SELECT RAISE(ABORT, 'movement changes are append-only: make another'); END;
+CREATE TRIGGER pair_swap_append_only_u BEFORE UPDATE ON pair_swap
+BEGIN SELECT RAISE(ABORT, 'movement changes are append-only: make another'); END;
+CREATE TRIGGER pair_swap_append_only_d BEFORE DELETE ON pair_swap
+BEGIN SELECT RAISE(ABORT, 'movement changes are append-only: make another'); END;
+
+-- Derived from presence and table_closure at each change (and so rewritten): the table rounds where nobody
+-- plays; `ns_out`/`ew_out` say which of the encounter's pairs is not there.
+CREATE TABLE sit_out (
+    section TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    ns_out INTEGER NOT NULL CHECK (ns_out IN (0, 1)),
+    ew_out INTEGER NOT NULL CHECK (ew_out IN (0, 1)),
+    PRIMARY KEY (section, table_no, round),
+    FOREIGN KEY (section, table_no, round) REFERENCES encounter(section, table_no, round)
+) WITHOUT ROWID;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (8, _V8))

@@ -53,6 +53,7 @@ REASONS = {
     "wrong_table": "the terminal is signed in to another table",
     "no_such_round": "the movement has no such round at that table",
     "wrong_board": "the board is not played at that table in that round",
+    "sits_out": "nobody plays at that table in that round: a pair is absent or the table closed (tenace move)",
     "wrong_pairs": "the pairs are not the ones the movement seats at that table in that round",
 }
 
@@ -307,6 +308,12 @@ def check_slot(conn: sqlite3.Connection, entry: Entry) -> tuple[int, int]:
     if entry.board not in boards:
         raise Bad("wrong_board", f"board {entry.board} is not played at table {entry.table} in round {entry.round}"
                                  f" (boards {', '.join(map(str, boards))})")
+    out = conn.execute("SELECT ns_out, ew_out FROM sit_out WHERE section = ? AND table_no = ? AND round = ?",
+                       (entry.section, entry.table, entry.round)).fetchone()
+    if out is not None:
+        who = ("both pairs are out" if out[0] and out[1]
+               else f"NS {row[0]} is absent" if out[0] else f"EW {row[1]} is absent")
+        raise Bad("sits_out", f"table {entry.table} sits out round {entry.round} ({who}; tenace move changes that)")
     return int(row[0]), int(row[1])
 
 
