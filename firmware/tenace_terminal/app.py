@@ -183,9 +183,12 @@ class App:
         elif kind == "ack":
             self.pending.pop(record["seq"], None)
         elif kind == "round_plan":
-            self.boards_entered += self.boards_done()
+            plan = self.plan
+            if plan is None or plan["round"] != record["round"]:
+                self.boards_entered += self.boards_done()
+                self.results = {}
+            # (the same round again: the director changed the movement; what was entered stays)
             self.plan = record
-            self.results = {}
             self.session_over = False
         elif kind == "sign_in_ok":
             self.signin = record
@@ -240,9 +243,14 @@ class App:
         record = self.results.get(board)
         return record is not None and record.get("kind") != "erase"
 
+    def sits_out(self) -> bool:
+        """Nobody plays at this table this round: a pair is absent, or the director closed the table."""
+        plan = self.plan
+        return plan is not None and not (plan["ns"] and plan["ew"])
+
     def next_unplayed(self):
-        """The first board of the round in the plan's order without a result, or None."""
-        if self.plan is None:
+        """The first board of the round in the plan's order without a result, or None (also in a sit-out)."""
+        if self.plan is None or self.sits_out():
             return None
         for board in self.plan["boards"]:
             if not self.board_done(board):
@@ -362,6 +370,12 @@ class App:
             if name in message:
                 plan[name] = message[name]
         current = self.plan
+        if current is not None and plan["round"] == current["round"] and message.get("changed"):
+            if plan["boards"] == current["boards"] and "deals" in current:
+                plan["deals"] = current["deals"]
+            self.record(plan)  # the movement changed under this round: its pairs, or where they go next
+            self.dirty = True  # (the screen draws from the plan; an entry being keyed is not interrupted)
+            return
         if current is not None and plan["round"] <= current["round"]:
             return  # a repeat of a round already under way or done
         if current is None or self.session_over or self.waiting_round:

@@ -357,6 +357,7 @@ class WireLink:
         if answer.status == ACCEPTED and (answer.section != self.section or answer.table != self.table):
             self.section = answer.section
             self.table = answer.table
+            self._round = 0
             changed = True
         if changed:
             self._save()
@@ -406,17 +407,31 @@ class WireLink:
             return None  # torn by a power cut: the host sends it again at the next sign-in
 
     def _on_plan(self, plan, fresh: bool = True) -> None:
+        changed = False
         if fresh:
+            # The app's round or the next, sent again unasked and not as kept: the director changed the movement.
+            number = self._round
+            if number and number <= plan.round <= number + 1 and plan.round != self._asked[0]:
+                kept = self._kept_plan(plan.round)
+                changed = kept is not None and kept.encode() != plan.encode()
             try:
                 self._keep_plan(plan)
             except OSError as e:  # the flash: the plan still goes to the app if it waits for it
                 print("wire_link: plan %d not kept: %s" % (plan.round, e))
         if plan.round != self._asked[0]:
-            return  # another round's: kept for when the app asks for it
+            if changed:
+                out = wire_mapping.round_plan(plan)
+                out["changed"] = True
+                if plan.round == self._round:
+                    self._ns = plan.ns_pair
+                self.inbox.append(out)
+            return  # else another round's: kept for when the app asks for it
         self._asked[0] = 0
         self._ns = plan.ns_pair
         out = wire_mapping.round_plan(plan)
         if not self._deals or plan.round <= self._round:
+            if plan.round > self._round:
+                self._round = plan.round
             self.inbox.append(out)
             return
         held = self._held

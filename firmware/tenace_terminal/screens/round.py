@@ -22,7 +22,9 @@ class Screen(BaseScreen):
     def key(self, key: str) -> None:
         app = self.app
         if key == "OK":
-            if app.settings["players"] != "off":
+            if app.sits_out():
+                app.next_board()  # nothing to play: the round's end, where everyone goes next
+            elif app.settings["players"] != "off":
                 app.go("players")
             else:
                 app.next_board()
@@ -33,10 +35,13 @@ class Screen(BaseScreen):
         app = self.app
         plan = app.plan
         header(display, text("round_head", plan["round"], app.section, app.table))
-        display.text(0, 2, text("ns_pair", plan["ns"]))
-        display.text(0, 3, text("ew_pair", plan["ew"]))
+        row = 2
+        for side in ("ns", "ew"):
+            display.text(0, row, text(side + "_pair", plan[side]) if plan[side]
+                         else text("absent_pair", text("side_" + side.upper())))
+            row += 1
         display.text(0, 4, text("boards", number_list(plan["boards"])))
         done = app.boards_done()
         if done:
             display.text(0, 5, text("boards_done", done, len(plan["boards"])))
-        display.text(0, 6, text("ok_start"))
+        display.text(0, 6, text("sitting_out" if app.sits_out() else "ok_start"))

@@ -24,7 +24,7 @@ class Screen(BaseScreen):
         row = 2
         for side in ("ns", "ew"):
             move = moves.get(side)
-            if move:
+            if move and plan[side]:  # (an absent pair goes nowhere)
                 pair = plan[side]
                 side_name = text("side_" + side.upper())
                 if move[0]:

@@ -44,6 +44,7 @@ from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
 from tenace.store.hand_records import hand_record
 from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
+from tenace.store.movement_changes import changed_sections, movement_version
 from tenace_wire.control import (
     ACCEPTED,
     ALREADY_STORED,
@@ -94,6 +95,7 @@ NOISE = frozenset((SHORT, LONG, BAD_CRC, BAD_VERSION, WRONG_DIRECTION, BAD_TYPE)
 INTERNAL_ERROR = "internal_error"  # a frame that made the collector fail: a bug, logged with its traceback
 HOLD_MS = 60_000
 FLUSH_MS = 3_000
+MOVES_MS = 1_000  # how often the event file is asked for movement changes
 _WIRE_STATUS = {WRONG_TABLE: REFUSED_WRONG_TABLE, NOT_SIGNED_IN: REFUSED_NOT_SIGNED_IN,
                 "wrong_table": REFUSED_WRONG_TABLE, "not_signed_in": REFUSED_NOT_SIGNED_IN}
 
@@ -121,6 +123,10 @@ class Collector:
         self._flushed_at = 0
         self._offers: list[bytes] = []
         self._pushed: set[tuple[str, int, int]] = set()  # (section, table, round) whose next plan went out
+        # The movement changes whose plans went out; 0 at start, so that terminals resumed from the event file
+        # get the plans of changes made while the collector was down.
+        self._moves_seen = 0
+        self._moves_at: int | None = None
         self._resume()
 
     def _resume(self) -> None:
@@ -168,6 +174,7 @@ class Collector:
         self._clock(now_ms)
         out = self._offers
         self._offers = []
+        self._movement_changes(now_ms)
         out.extend(self.session.due(now_ms))
         if now_ms - self._flushed_at >= self.flush_ms:
             self.flush(now_ms)
@@ -253,12 +260,35 @@ class Collector:
                          EVENT_CLOSED: "the event is closed"}.get(status, status))
             return
         log.info("terminal %d signed in at section %s table %d, round %d", terminal, name, msg.table, round_)
-        # The current round's plan, then every later one: the terminal keeps them, so that it runs the rest of
-        # the session even while the laptop is out of reach.
-        for number in [round_] + [r for r in round_plans.rounds_of(self.conn, msg.section, msg.table) if r > round_]:
-            plan = round_plans.round_plan(self.conn, msg.section, msg.table, number)
+        self._send_plans(terminal, msg.section, msg.table, round_, now)
+
+    def _send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:
+        """The round's plan, then every later one: the terminal keeps them, so that it runs the rest of the
+        session even while the laptop is out of reach."""
+        for number in [round_] + [r for r in round_plans.rounds_of(self.conn, section, table) if r > round_]:
+            plan = round_plans.round_plan(self.conn, section, table, number)
             if plan is not None:
                 self._send(terminal, plan, now)
+
+    def _movement_changes(self, now: int) -> None:
+        """After the director changed the movement (tenace move, from any process), every terminal of the section
+        gets its plans again from its current round: it shows the change without a restart."""
+        if self._moves_at is not None and now - self._moves_at < MOVES_MS:
+            return
+        self._moves_at = now
+        try:
+            latest = movement_version(self.conn)
+            if latest <= self._moves_seen:
+                return
+            sections = changed_sections(self.conn, self._moves_seen)
+            self._moves_seen = latest
+            for terminal, (section, table) in list(self.session.bindings.items()):
+                if section_letter(section) in sections:
+                    log.info("terminal %d: the movement changed, sending its round plans again", terminal)
+                    self._send_plans(terminal, section, table, round_plans.current_round(self.conn, section, table),
+                                     now)
+        except sqlite3.Error as e:
+            log.error("movement changes not read (%s); will try again", e)
 
     @property
     def director_pin(self) -> int:

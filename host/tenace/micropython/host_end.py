@@ -92,6 +92,10 @@ class Questions:
         """The director closes the session: new results are refused."""
         self.ask("close_event")
 
+    def move(self, change, what, round_):
+        """The director changes the movement from `round_` on: "late"/"leave" "NS3", "close" 3, "swap" "NS1:NS2"."""
+        return self.ask("move", change, what, round_)
+
     def forget(self, terminal):
         """The collector loses where `terminal` sits (a fault)."""
         self.ask("forget", terminal)

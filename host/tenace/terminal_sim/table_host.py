@@ -30,6 +30,7 @@ from tenace.store.director import enter_result
 from tenace.store.event import create_event
 from tenace.store.hand_records import keep_hand_record
 from tenace.store.link import all_player_numbers, stored_counts
+from tenace.store.movement_changes import close_table, set_presence, swap_pairs
 from tenace.store.queries import sign_in_count
 from tenace.store.versions import Version
 from tenace_wire.errors import DUPLICATE
@@ -43,7 +44,7 @@ _KINDS = {"normal": "played", "passed_out": "passed_out", "artificial": "adjuste
 # The app's names for what the host sets at sign-in, and the collector's (tenace_terminal.app.DEFAULT_SETTINGS).
 _RESULT_ENTRY = {"any": "any", "relative": "relative", "tricks": "total"}
 # What a terminal on MicroPython may ask over the line protocol: TableHost's methods of these names.
-QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "close_event", "forget")
+QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "close_event", "forget", "move")
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,18 @@ class TableHost:
     def close_event(self) -> None:
         """The director closes the session: sign-ins and new results are refused from now on."""
         self.collector.settings = replace(self.collector.settings, closed=True)
+
+    def move(self, change: str, what: str | int, round_: int) -> str:
+        """The director changes the movement from `round_` on (tenace move): "late"/"leave" a pair ("NS3"),
+        "close" a table (3), "swap" two pairs ("NS1:NS2"); the log's detail."""
+        who, why = "simulator", "a movement change"
+        if change == "close":
+            return close_table(self.conn, SECTION, int(what), round_, who=who, why=why).detail
+        pairs = [(str(p)[:2], int(str(p)[2:])) for p in str(what).split(":")]
+        if change == "swap":
+            return swap_pairs(self.conn, SECTION, pairs[0], pairs[1], round_, who=who, why=why).detail
+        late = change == "late"
+        return set_presence(self.conn, SECTION, pairs[0], round_, present=late, before=late, who=who, why=why).detail
 
     def forget(self, terminal: int) -> None:
         """The collector loses where `terminal` sits (a fault: it then refuses its results as not signed in)."""

@@ -1,0 +1,105 @@
+"""`tenace move`: change the movement from a round on (a late pair, a pair gone, a table closed, two pairs swapped)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from tenace.commands.director_options import add_signature, event, logged, signature
+from tenace.commands.options import add_event_file
+from tenace.errors import UsageError
+from tenace.store import event_info
+from tenace.store.movement_changes import MovementChange, close_table, set_presence, swap_pairs
+
+HELP = "change the movement from a round on: a late pair, a pair that leaves, a table closed early, a swap"
+EPILOG = """\
+examples:
+  tenace move club.sqlite --late "NS 7" --round 3 --why "arrived after two rounds"
+  tenace move club.sqlite --leave "EW 4" --round 6 --why "had to go home"
+  tenace move club.sqlite --absent "EW 4" --round 2 --to 3 --why "stuck in traffic"
+  tenace move club.sqlite --present "NS 5" --round 2 --why "the half table filled"
+  tenace move club.sqlite --close 8 --round 7 --why "table 8 finished early"
+  tenace move club.sqlite --swap "NS 3" "NS 6" --round 4 --why "NS 3 cannot climb the stairs"
+
+A pair is written as directors do: "NS 3" or "EW 3" in a Mitchell, "7" where pairs change direction
+(a Howell), "B-NS 3" in section B. Whoever meets an absent pair sits out: the terminals show the
+sit-out and take no result there, and those boards are scored on the results of the other tables.
+A half table's phantom pair is absent from the start; a late pair takes its place with --present.
+The change reaches the terminals without a restart (the collector sends the new round plans). A
+table round that already has a result is never changed: erase it first, or start a round later.
+--why is required and logged with who and when; after the Law 79C correction period the change is
+refused unless --force, and the force is logged."""
+
+_PAIR = re.compile(r"^\s*(?:([A-Za-z0-9]{1,8})\s*-\s*)?(?:(NS|EW)\s*)?(\d{1,4})\s*$", re.IGNORECASE)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("move", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_event_file(p)
+    what = p.add_argument_group("the change (one of)").add_mutually_exclusive_group()
+    what.add_argument("--late", metavar="PAIR", help="the pair comes at --round: absent before, present from then")
+    what.add_argument("--leave", metavar="PAIR", help="the pair leaves: absent from --round to the end")
+    what.add_argument("--absent", metavar="PAIR", help="the pair is absent from --round (to --to, or the end)")
+    what.add_argument("--present", metavar="PAIR", help="the pair plays from --round (to --to, or the end)")
+    what.add_argument("--close", type=int, metavar="TABLE", help="nobody plays at the table from --round on")
+    what.add_argument("--swap", nargs=2, metavar=("PAIR", "PAIR"),
+                      help="two pairs of one direction change places from --round on")
+    p.add_argument("--round", type=int, metavar="R", help="the first round the change applies to (required)")
+    p.add_argument("--to", type=int, metavar="R", help="the last round of --absent or --present (default: the last)")
+    p.add_argument("--section", metavar="S", help="the section (needed only when the event has several)")
+    add_signature(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    who, why = signature(args)
+    if args.round is None:
+        raise UsageError("say from which round: --round R")
+    if args.to is not None and args.absent is None and args.present is None:
+        raise UsageError("--to goes with --absent or --present")
+    sign = {"who": who, "why": why, "force": args.force}
+    with event(args) as conn:
+        sections = [s.name for s in event_info(conn).sections]
+        change: MovementChange
+        if args.close is not None:
+            change = close_table(conn, args.section, args.close, args.round, **sign)
+        elif args.swap is not None:
+            one, two = (_pair(text, sections, args.section) for text in args.swap)
+            if one[0] != two[0]:
+                raise UsageError(f"--swap {args.swap[0]!r} {args.swap[1]!r}: the pairs are in different sections")
+            change = swap_pairs(conn, one[0], one[1:], two[1:], args.round, **sign)
+        else:
+            option, text = next(((o, t) for o, t in (("--late", args.late), ("--leave", args.leave),
+                                                      ("--absent", args.absent), ("--present", args.present))
+                                 if t is not None), (None, None))
+            if option is None or text is None:
+                raise UsageError("say what changes: --late, --leave, --absent, --present, --close or --swap "
+                                 "(tenace move --help)")
+            section, field, number = _pair(text, sections, args.section)
+            change = set_presence(conn, section, (field, number), args.round, args.to,
+                                  present=option in ("--late", "--present"), before=option == "--late", **sign)
+        print(logged(conn))
+        sits = ", ".join(f"table {t} round {r}" for t, r in change.changed)
+        print(f"  changed: {sits}")
+    return 0
+
+
+def _pair(text: str, sections: list[str], section: str | None) -> tuple[str, str, int]:
+    """(section, field, number) of a pair as written on the command line: "NS 3", "B-EW 7", a Howell's "7"."""
+    found = _PAIR.match(text)
+    if found is None:
+        raise UsageError(f'{text!r} is not a pair: write "NS 3", "EW 3", "B-NS 3" or a Howell\'s "7"')
+    named = found[1]
+    if named is not None:
+        matching = [s for s in sections if s.upper() == named.upper()]
+        if not matching:
+            raise UsageError(f"{text!r}: there is no section {named} (sections: {', '.join(sections)})")
+        if section is not None and section != matching[0]:
+            raise UsageError(f"{text!r} is in section {matching[0]}, not --section {section}")
+        section = matching[0]
+    elif section is None:
+        if len(sections) > 1:
+            raise UsageError(f"the event has sections {', '.join(sections)}: write \"A-NS 3\" or give --section")
+        section = sections[0]
+    return section, (found[2] or "").upper(), int(found[3])
