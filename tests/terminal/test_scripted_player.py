@@ -4,6 +4,7 @@ Their results are a function of (seed, table, board) alone, so a session under a
 session; here the collector stores exactly what board_result says, keyed through the real screens.
 """
 
+from deals import deal, hand
 from scripted_player import Player, board_result
 from session_runner import Simulator
 
@@ -50,5 +51,33 @@ def test_a_scripted_table_plays_the_whole_session_through_the_real_screens():
                 want = expected_summary(board_result(7, 4, board), board)
                 assert sim.host.result(number, board) == want, (board, sim.host.result(number, board), want)
         assert sim.host.duplicates() == 0
+    finally:
+        sim.close()
+
+
+def test_with_hand_records_the_scripted_leads_are_cards_the_leader_holds():
+    sim = Simulator(rounds=2, boards_per_round=3, deals=True, settings={"lead": "force"})
+    try:
+        player = Player(sim.app, sim.keypad, 4, "", 7)
+        for _ in range(400):
+            if player.finished():
+                break
+            if player.act():
+                sim.settle()
+            else:
+                sim.wait(50)
+        assert player.finished()
+        checked = 0
+        for number in range(1, 3):
+            for board in range(3 * number - 2, 3 * number + 1):
+                words = sim.host.result(number, board).split()
+                if words[0] != "played":
+                    continue
+                declarer, lead = words[3], words[5]  # "played v0 4S N 11 HK +450": lead as suit, rank
+                leader = "NESW"[("NESW".find(declarer) + 1) % 4]
+                suit = "SHDC".find(lead[0])
+                assert lead[1] in hand(deal(board), leader).split(".")[suit], (board, declarer, lead)
+                checked += 1
+        assert checked >= 3
     finally:
         sim.close()

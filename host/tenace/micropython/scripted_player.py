@@ -50,13 +50,26 @@ def board_result(seed: int, table: int, board: int) -> tuple:
     return (level, strain, doubling, declarer, lead, tricks)
 
 
-def result_keys(result: tuple, lead: bool) -> list:
-    """The keys that enter a result on the contract screen, the opponents' ACCEPT last."""
+def lead_from(deal: str, declarer: str, pick: int) -> str:
+    """A card the opening leader (declarer's left-hand opponent) holds in a PBN deal, as rank and suit ("KH")."""
+    hand = deal[2:].split()[(_SEATS.find(declarer) + 1) % 4]
+    cards = []
+    for suit, ranks in zip("SHDC", hand.split(".")):
+        for rank in ranks:
+            cards.append(rank + suit)
+    return cards[pick % len(cards)]
+
+
+def result_keys(result: tuple, lead: bool, deal=None) -> list:
+    """The keys that enter a result on the contract screen, the opponents' ACCEPT last. With the board's deal
+    (the terminal checks the lead) the lead is a card the leader holds."""
     level, strain, doubling, declarer, card, tricks = result
     if not level:
         return ["PASS", "OK"]
     out = [str(level), _STRAINS[strain]] + ["X"] * doubling + [declarer]
     if lead:
+        if deal:
+            card = lead_from(deal, declarer, _RANKS.find(card[0]) * 4 + _SUITS.find(card[1]))
         out += [card[0], card[1]]
     over = tricks - level - 6
     out += ["="] if over == 0 else (["+", str(over)] if over > 0 else ["-", str(-over)])
@@ -67,10 +80,11 @@ def result_keys(result: tuple, lead: bool) -> list:
 class Player:
     """Keys for one terminal's app: sign-in (table, pairing code), each round's boards, the round ends."""
 
-    def __init__(self, app, keypad, table: int, code: str, seed: int) -> None:
+    def __init__(self, app, keypad, table: int, code: str, seed: int, section: str = "A") -> None:
         self.app = app
         self.keypad = keypad
         self.table = table
+        self.section = section
         self.code = code
         self.seed = seed
         self.keys = 0
@@ -86,7 +100,7 @@ class Player:
             if not app.signing_in() and app.signin is None:
                 # The pairing screen follows the table's OK when the link has no key; it comes back
                 # after a sign-in that went unanswered (a wrong code, or a host too busy to answer).
-                keys = [] if name == "pairing" else [c for c in str(self.table)] + ["OK"]
+                keys = [] if name == "pairing" else self._section_keys() + [c for c in str(self.table)] + ["OK"]
                 if name == "pairing" or getattr(app.link, "needs_code", False):
                     keys += [c for c in self.code] + ["OK"]
         elif name == "round" or name == "traveller":
@@ -98,7 +112,7 @@ class Player:
             entry = app.entry
             if entry is not None and not entry.level and not entry.passed:
                 result = board_result(self.seed, self.table, entry.board)
-                keys = result_keys(result, app.settings["lead"] != "off")
+                keys = result_keys(result, app.settings["lead"] != "off", self._deal(entry.board))
         elif name == "summary":
             keys = ["OK"]  # a result keyed before a reboot, not yet accepted
         if not keys:
@@ -106,6 +120,21 @@ class Player:
         self.keys += len(keys)
         self.keypad.push(*keys)
         return True
+
+    def _section_keys(self) -> list:
+        """UP until the start-up screen shows the table's section (it starts at the last one signed in to)."""
+        shown = getattr(self.app.screen, "section", "A")
+        return ["UP"] * ((ord(self.section) - ord(shown)) % 26)
+
+    def _deal(self, board: int):
+        """The board's deal as the host sent it with the round plan, or None."""
+        plan = self.app.plan or {}
+        deals = plan.get("deals") or ()
+        boards = plan.get("boards") or ()
+        for i in range(min(len(deals), len(boards))):
+            if boards[i] == board:
+                return deals[i]
+        return None
 
     def finished(self) -> bool:
         """The session is over at this table and the host has every result."""
