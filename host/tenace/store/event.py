@@ -38,6 +38,12 @@ class SectionInfo:
     tables: int
     rounds: int
     boards_per_round: int
+    kind: str = "mitchell"  # tenace.movement.Movement.kind: mitchell, howell or teams
+
+    @property
+    def one_field(self) -> bool:
+        """True when the section's pairs are numbered as one field (a Howell's 7), not as NS 7 and EW 7."""
+        return self.kind != "mitchell"
 
 
 def create_event(path: Path | str, *, name: str, sections: dict[str, Movement], date: str | None = None,
@@ -88,8 +94,9 @@ def _add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> 
         raise EntryError(f"a section name is 1 to 8 letters or digits, not {section!r}")
     if conn.execute("SELECT 1 FROM section WHERE name = ?", (section,)).fetchone():
         raise EntryError(f"section {section} already exists")
-    conn.execute("INSERT INTO section (name, movement, tables, rounds, boards_per_round) VALUES (?, ?, ?, ?, ?)",
-                 (section, movement.name, movement.tables, movement.rounds, movement.boards_per_round))
+    conn.execute("INSERT INTO section (name, movement, tables, rounds, boards_per_round, kind)"
+                 " VALUES (?, ?, ?, ?, ?, ?)", (section, movement.name, movement.tables, movement.rounds,
+                                                movement.boards_per_round, movement.kind))
     conn.executemany("INSERT INTO encounter (section, table_no, round, ns_pair, ew_pair) VALUES (?, ?, ?, ?, ?)",
                      [(section, e.table, e.round, e.ns_pair, e.ew_pair) for e in movement.encounters])
     conn.executemany("INSERT INTO encounter_board (section, table_no, round, board) VALUES (?, ?, ?, ?)",
@@ -101,8 +108,22 @@ def event_info(conn: sqlite3.Connection) -> EventInfo:
     if row is None:
         raise StoreError("the event file holds no event")
     sections = tuple(SectionInfo(*r) for r in conn.execute(
-        "SELECT name, movement, tables, rounds, boards_per_round FROM section ORDER BY name"))
+        "SELECT name, movement, tables, rounds, boards_per_round, kind FROM section ORDER BY name"))
     return EventInfo(name=row[0], date=row[1], scoring=row[2], created=row[3], sections=sections)
+
+
+def one_field(conn: sqlite3.Connection, section: str) -> bool:
+    """True when a section's pairs are one field (a Howell: pair 7 sits NS in one round, EW in another), False when
+    they are two (a Mitchell: NS 7 and EW 7 are two pairs) or there is no such section.
+
+    Every place that names a pair from the store asks this one question: a Howell's pair has no direction."""
+    row = conn.execute("SELECT kind FROM section WHERE name = ?", (section,)).fetchone()
+    return row is not None and row[0] != "mitchell"
+
+
+def one_field_sections(conn: sqlite3.Connection) -> frozenset[str]:
+    """The sections whose pairs are one field (see `one_field`)."""
+    return frozenset(str(r[0]) for r in conn.execute("SELECT name FROM section WHERE kind <> 'mitchell'"))
 
 
 def sign_in(conn: sqlite3.Connection, terminal: int, section: str, table: int, *, who: str = "terminal",

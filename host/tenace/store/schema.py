@@ -302,5 +302,12 @@ CREATE TABLE pair_players (
 ) WITHOUT ROWID;
 """
 
+# A section's kind of movement (tenace.movement.Movement.kind): whether its pairs are two fields (a Mitchell, where
+# NS 3 and EW 3 are two pairs) or one (a Howell, where pair 3 sits NS in one round and EW in another). Files made
+# before it held only Mitchells.
+_V7 = """
+ALTER TABLE section ADD COLUMN kind TEXT NOT NULL DEFAULT 'mitchell' CHECK (kind IN ('mitchell', 'howell', 'teams'));
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7))
