@@ -117,12 +117,11 @@ def one_field(conn: sqlite3.Connection, section: str) -> bool:
     they are two (a Mitchell: NS 7 and EW 7 are two pairs) or there is no such section.
 
     Every place that names a pair from the store asks this one question: a Howell's pair has no direction."""
-    row = conn.execute("SELECT kind FROM section WHERE name = ?", (section,)).fetchone()
-    return row is not None and row[0] != "mitchell"
+    return section in one_field_sections(conn)
 
 
 def one_field_sections(conn: sqlite3.Connection) -> frozenset[str]:
-    """The sections whose pairs are one field (see `one_field`)."""
+    """The sections whose pairs are one field (see `one_field`): all but the Mitchells (SectionInfo.one_field)."""
     return frozenset(str(r[0]) for r in conn.execute("SELECT name FROM section WHERE kind <> 'mitchell'"))
 
 
