@@ -84,7 +84,9 @@ def round_plan(plan: "RoundPlan") -> dict:
     out = {"type": "round_plan", "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,
            "boards": list(plan.boards)}
     if plan.ns_next or plan.ew_next or plan.boards_next:
-        out["next"] = {"ns": [plan.ns_next, "ns"], "ew": [plan.ew_next, "ew"], "boards": plan.boards_next}
+        # A Howell's pairs change direction: where each sits next comes with its table.
+        out["next"] = {"ns": [plan.ns_next, "ew" if plan.ns_next_ew else "ns"],
+                       "ew": [plan.ew_next, "ns" if plan.ew_next_ns else "ew"], "boards": plan.boards_next}
     else:
         out["last"] = True
     return out

@@ -3,7 +3,8 @@
 All but HAND_RECORD are usually longer than one frame and travel as fragments (fragments.py).
 ROUND_PLAN: section 8 | table 16 | round 8 | ns_pair 16 | ew_pair 16 (0: no pair, a sit-out)
     | ns_next 16 | ew_next 16 | boards_next 16 (the table each goes to next; 0: none, the last
-    round) | count 8 (1-64) | count × board 16.
+    round) | ns_next_ew 1 | ew_next_ns 1 (1: the NS pair sits East-West next round, the EW pair
+    North-South: a Howell's pairs change direction) | 6 zero bits | count 8 (1-64) | count × board 16.
 TRAVELLER: section 8 | board 16 | count 8 (0-64) | count × line of 10 bytes: ns_pair 10
     | ew_pair 10 | the outcome as in RESULT (26 bits, outcome.py) | ns_score 14 (signed, -7600..7600)
     | ns_percent 14 (0-10000: hundredths of a percent) | 6 zero bits.
@@ -71,8 +72,10 @@ class RoundPlan(Message):
     """A table's round: who sits NS and EW, which boards, and where pairs and boards go next."""
 
     TYPE = ROUND_PLAN
-    FIELDS = ("section", "table", "round", "ns_pair", "ew_pair", "ns_next", "ew_next", "boards_next")
-    SPEC = (8, 0, 25, 16, 1, 1023, 8, 1, 127, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023)
+    FIELDS = ("section", "table", "round", "ns_pair", "ew_pair", "ns_next", "ew_next", "boards_next", "ns_next_ew",
+              "ew_next_ns")
+    SPEC = (8, 0, 25, 16, 1, 1023, 8, 1, 127, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023,
+            1, 0, 1, 1, 0, 1)
     EXTRA = ("boards",)
 
     section: int
@@ -84,6 +87,8 @@ class RoundPlan(Message):
     ns_next: int
     ew_next: int
     boards_next: int
+    ns_next_ew: int
+    ew_next_ns: int
 
     def check(self) -> None:
         boards = self.boards = tuple(self.boards)

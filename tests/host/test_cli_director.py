@@ -145,7 +145,7 @@ def test_the_penalty_comes_off_the_ranking(event: Path, capsys: pytest.CaptureFi
      "not --percent and --assigned"),
     (["adjust", "--pair", "NS 2", "--penalty", "120%", "--why", "x"], "at most 100% of a top, not 120%"),
     (["adjust", "--pair", "NS 9", "--penalty", "10%", "--why", "x"], "there is no pair NS 9 in section A"),
-    (["adjust", "--pair", "2", "--penalty", "10%", "--why", "x"], "name the pair with its direction"),
+    (["adjust", "--pair", "2", "--penalty", "10%", "--why", "x"], "say the pair's direction, NS 2 or EW 2"),
     (["adjust", "--pair", "NS 2", "--penalty", "ten", "--why", "x"], "a percentage of a top, 25%, or matchpoints"),
     (["correct", "--table", "2", "--board", "3", "--contract", "8S", "--by", "N", "--tricks", "10", "--why", "x"],
      "contract"),

@@ -1,5 +1,6 @@
 """`tenace report --pbn`: an event file's section as PBN 2.1, read back by `tenace score` to the rankings of
-`tenace results` (a Mitchell's NS and EW pairs share numbers: the reader keeps them apart by direction)."""
+`tenace results` (a Mitchell's NS and EW pairs share numbers: the reader keeps them apart by direction; a
+Howell's pairs are one field, numbered 1 to 2n)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from tenace.cli import main
-from tenace.movement import mitchell
+from tenace.movement import Movement, howell, mitchell
 from tenace.store import create_event, ingest, sign_in
 from tenace.store.hand_records import keep_hand_record
 
 from sample_results import session_results
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
-LINE = re.compile(r"^\s+(\d+=?)\s+((?:NS|EW) \d+)\s+([\d.]+) MP\s+([\d.]+)%$")
+LINE = re.compile(r"^\s+(\d+=?)\s+((?:NS |EW )?\d+)\s+([\d.]+) MP\s+([\d.]+)%$")
 
 
 def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -25,10 +26,12 @@ def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, st
     return code, out, err
 
 
-def make_event(path: Path, sections: tuple[str, ...] = ("A",)) -> None:
-    movement = mitchell(5, 3)
+MITCHELL = mitchell(5, 3)
+
+
+def make_event(path: Path, sections: tuple[str, ...] = ("A",), movement: Movement = MITCHELL) -> None:
     conn = create_event(path, name="Tuesday pairs", date="2024-05-14", sections=dict.fromkeys(sections, movement))
-    for table in range(1, 6):
+    for table in range(1, movement.tables + 1):
         sign_in(conn, table, "A", table)
     for m in session_results(movement):
         ingest(conn, m)
@@ -40,20 +43,29 @@ def ranking(text: str) -> list[tuple[str, ...]]:
     return [m.groups() for line in text.splitlines() if (m := LINE.match(line))]
 
 
-def test_the_pbn_export_scores_back_to_the_same_rankings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+# (movement, boards, results, pairs ranked, how a pair is named)
+EVENTS = [(MITCHELL, 15, 75, 10, re.compile(r"^(NS|EW) \d+$")),
+          (howell(4, 3), 21, 84, 8, re.compile(r"^[1-8]$"))]
+
+
+@pytest.mark.parametrize(("movement", "boards", "results", "pairs", "named"), EVENTS, ids=["mitchell", "howell"])
+def test_the_pbn_export_scores_back_to_the_same_rankings(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         movement: Movement, boards: int, results: int, pairs: int,
+                                                         named: re.Pattern[str]) -> None:
     db = tmp_path / "club.sqlite"
-    make_event(db)
+    make_event(db, movement=movement)
     pbn = tmp_path / "out" / "tuesday.pbn"
     pbn.parent.mkdir()
     code, _, err = tenace(capsys, "report", str(db), "--pbn", str(pbn))
-    assert code == 0 and "section A, 15 boards, 75 of 75 results" in err, err
+    assert code == 0 and f"section A, {boards} boards, {results} of {results} results" in err, err
     text = pbn.read_text(encoding="utf-8")
-    assert text.startswith("% PBN 2.1") and text.count('[Board "') == 15 and text.count("[TotalScoreTable") == 1
+    assert text.startswith("% PBN 2.1") and text.count('[Board "') == boards and text.count("[TotalScoreTable") == 1
     assert f'[Deal "{DEAL}"]' in text and '[Vulnerable "All"]' in text and '[Dealer "W"]' in text
-    code, results, _ = tenace(capsys, "results", str(db))
+    code, shown, _ = tenace(capsys, "results", str(db))
     code2, scored, err = tenace(capsys, "score", str(pbn))
     assert (code, code2) == (0, 0), err
-    assert len(ranking(results)) == 10 and ranking(scored) == ranking(results)
+    ranked = ranking(shown)
+    assert len(ranked) == pairs and all(named.match(pair) for _, pair, _, _ in ranked) and ranking(scored) == ranked
     # To standard output, the same file.
     code, out, _ = tenace(capsys, "report", str(db), "--pbn", "-")
     assert code == 0 and out == text

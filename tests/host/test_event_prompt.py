@@ -37,15 +37,16 @@ def test_each_missing_flag_is_asked_wrong_answers_are_asked_again_and_the_event_
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.sqlite"
     args = parsed("--name", "Tuesday pairs")
-    ask, asked = answers(str(db), "seven", "1", "", "0", "2")
+    ask, asked = answers(str(db), "", "seven", "1", "", "0", "2")
     event_prompt.fill_in(args, ask, interactive=True)
     assert [q.split(" [")[0].rstrip(": ") for q in asked] == [
-        "Event file to create", "Tables in play", "Tables in play", "Tables in play",
+        "Event file to create", "Movement, mitchell or howell", "Tables in play", "Tables in play", "Tables in play",
         "Boards each round", "Boards each round"]
     out = capsys.readouterr().out
     assert "a whole number, not 'seven'" in out and "at least 2 tables, not 1" in out
     assert "each round needs at least 1 board, not 0" in out
-    assert (args.db, args.name, args.tables, args.boards_per_round) == (db, "Tuesday pairs", 7, 2)
+    assert (args.db, args.name, args.movement, args.tables, args.boards_per_round) == (
+        db, "Tuesday pairs", "mitchell", 7, 2)
     assert args.run(args) == 0  # the same command creates it
     conn = connect(db)
     assert event_info(conn).name == "Tuesday pairs"
@@ -57,7 +58,7 @@ def test_an_existing_file_and_an_impossible_movement_are_refused_in_the_answers(
     taken = tmp_path / "old.sqlite"
     taken.write_bytes(b"")
     args = parsed()
-    ask, _ = answers(str(taken), str(tmp_path / "new.sqlite"), "", "Club", "2", "3", "")
+    ask, _ = answers(str(taken), str(tmp_path / "new.sqlite"), "", "Club", "", "2", "3", "")
     event_prompt.fill_in(args, ask, interactive=True)
     out = capsys.readouterr().out
     assert "exists already" in out and "an answer is needed" in out and "nothing to compare" in out
@@ -70,7 +71,7 @@ def test_stopping_or_no_terminal_creates_nothing(tmp_path: Path) -> None:
         event_prompt.fill_in(parsed(), ask, interactive=True)
     with pytest.raises(UsageError, match=r"give --db, --tables, --boards-per-round \(or run it at a terminal"):
         event_prompt.fill_in(parsed("--name", "X"), interactive=False)
-    ask, _ = answers(*["x"] * 5)
+    ask, _ = answers("howell", *["x"] * 5)
     with pytest.raises(UsageError, match="no answer taken for --tables after 5 tries"):
         event_prompt.fill_in(parsed("--db", str(tmp_path / "y.sqlite"), "--name", "X"), ask, interactive=True)
     assert not list(tmp_path.iterdir())
@@ -83,4 +84,33 @@ def test_several_sections_each_with_the_movement(tmp_path: Path, capsys: pytest.
     assert "sections A, B: Mitchell, 5 tables" in capsys.readouterr().out
     conn = connect(db)
     assert [s.name for s in event_info(conn).sections] == ["A", "B"]
+    conn.close()
+
+
+def test_a_howell_is_asked_for_and_its_own_limits_refused_in_the_answers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "howell.sqlite"
+    args = parsed("--db", str(db), "--name", "Howell night")
+    ask, asked = answers("hoWell?", "Howell", "2", "12", "3", "2", "4")
+    event_prompt.fill_in(args, ask, interactive=True)
+    out = capsys.readouterr().out
+    assert "mitchell or howell, not 'hoWell?'" in out
+    assert "a Howell is for 3 to 10 tables, not 2" in out and "not 12 (play a Mitchell)" in out
+    assert "a 3-table Howell needs at least 3 boards a round" in out  # 2 boards: refused, then 4
+    assert (args.movement, args.tables, args.boards_per_round) == ("howell", 3, 4)
+    assert len(asked) == 7
+    assert args.run(args) == 0
+    conn = connect(db)
+    section = event_info(conn).sections[0]
+    assert (section.kind, section.one_field, section.tables, section.rounds) == ("howell", True, 3, 5)
+    conn.close()
+
+
+def test_a_script_without_movement_gets_a_mitchell_as_before(tmp_path: Path) -> None:
+    args = parsed("--db", str(tmp_path / "m.sqlite"), "--name", "M", "--tables", "5", "--boards-per-round", "2")
+    event_prompt.fill_in(args, interactive=False)
+    assert args.movement == "mitchell"
+    assert args.run(args) == 0
+    conn = connect(tmp_path / "m.sqlite")
+    assert [(s.kind, s.one_field) for s in event_info(conn).sections] == [("mitchell", False)]
     conn.close()

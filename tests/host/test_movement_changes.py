@@ -168,9 +168,9 @@ def test_a_half_table_movement_has_its_phantom_absent_from_the_start(tmp_path: P
 
 
 def test_the_migration_keeps_the_directors_log_and_its_penalties(tmp_path: Path) -> None:
-    # A file made by the Tenace before movement changes (schema 6), with a penalty in the director's log.
+    # A file made by the Tenace before movement changes (schema 7), with a penalty in the director's log.
     path = tmp_path / "old.sqlite"
-    old = connect(path, create=True, migrations=tuple(m for m in MIGRATIONS if m[0] <= 6))
+    old = connect(path, create=True, migrations=tuple(m for m in MIGRATIONS if m[0] <= 7))
     old.execute("INSERT INTO event (id, name, date, scoring, created)"
                 " VALUES (1, 'Old', '2024-05-14', 'matchpoints', '2024-05-14T18:00:00+00:00')")
     add_section(old, "A", MOVEMENT)

@@ -197,6 +197,8 @@ def test_pairing_with_the_code() -> None:
     HandRecord(board=3, owners=bytes((i * 7) % 4 for i in range(52))),
     Text(text="Dernière donne : changez de table ↑\nMerci"),
     RoundPlan(section=2, table=9, round=1, ns_pair=9, ew_pair=18, boards=tuple(range(1, 28))),
+    RoundPlan(section=0, table=2, round=1, ns_pair=2, ew_pair=4, boards=(4, 5, 6), ns_next=1, ew_next=3, boards_next=4,
+              ns_next_ew=1, ew_next_ns=1),
 ])
 def test_director_messages_round_trip_through_frames(msg: object) -> None:
     rng = random.Random(6)
@@ -237,3 +239,23 @@ def test_a_terminal_drops_other_terminals_frames_before_any_hashing() -> None:
             t.receive(frame, 0)
         assert refused.value.reason == NOT_MINE
     assert t.counters[NOT_MINE] == len(heard)
+
+
+def test_a_round_plan_carries_where_each_pair_sits_next_in_two_bits() -> None:
+    # A Howell: pair 2 (NS now) sits East-West next round, pair 4 (EW now) North-South.
+    fields = dict(section=0, table=2, round=1, ns_pair=2, ew_pair=4, boards=(4, 5, 6), ns_next=1, ew_next=3,
+                  boards_next=4)
+    plain = RoundPlan(**fields).encode()
+    for ns_turns, ew_turns in ((0, 1), (1, 0), (1, 1)):
+        turned = RoundPlan(**fields, ns_next_ew=ns_turns, ew_next_ns=ew_turns)
+        payload = turned.encode()
+        assert len(payload) == len(plain) == 15 + 1 + 2 * 3  # 114 bits of fields in 15 bytes, then the boards
+        back = decode_message(ROUND_PLAN, payload)
+        assert (back.ns_next_ew, back.ew_next_ns) == (ns_turns, ew_turns) and back == turned
+        # The two bits are the 113th and 114th: byte 14's top two bits, the rest padding.
+        assert payload[14] == (ns_turns << 7) | (ew_turns << 6) and payload[:14] == plain[:14]
+    assert (decode_message(ROUND_PLAN, plain).ns_next_ew, decode_message(ROUND_PLAN, plain).ew_next_ns) == (0, 0)
+    with pytest.raises(WireError):  # a value a bit cannot hold
+        RoundPlan(**fields, ns_next_ew=2).encode()
+    with pytest.raises(WireError):  # padding after the two bits must be zero: one encoding per message
+        decode_message(ROUND_PLAN, plain[:14] + bytes([0x01]) + plain[15:])

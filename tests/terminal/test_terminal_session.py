@@ -124,3 +124,25 @@ def test_three_round_session_with_corrections_director_and_session_end():
         assert "Session finished" in screen and "Boards entered 9" in screen, screen
     finally:
         sim.close()
+
+
+def test_a_howell_round_end_says_where_each_pair_sits_next():
+    # Howell, 4 tables: at table 2 pairs 2 (NS) and 4 (EW) play boards 4-6; in round 2 pair 2 sits East-West at
+    # table 1 and pair 4 North-South at table 3, while boards 4-6 go to table 4.
+    sim = Simulator(movement="howell")
+    try:
+        screen = sim.sign_in(2)
+        assert "Round 1  A2" in screen and "NS 2" in screen and "EW 4" in screen and "Boards 4-6" in screen, screen
+        sim.press("OK")
+        for board in (4, 5, 6):
+            assert "Passed out" in enter(sim, "PASS")
+            screen = enter(sim, "OK")
+            assert ("Board %d saved" % board) in screen or "Round 1 finished" in screen, screen
+        assert "Round 1 finished" in screen, screen
+        assert "NS 2 > table 1 EW" in screen and "EW 4 > table 3 NS" in screen, screen
+        assert "Boards > table 4" in screen and "OK: next round" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Round 2" in screen and "NS 3" in screen and "EW 5" in screen and "Boards 13-15" in screen, screen
+        assert [sim.host.result(1, b) for b in (4, 5, 6)] == ["passed_out v0 Pass"] * 3
+    finally:
+        sim.close()

@@ -7,6 +7,7 @@ import sqlite3
 from tenace.collector.wire_results import section_letter
 from tenace.store import encounters
 from tenace.store.encounters import encounter_pairs
+from tenace.store.fields import one_field
 from tenace_wire.director_messages import MAX_BOARDS, RoundPlan
 
 __all__ = ["current_round", "encounter_pairs", "round_complete", "round_plan", "rounds_of", "table_exists"]
@@ -41,6 +42,7 @@ def round_plan(conn: sqlite3.Connection, section: int, table: int, round_: int) 
 
     ns_next / ew_next / boards_next: the table where this round's NS pair, EW pair and boards are in the
     next round; all three 0 in the table's last round, which is how the terminal knows it is the last.
+    ns_next_ew / ew_next_ns: 1 when the NS pair sits East-West there, the EW pair North-South (a Howell).
     A pair absent in the round (tenace move) is 0: the other sits out.
     """
     name = section_letter(section)
@@ -52,17 +54,31 @@ def round_plan(conn: sqlite3.Connection, section: int, table: int, round_: int) 
     boards = encounters.round_boards(conn, name, table, round_)
     if not 1 <= len(boards) <= MAX_BOARDS or max(pairs) > 1023:
         return None  # the wire cannot carry it; the terminal asks again and the director sees the log
-    ns_next = ew_next = boards_next = 0
+    ns_next = ew_next = boards_next = ns_turns = ew_turns = 0
     following = round_ + 1
     if following in rounds_of(conn, section, table):
-        ns_next = _on_wire(encounters.table_of_pair(conn, name, following, "NS", pairs[0]))
-        ew_next = _on_wire(encounters.table_of_pair(conn, name, following, "EW", pairs[1]))
+        single = one_field(conn, name)
+        ns_next, ns_turns = _seat_next(conn, name, following, pairs[0], "NS", single)
+        ew_next, ew_turns = _seat_next(conn, name, following, pairs[1], "EW", single)
         boards_next = _on_wire(encounters.table_of_board(conn, name, following, boards[0]))
     # A pair that is not there goes on the wire as pair 0: the terminal shows a sit-out and takes no result.
     ns_out, ew_out = encounters.sitting_out(conn, name, table, round_)
     return RoundPlan(section=section, table=table, round=round_, ns_pair=0 if ns_out else pairs[0],
                      ew_pair=0 if ew_out else pairs[1], boards=tuple(boards), ns_next=ns_next, ew_next=ew_next,
-                     boards_next=boards_next)
+                     boards_next=boards_next, ns_next_ew=ns_turns, ew_next_ns=ew_turns)
+
+
+def _seat_next(conn: sqlite3.Connection, section: str, round_: int, pair: int, direction: str,
+               single: bool) -> tuple[int, int]:
+    """(table, 1 when it sits the other way) of a pair sitting `direction` now, in round `round_`.
+
+    A Mitchell's pair keeps its direction (NS 3 and EW 3 are two pairs); a Howell's pair is one number,
+    found in either column of the movement."""
+    table = _on_wire(encounters.table_of_pair(conn, section, round_, direction, pair))
+    if table or not single:
+        return table, 0
+    table = _on_wire(encounters.table_of_pair(conn, section, round_, "EW" if direction == "NS" else "NS", pair))
+    return table, 1 if table else 0
 
 
 def _on_wire(table: int | None) -> int:

@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help='weighted NS scores, weights adding up to 1: "0.6:+420,0.4:-50" (or 3/5, 60%%)')
     penalty = p.add_argument_group("a Law 90 procedural penalty")
     penalty.add_argument("--penalty", metavar="AMOUNT", help="taken off the pair's total: 25%% (of a top) or 1.5MP")
-    penalty.add_argument("--pair", metavar="PAIR", help='the pair penalised: "NS 3", "A-EW 7"')
+    penalty.add_argument("--pair", metavar="PAIR", help='the pair penalised: "NS 3", "A-EW 7", a Howell\'s "7"')
     add_signature(p)
     p.set_defaults(run=run)
 
@@ -113,7 +113,7 @@ def weighted(text: str) -> list[tuple[Fraction, int]]:
     return out
 
 
-_PAIR = re.compile(r"^\s*(?:([A-Za-z0-9]{1,8})\s*-\s*)?(NS|EW)\s*(\d{1,4})\s*$", re.IGNORECASE)
+_PAIR = re.compile(r"^\s*(?:([A-Za-z0-9]{1,8})\s*-\s*)?(?:(NS|EW)\s*)?(\d{1,4})\s*$", re.IGNORECASE)
 _AMOUNT = re.compile(r"^\s*(\d{1,4}(?:\.\d{1,2})?)\s*(%|MP)\s*$", re.IGNORECASE)
 
 
@@ -127,7 +127,8 @@ def _penalty(args: argparse.Namespace, who: str, why: str) -> int:
         raise UsageError(f"a penalty is against a pair, not a table's result: drop {', '.join(others)}")
     pair = _PAIR.match(args.pair)
     if pair is None:
-        raise UsageError(f"--pair {args.pair!r}: name the pair with its direction, such as \"NS 3\" or \"A-EW 7\"")
+        raise UsageError(f"--pair {args.pair!r}: name the pair as directors write it, such as \"NS 3\" or \"A-EW 7\", "
+                         f"or a Howell's \"7\"")
     amount = _AMOUNT.match(args.penalty)
     if amount is None:
         raise UsageError(f"--penalty {args.penalty!r}: a percentage of a top, 25%, or matchpoints, 1.5MP")
@@ -139,7 +140,7 @@ def _penalty(args: argparse.Namespace, who: str, why: str) -> int:
             if len(names) > 1:
                 raise UsageError(f"the event has sections {', '.join(names)}: say which, \"A-NS 3\" or --section")
             section = names[0]
-        add_penalty(conn, section, int(pair[3]), pair[2].upper(), Fraction(amount[1]), unit, who=who, why=why,
-                    board=args.board, force=args.force)
+        add_penalty(conn, section, int(pair[3]), pair[2].upper() if pair[2] else None, Fraction(amount[1]), unit,
+                    who=who, why=why, board=args.board, force=args.force)
         print(logged(conn))
     return 0

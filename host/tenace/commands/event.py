@@ -12,16 +12,17 @@ from tenace.commands.options import in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
 from tenace.errors import UsageError
-from tenace.movement import MovementError, mitchell, nothing_to_compare
+from tenace.movement import MovementError, nothing_to_compare
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
 from tenace_wire.frame_types import MAX_TERMINAL
 
-HELP = "create an event file (a plain Mitchell per section), show it, seat a terminal at a table, import deals"
+HELP = "create an event file (a Mitchell or a Howell per section), show it, seat a terminal at a table, import deals"
 EPILOG = """\
 examples:
   tenace event new --db club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
+  tenace event new --db club.sqlite --name "Howell" --movement howell --tables 4 --boards-per-round 3
   tenace event show --db club.sqlite
   tenace event seat --db club.sqlite --terminal 12 --table 3     a spare terminal replaces table 3's
   tenace event deals club.sqlite deals.pbn                      the hand records, analysed double dummy
@@ -35,13 +36,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    new = actions.add_parser("new", help="create a new event file with a plain Mitchell movement",
-                             description="Create a new event file (never overwrites one) with a plain Mitchell. "
-                                         "Run at a terminal without the flags, it asks for them.")
+    new = actions.add_parser("new", help="create a new event file with a Mitchell or a Howell movement",
+                             description="Create a new event file (never overwrites one) with a plain Mitchell or a "
+                                         "Howell. Run at a terminal without the flags, it asks for them.")
     new.add_argument("--db", type=Path, metavar="FILE", help="the event file to create")
     new.add_argument("--name", help="the event's name, as printed on results")
     new.add_argument("--tables", type=int, metavar="N", help="tables in play (2 or more)")
     new.add_argument("--boards-per-round", type=int, metavar="M", help="boards played each round")
+    new.add_argument("--movement", choices=event_prompt.MOVEMENTS,
+                     help="mitchell (NS and EW are two fields; the default) or howell (3 to 10 tables, one field: "
+                          "every pair meets every other)")
+    new.add_argument("--rounds", type=int, metavar="R",
+                     help="fewer rounds than the whole movement (a shortened Howell or Mitchell)")
     new.add_argument("--date", metavar="YYYY-MM-DD", help="the event's date (default: today)")
     new.add_argument("--scoring", choices=SCORING_METHODS, default="matchpoints", help="default: matchpoints")
     new.add_argument("--section", default="A", metavar="A[,B...]",
@@ -95,14 +101,14 @@ Exit 2 with one line when nothing could be imported."""
 def run_new(args: argparse.Namespace) -> int:
     event_prompt.fill_in(args)
     try:
-        movement = mitchell(args.tables, args.boards_per_round)
+        movement = event_prompt.movement_of(args.movement, args.tables, args.boards_per_round, args.rounds)
         why = nothing_to_compare(movement)
         if why is not None:
             raise UsageError(why)
         conn = create_event(args.db, name=args.name, date=args.date, scoring=args.scoring,
                             sections=dict.fromkeys(_section_names(args.section), movement))
     except MovementError as e:
-        raise movement_error(e) from None
+        raise movement_error(e, event_prompt.OPTIONS) from None
     except (ValueError, StoreError) as e:
         raise UsageError(str(e)) from None
     conn.close()
@@ -130,7 +136,9 @@ def run_show(args: argparse.Namespace) -> int:
     for s in info.sections:
         print(f"section {s.name}: {s.movement}")
         for round_, table, ns, ew, boards in section_rounds(conn, s.name):
-            print(f"  round {round_:>2} table {table:>2}: NS {ns:>2} v EW {ew:>2}  boards {boards}")
+            # A Howell's pair is named by its number alone; where it sits this round follows it.
+            seated = f"{ns:>2} (NS) v {ew:>2} (EW)" if s.one_field else f"NS {ns:>2} v EW {ew:>2}"
+            print(f"  round {round_:>2} table {table:>2}: {seated}  boards {boards}")
     terminals = terminal_status(conn)
     print(f"terminals: {len(terminals) or 'none signed in'}")
     for t in terminals:

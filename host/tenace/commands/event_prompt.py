@@ -8,28 +8,55 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tenace.errors import UsageError
-from tenace.movement import MovementError, check_size, mitchell, nothing_to_compare
+from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare
 
 Ask = Callable[[str], str]
 # What `event new` needs, in the order asked: the flag, the question, the default ("" for none).
 QUESTIONS = (
     ("db", "Event file to create", "club.sqlite"),
     ("name", "Event name, as printed on the results", ""),
+    ("movement", "Movement, mitchell or howell", "mitchell"),
     ("tables", "Tables in play", "7"),
     ("boards_per_round", "Boards each round", "3"),
 )
+# Asked only along with the others: without them a script gets the default, as before there was a choice.
+_OPTIONAL = {"movement": "mitchell"}
 _TRIES = 5
+
+MOVEMENTS = ("mitchell", "howell")
+# A movement's figures as `event new` names them in a refusal.
+OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds"}
+# Boards per round that a movement of any size accepts, to check the number of tables before they are asked
+# (a 3-table Howell shares one set among its three tables in its last round: at least 3 boards).
+_ANY_BOARDS = {"mitchell": 1, "howell": 3}
+
+
+def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
+    """The movement `tenace event new` makes (a plain Mitchell when `kind` is None); MovementError naming the figure
+    at fault when it cannot be made."""
+    if kind == "howell":
+        return howell(tables, boards_per_round, rounds)
+    if kind not in (None, "mitchell"):
+        raise ValueError(f"the movement is {' or '.join(MOVEMENTS)}, not {kind!r}")
+    if rounds is not None:  # mitchell(rounds=...) would be another movement: every table on the same set
+        raise MovementError("rounds", "a plain Mitchell plays all its rounds (one per table); fewer rounds "
+                            "shorten a Howell")
+    return mitchell(tables, boards_per_round)
 
 
 def missing(args: argparse.Namespace) -> list[str]:
-    """The flags of `event new` not given, as typed on the command line."""
-    return ["--" + name.replace("_", "-") for name, _, _ in QUESTIONS if getattr(args, name) is None]
+    """The flags of `event new` not given, as typed on the command line (those with a default left out)."""
+    return ["--" + name.replace("_", "-") for name, _, _ in QUESTIONS
+            if getattr(args, name) is None and name not in _OPTIONAL]
 
 
 def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool | None = None) -> None:
     """Ask for each missing flag (at a terminal), or refuse naming them (a script, a pipe: nobody to ask)."""
     lacking = missing(args)
     if not lacking:
+        for name, default in _OPTIONAL.items():
+            if getattr(args, name) is None:
+                setattr(args, name, default)
         return
     if interactive is None:
         interactive = sys.stdin.isatty() and sys.stdout.isatty()
@@ -66,17 +93,24 @@ def _checked(args: argparse.Namespace, name: str, text: str) -> object:
         return path
     if name == "name":
         return text
+    if name == "movement":
+        if text.lower() not in MOVEMENTS:
+            raise ValueError(f"{' or '.join(MOVEMENTS)}, not {text!r}")
+        return text.lower()
     if not text.isdigit():
         raise ValueError(f"a whole number, not {text!r}")
     number = int(text)
+    kind = args.movement or "mitchell"
     try:
-        if name == "tables":
-            check_size(number, 1)
-            why = nothing_to_compare(mitchell(number, 1))  # whatever the boards per round
-            if why is not None:
-                raise ValueError(why)
+        if name == "tables":  # whatever the boards per round; --rounds, when given, counts
+            movement = movement_of(kind, number, _ANY_BOARDS[kind], args.rounds)
         else:
-            check_size(args.tables, number)
+            movement = movement_of(kind, args.tables, number, args.rounds)
     except MovementError as e:
+        if name == "tables" and e.figure == "rounds":
+            return number  # the movement's other figures are refused when the event is made, naming their flag
         raise ValueError(str(e)) from None
+    why = nothing_to_compare(movement)
+    if why is not None:
+        raise ValueError(why)
     return number

@@ -16,7 +16,7 @@ from tenace.scoring.pairs_methods import SCORINGS
 from tenace.sim.faults import FaultRates
 from tenace.sim.outcome import SECTION
 from tenace.sim.session import SimOptions, SimResult, run
-from tenace.store.scoring_input import mitchell_pair
+from tenace.store.scoring_input import pair_id
 
 MAX_PROCESSES = 128  # MicroPython processes, each with its own heap: more only thrash the machine
 MAX_KILLS = 100
@@ -120,7 +120,7 @@ def run_command(args: argparse.Namespace) -> int:
 def report(result: SimResult, scoring: str) -> None:
     c = result.comparison
     # One section: its pairs are NS 3 and EW 3, without the section's letter.
-    pairs = movement_pairs(result.movement, lambda number, direction: mitchell_pair(SECTION, number, direction))
+    pairs = movement_pairs(result.movement, lambda number, direction: pair_id(SECTION, number, direction))
     write_ranking(session_report(c.store_ranking, pairs, scoring), sys.stdout)
     sys.stdout.flush()
     air = result.air

@@ -7,6 +7,7 @@
     sim.radio.up = sim.radio.down = False   # the host out of reach (up: terminal to host, down: back)
     sim.reboot()                       # a new App and link on the same storage, as after a power cut
     sim.host.result(1, 2)              # what the event file holds: "played v0 4S N 11 HK +450"
+    Simulator(movement="howell")       # the first rounds of a 4-table Howell instead of a Mitchell
 
 The terminal holds the event's key from the start (as one provisioned by cable would), so it signs in
 without the pairing code (paired=False: it asks for it); a clock the simulator moves drives terminal and
@@ -62,12 +63,13 @@ def provision(storage, key):
 
 class Simulator:
     def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False,
-                 terminal_id="T01", compact_bytes=4096, strict=True, online=True, paired=True, loss=0.0):
+                 terminal_id="T01", compact_bytes=4096, strict=True, online=True, paired=True, loss=0.0,
+                 movement="mitchell"):
         self.own_storage = storage is None
         self.storage = storage if storage is not None else sim_devices.new_directory()
         self.clock = ManualClock(1000)
         self.host = connect({"rounds": rounds, "boards_per_round": boards_per_round, "settings": settings or {},
-                             "deals": deals})
+                             "deals": deals, "movement": movement})
         self.radio = Radio(loss)
         self.radio.up = self.radio.down = online  # False: the terminal boots out of the host's reach
         self._polled = -_QUIET_MS

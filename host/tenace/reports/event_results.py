@@ -10,7 +10,7 @@ from datetime import datetime
 
 from tenace.reports.model import Board, HandRecord, Pair, Report, Setting, TravellerLine
 from tenace.reports.session import Play, session_report
-from tenace.reports.store_results import StorePairs
+from tenace.reports.store_results import StorePairs, section_options
 from tenace.scoring.pairs_methods import score_session
 from tenace.store.director import LogEntry, Publication, director_log, penalties, publication
 from tenace.store.encounters import section_boards, slot_count
@@ -111,7 +111,8 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     title = _title(info, section, len(results), expected, conflicted, published)
     if results:
         try:
-            session = score_session(results, method, penalties=penalised)
+            one_field = next(s.one_field for s in info.sections if s.name == section)
+            session = score_session(results, method, section_options(one_field), penalties=penalised)
         except ValueError as e:
             raise ResultsError(str(e)) from None
         report = session_report(session, pairs.named, method, title, plays)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tenace.reports.model import Adjustment, Pair, TravellerLine, section_shown
-from tenace.store.scoring_input import mitchell_pair
+from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MatchpointOptions
+from tenace.scoring.ranking import FieldMode
+from tenace.store.scoring_input import pair_id
 from tenace.store.versions import Version
 
 
 class StorePairs:
-    """The pairs the store's results name, recorded as the scoring engine's ids are made (`mitchell_pair`).
+    """The pairs the store's results name, recorded as the scoring engine's ids are made (`pair_id`).
 
     Pass it as `board_results(..., pair_name=pairs)`: then `pairs.named[id]` is each pair as a director names
-    it (`NS 3`, or `A-NS 3` when the event has several sections).
+    it (`NS 3`, or `A-NS 3` when the event has several sections; a Howell's pair, named with no direction, `3`).
     """
 
     def __init__(self, sections: int = 1) -> None:
@@ -19,10 +23,16 @@ class StorePairs:
         self.named: dict[str, Pair] = {}
 
     def __call__(self, section: str, number: int, direction: str) -> str:
-        pair_id = mitchell_pair(section, number, direction)
-        if pair_id not in self.named:
-            self.named[pair_id] = Pair(str(number), direction, section_shown(section, self.sections))
-        return pair_id
+        known = pair_id(section, number, direction)
+        if known not in self.named:
+            self.named[known] = Pair(str(number), direction or None, section_shown(section, self.sections))
+        return known
+
+
+def section_options(one_field: bool) -> MatchpointOptions:
+    """The matchpoint options for a section: a Howell's pairs are one field from the first round, before any of
+    them has sat both ways (the engine's automatic choice would rank them NS and EW apart until then)."""
+    return replace(DEFAULT_OPTIONS, fields=FieldMode.ONE) if one_field else DEFAULT_OPTIONS
 
 
 def version_line(v: Version, sections: int = 1) -> TravellerLine:

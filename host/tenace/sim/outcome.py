@@ -12,7 +12,7 @@ from tenace.scoring.model import BoardResult, Played
 from tenace.scoring.pairs_methods import AnySessionScore, score_session
 from tenace.store import current_results
 from tenace.store.queries import doubled_terminal_results, refusal_count
-from tenace.store.scoring_input import board_results, mitchell_pair
+from tenace.store.scoring_input import board_results, pair_id
 
 SECTION = "A"
 Slot = tuple[int, int, int]  # table, round, board
@@ -81,8 +81,8 @@ def accepted_results(accepted: dict[Slot, str], movement: Movement) -> list[Boar
     out = []
     for (table, round_, board), line in sorted(accepted.items()):
         e = movement.at(table, round_)
-        out.append(BoardResult(SECTION, table, round_, board, mitchell_pair(SECTION, e.ns_pair, "NS"),
-                               mitchell_pair(SECTION, e.ew_pair, "EW"), Played(int(line.rsplit(" ", 1)[1]))))
+        out.append(BoardResult(SECTION, table, round_, board, pair_id(SECTION, e.ns_pair, "NS"),
+                               pair_id(SECTION, e.ew_pair, "EW"), Played(int(line.rsplit(" ", 1)[1]))))
     return out
 
 

@@ -18,6 +18,7 @@ from tenace.store.clock import timestamp
 from tenace.store.db import transaction
 from tenace.store.encounters import board_rounds, section_boards, table_exists
 from tenace.store.errors import EntryError
+from tenace.store.fields import one_field
 from tenace.store.ingest import add_version
 from tenace.store.model import IncomingResult, Ingested, Kind
 from tenace.store.queries import conflicts
@@ -215,16 +216,24 @@ def add_penalty(conn: sqlite3.Connection, section: str, pair: int, direction: st
             raise EntryError(f"Law 90 penalties are taken in matchpoints here; this event is scored in {scoring}")
         if conn.execute("SELECT 1 FROM section WHERE name = ?", (section,)).fetchone() is None:
             raise EntryError(f"there is no section {section!r} in this event")
-        column = {"NS": "ns_pair", "EW": "ew_pair"}.get(direction or "")
-        if column is None:
-            raise EntryError(f"say the pair's direction, NS {pair} or EW {pair}")
+        # A Howell's pair is its number, wherever it sits; a Mitchell's needs its direction (NS 3 and EW 3).
+        if one_field(conn, section):
+            if direction:
+                raise EntryError(f"section {section} is a Howell: its pairs have no direction, name it {pair}")
+            direction, seat = None, "(e.ns_pair = ?2 OR e.ew_pair = ?2)"
+        else:
+            column = {"NS": "ns_pair", "EW": "ew_pair"}.get(direction or "")
+            if column is None:
+                raise EntryError(f"say the pair's direction, NS {pair} or EW {pair}")
+            seat = f"e.{column} = ?2"
+        label = f"{direction} {pair}" if direction else f"pair {pair}"
         played = [int(b) for (b,) in conn.execute(
-            f"SELECT b.board FROM encounter e JOIN encounter_board b USING (section, table_no, round) "
-            f"WHERE e.section = ? AND e.{column} = ? ORDER BY b.board", (section, pair))]
+            f"SELECT DISTINCT b.board FROM encounter e JOIN encounter_board b USING (section, table_no, round) "
+            f"WHERE e.section = ?1 AND {seat} ORDER BY b.board", (section, pair))]
         if not played:
-            raise EntryError(f"there is no pair {direction} {pair} in section {section}")
+            raise EntryError(f"there is no pair {label} in section {section}")
         if board is not None and board not in played:
-            raise EntryError(f"{direction} {pair} does not play board {board} (it plays boards {_span(played)})")
+            raise EntryError(f"{label} does not play board {board} (it plays boards {_span(played)})")
         forced = check_period(conn, moment, force)
         stamp = timestamp(moment)
         entry = PenaltyEntry(0, section, pair, direction, Fraction(amount), unit, board, names[0], stamp, names[1])

@@ -40,6 +40,12 @@ class SectionInfo:
     tables: int
     rounds: int
     boards_per_round: int
+    kind: str = "mitchell"  # tenace.movement.Movement.kind: mitchell, howell or teams
+
+    @property
+    def one_field(self) -> bool:
+        """True when the section's pairs are numbered as one field (a Howell's 7), not as NS 7 and EW 7."""
+        return self.kind != "mitchell"
 
 
 def create_event(path: Path | str, *, name: str, sections: dict[str, Movement], date: str | None = None,
@@ -90,8 +96,9 @@ def _add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> 
         raise EntryError(f"a section name is 1 to 8 letters or digits, not {section!r}")
     if conn.execute("SELECT 1 FROM section WHERE name = ?", (section,)).fetchone():
         raise EntryError(f"section {section} already exists")
-    conn.execute("INSERT INTO section (name, movement, tables, rounds, boards_per_round) VALUES (?, ?, ?, ?, ?)",
-                 (section, movement.name, movement.tables, movement.rounds, movement.boards_per_round))
+    conn.execute("INSERT INTO section (name, movement, tables, rounds, boards_per_round, kind)"
+                 " VALUES (?, ?, ?, ?, ?, ?)", (section, movement.name, movement.tables, movement.rounds,
+                                                movement.boards_per_round, movement.kind))
     conn.executemany("INSERT INTO encounter (section, table_no, round, ns_pair, ew_pair) VALUES (?, ?, ?, ?, ?)",
                      [(section, e.table, e.round, e.ns_pair, e.ew_pair) for e in movement.encounters])
     conn.executemany("INSERT INTO encounter_board (section, table_no, round, board) VALUES (?, ?, ?, ?)",
@@ -105,7 +112,7 @@ def event_info(conn: sqlite3.Connection) -> EventInfo:
     if row is None:
         raise StoreError("the event file holds no event")
     sections = tuple(SectionInfo(*r) for r in conn.execute(
-        "SELECT name, movement, tables, rounds, boards_per_round FROM section ORDER BY name"))
+        "SELECT name, movement, tables, rounds, boards_per_round, kind FROM section ORDER BY name"))
     return EventInfo(name=row[0], date=row[1], scoring=row[2], created=row[3], sections=sections)
 
 

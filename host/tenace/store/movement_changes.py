@@ -20,6 +20,7 @@ from tenace.store.clock import timestamp
 from tenace.store.db import transaction
 from tenace.store.director import Action, check_period, checked_signature, log_action
 from tenace.store.errors import EntryError
+from tenace.store.fields import one_field
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +226,7 @@ def _rewrite_sit_outs(conn: sqlite3.Connection, section: str) -> None:
 
 def _fields(conn: sqlite3.Connection, section: str) -> tuple[str, str]:
     """The fields of a section's NS and EW seats: ("NS", "EW") in a Mitchell, ("", "") where pairs change direction."""
-    return ("NS", "EW")
+    return ("", "") if one_field(conn, section) else ("NS", "EW")
 
 
 def _columns(field: str) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
 from tenace.store.errors import EntryError
+from tenace.store.fields import one_field
 
 MAX_NUMBER = 999_999
 
@@ -57,6 +58,12 @@ def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, directio
                     (pair, section)).fetchone() is None:
         label = f"{direction} {pair}".strip()
         raise EntryError(f"section {section} has no pair {label}")
+    # A Howell's pair 7 sits both ways; a Mitchell's "7" could be NS 7 or EW 7.
+    single = one_field(conn, section)
+    if single and direction:
+        raise EntryError(f"section {section} is a Howell: its pairs have no direction, name it {pair}")
+    if not single and not direction:
+        raise EntryError(f"section {section} is a Mitchell: say NS {pair} or EW {pair}")
     if any(not 1 <= n <= MAX_NUMBER for n in players) or players[0] == players[1]:
         raise EntryError(f"a pair is two different players, numbered 1 to {MAX_NUMBER}, not {players}")
     with transaction(conn):
@@ -67,17 +74,19 @@ def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, directio
 
 
 def pair_players(conn: sqlite3.Connection, section: str) -> dict[tuple[int, str], tuple[int, int]]:
-    """(pair, 'NS'/'EW'/'') -> its two players' numbers: the director's, else the first keyed at a table it sat at.
+    """(pair, 'NS'/'EW', or '' in a Howell) -> its two players' numbers: the director's, else the first keyed at a
+    table it sat at.
 
     Numbers keyed as 0 (players who did not key theirs) say nothing and are passed over.
     """
     out: dict[tuple[int, str], tuple[int, int]] = {}
+    ns_field, ew_field = ("", "") if one_field(conn, section) else ("NS", "EW")
     keyed = conn.execute(
         "SELECT e.ns_pair, e.ew_pair, p.north, p.south, p.east, p.west FROM encounter e JOIN players p"
         " ON p.section = e.section AND p.table_no = e.table_no AND p.round = e.round"
         " WHERE e.section = ? ORDER BY e.round, p.id", (section,)).fetchall()
     for ns, ew, north, south, east, west in keyed:
-        for key, first, second in (((ns, "NS"), north, south), ((ew, "EW"), east, west)):
+        for key, first, second in (((ns, ns_field), north, south), ((ew, ew_field), east, west)):
             if key not in out and first and second:
                 out[key] = (first, second)
     for pair, direction, first, second in conn.execute(

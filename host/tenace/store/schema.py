@@ -302,6 +302,13 @@ CREATE TABLE pair_players (
 ) WITHOUT ROWID;
 """
 
+# A section's kind of movement (tenace.movement.Movement.kind): whether its pairs are two fields (a Mitchell, where
+# NS 3 and EW 3 are two pairs) or one (a Howell, where pair 3 sits NS in one round and EW in another). Files made
+# before it held only Mitchells.
+_V7 = """
+ALTER TABLE section ADD COLUMN kind TEXT NOT NULL DEFAULT 'mitchell' CHECK (kind IN ('mitchell', 'howell', 'teams'));
+"""
+
 # Movement changes during the session (tenace move): pairs absent or back, tables closed, pairs swapped.
 _V8 = """
 -- The director's log takes 'move'. SQLite changes a CHECK only by making the table anew (migrate() runs each
@@ -385,4 +392,5 @@ CREATE TABLE sit_out (
 """
 
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (8, _V8))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
+                                          (8, _V8))

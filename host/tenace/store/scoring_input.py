@@ -18,31 +18,38 @@ from tenace.scoring.model import (
     Weighted,
 )
 from tenace.store.director import penalties
+from tenace.store.fields import one_field_sections
 from tenace.store.queries import current_results
 from tenace.store.versions import Version
 
 _AVERAGES = {"A+": Average.PLUS, "A": Average.EVEN, "A-": Average.MINUS}
 
 
-def mitchell_pair(section: str, number: int, direction: str) -> str:
-    """A pair id unique in the event: "A7NS" (a Mitchell has an NS 7 and an EW 7 in section A)."""
+def pair_id(section: str, number: int, direction: str) -> str:
+    """A pair id unique in the event: "A7NS" (a Mitchell has an NS 7 and an EW 7 in section A), "A7" for a pair of
+    one field (direction "": a Howell's pair 7, whichever way it sits)."""
     return f"{section}{number}{direction}"
 
 
 def board_results(conn: sqlite3.Connection, section: str | None = None,
-                  pair_name: Callable[[str, int, str], str] = mitchell_pair) -> list[BoardResult]:
+                  pair_name: Callable[[str, int, str], str] = pair_id) -> list[BoardResult]:
     """Every result that counts now, as the scoring engine takes it.
 
     Conflicted slots are left out (nothing counts there until the TD decides: list them with
     `conflicts` to mark a ranking provisional), as are erased ones; not-played boards are kept.
+    A Mitchell's pairs are named with the direction they keep ("NS", "EW"), a Howell's with none ("").
     """
-    return [BoardResult(v.section, v.table, v.round, v.board, pair_name(v.section, v.ns_pair, "NS"),
-                        pair_name(v.section, v.ew_pair, "EW"), outcome(v))
-            for v in current_results(conn, section)]
+    single = one_field_sections(conn)
+    out = []
+    for v in current_results(conn, section):
+        ns, ew = ("", "") if v.section in single else ("NS", "EW")
+        out.append(BoardResult(v.section, v.table, v.round, v.board, pair_name(v.section, v.ns_pair, ns),
+                               pair_name(v.section, v.ew_pair, ew), outcome(v)))
+    return out
 
 
 def pair_penalties(conn: sqlite3.Connection, section: str | None = None,
-                   pair_name: Callable[[str, int, str], str] = mitchell_pair) -> list[Penalty]:
+                   pair_name: Callable[[str, int, str], str] = pair_id) -> list[Penalty]:
     """The Law 90 penalties the director gave, as the scoring engine takes them (pairs named as in board_results)."""
     return [Penalty(pair_name(p.section, p.pair, p.direction or ""), p.amount, PenaltyUnit(p.unit), p.board, p.why)
             for p in penalties(conn, section)]

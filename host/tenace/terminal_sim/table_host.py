@@ -24,7 +24,7 @@ from tenace.collector.collector import Collector
 from tenace.collector.link_key import link_key
 from tenace.collector.settings import Settings
 from tenace.firmware_build import SIM_DIR
-from tenace.movement import mitchell
+from tenace.movement import MIN_HOWELL_TABLES, howell, mitchell
 from tenace.store import current_results, states
 from tenace.store.director import enter_result
 from tenace.store.event import create_event
@@ -49,7 +49,8 @@ QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "
 
 @dataclass(frozen=True)
 class HostOptions:
-    """The event a simulated terminal plays: a Mitchell with a copy of each round's boards on every table."""
+    """The event a simulated terminal plays: a Mitchell with a copy of each round's boards on every table, or the
+    first `rounds` rounds of a Howell (movement "howell", at least 3 tables)."""
 
     rounds: int = 3
     boards_per_round: int = 3
@@ -60,6 +61,7 @@ class HostOptions:
     traveller: bool = False
     language: str = "en"
     deals: bool = False  # hand records in the event file, so the terminal checks the lead
+    movement: str = "mitchell"
 
     @classmethod
     def from_json(cls, text: str) -> HostOptions:
@@ -70,7 +72,7 @@ class HostOptions:
                    tables=int(data.get("tables", 4)), players=str(settings.get("players", "off")),
                    lead=str(settings.get("lead", "on")), result=str(settings.get("result", "any")),
                    traveller=bool(settings.get("traveller", False)), language=str(settings.get("language", "en")),
-                   deals=bool(data.get("deals", False)))
+                   deals=bool(data.get("deals", False)), movement=str(data.get("movement", "mitchell")))
 
     def settings(self) -> Settings:
         if self.result not in _RESULT_ENTRY:
@@ -100,8 +102,13 @@ class TableHost:
 
     def __init__(self, folder: Path, options: HostOptions = HostOptions(), seed: int = 1) -> None:
         self.options = options
-        # A Mitchell has at most one round per table: enough tables for the rounds asked for.
-        movement = mitchell(max(options.tables, options.rounds), options.boards_per_round, options.rounds)
+        if options.movement == "howell":
+            movement = howell(max(options.tables, MIN_HOWELL_TABLES), options.boards_per_round, options.rounds)
+        elif options.movement == "mitchell":
+            # A Mitchell has at most one round per table: enough tables for the rounds asked for.
+            movement = mitchell(max(options.tables, options.rounds), options.boards_per_round, options.rounds)
+        else:
+            raise ValueError(f"the movement is mitchell or howell, not {options.movement!r}")
         self.path = folder / "event.sqlite"
         self.conn = create_event(self.path, name="Simulated table", sections={SECTION: movement})
         self.key = link_key(self.conn)
