@@ -28,7 +28,10 @@ Round plans. At sign-in the host sends the table's plan for every round left. Th
 the one it waits for (the sign-in's round, or the round it asks for) and keeps each in the plans file,
 a line per plan (round, payload in hex; the last line of a round wins, a torn one is skipped). When the
 app asks for a round the file holds, the link gives it from there at once: with the laptop out of reach
-the table plays on, and its results go when the link is back.
+the table plays on, and its results go when the link is back. Where the lead is checked, the host also
+sends the hand records of those rounds' boards; they are kept the same way (link.deals), so the lead is
+still checked with the laptop shut. A plan sent again unasked for the app's round or the next, and not
+as kept, is a movement change (tenace move): it goes to the app marked "changed".
 """
 
 import os
@@ -57,6 +60,7 @@ DEALS_MS = const(15000)  # a round plan waits this long at most for its hand rec
 _TICKS_MASK = const(0x3FFFFFFF)
 STATE_FILE = "link.state"
 PLANS_FILE = "link.plans"
+DEALS_FILE = "link.deals"  # the hand records the host sent, a line each: board, payload in hex
 PLANS_BYTES = const(4096)  # the plans file is begun anew at a sign-in once it is this long (all come again)
 
 
@@ -74,6 +78,7 @@ class WireLink:
         self._path = base + STATE_FILE
         self._tmp = base + STATE_FILE + ".tmp"
         self._plans = base + PLANS_FILE
+        self._deals_path = base + DEALS_FILE
         self._ticks = clock.ticks_ms()
         self.now = 0  # monotonic milliseconds since the link was made
         self.key = None
@@ -218,7 +223,7 @@ class WireLink:
 
     def _ask_round(self, message: dict) -> None:
         self._expect(message["round"])
-        kept = self._kept_plan(message["round"])
+        kept = self._kept(self._plans, ROUND_PLAN, message["round"])
         if kept is not None:
             self._on_plan(kept, False)
         elif self.session.signed_in:
@@ -314,6 +319,10 @@ class WireLink:
         elif ftype == ROUND_PLAN:
             self._on_plan(msg)
         elif ftype == HAND_RECORD:
+            try:
+                self._keep(self._deals_path, msg.board, msg)
+            except OSError as e:  # the flash: the deal still goes to the app if a plan waits for it
+                print("wire_link: hand record %d not kept: %s" % (msg.board, e))
             held = self._held
             if held is not None and msg.board in held[0]["boards"]:
                 held[1][held[0]["boards"].index(msg.board)] = wire_mapping.deal_text(msg.owners)
@@ -373,26 +382,29 @@ class WireLink:
     # ---- the plans file
 
     def _new_plans(self, table_changed: bool) -> None:
-        """Begin the plans file anew for another table, or when it has grown long: the host sends them all."""
+        """Begin the plans file (and the hand records') anew for another table, or when it has grown long: the
+        host sends them all."""
         try:
             if not table_changed and os.stat(self._plans)[6] < PLANS_BYTES:
                 return
         except OSError:
             return  # none yet
-        with open(self._plans, "w"):
-            pass
+        for path in (self._plans, self._deals_path):
+            with open(path, "w"):
+                pass
 
-    def _keep_plan(self, plan) -> None:
-        with open(self._plans, "a") as f:
-            f.write("%d %s\n" % (plan.round, plan.encode().hex()))
+    def _keep(self, path: str, number: int, message) -> None:
+        with open(path, "a") as f:
+            f.write("%d %s\n" % (number, message.encode().hex()))
             _sync(f)
 
-    def _kept_plan(self, number: int):
-        """The plan kept for round `number` (the last one the host sent), or None."""
+    def _kept(self, path: str, ftype: int, number: int):
+        """The message of type `ftype` kept in `path` for round or board `number` (the last one the host sent),
+        or None."""
         found = None
         key = str(number)
         try:
-            with open(self._plans) as f:
+            with open(path) as f:
                 for line in f:
                     words = line.split()
                     if len(words) == 2 and words[0] == key:
@@ -402,7 +414,7 @@ class WireLink:
         if found is None:
             return None
         try:
-            return decode_message(ROUND_PLAN, bytes.fromhex(found))
+            return decode_message(ftype, bytes.fromhex(found))
         except (ValueError, WireError):
             return None  # torn by a power cut: the host sends it again at the next sign-in
 
@@ -412,10 +424,10 @@ class WireLink:
             # The app's round or the next, sent again unasked and not as kept: the director changed the movement.
             number = self._round
             if number and number <= plan.round <= number + 1 and plan.round != self._asked[0]:
-                kept = self._kept_plan(plan.round)
+                kept = self._kept(self._plans, ROUND_PLAN, plan.round)
                 changed = kept is not None and kept.encode() != plan.encode()
             try:
-                self._keep_plan(plan)
+                self._keep(self._plans, plan.round, plan)
             except OSError as e:  # the flash: the plan still goes to the app if it waits for it
                 print("wire_link: plan %d not kept: %s" % (plan.round, e))
         if plan.round != self._asked[0]:
@@ -440,9 +452,19 @@ class WireLink:
                 return  # asked again meanwhile: the held one goes once its hand records are in
             self._give_plan()
         boards = out["boards"]
-        self._held = [out, [None] * len(boards), self.now + DEALS_MS]
+        # The hand records kept from the host (it sends them with the plans at sign-in): with the laptop out of
+        # reach the lead is still checked. Only those missing are asked for.
+        deals = []
         for board in boards:
-            self._request(HAND_RECORD, plan.section, plan.table, plan.round, board)
+            owners = getattr(self._kept(self._deals_path, HAND_RECORD, board), "owners", None)  # a HandRecord's
+            deals.append(wire_mapping.deal_text(owners) if owners is not None else None)
+        self._held = [out, deals, self.now + DEALS_MS]
+        if None not in deals:
+            self._give_plan()
+            return
+        for i in range(len(boards)):
+            if deals[i] is None:
+                self._request(HAND_RECORD, plan.section, plan.table, plan.round, boards[i])
 
     def _give_plan(self) -> None:
         held = self._held

@@ -68,3 +68,42 @@ def test_the_tables_play_on_while_the_host_is_down_and_the_event_file_is_kept(tm
     again = subprocess.run([sys.executable, "-m", "tenace", "sim", "--tables", "3", "--boards", "9", "--db", str(db)],
                            capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and "exists already" in again.stderr and again.stderr.count("\n") == 1, again.stderr
+
+
+@pytest.mark.slow
+def test_a_two_section_evening_with_names_hands_a_movement_change_and_the_host_down(tmp_path: Path) -> None:
+    """The director's evening of the issue: a Mitchell and a Howell, names from the roster, hand records with
+    checked leads, a pair leaving mid-session (tenace move), the collector down for rounds; then the event file."""
+    db = tmp_path / "evening.sqlite"
+    proc = subprocess.run([sys.executable, "-m", "tenace", "sim", "--tables", "5", "--boards", "15", "--howell", "4",
+                           "--change", "--kill-host", "1", "--down", "6", "--loss", "0.05", "--seed", "2",
+                           "--db", str(db)], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    lines = out.splitlines()
+    found = FINAL.match(lines[-1])
+    # 75 Mitchell slots less the rounds EW 1's opponents sat out, and 84 in the Howell (4 tables, 7 rounds of 3).
+    assert found and found[1] == found[2] and found.groups()[2:4] == ("0", "0"), lines[-1]
+    change = re.search(r"the director changed the movement: section A EW 1 absent (?:in|from) round (\d)", out)
+    assert change, out
+    sat_out = 3 * (6 - int(change[1]))
+    assert int(found[1]) == 75 - sat_out + 84, (lines[-1], sat_out)
+    down = re.search(r"while the host was down the tables went on and accepted (\d+) results", out)
+    assert down and int(down[1]) >= 10, out
+    assert "ranking from the event file equals the ranking of what the tables accepted" in out
+    assert "section A (matchpoints; all" in out and "section B (matchpoints; all 84 results in)" in out
+    howell = [line for line in lines if re.match(r"^\s+\d+=?\s+B-\d ", line)]
+    assert len(howell) == 8 and all(" - " in line for line in howell), howell  # one field of 8, players named
+
+    def tenace(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "tenace", *args], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    results = tenace("results", str(db))
+    assert results.count("Ranking") == 3, results  # A's NS and EW fields, B's one field
+    board = tenace("results", str(db), "--board", "1", "--section", "B")
+    assert "Par" in board or "par" in board, board  # the hand record's analysis with the traveller
+    problems = tenace("problems", "--db", str(db))
+    assert "move by simulator: section A EW 1 absent" in problems, problems
+    assert "MISSING RESULTS: none" in problems, problems

@@ -263,12 +263,20 @@ class Collector:
         self._send_plans(terminal, msg.section, msg.table, round_, now)
 
     def _send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:
-        """The round's plan, then every later one: the terminal keeps them, so that it runs the rest of the
-        session even while the laptop is out of reach."""
+        """The round's plan, then every later one, and where the lead is checked their boards' hand records: the
+        terminal keeps them, so that it runs the rest of the session even while the laptop is out of reach."""
+        boards: list[int] = []
         for number in [round_] + [r for r in round_plans.rounds_of(self.conn, section, table) if r > round_]:
             plan = round_plans.round_plan(self.conn, section, table, number)
             if plan is not None:
                 self._send(terminal, plan, now)
+                boards += [b for b in plan.boards if b not in boards]
+        if self.settings.lead_checked:
+            name = section_letter(section)
+            for board in boards:
+                deal = hand_record(self.conn, name, board)
+                if deal is not None:
+                    self._send(terminal, board_messages.hand_record(board, deal), now)
 
     def _movement_changes(self, now: int) -> None:
         """After the director changed the movement (tenace move, from any process), every terminal of the section

@@ -37,6 +37,11 @@ class Settings:
         if self.pin is not None and not 0 <= self.pin <= 9999:
             raise ValueError(f"the director's PIN is four digits, 0000 to 9999, not {self.pin}")
 
+    @property
+    def lead_checked(self) -> bool:
+        """The terminals check the opening lead against the hand records (warn or force)."""
+        return bool(LEAD[self.lead] >= control.LEAD_CHECKED)
+
     def answer(self, status: int, section: int, table: int, round_: int, pin: int) -> control.SignInAnswer:
         """A SIGN_IN_ANSWER with these settings (the session fills in the terminal's nonce)."""
         return control.SignInAnswer(

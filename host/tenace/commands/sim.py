@@ -5,18 +5,25 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
-from tenace.commands.options import in_range, movement_error, output_folder
+from tenace.commands.options import in_range, movement_error, open_event, output_folder
 from tenace.errors import UsageError
-from tenace.movement import MAX_BOARDS, MAX_BOARDS_PER_ROUND, MAX_TABLES, MovementError
-from tenace.reports.session import movement_pairs, session_report
-from tenace.reports.text import write_ranking
+from tenace.movement import (
+    MAX_BOARDS,
+    MAX_BOARDS_PER_ROUND,
+    MAX_HOWELL_TABLES,
+    MAX_TABLES,
+    MIN_HOWELL_TABLES,
+    MovementError,
+)
+from tenace.reports.event_results import event_results
+from tenace.reports.text import write_text
 from tenace.scoring.pairs_methods import SCORINGS
 from tenace.sim.faults import FaultRates
-from tenace.sim.outcome import SECTION
 from tenace.sim.session import SimOptions, SimResult, run
-from tenace.store.scoring_input import pair_id
+from tenace.store.db import read_transaction
 
 MAX_PROCESSES = 128  # MicroPython processes, each with its own heap: more only thrash the machine
 MAX_KILLS = 100
@@ -42,6 +49,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tables", type=int, default=7, metavar="N", help="tables (and terminals), default 7")
     p.add_argument("--boards", type=int, default=21, metavar="N", help="boards in the session, default 21")
     p.add_argument("--boards-per-round", type=int, default=3, metavar="N", help="default 3")
+    p.add_argument("--howell", type=int, default=0, metavar="N",
+                   help=f"a second section, B, playing a complete Howell on N tables "
+                        f"({MIN_HOWELL_TABLES}-{MAX_HOWELL_TABLES}; default none)")
+    p.add_argument("--change", action="store_true",
+                   help="the director changes the movement once mid-session (tenace move): a pair of section A "
+                        "leaves, its opponents sit out")
     faults = p.add_argument_group("faults on the radio (probabilities per frame and receiver)")
     faults.add_argument("--loss", type=float, default=0.0, metavar="P", help="frame lost")
     faults.add_argument("--corrupt", type=float, default=0.0, metavar="P", help="a bit flipped")
@@ -73,10 +86,12 @@ def check_options(args: argparse.Namespace) -> None:
     in_range("--tables", args.tables, 2, MAX_TABLES)
     in_range("--boards-per-round", args.boards_per_round, 1, MAX_BOARDS_PER_ROUND)
     in_range("--boards", args.boards, 1, MAX_BOARDS)
+    if args.howell:
+        in_range("--howell", args.howell, MIN_HOWELL_TABLES, MAX_HOWELL_TABLES)
     in_range("--per-process", args.per_process, 1, MAX_TABLES)
-    processes = -(-args.tables // args.per_process)
+    processes = -(-(args.tables + args.howell) // args.per_process)
     if processes > MAX_PROCESSES:
-        raise UsageError(f"--tables {args.tables} with --per-process {args.per_process} make {processes} "
+        raise UsageError(f"{args.tables + args.howell} tables with --per-process {args.per_process} make {processes} "
                          f"MicroPython processes, at most {MAX_PROCESSES}: raise --per-process")
     in_range("--kill-host", args.kill_host, 0, MAX_KILLS)
     in_range("--down", args.down, 0, 60, unit="seconds")
@@ -92,11 +107,11 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     options = SimOptions(tables=args.tables, boards=args.boards, boards_per_round=args.boards_per_round,
-                         faults=rates, kill_host=args.kill_host, down_s=args.down, unplug_s=args.unplug,
-                         seed=args.seed, per_process=args.per_process, timeout_s=args.timeout,
-                         scoring=args.scoring)
+                         howell_tables=args.howell, change=args.change, faults=rates, kill_host=args.kill_host,
+                         down_s=args.down, unplug_s=args.unplug, seed=args.seed, per_process=args.per_process,
+                         timeout_s=args.timeout, scoring=args.scoring)
     try:
-        movement = options.movement()
+        movements = options.movements()
     except MovementError as e:
         raise movement_error(e) from None
     if args.db is not None:
@@ -107,25 +122,29 @@ def run_command(args: argparse.Namespace) -> int:
         output_folder("--workdir", args.workdir)
         if (args.workdir / "event.sqlite").exists():
             raise UsageError(f"{args.workdir} already holds a session: give an empty or new --workdir")
-        print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
-        result = run(options, args.workdir, args.db)
-    else:
-        print(f"Simulated session: {movement.name}, {args.tables} terminals, seed {args.seed}", flush=True)
-        with tempfile.TemporaryDirectory(prefix="tenace-sim-") as tmp:
-            result = run(options, Path(tmp), args.db)
-    report(result, args.scoring)
+    plan = "; ".join(f"section {s}: {m.name}" for s, m in movements.items())
+    print(f"Simulated session: {plan}; {sum(m.tables for m in movements.values())} terminals, seed {args.seed}",
+          flush=True)
+    with tempfile.TemporaryDirectory(prefix="tenace-sim-") as tmp:
+        workdir = args.workdir if args.workdir is not None else Path(tmp)
+        db = args.db if args.db is not None else workdir / "event.sqlite"
+        result = run(options, workdir, db)
+        report(result, db)
     return 0 if result.comparison.ok else 1
 
 
-def report(result: SimResult, scoring: str) -> None:
+def report(result: SimResult, db: Path) -> None:
     c = result.comparison
-    # One section: its pairs are NS 3 and EW 3, without the section's letter.
-    pairs = movement_pairs(result.movement, lambda number, direction: pair_id(SECTION, number, direction))
-    write_ranking(session_report(c.store_ranking, pairs, scoring), sys.stdout)
+    with open_event(db) as conn, read_transaction(conn):
+        sections = event_results(conn).sections
+    for section in sections:  # the rankings from the event file, with the players' names
+        write_text(replace(section.report, boards=(), notes=()), sys.stdout, travellers=False)
     sys.stdout.flush()
     air = result.air
     stored = max(c.stored, 1)
     print(f"\n{result.seconds:.1f} s; host started {result.host_starts}x; {result.keys} keys pressed")
+    if result.change is not None:
+        print(f"the director changed the movement: {result.change}")
     if result.host_starts > 1:
         print(f"while the host was down the tables went on and accepted {result.keyed_while_down} results")
     print(f"on the air: {air.frames_up} frames up, {air.frames_down} down; "

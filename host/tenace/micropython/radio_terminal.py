@@ -1,7 +1,7 @@
 """The simulator's terminal process on the MicroPython unix port: real terminal apps, scripted players, a TCP radio.
 
 Started by `tenace sim` (host/tenace/sim), with MICROPYPATH=<mpy-cross'd firmware>:host/tenace/micropython:
-    micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:TABLE,ID:TABLE...
+    micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:A3,ID:B1...
 Each terminal is the real App (firmware/tenace_terminal) with a WireLink over its own TCP connection
 to the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed by
 tenace_radio's StreamTransport, its journal in DIR/ID. What each table accepted is appended to
@@ -54,7 +54,7 @@ class PolledSocket:
 class Table:
     """One terminal: its app, its players, and the log of what the table accepted."""
 
-    def __init__(self, terminal, table, opts, clock):
+    def __init__(self, terminal, section, table, opts, clock):
         self.terminal = terminal
         self.table = table
         self.seed = int(opts["seed"])
@@ -69,7 +69,7 @@ class Table:
         self.keypad = ScriptedKeypad()
         link = WireLink(self.transport, terminal, storage, clock)
         self.app = App(self.keypad, TextGrid(), clock, link, storage, FixedBattery(), "T%d" % terminal)
-        self.player = Player(self.app, self.keypad, table, opts["code"], self.seed)
+        self.player = Player(self.app, self.keypad, table, opts["code"], self.seed, section)
         self.log_path = storage + "/accepted.txt"
         self.logged = set()
         try:
@@ -128,8 +128,8 @@ def main(argv):
     clock = Clock()
     tables = []
     for item in opts["terminals"].split(","):
-        terminal, _, table = item.partition(":")
-        tables.append(Table(int(terminal), int(table), opts, clock))
+        terminal, _, seat = item.partition(":")  # "12:A3": terminal 12 at section A table 3
+        tables.append(Table(int(terminal), seat[0], int(seat[1:]), opts, clock))
     poller = select.poll()
     for t in tables:
         poller.register(t.radio.sock, select.POLLIN)

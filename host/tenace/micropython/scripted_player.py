@@ -54,9 +54,10 @@ def lead_from(deal: str, declarer: str, pick: int) -> str:
     """A card the opening leader (declarer's left-hand opponent) holds in a PBN deal, as rank and suit ("KH")."""
     hand = deal[2:].split()[(_SEATS.find(declarer) + 1) % 4]
     cards = []
-    for suit, ranks in zip("SHDC", hand.split(".")):
-        for rank in ranks:
-            cards.append(rank + suit)
+    suits = hand.split(".")
+    for i in range(4):
+        for rank in suits[i]:
+            cards.append(rank + "SHDC"[i])
     return cards[pick % len(cards)]
 
 

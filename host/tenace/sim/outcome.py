@@ -14,8 +14,10 @@ from tenace.store import current_results
 from tenace.store.queries import doubled_terminal_results, refusal_count
 from tenace.store.scoring_input import board_results, pair_id
 
-SECTION = "A"
-Slot = tuple[int, int, int]  # table, round, board
+SECTION = "A"  # the Mitchell's section
+HOWELL_SECTION = "B"  # the Howell's, when asked for
+Slot = tuple[str, int, int, int]  # section, table, round, board
+Seats = dict[int, tuple[str, int]]  # terminal id -> (section, table)
 
 
 @dataclass(frozen=True)
@@ -27,9 +29,9 @@ class Comparison:
     unexpected: int  # stored, but no table accepted it
     refused_forged: int  # frames refused for a wrong authentication tag
     terminal_faults: int  # errors the terminals' apps caught to stay alive: each one a bug
-    rankings_equal: bool
-    store_ranking: AnySessionScore
-    accepted_ranking: AnySessionScore
+    rankings_equal: bool  # in every section
+    store_rankings: dict[str, AnySessionScore]  # by section
+    accepted_rankings: dict[str, AnySessionScore]
 
     @property
     def line(self) -> str:
@@ -42,14 +44,15 @@ class Comparison:
                 and self.rankings_equal)
 
 
-def read_accepted(storage: Path) -> dict[Slot, str]:
-    """Every terminal's accepted.txt ("round board result" lines) under `storage`, by slot."""
+def read_accepted(storage: Path, seats: Seats) -> dict[Slot, str]:
+    """Every terminal's accepted.txt ("round board result" lines) under `storage` (a folder per terminal id),
+    by slot."""
     accepted: dict[Slot, str] = {}
     for log in sorted(storage.glob("*/accepted.txt")):
-        table = int(log.parent.name)  # the simulator gives each table's terminal the table's number as its id
+        section, table = seats[int(log.parent.name)]
         for line in log.read_text(encoding="utf-8").splitlines():
             round_, board, result = line.split(" ", 2)
-            accepted[(table, int(round_), int(board))] = result
+            accepted[(section, table, int(round_), int(board))] = result
     return accepted
 
 
@@ -60,29 +63,31 @@ def stored_line(contract: str | None, declarer: str | None, tricks: int | None, 
     return f"{contract} {declarer} {tricks} {ns_score or 0:+d}"
 
 
-def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movement: Movement,
+def compare(conn: sqlite3.Connection, accepted: dict[Slot, str], movements: dict[str, Movement],
             scoring: str = "mp", terminal_faults: int = 0) -> Comparison:
-    stored = {(v.table, v.round, v.board): stored_line(v.contract, v.declarer, v.tricks, v.ns_score)
-              for v in current_results(conn, SECTION) if v.source == "terminal"}
+    stored = {(v.section, v.table, v.round, v.board): stored_line(v.contract, v.declarer, v.tricks, v.ns_score)
+              for v in current_results(conn) if v.source == "terminal"}
     lost = sum(1 for slot, line in accepted.items() if stored.get(slot) != line)
-    doubled = doubled_terminal_results(conn)
-    forged = refusal_count(conn, "bad_tag")
-    store_ranking = score_session(board_results(conn, SECTION), scoring)
-    accepted_ranking = score_session(accepted_results(accepted, movement), scoring)
+    store_rankings = {s: score_session(board_results(conn, s), scoring) for s in movements}
+    accepted_rankings = {s: score_session(accepted_results(accepted, s, m), scoring) for s, m in movements.items()}
     return Comparison(
-        accepted=len(accepted), stored=len(stored), lost=lost, doubled=doubled,
-        unexpected=sum(1 for slot in stored if slot not in accepted), refused_forged=forged,
-        terminal_faults=terminal_faults, rankings_equal=ranking_rows(store_ranking) == ranking_rows(accepted_ranking),
-        store_ranking=store_ranking, accepted_ranking=accepted_ranking)
+        accepted=len(accepted), stored=len(stored), lost=lost, doubled=doubled_terminal_results(conn),
+        unexpected=sum(1 for slot in stored if slot not in accepted), refused_forged=refusal_count(conn, "bad_tag"),
+        terminal_faults=terminal_faults,
+        rankings_equal=all(ranking_rows(store_rankings[s]) == ranking_rows(accepted_rankings[s]) for s in movements),
+        store_rankings=store_rankings, accepted_rankings=accepted_rankings)
 
 
-def accepted_results(accepted: dict[Slot, str], movement: Movement) -> list[BoardResult]:
-    """The accepted results as the scoring engine takes them, pairs from the movement."""
+def accepted_results(accepted: dict[Slot, str], section: str, movement: Movement) -> list[BoardResult]:
+    """A section's accepted results as the scoring engine takes them, pairs from the movement."""
     out = []
-    for (table, round_, board), line in sorted(accepted.items()):
+    for (where, table, round_, board), line in sorted(accepted.items()):
+        if where != section:
+            continue
         e = movement.at(table, round_)
-        out.append(BoardResult(SECTION, table, round_, board, pair_id(SECTION, e.ns_pair, "NS"),
-                               pair_id(SECTION, e.ew_pair, "EW"), Played(int(line.rsplit(" ", 1)[1]))))
+        ns, ew = ("NS", "EW") if movement.two_fields else ("", "")  # a Howell's pairs are named by number
+        out.append(BoardResult(section, table, round_, board, pair_id(section, e.ns_pair, ns),
+                               pair_id(section, e.ew_pair, ew), Played(int(line.rsplit(" ", 1)[1]))))
     return out
 
 

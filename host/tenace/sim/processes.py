@@ -73,8 +73,8 @@ class CollectorProcess:
 class TerminalGroup:
     """One MicroPython process running the terminals of some tables (host/tenace/micropython/radio_terminal.py)."""
 
-    def __init__(self, tables: list[tuple[int, int]]) -> None:
-        self.tables = tables  # (terminal id, table)
+    def __init__(self, tables: list[tuple[int, str, int]]) -> None:
+        self.tables = tables  # (terminal id, section, table)
         self.done: set[int] = set()
         self.keys = 0
         self.faults = 0  # errors the apps caught to stay alive, as each terminal reported when done
@@ -84,7 +84,7 @@ class TerminalGroup:
     async def start(self, firmware: Path, radio_port: int, seed: int, code: str, storage: Path,
                     heap_kb: int) -> None:
         env = dict(os.environ, MICROPYPATH=f"{firmware}{os.pathsep}{SIM_DIR}")
-        terminals = ",".join(f"{t}:{table}" for t, table in self.tables)
+        terminals = ",".join(f"{t}:{section}{table}" for t, section, table in self.tables)
         self.proc = await asyncio.create_subprocess_exec(
             str(micropython()), "-X", f"heapsize={heap_kb}k", str(TERMINAL_MAIN), f"port={radio_port}",
             f"seed={seed}", f"code={code}", f"dir={storage}", f"terminals={terminals}",

@@ -14,12 +14,15 @@ from pathlib import Path
 from tenace.collector.link_key import link_key
 from tenace.errors import Failure, UsageError
 from tenace.firmware_build import build_firmware
-from tenace.movement import Movement, mitchell
+from tenace.movement import Movement, howell, mitchell
+from tenace.sim.event_setup import create_simulated_event
 from tenace.sim.faults import FaultRates
-from tenace.sim.outcome import SECTION, Comparison, compare, read_accepted
+from tenace.sim.outcome import HOWELL_SECTION, SECTION, Comparison, Seats, compare, read_accepted
 from tenace.sim.processes import CollectorProcess, TerminalGroup
 from tenace.sim.radio import AirStats, VirtualRadio
-from tenace.store import connect, create_event
+from tenace.store import EntryError, connect, current_results
+from tenace.store.encounters import slot_count
+from tenace.store.movement_changes import set_presence
 from tenace.store.queries import terminal_result_count
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,8 @@ class SimOptions:
     tables: int = 7
     boards: int = 21
     boards_per_round: int = 3
+    howell_tables: int = 0  # a second section, B, playing a complete Howell on this many tables (0: none)
+    change: bool = False  # one movement change in the middle of the session: a pair of section A leaves
     faults: FaultRates = field(default_factory=FaultRates)
     kill_host: int = 0  # times the collector is SIGKILLed, spread over the session
     down_s: float = 1.0  # how long the host stays dead each time
@@ -41,10 +46,11 @@ class SimOptions:
     per_process: int = 1  # terminals per MicroPython process
     heap_kb: int = 256  # MicroPython heap per terminal: the unix port keeps module code in RAM (a device freezes it)
     timeout_s: float = 900.0
-    collector_args: tuple[str, ...] = ("--lead", "on")
+    collector_args: tuple[str, ...] = ("--lead", "warn")  # leads keyed and checked against the hand records
     scoring: str = "mp"  # how both rankings are computed: "mp" or "butler"
 
-    def movement(self) -> Movement:
+    def movements(self) -> dict[str, Movement]:
+        """Section A's Mitchell, and section B's Howell when asked for."""
         if self.boards % self.boards_per_round:
             raise UsageError(f"--boards {self.boards} is not a whole number of rounds of "
                              f"{self.boards_per_round} boards")
@@ -52,18 +58,22 @@ class SimOptions:
         if rounds > self.tables:
             raise UsageError(f"{rounds} rounds of {self.boards_per_round} boards need at least {rounds} tables "
                              f"(a Mitchell meets each pair once); there are {self.tables}")
-        return mitchell(self.tables, self.boards_per_round, rounds)
+        out = {SECTION: mitchell(self.tables, self.boards_per_round, rounds)}
+        if self.howell_tables:
+            out[HOWELL_SECTION] = howell(self.howell_tables, self.boards_per_round)
+        return out
 
 
 @dataclass
 class SimResult:
     comparison: Comparison
-    movement: Movement
+    movements: dict[str, Movement]
     air: AirStats
     host_starts: int
     keys: int
     seconds: float
     keyed_while_down: int  # results the tables accepted while the host was dead (they play on from kept plans)
+    change: str | None  # the movement change made during the session, as the director's log says it
 
 
 def run(options: SimOptions, workdir: Path, db: Path | None = None) -> SimResult:
@@ -74,24 +84,26 @@ def run(options: SimOptions, workdir: Path, db: Path | None = None) -> SimResult
 
 async def _run(options: SimOptions, workdir: Path, db: Path) -> SimResult:
     started = time.monotonic()
-    movement = options.movement()
+    movements = options.movements()
     name = f"Simulated session, seed {options.seed}"
-    with closing(create_event(db, name=name, sections={SECTION: movement})) as conn:
+    scoring = "imps" if options.scoring == "butler" else "matchpoints"  # as tenace results ranks the event
+    with closing(create_simulated_event(db, name, movements, scoring)) as conn:
         code = link_key(conn).code
     storage = workdir / "terminals"
     storage.mkdir(exist_ok=True)
     firmware = build_firmware(workdir / "firmware")
     collector = CollectorProcess(db, workdir, list(options.collector_args))
     radio = VirtualRadio(options.faults, options.seed)
-    groups = _groups(options.tables, options.per_process)
-    expected = sum(len(e.boards) for e in movement.encounters)
+    seats = terminal_seats(movements)
+    groups = _groups(seats, options.per_process)
+    supervisor = _Supervisor(options, collector, radio, groups, db, storage)
     try:
         radio.collector_port = await collector.start()
         radio_port = await radio.start()
         for group in groups:
             await group.start(firmware, radio_port, options.seed, code, storage, options.heap_kb * len(group.tables))
         waits = [asyncio.create_task(g.wait()) for g in groups]
-        keyed_while_down = await _supervise(options, collector, radio, groups, waits, db, expected, storage)
+        await supervisor.run(waits)
         codes = await asyncio.gather(*waits)
         for group, rc in zip(groups, codes, strict=True):
             if rc != 0:
@@ -103,57 +115,104 @@ async def _run(options: SimOptions, workdir: Path, db: Path) -> SimResult:
         collector.stop()
         await radio.close()
     with closing(connect(db)) as conn:
-        comparison = compare(conn, read_accepted(storage), movement, options.scoring,
+        comparison = compare(conn, read_accepted(storage, seats), movements, options.scoring,
                              terminal_faults=sum(g.faults for g in groups))
-    return SimResult(comparison, movement, radio.stats, collector.starts, sum(g.keys for g in groups),
-                     time.monotonic() - started, keyed_while_down)
+    return SimResult(comparison, movements, radio.stats, collector.starts, sum(g.keys for g in groups),
+                     time.monotonic() - started, supervisor.keyed_while_down, supervisor.change)
 
 
-def _groups(tables: int, per_process: int) -> list[TerminalGroup]:
-    # Each table's terminal has the table's number as its terminal id: the comparison relies on it.
-    numbers = list(range(1, tables + 1))
-    return [TerminalGroup([(t, t) for t in numbers[i:i + per_process]]) for i in range(0, tables, per_process)]
+def terminal_seats(movements: dict[str, Movement]) -> Seats:
+    """Terminal id -> (section, table): one terminal a table, numbered by the table in section A and from 1001
+    in section B (the comparison reads each table's results by its terminal's id)."""
+    return {1000 * i + table: (section, table) for i, (section, m) in enumerate(movements.items())
+            for table in range(1, m.tables + 1)}
 
 
-async def _supervise(options: SimOptions, collector: CollectorProcess, radio: VirtualRadio,
-                     groups: list[TerminalGroup], waits: list[asyncio.Task[int]], db: Path, expected: int,
-                     storage: Path) -> int:
-    """Until every terminal process has ended: progress, the host killed and restarted, the base station unplugged.
+def _groups(seats: Seats, per_process: int) -> list[TerminalGroup]:
+    terminals = [(t, section, table) for t, (section, table) in sorted(seats.items())]
+    return [TerminalGroup(terminals[i:i + per_process]) for i in range(0, len(terminals), per_process)]
 
-    Returns how many results the tables accepted while the host was dead."""
-    keyed_while_down = 0
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + options.timeout_s
-    kills_due = [expected * (i + 1) // (options.kill_host + 1) for i in range(options.kill_host)]
-    unplug_due = expected // 2 if options.unplug_s > 0 else None
-    next_progress = loop.time() + _PROGRESS_S
-    reader = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        while not all(w.done() for w in waits):
-            if loop.time() > deadline:
-                raise Failure(f"the session did not end within {options.timeout_s:.0f} s: "
-                              f"{_stored(reader)} of {expected} results stored")
-            await asyncio.sleep(_POLL_S)
-            stored = _stored(reader)
-            if kills_due and stored >= kills_due[0]:
-                kills_due.pop(0)
-                log.warning("killing the host (SIGKILL) at %d of %d results stored", stored, expected)
-                collector.kill()
-                before = _accepted_count(storage)
-                await asyncio.sleep(options.down_s)
-                keyed_while_down += _accepted_count(storage) - before
-                radio.collector_port = await collector.start()
-            if unplug_due is not None and stored >= unplug_due:
-                unplug_due = None
-                radio.unplug(options.unplug_s)
-            if loop.time() >= next_progress:
-                next_progress += _PROGRESS_S
-                done = sum(len(g.done) for g in groups)
-                print(f"  {stored}/{expected} results stored, {done}/{options.tables} tables finished, "
-                      f"host started {collector.starts}x", file=sys.stderr, flush=True)
-    finally:
-        reader.close()
-    return keyed_while_down
+
+class _Supervisor:
+    """Until every terminal process has ended: progress, the host killed and restarted, the base station
+    unplugged, and the director's movement change."""
+
+    def __init__(self, options: SimOptions, collector: CollectorProcess, radio: VirtualRadio,
+                 groups: list[TerminalGroup], db: Path, storage: Path) -> None:
+        self.options = options
+        self.collector = collector
+        self.radio = radio
+        self.groups = groups
+        self.db = db
+        self.storage = storage
+        self.keyed_while_down = 0  # results the tables accepted while the host was dead
+        self.change: str | None = None
+
+    async def run(self, waits: list[asyncio.Task[int]]) -> None:
+        options = self.options
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + options.timeout_s
+        expected = self._expected()
+        kills_due = [expected * (i + 1) // (options.kill_host + 1) for i in range(options.kill_host)]
+        unplug_due = expected // 2 if options.unplug_s > 0 else None
+        change_due = expected // 4 if options.change else None
+        next_progress = loop.time() + _PROGRESS_S
+        reader = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        try:
+            while not all(w.done() for w in waits):
+                if loop.time() > deadline:
+                    raise Failure(f"the session did not end within {options.timeout_s:.0f} s: "
+                                  f"{_stored(reader)} of {self._expected()} results stored")
+                await asyncio.sleep(_POLL_S)
+                stored = _stored(reader)
+                if change_due is not None and stored >= change_due and self._change_movement():
+                    change_due = None
+                if kills_due and stored >= kills_due[0]:
+                    kills_due.pop(0)
+                    await self._kill_host(stored)
+                if unplug_due is not None and stored >= unplug_due:
+                    unplug_due = None
+                    self.radio.unplug(options.unplug_s)
+                if loop.time() >= next_progress:
+                    next_progress += _PROGRESS_S
+                    done = sum(len(g.done) for g in self.groups)
+                    tables = sum(len(g.tables) for g in self.groups)
+                    print(f"  {stored}/{self._expected()} results stored, {done}/{tables} tables finished, "
+                          f"host started {self.collector.starts}x", file=sys.stderr, flush=True)
+        finally:
+            reader.close()
+
+    async def _kill_host(self, stored: int) -> None:
+        log.warning("killing the host (SIGKILL) at %d of %d results stored", stored, self._expected())
+        self.collector.kill()
+        before = _accepted_count(self.storage)
+        await asyncio.sleep(self.options.down_s)
+        self.keyed_while_down += _accepted_count(self.storage) - before
+        self.radio.collector_port = await self.collector.start()
+
+    def _expected(self) -> int:
+        """The results the movement expects now (sit-outs left out)."""
+        with closing(connect(self.db)) as conn:
+            return slot_count(conn)
+
+    def _change_movement(self) -> bool:
+        """The director's change, as `tenace move` makes it: section A's EW 1 leaves two rounds after the latest
+        round any table has a result in; True when made (or when too late in the session to make one)."""
+        with closing(connect(self.db)) as conn:
+            latest = max((v.round for v in current_results(conn, SECTION)), default=0)
+            rounds = self.options.boards // self.options.boards_per_round
+            if latest + 2 > rounds:
+                log.warning("no movement change: the session is past round %d of %d", latest, rounds)
+                return True
+            try:
+                made = set_presence(conn, SECTION, ("EW", 1), latest + 2, present=False, who="simulator",
+                                    why="the simulated director: EW 1 had to leave")
+            except EntryError as e:  # a table got there first: try again at the next poll
+                log.info("movement change not made yet: %s", e)
+                return False
+        self.change = made.detail
+        print(f"  the director: {made.detail}", file=sys.stderr, flush=True)
+        return True
 
 
 def _accepted_count(storage: Path) -> int:

@@ -174,8 +174,8 @@ def sign_in_count(conn: sqlite3.Connection) -> int:
 
 def doubled_terminal_results(conn: sqlite3.Connection) -> int:
     """How many terminal result versions are a second (or later) one in a slot: 0 when each was stored once."""
-    row = conn.execute("SELECT count(*) - count(DISTINCT table_no || ' ' || round || ' ' || board) FROM result "
-                       "WHERE source = 'terminal'").fetchone()
+    row = conn.execute("SELECT count(*) - count(DISTINCT section || ' ' || table_no || ' ' || round || ' ' || board)"
+                       " FROM result WHERE source = 'terminal'").fetchone()
     return int(row[0])
 
 
