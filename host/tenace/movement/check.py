@@ -37,7 +37,7 @@ class PairSummary:
     pair: Pair
     label: str
     boards: int  # boards played (a round sat out plays none)
-    sit_outs: int  # rounds sat out against the phantom
+    sit_outs: int  # rounds sat out: against the phantom, or at no table (a bye)
     opponents: int  # different pairs met
     compare_low: int  # the fewest boards it compares on with another pair it competes with
     compare_high: int  # the most
@@ -305,6 +305,9 @@ def _summaries(m: Movement, players: list[Pair], played: list[Encounter], meetin
                 sit_outs[p] += 1
             else:
                 boards[p] += len(e.boards)
+    for out in m.at_no_table().values():
+        for p in out:
+            sit_outs[p] += 1
     met: defaultdict[Pair, set[Pair]] = defaultdict(set)
     for (a, b), n in meetings.items():
         if n:
@@ -334,6 +337,12 @@ def _observations(m: Movement, summaries: list[PairSummary], meetings: dict[Coup
         notes.append(f"{pair_label(m.phantom, m.kind)} is missing (a half table): "
                      + ", ".join(f"{k} pair{'s' if k > 1 else ''} sit{'' if k > 1 else 's'} out {_count(n, 'time')}"
                                  for n, k in sorted(tally.items())))
+    byes = Counter(p for out in m.at_no_table().values() for p in out)
+    if byes:
+        tally = Counter(byes.values())
+        notes.append("at no table in some rounds (a bye): " + ", ".join(
+            f"{k} pair{'s' if k > 1 else ''} sit{'' if k > 1 else 's'} out {_count(n, 'time')}"
+            for n, k in sorted(tally.items())))
     for group in m.relays:
         notes.append(f"tables {_and(group)} may share a set in a round (a relay: they play its boards in turn)")
     if m.copies > 1:

@@ -97,6 +97,15 @@ class Movement:
     def sits_out(self, e: Encounter) -> bool:
         return self.phantom is not None and self.phantom in self.seated(e)
 
+    def at_no_table(self) -> dict[int, list[Pair]]:
+        """Round by round, the pairs of the movement seated nowhere in it (on a bye: the pair at an appendix
+        Mitchell's bye stand), the phantom apart; rounds where everyone is seated are left out."""
+        everyone = [p for p in self.pairs() if p != self.phantom]
+        seated: dict[int, set[Pair]] = {r: set() for r in range(1, self.rounds + 1)}
+        for e in self.encounters:
+            seated.setdefault(e.round, set()).update(self.seated(e))
+        return {r: out for r, at in sorted(seated.items()) if (out := [p for p in everyone if p not in at])}
+
 
 def pair_order(pair: Pair) -> tuple[int, int]:
     """The order pairs are listed in: a Mitchell's NS field before its EW field, each by number."""
