@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from tenace.commands import movement_swiss
 from tenace.commands.options import movement_error
 from tenace.errors import UsageError
 from tenace.movement import (
@@ -29,7 +30,8 @@ from tenace.movement.text import render_plan, render_report
 KINDS = ("mitchell", "skip-mitchell", "relay-mitchell", "appendix-mitchell", "duplicated-mitchell", "howell", "teams")
 OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds",
            "arrow_switch": "--arrow-switch", "phantom": "--half-table"}
-HELP = "print a movement round by round (Mitchell, Howell, team match), or check one and say what it gives"
+HELP = ("print a movement round by round (Mitchell, Howell, team match), check one and say what it gives, or pair "
+        "a Swiss teams round")
 EPILOG = """\
 kinds:
   mitchell             NS sit still, EW move up, boards down; an even count skips after half the rounds
@@ -47,6 +49,7 @@ examples:
   tenace movement check relay-mitchell --tables 8
   tenace movement show appendix-mitchell --tables 10    10½ tables: 9 rounds, 27 boards
   tenace movement check --file howell.json        a movement given as JSON (as show --json writes it)
+  tenace movement swiss --teams teams.txt --results vps.csv   the next Swiss round (see swiss --help)
 
 check exits 0 when no rule is broken and 1 when one is (each broken rule is listed under errors); the
 observations (meetings, comparisons, balance, sit-outs) never fail it. Impossible set-ups exit 2."""
@@ -68,6 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _movement_options(chk)
     chk.add_argument("--json", action="store_true", help="write the report as JSON")
     chk.set_defaults(run=run_check)
+    movement_swiss.register(actions)
 
 
 def _movement_options(p: argparse.ArgumentParser) -> None:
