@@ -6,13 +6,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
 from tenace.cli import main
-from tenace.movement import check
+from tenace.movement import check, pair_label
 from tenace.movement.swiss import Match, next_round, standings
 from tenace.movement.swiss_input import SwissInputError, read_results, read_teams
 from tenace.scoring.vp import victory_points
@@ -271,3 +272,11 @@ def test_every_pairing_of_a_small_field_is_a_sound_movement() -> None:
         for a, b in itertools.combinations(range(1, n + 1), 2):
             played = [match(1, a, b, 12, 8)] + [match(1, t, None, 12) for t in range(1, n + 1) if t not in (a, b)]
             assert check(next_round(names(n), played, 3).movement).ok
+
+
+def test_one_copy_too_few_for_the_matches_is_a_board_clash() -> None:
+    m = next_round(names(6), [], 4).movement
+    short = check(replace(m, copies=2))  # three matches on boards 1-4, two copies: one match has none
+    assert [p.rule for p in short.errors] == ["board-clash"]
+    assert "boards 1-4 are at tables 1, 2, 3, 4, 5 and 6 in round 1 (2 copies" in short.errors[0].message
+    assert [pair_label(("", n), "teams") for n in (1, 2, 5, 6, 53)] == ["A1", "A2", "C1", "C2", "AA1"]
