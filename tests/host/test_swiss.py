@@ -218,7 +218,7 @@ def test_cli_prints_standings_and_the_next_round(event: Path, capsys: pytest.Cap
     lines = out.splitlines()
     assert lines[0] == "Swiss teams: 5 teams, round 3: 2 matches of 8 boards"
     assert lines[1] == "standings after round 2:"
-    assert lines[3].split() == ["1", "3", "Bears", "30", "1", "1"]
+    assert lines[3].split() == ["1", "3", "Bears", "30.00", "1", "1"]
     # 3 v 1 would leave 2 v 5, who met in round 1: the leaders take the next that keeps the rest clean.
     assert [line.split() for line in lines[9:12]] == [["tables", "1-2", "3", "Bears", "v", "2", "Tigers"],
                                                       ["tables", "3-4", "1", "Lions", "v", "5", "Foxes"],
@@ -232,7 +232,7 @@ def test_cli_json(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert code == 0 and data["round"] == 3 and data["bye"] == {"team": 4, "name": "Owls"}
     assert [(m["home"], m["away"], m["rematch"]) for m in data["matches"]] == [(3, 2, False), (1, 5, False)]
-    assert data["standings"][0] == {"place": 1, "team": 3, "name": "Bears", "letters": "C", "vps": "30",
+    assert data["standings"][0] == {"place": 1, "team": 3, "name": "Bears", "letters": "C", "vps": "30.00",
                                     "played": 1, "byes": 1}
     assert data["movement"]["kind"] == "teams" and data["movement"]["copies"] == 2
 

@@ -118,7 +118,7 @@ def _as_text(r: Round, table: list[Standing], names: tuple[str, ...], any_played
         for i, s in enumerate(table):
             level = (i > 0 and table[i - 1].place == s.place) or (i + 1 < len(table) and table[i + 1].place == s.place)
             place = f"{'=' if level else ''}{s.place}"
-            lines.append(f"  {place:>5}  {_team(s.team, names):<{width}}  {s.vps:>7}  {s.played:>6}  {s.byes:>4}")
+            lines.append(f"  {place:>5}  {_team(s.team, names):<{width}}  {s.vps:>7.2f}  {s.played:>6}  {s.byes:>4}")
     lines.append(f"round {r.number}:")
     width = max(len(_team(h, names)) for h, _ in r.matches)
     for i, (home, away) in enumerate(r.matches):
@@ -135,7 +135,7 @@ def _as_json(r: Round, table: list[Standing], names: tuple[str, ...]) -> dict[st
     return {
         "round": r.number,
         "standings": [{"place": s.place, "team": s.team, "name": s.name, "letters": team_letters(s.team),
-                       "vps": str(s.vps), "played": s.played, "byes": s.byes} for s in table],
+                       "vps": f"{s.vps:.2f}", "played": s.played, "byes": s.byes} for s in table],
         "matches": [{"tables": [2 * i + 1, 2 * i + 2], "home": h, "home_name": names[h - 1], "away": a,
                      "away_name": names[a - 1], "rematch": (h, a) in r.rematches}
                     for i, (h, a) in enumerate(r.matches)],
