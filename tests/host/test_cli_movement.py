@@ -34,7 +34,9 @@ def test_show_prints_round_by_round_who_plays_which_boards_where(capsys: pytest.
 
 @pytest.mark.parametrize("argv", [
     ["mitchell", "--tables", "7"], ["mitchell", "--tables", "8"], ["skip-mitchell", "--tables", "10"],
-    ["relay-mitchell", "--tables", "8"], ["duplicated-mitchell", "--tables", "5", "--rounds", "4"],
+    ["relay-mitchell", "--tables", "8"], ["appendix-mitchell", "--tables", "10"],
+    ["appendix-mitchell", "--tables", "7", "--arrow-switch", "last"],
+    ["duplicated-mitchell", "--tables", "5", "--rounds", "4"],
     ["mitchell", "--tables", "9", "--half-table", "--arrow-switch", "last"], ["mitchell", "--tables", "9",
                                                                              "--rounds", "6"],
     ["howell", "--tables", "3"], ["howell", "--tables", "10", "--boards-per-round", "2"],
@@ -107,6 +109,8 @@ BAD = [
     ("movement show skip-mitchell --tables 7", "--tables: a skip Mitchell is for an even number of tables"),
     ("movement show relay-mitchell --tables 9", "--tables: a relay and bye stand Mitchell is for an even number"),
     ("movement show teams --tables 3", "--tables: a team match is played at 2 tables, not 3"),
+    ("movement show appendix-mitchell --tables 3", "--tables: an appendix Mitchell is a base of at least 3 tables"),
+    ("movement show appendix-mitchell --tables 7 --half-table", "--half-table: an appendix Mitchell has its half"),
     ("movement show teams --half-table", "--half-table: a team match has no half table"),
     ("movement show mitchell", "give --tables N for a mitchell movement"),
     ("movement show", "give a KIND"),
@@ -163,3 +167,13 @@ def test_help_of_every_movement_command(capsys: pytest.CaptureFixture[str]) -> N
     for argv in (["movement", "--help"], ["movement", "show", "--help"], ["movement", "check", "--help"]):
         code, out, _ = run(argv, capsys)
         assert code == 0 and out.startswith("usage: tenace movement")
+
+
+def test_show_appendix_mitchell_names_the_sharing_tables_and_the_bye(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["movement", "show", "appendix-mitchell", "--tables", "5", "--boards-per-round", "2"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith("Appendix Mitchell, 5 tables and a half (EW 6), on a base of 4 (skip)")
+    assert re.fullmatch(r"\s+1\s+NS 1\s+EW 1\s+1-2  shares with table 5", lines[3]), lines[3]
+    assert re.fullmatch(r"\s+5\s+NS 5\s+EW 5\s+1-2  shares with table 1", lines[7]), lines[7]
+    assert lines[8] == "  bye: EW 6 sits out"

@@ -15,6 +15,7 @@ from tenace.movement import (
     Encounter,
     Movement,
     MovementError,
+    appendix_mitchell,
     arrow_switched,
     check,
     howell,
@@ -236,3 +237,38 @@ def test_relay_of_more_tables_than_boards_is_named() -> None:
     m = Movement("three on one board", 3, 1, 1, tuple(Encounter(t, 1, t, t, (1,)) for t in (1, 2, 3)),
                  relays=((1, 2, 3),))
     assert rules(m) == {"relay-size"}
+
+
+@pytest.mark.parametrize("tables", [*range(4, 41), 64, 128])
+def test_every_appendix_mitchell_passes(tables: int) -> None:
+    passes(appendix_mitchell(tables, 2 if tables > 100 else 3))
+
+
+@pytest.mark.parametrize("tables", [4, 5, 8, 10, 11, 16])
+def test_appendix_mitchell_shares_table_1s_set_and_every_pair_sits_out_at_most_once(tables: int) -> None:
+    m = appendix_mitchell(tables, 2)
+    base = tables - 1
+    assert (m.tables, m.rounds, m.boards, m.relays) == (tables, base, 2 * base, ((1, tables),))
+    seated: Counter[tuple[str, int]] = Counter()
+    for r in range(1, m.rounds + 1):
+        assert m.at(tables, r).boards == m.at(1, r).boards  # the appendix table plays table 1's set
+        assert len({m.at(t, r).boards for t in range(1, base + 1)}) == base  # the base's sets each at one table
+        for e in m.round_plan(r):
+            seated.update(m.seated(e))
+    assert m.pairs() == [*(("NS", n) for n in range(1, tables + 1)), *(("EW", n) for n in range(1, tables + 2))]
+    assert all(seated["NS", n] == base for n in range(1, tables + 1))  # NS never moves, never sits out
+    assert all(seated["EW", n] in (base - 1, base) for n in range(1, tables + 2))
+    assert m.at_no_table()[1] == [("EW", tables + 1)]  # the extra pair starts at the bye stand
+    report = check(m)
+    ns = [s for s in report.pairs if s.pair[0] == "NS"]
+    assert all(s.boards == 2 * base and s.sit_outs == 0 and s.opponents == base for s in ns)
+    assert all(n <= 1 for n in report.meetings.values())  # no couple meets twice: no revenge round
+
+
+def test_appendix_mitchell_needs_a_base_of_three() -> None:
+    with pytest.raises(MovementError, match="4 tables or more, not 3") as e:
+        appendix_mitchell(3, 2)
+    assert e.value.figure == "tables"
+    with pytest.raises(MovementError, match=r"tables 1 and 9 share a set .* at least 2 boards") as e:
+        appendix_mitchell(9, 1)
+    assert e.value.figure == "boards_per_round"

@@ -6,12 +6,14 @@ import argparse
 import json
 from pathlib import Path
 
+from tenace.commands import movement_swiss
 from tenace.commands.options import movement_error
 from tenace.errors import UsageError
 from tenace.movement import (
     Movement,
     MovementError,
     Pair,
+    appendix_mitchell,
     arrow_switched,
     check,
     howell,
@@ -25,15 +27,18 @@ from tenace.movement import (
 from tenace.movement.serial import FormError, movement_from_json, movement_to_json, report_to_json
 from tenace.movement.text import render_plan, render_report
 
-KINDS = ("mitchell", "skip-mitchell", "relay-mitchell", "duplicated-mitchell", "howell", "teams")
+KINDS = ("mitchell", "skip-mitchell", "relay-mitchell", "appendix-mitchell", "duplicated-mitchell", "howell", "teams")
 OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds",
            "arrow_switch": "--arrow-switch", "phantom": "--half-table"}
-HELP = "print a movement round by round (Mitchell, Howell, team match), or check one and say what it gives"
+HELP = ("print a movement round by round (Mitchell, Howell, team match), check one and say what it gives, or pair "
+        "a Swiss teams round")
 EPILOG = """\
 kinds:
   mitchell             NS sit still, EW move up, boards down; an even count skips after half the rounds
   skip-mitchell        the same, for an even number of tables only
   relay-mitchell       an even number of tables with a relay (tables 1 and N share) and a bye stand
+  appendix-mitchell    N tables and a half: a base of N - 1 tables, table N sharing table 1's boards, EW
+                       pairs (one more than NS) moving through the N tables and a bye stand
   duplicated-mitchell  a copy of the boards at every table, every table on the same set (--rounds sets)
   howell               3 to 10 tables, every pair meets every other (--rounds fewer: a shortened Howell)
   teams                two-table team match: A's NS and B's EW at table 1, B's NS and A's EW at table 2
@@ -42,7 +47,9 @@ examples:
   tenace movement show mitchell --tables 7 --boards-per-round 3
   tenace movement show howell --tables 5 --half-table --json > howell.json
   tenace movement check relay-mitchell --tables 8
+  tenace movement show appendix-mitchell --tables 10    10½ tables: 9 rounds, 27 boards
   tenace movement check --file howell.json        a movement given as JSON (as show --json writes it)
+  tenace movement swiss --teams teams.txt --results vps.csv   the next Swiss round (see swiss --help)
 
 check exits 0 when no rule is broken and 1 when one is (each broken rule is listed under errors); the
 observations (meetings, comparisons, balance, sit-outs) never fail it. Impossible set-ups exit 2."""
@@ -64,6 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _movement_options(chk)
     chk.add_argument("--json", action="store_true", help="write the report as JSON")
     chk.set_defaults(run=run_check)
+    movement_swiss.register(actions)
 
 
 def _movement_options(p: argparse.ArgumentParser) -> None:
@@ -101,10 +109,12 @@ def movement_of(args: argparse.Namespace) -> Movement:
             raise UsageError(f"--file holds the whole movement: give no {given[0]} with it")
         return read_file(args.file)
     if args.kind is None:
-        raise UsageError("give a KIND (mitchell, skip-mitchell, relay-mitchell, duplicated-mitchell, howell, "
-                         "teams) or --file F.json")
+        raise UsageError(f"give a KIND ({', '.join(KINDS)}) or --file F.json")
     try:
         movement = generate(args.kind, args.tables, args.boards_per_round, args.rounds)
+        if args.half_table and args.kind == "appendix-mitchell":
+            raise MovementError("phantom", "an appendix Mitchell has its half table already (the EW pair one above "
+                                "the tables): give the number of whole tables")
         if args.half_table:
             movement = with_phantom(movement, _missing_pair(movement))
         if args.arrow_switch is not None:
@@ -125,7 +135,8 @@ def generate(kind: str, tables: int | None, boards_per_round: int, rounds: int |
         return howell(tables, boards_per_round, rounds)
     if kind == "duplicated-mitchell":
         return mitchell(tables, boards_per_round, tables if rounds is None else rounds)
-    built = {"mitchell": mitchell, "skip-mitchell": skip_mitchell, "relay-mitchell": relay_mitchell}[kind]
+    built = {"mitchell": mitchell, "skip-mitchell": skip_mitchell, "relay-mitchell": relay_mitchell,
+             "appendix-mitchell": appendix_mitchell}[kind]
     movement = built(tables, boards_per_round)
     return movement if rounds is None else shortened(movement, rounds)
 

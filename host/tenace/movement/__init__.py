@@ -2,7 +2,7 @@
 
 from tenace.movement.check import RULES, Balance, PairSummary, Problem, Report, check, nothing_to_compare
 from tenace.movement.howell import MAX_HOWELL_TABLES, MIN_HOWELL_TABLES, howell
-from tenace.movement.mitchell import check_size, mitchell, relay_mitchell, skip_mitchell
+from tenace.movement.mitchell import appendix_mitchell, check_size, mitchell, relay_mitchell, skip_mitchell
 from tenace.movement.model import (
     KINDS,
     MAX_BOARDS,
@@ -23,7 +23,7 @@ from tenace.movement.variants import arrow_switched, shortened, with_phantom
 __all__ = [
     "KINDS", "MAX_BOARDS", "MAX_BOARDS_PER_ROUND", "MAX_HOWELL_TABLES", "MAX_ROUNDS", "MAX_TABLES",
     "MIN_HOWELL_TABLES", "MIN_TABLES", "RULES", "Balance", "Encounter", "Kind", "Movement", "MovementError", "Pair",
-    "PairSummary", "Problem", "Report", "arrow_switched", "check", "check_size", "howell", "mitchell",
-    "nothing_to_compare", "pair_label",
+    "PairSummary", "Problem", "Report", "appendix_mitchell", "arrow_switched", "check", "check_size", "howell",
+    "mitchell", "nothing_to_compare", "pair_label",
     "relay_mitchell", "shortened", "skip_mitchell", "teams", "with_phantom",
 ]

@@ -37,7 +37,7 @@ class PairSummary:
     pair: Pair
     label: str
     boards: int  # boards played (a round sat out plays none)
-    sit_outs: int  # rounds sat out against the phantom
+    sit_outs: int  # rounds sat out: against the phantom, or at no table (a bye)
     opponents: int  # different pairs met
     compare_low: int  # the fewest boards it compares on with another pair it competes with
     compare_high: int  # the most
@@ -181,6 +181,7 @@ def _boards_twice(m: Movement) -> list[Problem]:
 def _clashes(m: Movement) -> list[Problem]:
     problems = []
     plans = _by_round(m)
+    relay_of = {t: tuple(sorted(g)) for g in m.relays for t in g}
     for r in range(1, m.rounds + 1):
         at: defaultdict[int, list[int]] = defaultdict(list)
         for e in plans[r]:
@@ -194,13 +195,19 @@ def _clashes(m: Movement) -> list[Problem]:
             if len(tables) <= m.copies:
                 continue
             what = f"board{'s' if len(boards) > 1 else ''} {span(boards)}"
-            if not any(set(tables) <= set(group) for group in m.relays):
+            # Each copy of a board is at one table or goes round one relay: the tables holding it, grouped by
+            # relay (a table in none is a group of its own), need a copy a group.
+            groups = {relay_of.get(t, (t,)) for t in tables}
+            if len(groups) > m.copies:
                 copies = "one copy" if m.copies == 1 else f"{m.copies} copies"
                 problems.append(Problem("board-clash", f"{what} {'are' if len(boards) > 1 else 'is'} at tables "
                                         f"{_and(tables)} in round {r} ({copies}, and those tables are no relay)"))
-            elif len(boards) < len(tables):
-                problems.append(Problem("relay-size", f"tables {_and(tables)} share {what} in round {r}: fewer "
-                                        "boards than tables, so a table waits with none"))
+                continue
+            for group in sorted(groups):
+                sharing = [t for t in tables if t in group]
+                if len(sharing) > 1 and len(boards) < len(sharing):
+                    problems.append(Problem("relay-size", f"tables {_and(sharing)} share {what} in round {r}: "
+                                            "fewer boards than tables, so a table waits with none"))
     return problems
 
 
@@ -257,8 +264,10 @@ def _couple(a: Pair, b: Pair) -> Couple:
 def _possible_meetings(m: Movement, players: list[Pair]) -> list[Couple]:
     """The couples that could meet: across the fields in a Mitchell, across the teams in a match, any two pairs
     in a Howell."""
-    if m.kind == "teams":  # pairs 1 and 2 are team A, 3 and 4 team B
-        return [_couple(a, b) for a in players if a[1] <= 2 for b in players if b[1] > 2]
+    if m.kind == "teams":  # the pairs of two teams that play a match (team t's pairs are 2t - 1 and 2t)
+        matches = _matches(m)
+        return [_couple(a, b) for a, b in combinations(players, 2)
+                if tuple(sorted((team_of(a), team_of(b)))) in matches]
     if m.two_fields:  # an arrow switch turns a pair round, it does not bring NS 1 to NS 2's table
         return [_couple(a, b) for a in players if a[0] == "NS" for b in players if b[0] == "EW"]
     return list(combinations(players, 2))
@@ -267,11 +276,27 @@ def _possible_meetings(m: Movement, players: list[Pair]) -> list[Couple]:
 def _competing(m: Movement, players: list[Pair]) -> list[list[Pair]]:
     """The groups of pairs ranked together: a Mitchell's two fields apart unless arrow switches mix them; in a
     team match each pair with its counterpart, who plays the same boards the same way at the other table."""
-    if m.kind == "teams":
-        return [[p for p in players if p[1] % 2 == odd] for odd in (1, 0)]
+    if m.kind == "teams":  # each match: its two NS-at-home pairs (odd numbers), its two EW pairs (even)
+        return [[p for p in players if team_of(p) in match and p[1] % 2 == odd]
+                for match in sorted(_matches(m)) for odd in (1, 0)]
     if m.two_fields and not any(e.switched for e in m.encounters):
         return [[p for p in players if p[0] == field] for field in ("NS", "EW")]
     return [players]
+
+
+def team_of(pair: Pair) -> int:
+    """The team a pair of a team movement plays for: pairs 1 and 2 are team 1's (A), 3 and 4 team 2's (B)..."""
+    return (pair[1] + 1) // 2
+
+
+def _matches(m: Movement) -> set[tuple[int, int]]:
+    """The couples of teams that meet at some table, the lower team number first."""
+    found = set()
+    for e in m.encounters:
+        ns, ew = m.seated(e)
+        if team_of(ns) != team_of(ew):
+            found.add((min(team_of(ns), team_of(ew)), max(team_of(ns), team_of(ew))))
+    return found
 
 
 def _compared(m: Movement, played: list[Encounter], couples: list[Couple]) -> dict[Couple, int]:
@@ -305,6 +330,9 @@ def _summaries(m: Movement, players: list[Pair], played: list[Encounter], meetin
                 sit_outs[p] += 1
             else:
                 boards[p] += len(e.boards)
+    for out in m.at_no_table().values():
+        for p in out:
+            sit_outs[p] += 1
     met: defaultdict[Pair, set[Pair]] = defaultdict(set)
     for (a, b), n in meetings.items():
         if n:
@@ -334,6 +362,12 @@ def _observations(m: Movement, summaries: list[PairSummary], meetings: dict[Coup
         notes.append(f"{pair_label(m.phantom, m.kind)} is missing (a half table): "
                      + ", ".join(f"{k} pair{'s' if k > 1 else ''} sit{'' if k > 1 else 's'} out {_count(n, 'time')}"
                                  for n, k in sorted(tally.items())))
+    byes = Counter(p for out in m.at_no_table().values() for p in out)
+    if byes:
+        tally = Counter(byes.values())
+        notes.append("at no table in some rounds (a bye): " + ", ".join(
+            f"{k} pair{'s' if k > 1 else ''} sit{'' if k > 1 else 's'} out {_count(n, 'time')}"
+            for n, k in sorted(tally.items())))
     for group in m.relays:
         notes.append(f"tables {_and(group)} may share a set in a round (a relay: they play its boards in turn)")
     if m.copies > 1:

@@ -120,3 +120,38 @@ def relay_mitchell(tables: int, boards_per_round: int) -> Movement:
     name = (f"Mitchell with a relay and a bye stand, {tables} tables, {tables} rounds of {boards_per_round} "
             "boards")
     return Movement(name, tables, tables, boards_per_round, tuple(encounters), relays=((1, tables),))
+
+
+def appendix_mitchell(tables: int, boards_per_round: int) -> Movement:
+    """The 1½-table appendix Mitchell: `tables` tables and one pair more (EW tables + 1), played on a base of
+    tables - 1 tables.
+
+    The boards go round the base as in its own Mitchell (down one table; a skip after half the rounds when the
+    base is even) and never visit the appendix table, N, which sits beside table 1 and shares its set. The EW
+    pairs move up one table as in a plain Mitchell of N + 1 tables: through tables 1 to N and a bye stand after
+    table N, where the pair that is there sits out (the extra pair, EW N + 1, starts there). With one place more
+    than the base has sets, no EW pair meets a set twice, and the base's N - 1 rounds have no revenge round.
+    A club with N tables and a half plays it where a Mitchell of N + 1 would take too many boards.
+    """
+    if tables < 4:
+        raise MovementError("tables", f"an appendix Mitchell is a base of at least 3 tables and its appendix table: "
+                            f"4 tables or more, not {tables}")
+    base = tables - 1
+    check_size(base, boards_per_round)
+    if boards_per_round < 2:  # tables 1 and N play one set in turn: each needs a board of it at the start
+        raise MovementError("boards_per_round", f"tables 1 and {tables} share a set in an appendix Mitchell: it "
+                            "needs at least 2 boards a round")
+    places = tables + 1  # the tables, then the bye stand
+    skip_after = base // 2 if base % 2 == 0 else base
+    encounters = []
+    for r in range(base):
+        skip = 1 if r >= skip_after else 0
+        for t in range(tables):
+            board_set = ((t if t < base else 0) + r) % base  # the appendix table plays table 1's set
+            first = board_set * boards_per_round + 1
+            encounters.append(Encounter(t + 1, r + 1, t + 1, (t - r - skip) % places + 1,
+                                        tuple(range(first, first + boards_per_round))))
+    name = (f"Appendix Mitchell, {tables} tables and a half (EW {tables + 1}), on a base of {base}"
+            f"{' (skip)' if base % 2 == 0 else ''} with table {tables} sharing table 1's boards, {base} rounds of "
+            f"{boards_per_round} boards")
+    return Movement(name, tables, base, boards_per_round, tuple(encounters), relays=((1, tables),))

@@ -97,6 +97,15 @@ class Movement:
     def sits_out(self, e: Encounter) -> bool:
         return self.phantom is not None and self.phantom in self.seated(e)
 
+    def at_no_table(self) -> dict[int, list[Pair]]:
+        """Round by round, the pairs of the movement seated nowhere in it (on a bye: the pair at an appendix
+        Mitchell's bye stand), the phantom apart; rounds where everyone is seated are left out."""
+        everyone = [p for p in self.pairs() if p != self.phantom]
+        seated: dict[int, set[Pair]] = {r: set() for r in range(1, self.rounds + 1)}
+        for e in self.encounters:
+            seated.setdefault(e.round, set()).update(self.seated(e))
+        return {r: out for r, at in sorted(seated.items()) if (out := [p for p in everyone if p not in at])}
+
 
 def pair_order(pair: Pair) -> tuple[int, int]:
     """The order pairs are listed in: a Mitchell's NS field before its EW field, each by number."""
@@ -106,6 +115,15 @@ def pair_order(pair: Pair) -> tuple[int, int]:
 def pair_label(pair: Pair, kind: Kind = "mitchell") -> str:
     """How a pair is named to the director: "NS 3" / "EW 3" in a Mitchell, "3" in a Howell, "A1" in a team match."""
     field, number = pair
-    if kind == "teams":  # pairs 1 and 2 are team A's (NS at table 1, EW at table 2), 3 and 4 team B's
-        return f"{'AB'[(number - 1) // 2]}{(number - 1) % 2 + 1}" if 1 <= number <= 4 else str(number)
+    if kind == "teams":  # pairs 1 and 2 are team A's (NS at table 1, EW at table 2), 3 and 4 team B's, 5 and 6 C's
+        return f"{team_letters((number + 1) // 2)}{(number - 1) % 2 + 1}" if number >= 1 else str(number)
     return f"{field} {number}" if field else str(number)
+
+
+def team_letters(team: int) -> str:
+    """A team's letters as a spreadsheet names its columns: 1 A, 26 Z, 27 AA (a Swiss field has many teams)."""
+    letters = ""
+    while team > 0:
+        team, rest = divmod(team - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters

@@ -13,6 +13,7 @@ def render_plan(m: Movement) -> str:
     relay_of = {t: g for g in m.relays for t in g}
     width = len(pair_label(max(m.pairs(), key=lambda p: len(pair_label(p, m.kind))), m.kind)) if m.pairs() else 4
     lines.append(f"  {'table':>5}  {'North-South':<{max(width, 11)}}  {'East-West':<{max(width, 9)}}  boards")
+    byes_of = m.at_no_table()
     for r in range(1, m.rounds + 1):
         lines.append(f"round {r}")
         plan = sorted(m.round_plan(r), key=lambda e: e.table)
@@ -29,6 +30,10 @@ def render_plan(m: Movement) -> str:
             if sharing:
                 note += f"  shares with table{'s' if len(sharing) > 1 else ''} {', '.join(map(str, sharing))}"
             lines.append(f"  {e.table:>5}  {ns:<{max(width, 11)}}  {ew:<{max(width, 9)}}  {span(list(e.boards))}{note}")
+        byes = byes_of.get(r, [])
+        if byes:
+            who = ", ".join(pair_label(p, m.kind) for p in byes)
+            lines.append(f"  bye: {who} sit{'s' if len(byes) == 1 else ''} out")
         resting = sorted(all_sets - {tuple(sorted(e.boards)) for e in plan})
         if resting and m.copies == 1 and m.kind != "teams":  # a match's later sets are not resting, just later
             lines.append(f"  resting: boards {'; '.join(span(list(s)) for s in resting)}")
