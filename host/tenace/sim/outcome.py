@@ -50,7 +50,7 @@ def read_accepted(storage: Path, seats: Seats) -> dict[Slot, str]:
     accepted: dict[Slot, str] = {}
     for log in sorted(storage.glob("*/accepted.txt")):
         section, table = seats[int(log.parent.name)]
-        for line in log.read_text(encoding="utf-8").splitlines():
+        for line in log.read_text(encoding="utf-8").split("\n")[:-1]:  # whole lines: a table may be writing one
             round_, board, result = line.split(" ", 2)
             accepted[(section, table, int(round_), int(board))] = result
     return accepted

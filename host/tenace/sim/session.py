@@ -96,7 +96,7 @@ async def _run(options: SimOptions, workdir: Path, db: Path) -> SimResult:
     radio = VirtualRadio(options.faults, options.seed)
     seats = terminal_seats(movements)
     groups = _groups(seats, options.per_process)
-    supervisor = _Supervisor(options, collector, radio, groups, db, storage)
+    supervisor = _Supervisor(options, collector, radio, groups, db, storage, seats)
     try:
         radio.collector_port = await collector.start()
         radio_port = await radio.start()
@@ -138,8 +138,9 @@ class _Supervisor:
     unplugged, and the director's movement change."""
 
     def __init__(self, options: SimOptions, collector: CollectorProcess, radio: VirtualRadio,
-                 groups: list[TerminalGroup], db: Path, storage: Path) -> None:
+                 groups: list[TerminalGroup], db: Path, storage: Path, seats: Seats) -> None:
         self.options = options
+        self.seats = seats
         self.collector = collector
         self.radio = radio
         self.groups = groups
@@ -197,9 +198,12 @@ class _Supervisor:
 
     def _change_movement(self) -> bool:
         """The director's change, as `tenace move` makes it: section A's EW 1 leaves two rounds after the latest
-        round any table has a result in; True when made (or when too late in the session to make one)."""
+        round any table has reached; True when made (or when too late in the session to make one)."""
+        # The latest round a table of the section has reached, by what the tables accepted (the store may lag).
+        accepted = read_accepted(self.storage, self.seats)
         with closing(connect(self.db)) as conn:
-            latest = max((v.round for v in current_results(conn, SECTION)), default=0)
+            latest = max([v.round for v in current_results(conn, SECTION)]
+                         + [slot[2] for slot in accepted if slot[0] == SECTION], default=0)
             rounds = self.options.boards // self.options.boards_per_round
             if latest + 2 > rounds:
                 log.warning("no movement change: the session is past round %d of %d", latest, rounds)
