@@ -195,6 +195,7 @@ def test_pairing_with_the_code() -> None:
     Ranking(section=0, round=3, lines=tuple(RankingLine(rank=i + 1, pair=i + 1, score=6000 - 100 * i)
                                             for i in range(20))),
     HandRecord(board=3, owners=bytes((i * 7) % 4 for i in range(52))),
+    HandRecord(board=3, owners=bytes((i * 7) % 4 for i in range(52)), tricks=bytes(range(14)) + bytes(6), par=-430),
     Text(text="Dernière donne : changez de table ↑\nMerci"),
     RoundPlan(section=2, table=9, round=1, ns_pair=9, ew_pair=18, boards=tuple(range(1, 28))),
 ])

@@ -42,7 +42,7 @@ from tenace.store import (
 )
 from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
-from tenace.store.hand_records import hand_record
+from tenace.store.hand_records import board_hand_record
 from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
 from tenace.store.movement_changes import changed_sections, movement_version
 from tenace_wire.control import (
@@ -367,13 +367,13 @@ class Collector:
         elif msg.what == RANKING:
             answer = board_reports.ranking(self.conn, msg.section, msg.round)
         elif msg.what == HAND_RECORD:
-            deal = hand_record(self.conn, section_letter(msg.section), msg.board)
-            if deal is None:
+            record = board_hand_record(self.conn, section_letter(msg.section), msg.board)
+            if record is None:
                 log.info("terminal %d asks for board %d's hand record: the event file has none", inbound.terminal,
                          msg.board)
                 self.session.acknowledge(inbound, STORED)
                 return
-            answer = board_messages.hand_record(msg.board, deal)
+            answer = board_messages.hand_record(msg.board, record.deal, record.analysis)
         if answer is None:
             log.warning("terminal %d: nothing to answer to a request for type %d round %d", inbound.terminal,
                         msg.what, msg.round)
