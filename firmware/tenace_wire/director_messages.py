@@ -1,6 +1,6 @@
-"""What the director's laptop sends to a table: ROUND_PLAN, TRAVELLER, RANKING, HAND_RECORD and TEXT.
+"""What the director's laptop sends to a table: ROUND_PLAN, TRAVELLER, RANKING and TEXT (HAND_RECORD: hand_record.py).
 
-All but a bare HAND_RECORD are usually longer than one frame and travel as fragments (fragments.py).
+All but TEXT are usually longer than one frame and travel as fragments (fragments.py).
 ROUND_PLAN: section 8 | table 16 | round 8 | ns_pair 16 | ew_pair 16 (0: no pair, a sit-out)
     | ns_next 16 | ew_next 16 | boards_next 16 (the table each goes to next; 0: none, the last
     round) | count 8 (1-64) | count × board 16.
@@ -11,11 +11,7 @@ RANKING: section 8 | round 8 (0: final) | unit 8 (PERCENT, IMPS, POINTS, VPS) | 
     | count × line of 7 bytes: rank 10 | pair 10 | score 28 (signed, hundredths of the unit) | direction 2
     (FIELD: the pair's number names it, a Howell; NS or EW: a Mitchell's field, where NS 3 and EW 3 are
     two pairs) | 6 zero bits.
-HAND_RECORD (15 bytes): board 16 | the seat (0-3: N E S W) holding each card, 2 bits × 52, cards
-    in card_code order (clubs 2..A, diamonds, hearts, spades). With the deal's double-dummy analysis
-    (27 bytes, two fragments), then: the tricks (0-13) of each declarer N E S W in each strain C D H S NT,
-    4 bits × 20, in that order (as the event file keeps them) | par 14 (signed: NS's score, -7600..7600)
-    | 2 zero bits.
+HAND_RECORD: in hand_record.py (a terminal that checks the lead loads it, the others never do).
 TEXT: the director's message, UTF-8, 1-160 bytes, no control characters but newline.
 """
 
@@ -25,8 +21,8 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
     def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
         return __value
 
-from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, malformed, put_bits, size_of
-from tenace_wire.frame_types import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
+from tenace_wire.fields import Message, decode_fields, encode_fields, malformed, size_of
+from tenace_wire.frame_types import RANKING, ROUND_PLAN, TEXT, TRAVELLER
 from tenace_wire.outcome import OUTCOME, OUTCOME_SPEC, Outcome
 
 FIELD = const(0)  # a ranking line's direction: one field (Howell), NS or EW
@@ -39,9 +35,6 @@ VPS = const(3)
 MAX_BOARDS = const(64)
 MAX_LINES = const(64)
 MAX_TEXT = const(160)
-_DEAL_BYTES = const(13)
-_ANALYSIS_BYTES = const(12)  # 20 x 4 bits of tricks, 14 of par, 2 of padding
-_SORTED_DEAL = bytes([i // 13 for i in range(52)])  # a valid deal: North the clubs, East the diamonds...
 
 
 def _encode_lines(lines: "tuple[TravellerLine, ...] | tuple[RankingLine, ...]", make: "type[Message]") -> bytes:
@@ -176,70 +169,6 @@ class Ranking(Message):
     def decode_tail(self, tail: "bytes | memoryview") -> None:
         self.lines = tuple(RankingLine() for _ in range(_line_count(tail, RankingLine)))
         _decode_lines(tail, self.lines)
-
-
-class HandRecord(Message):
-    """A board's deal: `owners[c]` is the seat (0-3: N E S W) holding card c (card_code(c) - 1); with its
-    double-dummy analysis when the event file has one of this deal: `tricks[5 * declarer + strain]` (declarers
-    N E S W, strains C D H S NT; b"": no analysis) and `par`, NS's score at par."""
-
-    TYPE = HAND_RECORD
-    FIELDS = ("board",)
-    SPEC = (16, 1, 1023)
-    EXTRA = ("owners", "tricks", "par")
-
-    board: int
-    owners: bytes = _SORTED_DEAL
-    tricks: bytes = b""
-    par: int = 0
-
-    def check(self) -> None:
-        counts = [0, 0, 0, 0]
-        if len(self.owners) != 52:
-            raise malformed("a deal has 52 cards, not %d" % len(self.owners))
-        for seat in self.owners:
-            if seat > 3:
-                raise malformed("seat %d: seats are 0-3" % seat)
-            counts[seat] += 1
-        if counts != [13, 13, 13, 13]:
-            raise malformed("each hand holds 13 cards, not %r" % (counts,))
-        tricks = self.tricks
-        if len(tricks) not in (0, 20):
-            raise malformed("a double-dummy table has 20 trick counts, not %d" % len(tricks))
-        for n in tricks:
-            if n > 13:
-                raise malformed("%d tricks: at most 13" % n)
-        par = self.par
-        if not isinstance(par, int) or not -7600 <= par <= 7600 or (par and not tricks):
-            raise malformed("par %r: -7600..7600, and only with the tricks" % (par,))
-
-    def encode_tail(self) -> bytes:
-        tricks = self.tricks
-        buf = bytearray(_DEAL_BYTES + (_ANALYSIS_BYTES if tricks else 0))
-        for i in range(52):
-            put_bits(buf, 2 * i, 2, self.owners[i])
-        if tricks:
-            pos = 8 * _DEAL_BYTES
-            for n in tricks:
-                pos = put_bits(buf, pos, 4, n)
-            put_bits(buf, pos, 14, self.par & 0x3FFF)  # two's complement, as fields.py stores a signed field
-        return bytes(buf)
-
-    def decode_tail(self, tail: "bytes | memoryview") -> None:
-        size = len(tail)
-        if size != _DEAL_BYTES and size != _DEAL_BYTES + _ANALYSIS_BYTES:
-            raise malformed("a deal is 13 bytes, 25 with its analysis, not %d" % size)
-        self.owners = bytes(get_bits(tail, 2 * i, 2) for i in range(52))
-        if size == _DEAL_BYTES:
-            self.tricks = b""
-            self.par = 0
-            return
-        pos = 8 * _DEAL_BYTES
-        self.tricks = bytes(get_bits(tail, pos + 4 * i, 4) for i in range(20))
-        par = get_bits(tail, pos + 80, 14)
-        self.par = par - 0x4000 if par & 0x2000 else par
-        if get_bits(tail, pos + 94, 2):
-            raise malformed("padding bits not zero")
 
 
 class Text(Message):

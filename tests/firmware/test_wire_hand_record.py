@@ -1,8 +1,8 @@
 """HAND_RECORD: the deal alone in one frame, or with its double-dummy tricks and par; every field checked."""
 
-from tenace_wire.director_messages import HandRecord
 from tenace_wire.errors import WireError
 from tenace_wire.frame_types import HAND_RECORD, MAX_PAYLOAD
+from tenace_wire.hand_record import HandRecord
 from tenace_wire.messages import decode_message
 
 from checks import raises

@@ -26,9 +26,10 @@ from tenace_wire.control import (
     STORED,
     TABLE_TAKEN,
 )
-from tenace_wire.director_messages import HandRecord, Ranking, Traveller
+from tenace_wire.director_messages import Ranking, Traveller
 from tenace_wire.frame import encode_frame
 from tenace_wire.frame_types import HAND_RECORD, RANKING, RESULT, ROUND_PLAN, TRAVELLER
+from tenace_wire.hand_record import HandRecord
 from tenace_wire.table_messages import (
     ADJUSTED,
     AVERAGE_MINUS,

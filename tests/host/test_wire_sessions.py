@@ -10,7 +10,6 @@ import pytest
 from tenace_wire.auth import Tagger
 from tenace_wire.control import REFUSED_WRONG_TABLE, SignInAnswer
 from tenace_wire.director_messages import (
-    HandRecord,
     Ranking,
     RankingLine,
     RoundPlan,
@@ -21,6 +20,7 @@ from tenace_wire.director_messages import (
 from tenace_wire.errors import DUPLICATE, NOT_MINE, NOT_SIGNED_IN, REPLAY, WRONG_TABLE, WireError
 from tenace_wire.frame import decode_frame, encode_frame
 from tenace_wire.frame_types import ACK, MAX_FRAME, OVERHEAD, RESULT, ROUND_PLAN
+from tenace_wire.hand_record import HandRecord
 from tenace_wire.host_session import HostSession
 from tenace_wire.messages import decode_message
 from tenace_wire.table_messages import ADJUSTED, Result

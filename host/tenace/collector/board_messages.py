@@ -10,6 +10,7 @@ from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy
 from tenace_rules.board import SEATS
 from tenace_rules.notation import CARD_RANKS, parse_contract
 from tenace_wire import director_messages as wire
+from tenace_wire.hand_record import HandRecord
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED
 
 MAX_PAIR = 1023  # the wire's pair and rank fields
@@ -71,7 +72,7 @@ def ranking_message(section: int, round_: int, ranking: Iterable[RankingLine]) -
     return wire.Ranking(section=section, round=round_, unit=wire.PERCENT, lines=tuple(lines))
 
 
-def hand_record(board: int, deal: str, analysis: DoubleDummy | None = None) -> wire.HandRecord:
+def hand_record(board: int, deal: str, analysis: DoubleDummy | None = None) -> HandRecord:
     """A PBN deal from North (tenace.store.hand_records) as the wire's HandRecord: the seat of every card, and
     the double-dummy tricks and par when `analysis` (which must be of this same deal) is given."""
     owners = bytearray(52)
@@ -81,6 +82,6 @@ def hand_record(board: int, deal: str, analysis: DoubleDummy | None = None) -> w
             for rank in holding:
                 owners[suit * 13 + CARD_RANKS.index(rank)] = seat
     if analysis is None:
-        return wire.HandRecord(board=board, owners=bytes(owners))
+        return HandRecord(board=board, owners=bytes(owners))
     tricks = bytes(analysis.tricks[d][s] for d in DECLARERS for s in STRAINS)  # the wire's order, as stored
-    return wire.HandRecord(board=board, owners=bytes(owners), tricks=tricks, par=analysis.par_score)
+    return HandRecord(board=board, owners=bytes(owners), tricks=tricks, par=analysis.par_score)
