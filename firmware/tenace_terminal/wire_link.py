@@ -96,7 +96,7 @@ class WireLink:
         self._backlog = []  # app seqs not in the session's outbox yet, oldest first
         self._ns = 0  # the NS pair of the round: its traveller percentage
         self._deals = False  # the lead is checked: round plans go to the app with their hand records
-        self._held = None  # [plan dict, deals list, deadline] while hand records are on their way
+        self._held = None  # [plan dict, deals, deadline, analyses] while hand records are on their way
         self._round = 0  # the last round plan given to the app
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
@@ -316,7 +316,9 @@ class WireLink:
         elif ftype == HAND_RECORD:
             held = self._held
             if held is not None and msg.board in held[0]["boards"]:
-                held[1][held[0]["boards"].index(msg.board)] = wire_mapping.deal_text(msg.owners)
+                i = held[0]["boards"].index(msg.board)
+                held[1][i] = wire_mapping.deal_text(msg.owners)
+                held[3][i] = wire_mapping.analysis_text(msg)
                 if None not in held[1]:
                     self._give_plan()
         elif ftype == TRAVELLER:
@@ -440,7 +442,7 @@ class WireLink:
                 return  # asked again meanwhile: the held one goes once its hand records are in
             self._give_plan()
         boards = out["boards"]
-        self._held = [out, [None] * len(boards), self.now + DEALS_MS]
+        self._held = [out, [None] * len(boards), self.now + DEALS_MS, [None] * len(boards)]
         for board in boards:
             self._request(HAND_RECORD, plan.section, plan.table, plan.round, board)
 
@@ -449,5 +451,7 @@ class WireLink:
         self._held = None
         if held is not None:
             held[0]["deals"] = held[1]
+            if held[3].count(None) < len(held[3]):
+                held[0]["dd"] = held[3]  # the deals' double-dummy analyses, where the host has them
             self._round = held[0]["round"]
             self.inbox.append(held[0])
