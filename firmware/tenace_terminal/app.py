@@ -373,7 +373,7 @@ class App:
         if current is not None and plan["round"] == current["round"] and message.get("changed"):
             if plan["boards"] == current["boards"] and "deals" in current:
                 plan["deals"] = current["deals"]
-                plan["dd"] = current.get("dd")  # (None: no analyses)
+                plan["dd"] = current.get("dd") or ""  # ("": no analyses)
             self.record(plan)  # the movement changed under this round: its pairs, or where they go next
             self.dirty = True  # (the screen draws from the plan; an entry being keyed is not interrupted)
             return

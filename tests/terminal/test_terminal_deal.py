@@ -109,6 +109,22 @@ def test_the_menu_shows_the_boards_played_here_and_never_one_still_to_play():
         sim.close()
 
 
+def test_the_deals_stay_when_the_director_changes_the_movement_under_the_round():
+    sim = Simulator(settings={"lead": "warn", "traveller": True}, deals=True)
+    try:
+        sim.sign_in(1)
+        assert "NS 1" in said(sim, "")
+        sim.host.move("swap", "NS1:NS2", 1)  # before the first result: the table's round plan changes
+        sim.wait(3000)
+        assert "NS 2" in said(sim, ""), sim.screen()
+        sim.press("OK")
+        play(sim, 1)
+        sim.type("4 DOWN")
+        assert makeable_line(1, "W") in sim.screen() and "Par NS +100" in sim.screen(), sim.screen()
+    finally:
+        sim.close()
+
+
 def test_a_deal_without_its_analysis_shows_the_hands_only():
     sim = started({"lead": "warn", "traveller": True}, analysed=False)
     try:
