@@ -366,13 +366,14 @@ class App:
         if self.signin is None:
             return
         plan = {"type": "round_plan"}
-        for name in ("round", "ns", "ew", "boards", "next", "last", "deals"):
+        for name in ("round", "ns", "ew", "boards", "next", "last", "deals", "dd"):
             if name in message:
                 plan[name] = message[name]
         current = self.plan
         if current is not None and plan["round"] == current["round"] and message.get("changed"):
             if plan["boards"] == current["boards"] and "deals" in current:
                 plan["deals"] = current["deals"]
+                plan["dd"] = current.get("dd") or ""  # ("": no analyses)
             self.record(plan)  # the movement changed under this round: its pairs, or where they go next
             self.dirty = True  # (the screen draws from the plan; an entry being keyed is not interrupted)
             return

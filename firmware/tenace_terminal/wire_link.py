@@ -101,7 +101,7 @@ class WireLink:
         self._backlog = []  # app seqs not in the session's outbox yet, oldest first
         self._ns = 0  # the NS pair of the round: its traveller percentage
         self._deals = False  # the lead is checked: round plans go to the app with their hand records
-        self._held = None  # [plan dict, deals list, deadline] while hand records are on their way
+        self._held = None  # [plan dict, deals, deadline, analyses] while hand records are on their way
         self._round = 0  # the last round plan given to the app
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
@@ -325,7 +325,9 @@ class WireLink:
                 print("wire_link: hand record %d not kept: %s" % (msg.board, e))
             held = self._held
             if held is not None and msg.board in held[0]["boards"]:
-                held[1][held[0]["boards"].index(msg.board)] = wire_mapping.deal_text(msg.owners)
+                i = held[0]["boards"].index(msg.board)
+                held[1][i] = wire_mapping.deal_text(msg.owners)
+                held[3][i] = wire_mapping.analysis_text(msg)
                 if None not in held[1]:
                     self._give_plan()
         elif ftype == TRAVELLER:
@@ -401,22 +403,32 @@ class WireLink:
     def _kept(self, path: str, ftype: int, number: int):
         """The message of type `ftype` kept in `path` for round or board `number` (the last one the host sent),
         or None."""
-        found = None
-        key = str(number)
+        return self._kept_all(path, ftype, (number,))[0]
+
+    def _kept_all(self, path: str, ftype: int, numbers) -> list:
+        """The messages kept in `path` for each of `numbers` (None where there is none), in one pass over the file:
+        a pass per board would litter a small heap with the lines' strings."""
+        keys = [str(n) for n in numbers]
+        texts = {}  # the last line of each wins
         try:
             with open(path) as f:
                 for line in f:
-                    words = line.split()
-                    if len(words) == 2 and words[0] == key:
-                        found = words[1]
+                    space = line.find(" ")
+                    if space > 0 and line[:space] in keys:
+                        texts[line[:space]] = line[space + 1:].strip()
         except OSError:
-            return None
-        if found is None:
-            return None
-        try:
-            return decode_message(ftype, bytes.fromhex(found))
-        except (ValueError, WireError):
-            return None  # torn by a power cut: the host sends it again at the next sign-in
+            pass
+        out = []
+        for key in keys:
+            text = texts.get(key)
+            message = None
+            if text is not None:
+                try:
+                    message = decode_message(ftype, bytes.fromhex(text))
+                except (ValueError, WireError):
+                    pass  # torn by a power cut: the host sends it again at the next sign-in
+            out.append(message)
+        return out
 
     def _on_plan(self, plan, fresh: bool = True) -> None:
         changed = False
@@ -455,10 +467,12 @@ class WireLink:
         # The hand records kept from the host (it sends them with the plans at sign-in): with the laptop out of
         # reach the lead is still checked. Only those missing are asked for.
         deals = []
-        for board in boards:
-            owners = getattr(self._kept(self._deals_path, HAND_RECORD, board), "owners", None)  # a HandRecord's
+        dds = []
+        for kept in self._kept_all(self._deals_path, HAND_RECORD, boards):
+            owners = getattr(kept, "owners", None)  # a HandRecord's
             deals.append(wire_mapping.deal_text(owners) if owners is not None else None)
-        self._held = [out, deals, self.now + DEALS_MS]
+            dds.append(wire_mapping.analysis_text(kept) if owners is not None else None)
+        self._held = [out, deals, self.now + DEALS_MS, dds]
         if None not in deals:
             self._give_plan()
             return
@@ -471,5 +485,7 @@ class WireLink:
         self._held = None
         if held is not None:
             held[0]["deals"] = held[1]
+            if held[3].count(None) < len(held[3]):
+                held[0]["dd"] = held[3]  # the deals' double-dummy analyses, where the host has them
             self._round = held[0]["round"]
             self.inbox.append(held[0])

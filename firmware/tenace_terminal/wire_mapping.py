@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # for the type checkers only
     from tenace_wire.control import SignInAnswer
     from tenace_wire.director_messages import Ranking, RoundPlan, Traveller
     from tenace_wire.fields import Message
+    from tenace_wire.hand_record import HandRecord
 
 SECTIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -132,3 +133,11 @@ def deal_text(owners: bytes) -> str:
             suits.append("".join([CARD_RANKS[r] for r in range(12, -1, -1) if owners[suit * 13 + r] == seat]))
         hands.append(".".join(suits))
     return "N:" + " ".join(hands)
+
+
+def analysis_text(record: "HandRecord"):
+    """A HandRecord's double-dummy analysis as the app keeps it, "<20 hex digits of tricks> <NS par>" (declarers
+    N E S W, each strains C D H S NT, as the event file keeps them), or None when it came without one."""
+    if not record.tricks:
+        return None
+    return "".join(["%X" % n for n in record.tricks]) + " %d" % record.par

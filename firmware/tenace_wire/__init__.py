@@ -5,7 +5,7 @@ The same package runs on the terminal (MicroPython) and on the laptop (CPython).
 - crc16.py: CRC-16/CCITT-FALSE;  auth.py: HMAC-SHA256, tags, pairing code and event key, threat model;
 - errors.py: WireError, the reasons a frame is refused, and their counters;
 - fields.py: bit-packed fields and the Message base class;  messages.py: every message by type;
-- control.py, table_messages.py, director_messages.py: the messages themselves;
+- control.py, table_messages.py, director_messages.py, hand_record.py: the messages themselves;
 - outcome.py: a board's outcome (kinds, fields, rule), shared by RESULT and a traveller's lines;
 - fragments.py: messages longer than a frame;  session.py: sequence numbers, ACKs, retransmission,
   duplicate discard and replay windows, for the terminal and the host;

@@ -1,6 +1,6 @@
-"""What the director's laptop sends to a table: ROUND_PLAN, TRAVELLER, RANKING, HAND_RECORD and TEXT.
+"""What the director's laptop sends to a table: ROUND_PLAN, TRAVELLER, RANKING and TEXT (HAND_RECORD: hand_record.py).
 
-All but HAND_RECORD are usually longer than one frame and travel as fragments (fragments.py).
+All but TEXT are usually longer than one frame and travel as fragments (fragments.py).
 ROUND_PLAN: section 8 | table 16 | round 8 | ns_pair 16 | ew_pair 16 (0: no pair, a sit-out)
     | ns_next 16 | ew_next 16 | boards_next 16 (the table each goes to next; 0: none, the last
     round) | ns_next_ew 1 | ew_next_ns 1 (1: the NS pair sits East-West next round, the EW pair
@@ -12,8 +12,7 @@ RANKING: section 8 | round 8 (0: final) | unit 8 (PERCENT, IMPS, POINTS, VPS) | 
     | count × line of 7 bytes: rank 10 | pair 10 | score 28 (signed, hundredths of the unit) | direction 2
     (FIELD: the pair's number names it, a Howell; NS or EW: a Mitchell's field, where NS 3 and EW 3 are
     two pairs) | 6 zero bits.
-HAND_RECORD (15 bytes): board 16 | the seat (0-3: N E S W) holding each card, 2 bits × 52, cards
-    in card_code order (clubs 2..A, diamonds, hearts, spades).
+HAND_RECORD: in hand_record.py (a terminal that checks the lead loads it, the others never do).
 TEXT: the director's message, UTF-8, 1-160 bytes, no control characters but newline.
 """
 
@@ -23,8 +22,8 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
     def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
         return __value
 
-from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, malformed, put_bits, size_of
-from tenace_wire.frame_types import HAND_RECORD, RANKING, ROUND_PLAN, TEXT, TRAVELLER
+from tenace_wire.fields import Message, decode_fields, encode_fields, malformed, size_of
+from tenace_wire.frame_types import RANKING, ROUND_PLAN, TEXT, TRAVELLER
 from tenace_wire.outcome import OUTCOME, OUTCOME_SPEC, Outcome
 
 FIELD = const(0)  # a ranking line's direction: one field (Howell), NS or EW
@@ -37,7 +36,6 @@ VPS = const(3)
 MAX_BOARDS = const(64)
 MAX_LINES = const(64)
 MAX_TEXT = const(160)
-_SORTED_DEAL = bytes([i // 13 for i in range(52)])  # a valid deal: North the clubs, East the diamonds...
 
 
 def _encode_lines(lines: "tuple[TravellerLine, ...] | tuple[RankingLine, ...]", make: "type[Message]") -> bytes:
@@ -176,40 +174,6 @@ class Ranking(Message):
     def decode_tail(self, tail: "bytes | memoryview") -> None:
         self.lines = tuple(RankingLine() for _ in range(_line_count(tail, RankingLine)))
         _decode_lines(tail, self.lines)
-
-
-class HandRecord(Message):
-    """A board's deal: `owners[c]` is the seat (0-3: N E S W) holding card c (card_code(c) - 1)."""
-
-    TYPE = HAND_RECORD
-    FIELDS = ("board",)
-    SPEC = (16, 1, 1023)
-    EXTRA = ("owners",)
-
-    board: int
-    owners: bytes = _SORTED_DEAL
-
-    def check(self) -> None:
-        counts = [0, 0, 0, 0]
-        if len(self.owners) != 52:
-            raise malformed("a deal has 52 cards, not %d" % len(self.owners))
-        for seat in self.owners:
-            if seat > 3:
-                raise malformed("seat %d: seats are 0-3" % seat)
-            counts[seat] += 1
-        if counts != [13, 13, 13, 13]:
-            raise malformed("each hand holds 13 cards, not %r" % (counts,))
-
-    def encode_tail(self) -> bytes:
-        buf = bytearray(13)
-        for i in range(52):
-            put_bits(buf, 2 * i, 2, self.owners[i])
-        return bytes(buf)
-
-    def decode_tail(self, tail: "bytes | memoryview") -> None:
-        if len(tail) != 13:
-            raise malformed("a deal is 13 bytes, not %d" % len(tail))
-        self.owners = bytes(get_bits(tail, 2 * i, 2) for i in range(52))
 
 
 class Text(Message):

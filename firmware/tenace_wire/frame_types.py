@@ -29,7 +29,7 @@ REQUEST = const(9)         # terminal: "send me my round plan / a traveller / th
 ROUND_PLAN = const(10)     # host: a table's round: pairs, boards, where everyone moves next
 TRAVELLER = const(11)      # host: a board's results at every table, with the matchpoint percentages
 RANKING = const(12)        # host: the ranking of a section
-HAND_RECORD = const(13)    # host: a board's deal
+HAND_RECORD = const(13)    # host: a board's deal, with its double-dummy tricks and par when analysed
 TEXT = const(14)           # host: a message from the director
 FRAGMENT = const(31)       # both ways: one piece of a message longer than MAX_PAYLOAD (fragments.py)
 

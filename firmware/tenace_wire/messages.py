@@ -1,9 +1,9 @@
 """Every message by frame type: decode_message(type, payload) and encode_message(message).
 
-The message classes live in three modules, imported on first use so that a terminal holds in
+The message classes live in four modules, imported on first use so that a terminal holds in
 RAM only the code of the messages it meets (the MicroPython heap is small):
 control.py (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER), table_messages.py (RESULT, PLAYERS,
-ERASE, REQUEST), director_messages.py (ROUND_PLAN, TRAVELLER, RANKING, HAND_RECORD, TEXT).
+ERASE, REQUEST), director_messages.py (ROUND_PLAN, TRAVELLER, RANKING, TEXT), hand_record.py (HAND_RECORD).
 Every field is checked on decode; a bad payload raises WireError("malformed", why).
 """
 
@@ -35,9 +35,12 @@ def message_class(ftype: int) -> "type[Message]":
     if ftype in (RESULT, PLAYERS, ERASE, REQUEST):
         from tenace_wire import table_messages as t
         return (t.Result, t.Players, t.Erase, t.Request)[ftype - RESULT]
-    if ftype in (ROUND_PLAN, TRAVELLER, RANKING, HAND_RECORD, TEXT):
+    if ftype == HAND_RECORD:
+        from tenace_wire.hand_record import HandRecord
+        return HandRecord
+    if ftype in (ROUND_PLAN, TRAVELLER, RANKING, TEXT):
         from tenace_wire import director_messages as d
-        return (d.RoundPlan, d.Traveller, d.Ranking, d.HandRecord, d.Text)[ftype - ROUND_PLAN]
+        return d.Text if ftype == TEXT else (d.RoundPlan, d.Traveller, d.Ranking)[ftype - ROUND_PLAN]
     raise WireError(BAD_TYPE, "no message of type %r" % (ftype,))
 
 

@@ -12,7 +12,7 @@ from tenace.collector import Collector, Settings, link_key
 from tenace.collector.link_key import LinkKey
 from tenace.movement import mitchell
 from tenace.store import EntryError, connect, create_event, finish_session, refusals
-from tenace.store.hand_records import hand_record, keep_hand_record
+from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy, hand_record, keep_analysis, keep_hand_record
 from tenace_wire.auth import Tagger
 from tenace_wire.control import (
     ACCEPTED,
@@ -26,9 +26,10 @@ from tenace_wire.control import (
     STORED,
     TABLE_TAKEN,
 )
-from tenace_wire.director_messages import HandRecord, Ranking, Traveller
+from tenace_wire.director_messages import Ranking, Traveller
 from tenace_wire.frame import encode_frame
 from tenace_wire.frame_types import HAND_RECORD, RANKING, RESULT, ROUND_PLAN, TRAVELLER
+from tenace_wire.hand_record import HandRecord
 from tenace_wire.table_messages import (
     ADJUSTED,
     AVERAGE_MINUS,
@@ -262,6 +263,29 @@ def test_hand_records_are_kept_checked_and_sent_to_the_table_that_asks(db: sqlit
     owners = deals[0].owners
     assert [owners[suit * 13 + 12] for suit in (3, 0, 1, 2)] == [0, 1, 2, 3]
     assert sorted(owners) == [seat for seat in range(4) for _ in range(13)]
+
+
+def test_the_analysis_goes_with_the_deal_it_was_made_of_and_only_with_it(db: sqlite3.Connection) -> None:
+    # DEAL's table as DDS gives it is not needed here: what is sent is what the event file keeps.
+    tricks = {d: {s: 7 + i + j % 3 for j, s in enumerate(STRAINS)} for i, d in enumerate(DECLARERS)}
+    analysis = DoubleDummy(tricks, -430, ("4S E +1", "4S W +1"))
+    keep_hand_record(db, "A", 1, DEAL)
+    keep_analysis(db, "A", 1, DEAL, analysis)
+    other = "N:T98.765.432.AKQJ AKQJ.T98.765.432 432.AKQJ.T98.765 765.432.AKQJ.T98"  # NS and EW swapped
+    keep_hand_record(db, "A", 2, other)
+    keep_analysis(db, "A", 2, DEAL, analysis)  # the analysis of a deal the director has since replaced
+    keep_hand_record(db, "A", 3, DEAL)  # not analysed (yet)
+    loop = make_loop(db, tables=(1,))
+    loop.run_until(loop.signed_in)
+    t = loop.terminals[0]
+    for board in (1, 2, 3):
+        t.send(Request(what=HAND_RECORD, section=0, table=1, round=1, board=board), loop.now)
+    settle(loop)
+    sent = {m.board: m for m in t.messages if isinstance(m, HandRecord)}
+    assert sorted(sent) == [1, 2, 3]
+    assert list(sent[1].tricks) == [tricks[d][s] for d in DECLARERS for s in STRAINS] and sent[1].par == -430
+    assert (sent[2].tricks, sent[2].par) == (b"", 0) and sent[2].owners != sent[1].owners
+    assert (sent[3].tricks, sent[3].par) == (b"", 0) and sent[3].owners == sent[1].owners
 
 
 def test_frames_from_a_terminal_at_another_table_or_not_signed_in_are_refused_and_recorded(

@@ -19,6 +19,7 @@ from tenace.pbn.reader import read_pbn
 from tenace.reports.json import from_document, to_document
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hand_records import DoubleDummy, hand_records
+from tenace.terminal_sim.table_host import fixed_analysis, fixed_deal
 
 from conftest import ORACLES, needs_oracles
 from sample_results import session_results
@@ -150,6 +151,16 @@ def test_the_known_double_dummy_table_and_par(event: Path, tmp_path: Path,
                                                                              "NT": 4}}
     assert (two.par_score, two.par_contracts) == (620, ("4S N =", "4S S ="))
     assert DoubleDummy.decoded(one.encoded(), one.par_score, ";".join(one.par_contracts)) == one
+
+
+def test_the_simulators_fixed_analysis_is_endplays() -> None:
+    # The simulated collector keeps micropython/deals.py's analysis of its fixed deals without loading endplay;
+    # the terminal tests check the screens against it, so it must be the real one.
+    for board in range(1, 13):
+        analysis = fixed_analysis(board)
+        real = analyse(fixed_deal()(board), board)
+        assert analysis is not None and (analysis.tricks, analysis.par_score) == (real.tricks, real.par_score), board
+    assert fixed_analysis(13) is None
 
 
 def test_nothing_imported_is_exit_2_with_one_line(event: Path, tmp_path: Path,

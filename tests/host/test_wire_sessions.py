@@ -10,7 +10,6 @@ import pytest
 from tenace_wire.auth import Tagger
 from tenace_wire.control import REFUSED_WRONG_TABLE, SignInAnswer
 from tenace_wire.director_messages import (
-    HandRecord,
     Ranking,
     RankingLine,
     RoundPlan,
@@ -21,6 +20,7 @@ from tenace_wire.director_messages import (
 from tenace_wire.errors import DUPLICATE, NOT_MINE, NOT_SIGNED_IN, REPLAY, WRONG_TABLE, WireError
 from tenace_wire.frame import decode_frame, encode_frame
 from tenace_wire.frame_types import ACK, MAX_FRAME, OVERHEAD, RESULT, ROUND_PLAN
+from tenace_wire.hand_record import HandRecord
 from tenace_wire.host_session import HostSession
 from tenace_wire.messages import decode_message
 from tenace_wire.table_messages import ADJUSTED, Result
@@ -195,6 +195,7 @@ def test_pairing_with_the_code() -> None:
     Ranking(section=0, round=3, lines=tuple(RankingLine(rank=i + 1, pair=i + 1, score=6000 - 100 * i)
                                             for i in range(20))),
     HandRecord(board=3, owners=bytes((i * 7) % 4 for i in range(52))),
+    HandRecord(board=3, owners=bytes((i * 7) % 4 for i in range(52)), tricks=bytes(range(14)) + bytes(6), par=-430),
     Text(text="Dernière donne : changez de table ↑\nMerci"),
     RoundPlan(section=2, table=9, round=1, ns_pair=9, ew_pair=18, boards=tuple(range(1, 28))),
     RoundPlan(section=0, table=2, round=1, ns_pair=2, ew_pair=4, boards=(4, 5, 6), ns_next=1, ew_next=3, boards_next=4,

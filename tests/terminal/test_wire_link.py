@@ -6,7 +6,7 @@ the terminal's seat, hand records for the lead check: every result is stored exa
 (terminal, wire sequence number).
 """
 
-from deals import deal
+from deals import ANALYSES, deal
 from session_runner import TERMINAL, Simulator
 from tenace_terminal.wire_link import STATE_FILE
 
@@ -190,5 +190,13 @@ def test_hand_records_come_with_the_plan_when_the_lead_is_checked():
         sim.sign_in(3)
         assert sim.app.settings["lead"] == "warn"
         assert sim.app.plan["deals"] == [deal(1), deal(2)]
+        # With their double-dummy tricks and par, as the event file keeps them.
+        assert sim.app.plan["dd"] == ["%s %d" % ANALYSES[0], "%s %d" % ANALYSES[1]]
+    finally:
+        sim.close()
+    sim = Simulator(rounds=1, boards_per_round=2, settings={"lead": "warn"}, deals=True, analysed=False)
+    try:
+        sim.sign_in(3)
+        assert sim.app.plan["deals"] == [deal(1), deal(2)] and "dd" not in sim.app.plan
     finally:
         sim.close()

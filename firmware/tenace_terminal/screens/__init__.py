@@ -37,3 +37,14 @@ def seat_name(seat: str) -> str:
 def board_header(display, board: int) -> None:
     """The board's number, dealer and vulnerability (Law 2), as the header row."""
     header(display, text("board_head", board, seat_name(dealer(board)), text("vul_" + vulnerability(board))))
+
+
+def dealt_boards(app) -> list:
+    """The boards of the round with a result at this table whose deal the terminal holds (the plan's "deals",
+    sent when the lead is checked): only those may be shown, never a board still to be played here."""
+    plan = app.plan
+    if plan is None or not plan.get("deals"):
+        return []
+    deals = plan["deals"]
+    boards = plan["boards"]
+    return [boards[i] for i in range(min(len(boards), len(deals))) if deals[i] and app.board_done(boards[i])]

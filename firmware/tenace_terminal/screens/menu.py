@@ -1,8 +1,9 @@
-"""The player's menu (MENU key): the language, the director's menu behind a PIN, the ranking so far."""
+"""The player's menu (MENU key): the language, the director's menu behind a PIN, the ranking so far, and the
+deal of a board played here when the terminal holds its hand record."""
 
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import header
+from tenace_terminal.screens import dealt_boards, header
 
 
 class Screen(BaseScreen):
@@ -16,6 +17,8 @@ class Screen(BaseScreen):
             app.go("director")
         elif key == "3":
             app.go("ranking")
+        elif key == "4" and dealt_boards(app):
+            app.go("deal")
         elif key == "BACK" or key == "MENU":
             app.close_menu()
         else:
@@ -26,4 +29,6 @@ class Screen(BaseScreen):
         display.text(0, 2, text("menu_language"))
         display.text(0, 3, text("menu_director"))
         display.text(0, 4, text("menu_ranking"))
+        if dealt_boards(self.app):
+            display.text(0, 5, text("menu_deal"))
         display.text(0, 6, text("back_return"))

@@ -1,9 +1,10 @@
-"""Traveller screen: after a result is accepted, the board's results so far and the pair's percentage."""
+"""Traveller screen: after a result is accepted, the board's results so far and the pair's percentage; 4 shows
+the deal when the terminal holds it (screens/deal.py)."""
 
 from tenace_rules.contract import from_text
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import header
+from tenace_terminal.screens import dealt_boards, header
 
 _FIRST_ROW = 1
 _LINES = 4  # rows 1-4 list results, row 5 the percentages
@@ -43,6 +44,9 @@ class Screen(BaseScreen):
         lines = self._lines()
         if key == "OK":
             app.next_board()
+        elif key == "4" and self.board in dealt_boards(app):
+            app.menu_return = ("traveller", (self.board,))  # the deal's OK or BACK comes back here
+            app.go("deal", self.board)
         elif (key == "UP" or key == "DOWN") and lines is not None:
             top = self.top + (1 if key == "DOWN" else -1)
             if 0 <= top <= len(lines) - _LINES:
@@ -61,4 +65,4 @@ class Screen(BaseScreen):
             pct = self.app.traveller.get("percentage")
             if pct is not None:
                 display.text(0, 5, text("pct", percent_text(pct), percent_text(100 - pct)))
-        display.text(0, 6, text("next_board_hint"))
+        display.text(0, 6, text("next_deal_hint" if self.board in dealt_boards(self.app) else "next_board_hint"))

@@ -1,4 +1,4 @@
-"""Travellers and rankings of the report model as the wire messages the terminals show (numbers, no words)."""
+"""Travellers, rankings and hand records as the wire messages the terminals show (numbers, no words)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ from collections.abc import Iterable
 
 from tenace.collector.wire_results import lead_code
 from tenace.reports.model import RankingLine, TravellerLine
+from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy
 from tenace_rules.board import SEATS
 from tenace_rules.notation import CARD_RANKS, parse_contract
 from tenace_wire import director_messages as wire
+from tenace_wire.hand_record import HandRecord
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED
 
 MAX_PAIR = 1023  # the wire's pair and rank fields
@@ -70,12 +72,16 @@ def ranking_message(section: int, round_: int, ranking: Iterable[RankingLine]) -
     return wire.Ranking(section=section, round=round_, unit=wire.PERCENT, lines=tuple(lines))
 
 
-def hand_record(board: int, deal: str) -> wire.HandRecord:
-    """A PBN deal from North (tenace.store.hand_records) as the wire's HandRecord: the seat of every card."""
+def hand_record(board: int, deal: str, analysis: DoubleDummy | None = None) -> HandRecord:
+    """A PBN deal from North (tenace.store.hand_records) as the wire's HandRecord: the seat of every card, and
+    the double-dummy tricks and par when `analysis` (which must be of this same deal) is given."""
     owners = bytearray(52)
     for seat, hand in enumerate(deal[2:].split(" ")):
         for i, holding in enumerate(hand.split(".")):
             suit = 3 - i  # PBN lists spades first; card codes count from clubs
             for rank in holding:
                 owners[suit * 13 + CARD_RANKS.index(rank)] = seat
-    return wire.HandRecord(board=board, owners=bytes(owners))
+    if analysis is None:
+        return HandRecord(board=board, owners=bytes(owners))
+    tricks = bytes(analysis.tricks[d][s] for d in DECLARERS for s in STRAINS)  # the wire's order, as stored
+    return HandRecord(board=board, owners=bytes(owners), tricks=tricks, par=analysis.par_score)

@@ -42,7 +42,7 @@ from tenace.store import (
 )
 from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
-from tenace.store.hand_records import hand_record
+from tenace.store.hand_records import board_hand_record
 from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
 from tenace.store.movement_changes import changed_sections, movement_version
 from tenace_wire.control import (
@@ -96,6 +96,7 @@ INTERNAL_ERROR = "internal_error"  # a frame that made the collector fail: a bug
 HOLD_MS = 60_000
 FLUSH_MS = 3_000
 MOVES_MS = 1_000  # how often the event file is asked for movement changes
+PUSH_FRAMES = 8  # host frames in flight to a terminal before the next pushed message goes
 _WIRE_STATUS = {WRONG_TABLE: REFUSED_WRONG_TABLE, NOT_SIGNED_IN: REFUSED_NOT_SIGNED_IN,
                 "wrong_table": REFUSED_WRONG_TABLE, "not_signed_in": REFUSED_NOT_SIGNED_IN}
 
@@ -127,6 +128,7 @@ class Collector:
         # get the plans of changes made while the collector was down.
         self._moves_seen = 0
         self._moves_at: int | None = None
+        self._pushes: dict[int, list[Message]] = {}  # terminal -> messages to push, paced by _pump
         self._resume()
 
     def _resume(self) -> None:
@@ -175,6 +177,8 @@ class Collector:
         out = self._offers
         self._offers = []
         self._movement_changes(now_ms)
+        if self._pushes:
+            self._pump(now_ms)
         out.extend(self.session.due(now_ms))
         if now_ms - self._flushed_at >= self.flush_ms:
             self.flush(now_ms)
@@ -253,6 +257,7 @@ class Collector:
         round_ = round_plans.current_round(self.conn, msg.section, msg.table) if status == ACCEPTED else 0
         answer = self.settings.answer(status, msg.section, msg.table, round_, self.director_pin)
         self.session.answer_sign_in(inbound, answer, now)
+        self._pushes.pop(terminal, None)  # the answer cancels what was in flight to it; the plans go again
         if status != ACCEPTED:
             holder = self._holder(terminal, msg.section, msg.table, now)
             log.warning("terminal %d: sign-in to section %s table %d refused (%s)", terminal, name, msg.table,
@@ -263,20 +268,34 @@ class Collector:
         self._send_plans(terminal, msg.section, msg.table, round_, now)
 
     def _send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:
-        """The round's plan, then every later one, and where the lead is checked their boards' hand records: the
-        terminal keeps them, so that it runs the rest of the session even while the laptop is out of reach."""
+        """The round's plan now, then every later one and, where the lead is checked, their boards' hand records
+        (paced, see _pump): the terminal keeps them, so that it runs the rest of the session even while the laptop
+        is out of reach."""
         boards: list[int] = []
+        queue = self._pushes[terminal] = []
         for number in [round_] + [r for r in round_plans.rounds_of(self.conn, section, table) if r > round_]:
             plan = round_plans.round_plan(self.conn, section, table, number)
             if plan is not None:
-                self._send(terminal, plan, now)
+                if number == round_:
+                    self._send(terminal, plan, now)
+                else:
+                    queue.append(plan)
                 boards += [b for b in plan.boards if b not in boards]
         if self.settings.lead_checked:
             name = section_letter(section)
             for board in boards:
-                deal = hand_record(self.conn, name, board)
-                if deal is not None:
-                    self._send(terminal, board_messages.hand_record(board, deal), now)
+                record = board_hand_record(self.conn, name, board)
+                if record is not None:
+                    queue.append(board_messages.hand_record(board, record.deal, record.analysis))
+
+    def _pump(self, now: int) -> None:
+        """Send what waits to be pushed to each terminal, a few frames in flight at a time: a burst would overrun
+        the terminal's replay window (64 host frames) and take a small terminal's RAM at once."""
+        for terminal, queue in list(self._pushes.items()):
+            while queue and self.session.pending(terminal) < PUSH_FRAMES:
+                self._send(terminal, queue.pop(0), now)
+            if not queue:
+                del self._pushes[terminal]
 
     def _movement_changes(self, now: int) -> None:
         """After the director changed the movement (tenace move, from any process), every terminal of the section
@@ -375,13 +394,13 @@ class Collector:
         elif msg.what == RANKING:
             answer = board_reports.ranking(self.conn, msg.section, msg.round)
         elif msg.what == HAND_RECORD:
-            deal = hand_record(self.conn, section_letter(msg.section), msg.board)
-            if deal is None:
+            record = board_hand_record(self.conn, section_letter(msg.section), msg.board)
+            if record is None:
                 log.info("terminal %d asks for board %d's hand record: the event file has none", inbound.terminal,
                          msg.board)
                 self.session.acknowledge(inbound, STORED)
                 return
-            answer = board_messages.hand_record(msg.board, deal)
+            answer = board_messages.hand_record(msg.board, record.deal, record.analysis)
         if answer is None:
             log.warning("terminal %d: nothing to answer to a request for type %d round %d", inbound.terminal,
                         msg.what, msg.round)

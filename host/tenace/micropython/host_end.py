@@ -166,7 +166,31 @@ class RemoteHost(Questions):
         line = "X %d" % now
         for frame in frames:
             line += " " + frame.hex()
-        return [bytes.fromhex(word) for word in self._line(line).split()]
+        sock = self.sock
+        sock.send(line.encode() + b"\n")
+        # The answer frame by frame, never the whole line in one piece: a terminal-sized heap, fragmented by the
+        # terminal's own work, may have no 600 bytes in one piece to spare (the host sends several frames at once).
+        down = []
+        word = b""
+        while True:
+            chunk = sock.recv(128)
+            if not chunk:
+                raise OSError("the table host closed the connection")
+            if not down and not word and chunk[0] == 33:  # "!": the table host failed
+                while not chunk.endswith(b"\n"):
+                    chunk += sock.recv(128)
+                raise OSError("the table host: " + chunk.decode()[2:].strip())
+            pieces = chunk.split(b" ")
+            last = len(pieces) - 1
+            for i in range(len(pieces)):
+                piece = pieces[i]
+                ended = piece.endswith(b"\n")
+                word += piece.rstrip(b"\n")
+                if word and (ended or i < last):
+                    down.append(bytes.fromhex(word.decode()))
+                    word = b""
+                if ended:
+                    return down
 
     def ask(self, name, *args):
         line = "Q " + name

@@ -62,14 +62,14 @@ def provision(storage, key):
 
 
 class Simulator:
-    def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False,
+    def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False, analysed=True,
                  terminal_id="T01", compact_bytes=4096, strict=True, online=True, paired=True, loss=0.0,
                  movement="mitchell"):
         self.own_storage = storage is None
         self.storage = storage if storage is not None else sim_devices.new_directory()
         self.clock = ManualClock(1000)
         self.host = connect({"rounds": rounds, "boards_per_round": boards_per_round, "settings": settings or {},
-                             "deals": deals, "movement": movement})
+                             "deals": deals, "analysed": analysed, "movement": movement})
         self.radio = Radio(loss)
         self.radio.up = self.radio.down = online  # False: the terminal boots out of the host's reach
         self._polled = -_QUIET_MS

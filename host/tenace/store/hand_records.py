@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tenace.store.db import transaction
 from tenace.store.errors import EntryError
@@ -106,12 +107,24 @@ def keep_analysis(conn: sqlite3.Connection, section: str, board: int, deal: str,
                       ";".join(analysis.par_contracts)))
 
 
+_WITH_ANALYSIS = ("SELECT h.board, h.deal, d.tricks, d.par_score, d.par_contracts FROM hand_record h"
+                  " LEFT JOIN double_dummy d ON d.section = h.section AND d.board = h.board AND d.deal = h.deal"
+                  " WHERE h.section = ?")
+
+
+def _with_analysis(section: str, row: tuple[Any, ...]) -> HandRecord:
+    board, deal, tricks, score, contracts = row
+    analysis = None if tricks is None else DoubleDummy.decoded(str(tricks), int(score), str(contracts))
+    return HandRecord(section, int(board), str(deal), analysis)
+
+
 def hand_records(conn: sqlite3.Connection, section: str) -> dict[int, HandRecord]:
     """The section's kept deals by board, each with its analysis when one of that same deal is kept."""
-    rows = conn.execute("SELECT h.board, h.deal, d.tricks, d.par_score, d.par_contracts FROM hand_record h"
-                        " LEFT JOIN double_dummy d ON d.section = h.section AND d.board = h.board"
-                        " AND d.deal = h.deal WHERE h.section = ? ORDER BY h.board", (section,)).fetchall()
-    return {int(board): HandRecord(section, int(board), str(deal),
-                                   None if tricks is None else DoubleDummy.decoded(str(tricks), int(score),
-                                                                                    str(contracts)))
-            for board, deal, tricks, score, contracts in rows}
+    rows = conn.execute(_WITH_ANALYSIS + " ORDER BY h.board", (section,)).fetchall()
+    return {record.board: record for record in (_with_analysis(section, row) for row in rows)}
+
+
+def board_hand_record(conn: sqlite3.Connection, section: str, board: int) -> HandRecord | None:
+    """One board's kept deal with its analysis when one of that same deal is kept; None without a deal."""
+    row = conn.execute(_WITH_ANALYSIS + " AND h.board = ?", (section, board)).fetchone()
+    return None if row is None else _with_analysis(section, row)

@@ -18,7 +18,9 @@ import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from tenace.collector.collector import Collector
 from tenace.collector.link_key import link_key
@@ -28,7 +30,7 @@ from tenace.movement import MIN_HOWELL_TABLES, howell, mitchell
 from tenace.store import current_results, states
 from tenace.store.director import enter_result
 from tenace.store.event import create_event
-from tenace.store.hand_records import keep_hand_record
+from tenace.store.hand_records import DoubleDummy, keep_analysis, keep_hand_record
 from tenace.store.link import all_player_numbers, stored_counts
 from tenace.store.movement_changes import close_table, set_presence, swap_pairs
 from tenace.store.queries import sign_in_count
@@ -61,6 +63,7 @@ class HostOptions:
     traveller: bool = False
     language: str = "en"
     deals: bool = False  # hand records in the event file, so the terminal checks the lead
+    analysed: bool = True  # with deals: their double-dummy analysis too (micropython/deals.py's fixed one)
     movement: str = "mitchell"
 
     @classmethod
@@ -72,7 +75,8 @@ class HostOptions:
                    tables=int(data.get("tables", 4)), players=str(settings.get("players", "off")),
                    lead=str(settings.get("lead", "on")), result=str(settings.get("result", "any")),
                    traveller=bool(settings.get("traveller", False)), language=str(settings.get("language", "en")),
-                   deals=bool(data.get("deals", False)), movement=str(data.get("movement", "mitchell")))
+                   deals=bool(data.get("deals", False)), analysed=bool(data.get("analysed", True)),
+                   movement=str(data.get("movement", "mitchell")))
 
     def settings(self) -> Settings:
         if self.result not in _RESULT_ENTRY:
@@ -81,9 +85,21 @@ class HostOptions:
                         show_traveller=self.traveller, language=self.language)
 
 
+@cache
+def _fixed_deals() -> dict[str, Any]:
+    """micropython/deals.py, the simulator's fixed deals, which the terminal tests read too."""
+    return runpy.run_path(str(SIM_DIR / "deals.py"))
+
+
 def fixed_deal() -> Callable[[int], str]:
-    """The simulator's fixed deal of each board (micropython/deals.py, which the terminal tests read too)."""
-    return runpy.run_path(str(SIM_DIR / "deals.py"))["deal"]  # type: ignore[no-any-return]
+    """The simulator's fixed deal of each board."""
+    return _fixed_deals()["deal"]  # type: ignore[no-any-return]
+
+
+def fixed_analysis(board: int) -> DoubleDummy | None:
+    """The double-dummy analysis of the fixed deal of `board`, or None past those deals.py has."""
+    found = _fixed_deals()["analysis"](board)
+    return None if found is None else DoubleDummy.decoded(str(found[0]), int(found[1]), "")
 
 
 def summary(v: Version) -> str:
@@ -116,6 +132,9 @@ class TableHost:
             deal = fixed_deal()
             for board in range(1, movement.boards + 1):
                 keep_hand_record(self.conn, SECTION, board, deal(board))
+                analysis = fixed_analysis(board) if options.analysed else None
+                if analysis is not None:
+                    keep_analysis(self.conn, SECTION, board, deal(board), analysis)
         self.collector = Collector(self.conn, options.settings(), random.Random(seed).getrandbits)
 
     def exchange(self, frames: list[bytes], now: int) -> list[bytes]:
