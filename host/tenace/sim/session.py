@@ -156,7 +156,6 @@ class _Supervisor:
         expected = self._expected()
         kills_due = [expected * (i + 1) // (options.kill_host + 1) for i in range(options.kill_host)]
         unplug_due = expected // 2 if options.unplug_s > 0 else None
-        change_due = expected // 4 if options.change else None
         next_progress = loop.time() + _PROGRESS_S
         reader = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
         try:
@@ -166,8 +165,8 @@ class _Supervisor:
                                   f"{_stored(reader)} of {self._expected()} results stored")
                 await asyncio.sleep(_POLL_S)
                 stored = _stored(reader)
-                if change_due is not None and stored >= change_due and self._change_movement():
-                    change_due = None
+                if options.change and self.change is None:
+                    self._change_movement()
                 if kills_due and stored >= kills_due[0]:
                     kills_due.pop(0)
                     await self._kill_host(stored)
@@ -196,27 +195,29 @@ class _Supervisor:
         with closing(connect(self.db)) as conn:
             return slot_count(conn)
 
-    def _change_movement(self) -> bool:
-        """The director's change, as `tenace move` makes it: section A's EW 1 leaves two rounds after the latest
-        round any table has reached; True when made (or when too late in the session to make one)."""
-        # The latest round a table of the section has reached, by what the tables accepted (the store may lag).
+    def _change_movement(self) -> None:
+        """The director's change, as `tenace move` makes it, once a table of section A has reached round 2:
+        EW 1 leaves two rounds after the latest round any table has reached."""
+        # What the tables accepted tells how far they are (the store may lag behind them).
         accepted = read_accepted(self.storage, self.seats)
         with closing(connect(self.db)) as conn:
             latest = max([v.round for v in current_results(conn, SECTION)]
                          + [slot[2] for slot in accepted if slot[0] == SECTION], default=0)
+            if latest < 2:
+                return
             rounds = self.options.boards // self.options.boards_per_round
             if latest + 2 > rounds:
-                log.warning("no movement change: the session is past round %d of %d", latest, rounds)
-                return True
+                self.change = "none: the tables were too far on"
+                log.warning("no movement change: the tables are at round %d of %d", latest, rounds)
+                return
             try:
                 made = set_presence(conn, SECTION, ("EW", 1), latest + 2, present=False, who="simulator",
                                     why="the simulated director: EW 1 had to leave")
             except EntryError as e:  # a table got there first: try again at the next poll
                 log.info("movement change not made yet: %s", e)
-                return False
+                return
         self.change = made.detail
         print(f"  the director: {made.detail}", file=sys.stderr, flush=True)
-        return True
 
 
 def _accepted_count(storage: Path) -> int:
