@@ -28,7 +28,7 @@ SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 # to 8 KB so that each runs at least 5 % above that smallest. The scripted tests carry the simulator and
 # their assertions on top of the terminal: since the terminals talk to the real collector, the WireLink and
 # the whole wire stack (sessions, frames, HMAC), whose code the unix port keeps in the heap (smallest seen:
-# 140-163 KB); the resume tests 34 unacknowledged results (174 KB); the power cut two 16 KB RAM flashes
+# 140-166 KB); the resume tests 34 unacknowledged results (174 KB); the power cut two 16 KB RAM flashes
 # (197 KB).
 TESTS_HEAP_KB = 232
 HEAPS_KB = {"test_terminal_resume": 248}

@@ -96,7 +96,7 @@ INTERNAL_ERROR = "internal_error"  # a frame that made the collector fail: a bug
 HOLD_MS = 60_000
 FLUSH_MS = 3_000
 MOVES_MS = 1_000  # how often the event file is asked for movement changes
-PUSH_FRAMES = 8  # host frames in flight to a terminal before the next pushed message goes
+PUSH_FRAMES = 24  # host frames in flight to a terminal before the next pushed message goes (its window is 64)
 _WIRE_STATUS = {WRONG_TABLE: REFUSED_WRONG_TABLE, NOT_SIGNED_IN: REFUSED_NOT_SIGNED_IN,
                 "wrong_table": REFUSED_WRONG_TABLE, "not_signed_in": REFUSED_NOT_SIGNED_IN}
 
@@ -268,29 +268,31 @@ class Collector:
         self._send_plans(terminal, msg.section, msg.table, round_, now)
 
     def _send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:
-        """The round's plan now, then every later one and, where the lead is checked, their boards' hand records
-        (paced, see _pump): the terminal keeps them, so that it runs the rest of the session even while the laptop
-        is out of reach."""
-        boards: list[int] = []
+        """The round's plan now, then (paced, see _pump) every later one, each followed by its boards' hand
+        records where the lead is checked: the terminal keeps them, so that it runs the rest of the session even
+        while the laptop is out of reach. (The round's own hand records the terminal asks for at once.)"""
+        sent: set[int] = set()
         queue = self._pushes[terminal] = []
+        name = section_letter(section)
         for number in [round_] + [r for r in round_plans.rounds_of(self.conn, section, table) if r > round_]:
             plan = round_plans.round_plan(self.conn, section, table, number)
-            if plan is not None:
-                if number == round_:
-                    self._send(terminal, plan, now)
-                else:
-                    queue.append(plan)
-                boards += [b for b in plan.boards if b not in boards]
-        if self.settings.lead_checked:
-            name = section_letter(section)
-            for board in boards:
-                record = board_hand_record(self.conn, name, board)
+            if plan is None:
+                continue
+            if number == round_:
+                self._send(terminal, plan, now)
+                sent.update(plan.boards)
+                continue
+            queue.append(plan)
+            for board in plan.boards if self.settings.lead_checked else ():
+                record = board_hand_record(self.conn, name, board) if board not in sent else None
+                sent.add(board)
                 if record is not None:
                     queue.append(board_messages.hand_record(board, record.deal, record.analysis))
 
     def _pump(self, now: int) -> None:
-        """Send what waits to be pushed to each terminal, a few frames in flight at a time: a burst would overrun
-        the terminal's replay window (64 host frames) and take a small terminal's RAM at once."""
+        """Send what waits to be pushed to each terminal, PUSH_FRAMES in flight at most: a burst would overrun the
+        terminal's replay window (64 host frames: an older frame lost once is refused for good) and take a small
+        terminal's RAM at once."""
         for terminal, queue in list(self._pushes.items()):
             while queue and self.session.pending(terminal) < PUSH_FRAMES:
                 self._send(terminal, queue.pop(0), now)

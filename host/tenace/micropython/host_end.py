@@ -140,6 +140,8 @@ class RemoteHost(Questions):
             raise OSError("TENACE_HOST_PORT is not set: start the table host first (tenace.terminal_sim.table_host)")
         self.sock = socket.socket()
         self.sock.connect(socket.getaddrinfo("127.0.0.1", int(port))[0][-1])
+        # TCP_NODELAY (Linux: level 6, option 1): an exchange is written in small pieces, each to go at once.
+        self.sock.setsockopt(6, 1, 1)
         made = self._call("N " + json.dumps(options))
         self.key = bytes.fromhex(made["key"])
         self.code = made["code"]
@@ -163,13 +165,14 @@ class RemoteHost(Questions):
         return json.loads(self._line(line))
 
     def exchange(self, frames, now):
-        line = "X %d" % now
-        for frame in frames:
-            line += " " + frame.hex()
+        # Frame by frame both ways, never a whole line in one piece: a terminal-sized heap, fragmented by the
+        # terminal's own work, may have no 600 bytes in one piece to spare (the host sends several frames at once,
+        # the terminal acknowledges each).
         sock = self.sock
-        sock.send(line.encode() + b"\n")
-        # The answer frame by frame, never the whole line in one piece: a terminal-sized heap, fragmented by the
-        # terminal's own work, may have no 600 bytes in one piece to spare (the host sends several frames at once).
+        sock.send(b"X " + str(now).encode())
+        for frame in frames:
+            sock.send(b" " + frame.hex().encode())
+        sock.send(b"\n")
         down = []
         word = b""
         while True:
