@@ -97,3 +97,21 @@ def test_a_missing_event_file_is_one_line(tmp_path: Path, capsys: pytest.Capture
     code, _, err = tenace(capsys, "move", str(tmp_path / "none.sqlite"), "--close", "2", "--round", "2",
                           "--why", "x")
     assert code == 2 and "no such event file" in err
+
+
+def test_a_half_table_event_and_its_late_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "half.sqlite"
+    code, out, err = tenace(capsys, "event", "new", "--db", str(path), "--name", "Half", "--tables", "5",
+                            "--boards-per-round", "3", "--half-table")
+    assert (code, err) == (0, "") and "NS 5 missing (a half table)" in out
+    conn = connect(path)
+    assert len(missing_results(conn)) == 60  # table 5 sits out every round: 5 x 3 boards fewer
+    conn.close()
+    code, out, err = tenace(capsys, "move", str(path), "--present", "NS 5", "--round", "3", "--why", "came late")
+    assert (code, err) == (0, "") and "changed: table 5 round 3, table 5 round 4, table 5 round 5" in out
+    conn = connect(path)
+    assert len(missing_results(conn)) == 69
+    conn.close()
+    code, _, err = tenace(capsys, "event", "new", "--db", str(tmp_path / "t.sqlite"), "--name", "T", "--tables",
+                          "2", "--boards-per-round", "3", "--half-table")
+    assert code == 2 and "nothing to compare" in err

@@ -12,7 +12,7 @@ from tenace.commands.options import in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
 from tenace.errors import UsageError
-from tenace.movement import MovementError, nothing_to_compare
+from tenace.movement import MovementError, half_table, nothing_to_compare
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "every pair meets every other)")
     new.add_argument("--rounds", type=int, metavar="R",
                      help="fewer rounds than the whole movement (a shortened Howell or Mitchell)")
+    new.add_argument("--half-table", action="store_true",
+                     help="one pair short: a Mitchell's NS pair of the last table or a Howell's pair 2N is absent, "
+                          "whoever meets it sits out (a late pair takes its place with tenace move --present)")
     new.add_argument("--date", metavar="YYYY-MM-DD", help="the event's date (default: today)")
     new.add_argument("--scoring", choices=SCORING_METHODS, default="matchpoints", help="default: matchpoints")
     new.add_argument("--section", default="A", metavar="A[,B...]",
@@ -102,6 +105,8 @@ def run_new(args: argparse.Namespace) -> int:
     event_prompt.fill_in(args)
     try:
         movement = event_prompt.movement_of(args.movement, args.tables, args.boards_per_round, args.rounds)
+        if args.half_table:
+            movement = half_table(movement)
         why = nothing_to_compare(movement)
         if why is not None:
             raise UsageError(why)
