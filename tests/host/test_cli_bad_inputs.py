@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.store import create_event
 
@@ -271,15 +271,6 @@ def contents(folder: Path) -> dict[str, bytes]:
     """The sample files' bytes (SQLite's -wal and -shm files and the collector's lock file change on any use)."""
     return {p.name: p.read_bytes() for p in folder.iterdir()
             if p.is_file() and not p.name.endswith(("-wal", "-shm", ".lock"))}
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as e:  # argparse
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

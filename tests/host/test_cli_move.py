@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, director_log, ingest, missing_results, sign_in
 
@@ -19,12 +19,7 @@ MOVEMENT = mitchell(5, 3)
 
 
 def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as e:  # argparse's own refusals
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run(list(args), capsys)
 
 
 @pytest.fixture
