@@ -61,6 +61,8 @@ def test_a_pair_that_leaves_is_logged_and_the_session_scores_without_its_boards(
     # have 4 results, factored up to the common top).
     assert len(ew2) == 1 and ew2[0]["boards"] == 9
     assert ew2[0]["percent"] == round(ew2[0]["mp"] / (9 * 8) * 100, 2)
+    notes = report["report"]["notes"]
+    assert "movement changed by TD Ana at " in notes[-1] and notes[-1].endswith(": EW 2 absent from round 4: went home")
 
 
 @pytest.mark.parametrize(("args", "message"), [

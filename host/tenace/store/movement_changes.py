@@ -140,6 +140,13 @@ def changed_sections(conn: sqlite3.Connection, since: int) -> dict[str, int]:
         (since,))}
 
 
+def section_changes(conn: sqlite3.Connection, section: str) -> set[int]:
+    """The director's log ids of the movement changes made to a section."""
+    return {int(a) for (a,) in conn.execute(
+        "SELECT action FROM presence WHERE section = ?1 UNION SELECT action FROM table_closure WHERE section = ?1"
+        " UNION SELECT action FROM pair_swap WHERE section = ?1", (section,))}
+
+
 def absent_from_start(conn: sqlite3.Connection, section: str, pair: PairRef, *, who: str, why: str) -> None:
     """The movement's phantom pair, absent all session (inside the caller's transaction: a new event's)."""
     rounds = int(conn.execute("SELECT rounds FROM section WHERE name = ?", (section,)).fetchone()[0])
