@@ -109,6 +109,8 @@ def test_a_half_table_event_and_its_late_pair(tmp_path: Path, capsys: pytest.Cap
     conn = connect(path)
     assert len(missing_results(conn)) == 69
     conn.close()
+    code, out, _ = tenace(capsys, "event", "show", "--db", str(path))
+    assert code == 0 and out.count("sit-out: NS 5 absent") == 2 and "round  3 table  5: NS  5 v EW  3" in out
     code, _, err = tenace(capsys, "event", "new", "--db", str(tmp_path / "t.sqlite"), "--name", "T", "--tables",
                           "2", "--boards-per-round", "3", "--half-table")
     assert code == 2 and "nothing to compare" in err

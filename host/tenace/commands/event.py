@@ -16,6 +16,7 @@ from tenace.movement import MovementError, half_table, nothing_to_compare
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
+from tenace.store.movement_changes import sit_outs
 from tenace_wire.frame_types import MAX_TERMINAL
 
 HELP = "create an event file (a Mitchell or a Howell per section), show it, seat a terminal at a table, import deals"
@@ -140,10 +141,14 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')}")
     for s in info.sections:
         print(f"section {s.name}: {s.movement}")
+        out = sit_outs(conn, s.name)  # after tenace move, or a half table's phantom
         for round_, table, ns, ew, boards in section_rounds(conn, s.name):
             # A Howell's pair is named by its number alone; where it sits this round follows it.
             seated = f"{ns:>2} (NS) v {ew:>2} (EW)" if s.one_field else f"NS {ns:>2} v EW {ew:>2}"
-            print(f"  round {round_:>2} table {table:>2}: {seated}  boards {boards}")
+            absent = out.get((table, round_))
+            note = "" if absent is None else "  sit-out: " + (
+                "both pairs out" if all(absent) else f"{'NS' if absent[0] else 'EW'} {ns if absent[0] else ew} absent")
+            print(f"  round {round_:>2} table {table:>2}: {seated}  boards {boards}{note}")
     terminals = terminal_status(conn)
     print(f"terminals: {len(terminals) or 'none signed in'}")
     for t in terminals:
