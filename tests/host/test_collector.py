@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tenace.collector import Collector, Settings, link_key
+from tenace.collector import collector as collector_module
 from tenace.collector.link_key import LinkKey
 from tenace.movement import mitchell
 from tenace.store import EntryError, connect, create_event, finish_session, refusals
@@ -330,3 +331,26 @@ def test_a_restarted_collector_resumes_duplicates_acknowledged_and_host_numbers_
     t.send(Request(what=ROUND_PLAN, section=0, table=1, round=0), loop.now)  # a host frame under a fresh number
     assert loop.run_until(lambda: len(t.plans) == 4, 5_000)
     conn2.close()
+
+
+def test_where_the_lead_is_checked_later_rounds_come_with_their_hand_records_paced(
+        db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(collector_module, "PUSH_FRAMES", 2)  # this small movement pushes fewer than 24 frames
+    for board in range(1, 7):
+        keep_hand_record(db, "A", board, DEAL)
+    loop = make_loop(db, tables=(1,), settings=Settings(lead="warn"))
+    t = loop.terminals[0]
+    collector = loop.collector
+    in_flight = []
+    assert loop.run_until(lambda: in_flight.append(collector.session.pending(101)) or (
+        len(t.plans) == 3 and len({m.board for m in t.messages if isinstance(m, HandRecord)}) == 4), 30_000)
+    # Round 1's plan, then rounds 2 and 3, each round's deals in the round's order; round 1's the terminal asks for.
+    assert [p.round for p in t.plans] == [1, 2, 3]
+    deals = [m.board for m in t.messages if isinstance(m, HandRecord)]
+    assert deals == [*MOVEMENT.at(1, 2).boards, *MOVEMENT.at(1, 3).boards], deals
+    # Paced: the sign-in's answer and round 1's plan go at once, the rest 2 frames at a time (10 frames at once
+    # unpaced).
+    assert 2 <= max(in_flight) <= 4, in_flight
+    without = make_loop(db, tables=(2,), settings=Settings(lead="on"))
+    assert without.run_until(lambda: len(without.terminals[0].plans) == 3, 30_000)
+    assert not any(isinstance(m, HandRecord) for m in without.terminals[0].messages)  # no lead check, no deals
