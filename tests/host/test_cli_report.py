@@ -1,10 +1,14 @@
 """`tenace report --pbn`: an event file's section as PBN 2.1, read back by `tenace score` to the rankings of
 `tenace results` (a Mitchell's NS and EW pairs share numbers: the reader keeps them apart by direction; a
-Howell's pairs are one field, numbered 1 to 2n)."""
+Howell's pairs are one field, numbered 1 to 2n). `--csv`: each section's ranking and travellers, read back."""
 
 from __future__ import annotations
 
+import csv
+import json
 import re
+from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -76,6 +80,8 @@ def test_the_pbn_export_scores_back_to_the_same_rankings(tmp_path: Path, capsys:
     (["--section", "C", "--pbn", "x.pbn"], "there is no section 'C'"),
     (["--pbn", "."], "is a folder"),
     (["--pbn", "club.sqlite"], "is the input file: give another name"),
+    ([], "say what to write: --pbn FILE, --csv DIR, or both"),
+    (["--csv", "club.sqlite"], "is a file, not a folder"),
 ])
 def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch, args: list[str], message: str) -> None:
@@ -89,3 +95,29 @@ def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_a_missing_event_file_gets_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = tenace(capsys, "report", str(tmp_path / "none.sqlite"), "--pbn", str(tmp_path / "x.pbn"))
     assert code == 2 and "no such event file" in err and err.count("\n") == 1
+
+
+def test_the_csv_export_holds_every_sections_ranking_and_travellers(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    conn = create_event(db, name="Two sections", date="2024-05-14", sections={"A": MITCHELL, "B": howell(4, 3)})
+    for section, movement in (("A", MITCHELL), ("B", howell(4, 3))):
+        for table in range(1, movement.tables + 1):
+            sign_in(conn, 100 * (section == "B") + table, section, table)
+        for m in session_results(movement, section=section):
+            assert ingest(conn, replace(m, terminal=100 * (section == "B") + m.table)).acknowledge
+    conn.close()
+    code, _, err = tenace(capsys, "report", str(db), "--csv", str(tmp_path / "web"))
+    assert code == 0 and err.count("wrote ") == 2, err
+    code, out, _ = tenace(capsys, "results", str(db), "--json")
+    sections = {s["section"]: s["report"] for s in json.loads(out)["sections"]}
+    for section, results, field in (("A", 75, {"NS", "EW"}), ("B", 84, {""})):
+        with (tmp_path / "web" / f"{section}-ranking.csv").open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+        want = [(r["rank"], r["pair"].removeprefix(f"{section}-"), Decimal(str(r["mp"])), Decimal(str(r["percent"])))
+                for r in sections[section]["ranking"]]
+        assert [(r["rank"], r["pair"], Decimal(r["matchpoints"]), Decimal(r["percent"])) for r in rows] == want
+        assert {r["field"] for r in rows} == field and all(r["section"] == section for r in rows)
+        with (tmp_path / "web" / f"{section}-travellers.csv").open(encoding="utf-8", newline="") as f:
+            lines = list(csv.DictReader(f))
+        assert len(lines) == results and all(line["contract"] and line["ns_mp"] for line in lines)

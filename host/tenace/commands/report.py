@@ -1,4 +1,4 @@
-"""`tenace report`: an event file's results written out for others to read: PBN 2.1 so far."""
+"""`tenace report`: an event file's results written out for others to read: PBN 2.1, CSV."""
 
 from __future__ import annotations
 
@@ -6,50 +6,67 @@ import argparse
 import sys
 from pathlib import Path
 
-from tenace.commands.options import add_event_file, cannot_write, event_file, open_event, output_file
+from tenace.commands.options import add_event_file, cannot_write, event_file, open_event, output_file, output_folder
 from tenace.errors import UsageError
+from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import ResultsError, event_results
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
 
-HELP = "write an event file's results for others to read (PBN 2.1)"
+HELP = "write an event file's results for others to read (PBN 2.1, CSV)"
 EPILOG = """\
 examples:
   tenace report club.sqlite --pbn tuesday.pbn                    one section: its boards, travellers, ranking
   tenace report club.sqlite --section B --pbn tuesday-b.pbn      one file per section when there are several
   tenace report club.sqlite --pbn -                              to standard output
+  tenace report club.sqlite --csv results/                       every section's ranking and travellers
 
 The PBN file holds a game per board (dealer, vulnerability, the deal when the event file has its hand
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
-same rankings as `tenace results`."""
+same rankings as `tenace results`. The CSV folder gets two files a section, A-ranking.csv and
+A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites. Give --pbn, --csv or both."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("report", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_event_file(p)
-    p.add_argument("--pbn", required=True, metavar="FILE", help="the PBN file to write ('-': standard output)")
+    p.add_argument("--pbn", metavar="FILE", help="the PBN file to write ('-': standard output)")
+    p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     path = event_file(args)
-    target = None if args.pbn == "-" else Path(args.pbn)
+    if args.pbn is None and args.csv is None:
+        raise UsageError("say what to write: --pbn FILE, --csv DIR, or both")
+    target = None if args.pbn in (None, "-") else Path(args.pbn)
     if target is not None:
         output_file("--pbn", target, not_same_as=path)
+    if args.csv is not None:
+        output_folder("--csv", args.csv)
     with open_event(path) as conn:
         try:
             with read_transaction(conn):
                 results = event_results(conn, args.section)
-                if len(results.sections) > 1:
+                if args.pbn is not None and len(results.sections) > 1:
                     names = ", ".join(s.section for s in results.sections)
                     raise UsageError(f"this event has sections {names}: give --section, one PBN file each")
                 section = results.sections[0]
                 deals = {b: d for b in section.boards if (d := hand_record(conn, section.section, b)) is not None}
         except ResultsError as e:
             raise UsageError(str(e)) from None
+    if args.csv is not None:
+        for each in results.sections:
+            try:
+                written = write_section_csv(each, args.csv)
+            except OSError as e:
+                raise cannot_write("--csv", args.csv, e) from None
+            print(f"wrote {', '.join(str(w) for w in written)}: section {each.section}", file=sys.stderr)
+    if args.pbn is None:
+        return 0
     if target is None:
         write_section_pbn(results, section, deals, sys.stdout)
         return 0
