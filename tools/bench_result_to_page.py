@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from tenace.movement import mitchell
-from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store import create_event, ingest, sign_in
 
 from live_page import PHONE, chromium, served
 from sample_results import session_results
