@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.store import create_event
 
@@ -234,6 +234,9 @@ CASES: list[tuple[str, str, str]] = [
     ("sim --unplug -1", "--unplug is 0 to 600 seconds, not -1", ""),
     ("sim --kill-host -1", "--kill-host is 0 to 100, not -1", ""),
     ("sim --kill-host 1000", "--kill-host is 0 to 100, not 1000", ""),
+    ("sim --howell 2", "--howell is 3 to 10, not 2", ""),
+    ("sim --howell 11", "--howell is 3 to 10, not 11", ""),
+    ("sim --tables 5 --boards 6 --change", "--change needs 4 rounds or more", ""),
     ("sim --per-process 0", "--per-process is 1 to 999, not 0", ""),
     ("sim --workdir notes.txt", "--workdir notes.txt is a file, not a folder", ""),
     ("sim --workdir notes.txt/run", "--workdir notes.txt/run: a part of that path is a file", ""),
@@ -271,15 +274,6 @@ def contents(folder: Path) -> dict[str, bytes]:
     """The sample files' bytes (SQLite's -wal and -shm files and the collector's lock file change on any use)."""
     return {p.name: p.read_bytes() for p in folder.iterdir()
             if p.is_file() and not p.name.endswith(("-wal", "-shm", ".lock"))}
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as e:  # argparse
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

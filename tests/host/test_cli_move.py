@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, director_log, ingest, missing_results, sign_in
 
@@ -19,12 +19,7 @@ MOVEMENT = mitchell(5, 3)
 
 
 def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as e:  # argparse's own refusals
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run(list(args), capsys)
 
 
 @pytest.fixture
@@ -66,6 +61,8 @@ def test_a_pair_that_leaves_is_logged_and_the_session_scores_without_its_boards(
     # have 4 results, factored up to the common top).
     assert len(ew2) == 1 and ew2[0]["boards"] == 9
     assert ew2[0]["percent"] == round(ew2[0]["mp"] / (9 * 8) * 100, 2)
+    notes = report["report"]["notes"]
+    assert "movement changed by TD Ana at " in notes[-1] and notes[-1].endswith(": EW 2 absent from round 4: went home")
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -97,3 +94,23 @@ def test_a_missing_event_file_is_one_line(tmp_path: Path, capsys: pytest.Capture
     code, _, err = tenace(capsys, "move", str(tmp_path / "none.sqlite"), "--close", "2", "--round", "2",
                           "--why", "x")
     assert code == 2 and "no such event file" in err
+
+
+def test_a_half_table_event_and_its_late_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "half.sqlite"
+    code, out, err = tenace(capsys, "event", "new", "--db", str(path), "--name", "Half", "--tables", "5",
+                            "--boards-per-round", "3", "--half-table")
+    assert (code, err) == (0, "") and "NS 5 missing (a half table)" in out
+    conn = connect(path)
+    assert len(missing_results(conn)) == 60  # table 5 sits out every round: 5 x 3 boards fewer
+    conn.close()
+    code, out, err = tenace(capsys, "move", str(path), "--present", "NS 5", "--round", "3", "--why", "came late")
+    assert (code, err) == (0, "") and "changed: table 5 round 3, table 5 round 4, table 5 round 5" in out
+    conn = connect(path)
+    assert len(missing_results(conn)) == 69
+    conn.close()
+    code, out, _ = tenace(capsys, "event", "show", "--db", str(path))
+    assert code == 0 and out.count("sit-out: NS 5 absent") == 2 and "round  3 table  5: NS  5 v EW  3" in out
+    code, _, err = tenace(capsys, "event", "new", "--db", str(tmp_path / "t.sqlite"), "--name", "T", "--tables",
+                          "2", "--boards-per-round", "3", "--half-table")
+    assert code == 2 and "nothing to compare" in err

@@ -7,19 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
-from tenace.cli import main
 from tenace.movement import howell, mitchell
 from tenace.movement.serial import movement_to_json
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as e:  # argparse
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_show_prints_round_by_round_who_plays_which_boards_where(capsys: pytest.CaptureFixture[str]) -> None:

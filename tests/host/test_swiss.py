@@ -11,8 +11,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 
-from tenace.cli import main
 from tenace.movement import check, pair_label
 from tenace.movement.swiss import Match, next_round, standings
 from tenace.movement.swiss_input import SwissInputError, read_results, read_teams
@@ -188,15 +188,6 @@ def test_results_take_names_semicolons_a_header_and_byes() -> None:
     teams = read_teams("Lions\nTigers\nBears\n", "t")
     played = read_results("Round;Home;Away;HomeVP;AwayVP\n1;lions;3;11.5;8.5\n1;Tigers;BYE;12\n", "r", teams)
     assert played == [match(1, 1, 3, 11.5, 8.5), match(1, 2, None, 12)]
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as e:  # argparse
-        code = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

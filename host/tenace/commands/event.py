@@ -12,10 +12,11 @@ from tenace.commands.options import in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
 from tenace.errors import UsageError
-from tenace.movement import MovementError, nothing_to_compare
+from tenace.movement import MovementError, half_table, nothing_to_compare
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
+from tenace.store.movement_changes import sit_outs
 from tenace_wire.frame_types import MAX_TERMINAL
 
 HELP = "create an event file (a Mitchell or a Howell per section), show it, seat a terminal at a table, import deals"
@@ -48,6 +49,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "every pair meets every other)")
     new.add_argument("--rounds", type=int, metavar="R",
                      help="fewer rounds than the whole movement (a shortened Howell or Mitchell)")
+    new.add_argument("--half-table", action="store_true",
+                     help="one pair short: a Mitchell's NS pair of the last table or a Howell's pair 2N is absent, "
+                          "whoever meets it sits out (a late pair takes its place with tenace move --present)")
     new.add_argument("--date", metavar="YYYY-MM-DD", help="the event's date (default: today)")
     new.add_argument("--scoring", choices=SCORING_METHODS, default="matchpoints", help="default: matchpoints")
     new.add_argument("--section", default="A", metavar="A[,B...]",
@@ -102,6 +106,8 @@ def run_new(args: argparse.Namespace) -> int:
     event_prompt.fill_in(args)
     try:
         movement = event_prompt.movement_of(args.movement, args.tables, args.boards_per_round, args.rounds)
+        if args.half_table:
+            movement = half_table(movement)
         why = nothing_to_compare(movement)
         if why is not None:
             raise UsageError(why)
@@ -135,10 +141,14 @@ def run_show(args: argparse.Namespace) -> int:
     print(f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')}")
     for s in info.sections:
         print(f"section {s.name}: {s.movement}")
+        out = sit_outs(conn, s.name)  # after tenace move, or a half table's phantom
         for round_, table, ns, ew, boards in section_rounds(conn, s.name):
             # A Howell's pair is named by its number alone; where it sits this round follows it.
             seated = f"{ns:>2} (NS) v {ew:>2} (EW)" if s.one_field else f"NS {ns:>2} v EW {ew:>2}"
-            print(f"  round {round_:>2} table {table:>2}: {seated}  boards {boards}")
+            absent = out.get((table, round_))
+            note = "" if absent is None else "  sit-out: " + (
+                "both pairs out" if all(absent) else f"{'NS' if absent[0] else 'EW'} {ns if absent[0] else ew} absent")
+            print(f"  round {round_:>2} table {table:>2}: {seated}  boards {boards}{note}")
     terminals = terminal_status(conn)
     print(f"terminals: {len(terminals) or 'none signed in'}")
     for t in terminals:

@@ -12,17 +12,16 @@ from tenace.errors import UsageError
 from tenace.movement import (
     Movement,
     MovementError,
-    Pair,
     appendix_mitchell,
     arrow_switched,
     check,
+    half_table,
     howell,
     mitchell,
     relay_mitchell,
     shortened,
     skip_mitchell,
     teams,
-    with_phantom,
 )
 from tenace.movement.serial import FormError, movement_from_json, movement_to_json, report_to_json
 from tenace.movement.text import render_plan, render_report
@@ -116,7 +115,7 @@ def movement_of(args: argparse.Namespace) -> Movement:
             raise MovementError("phantom", "an appendix Mitchell has its half table already (the EW pair one above "
                                 "the tables): give the number of whole tables")
         if args.half_table:
-            movement = with_phantom(movement, _missing_pair(movement))
+            movement = half_table(movement)
         if args.arrow_switch is not None:
             movement = arrow_switched(movement, _rounds(args.arrow_switch, movement.rounds))
     except MovementError as e:
@@ -139,12 +138,6 @@ def generate(kind: str, tables: int | None, boards_per_round: int, rounds: int |
              "appendix-mitchell": appendix_mitchell}[kind]
     movement = built(tables, boards_per_round)
     return movement if rounds is None else shortened(movement, rounds)
-
-
-def _missing_pair(m: Movement) -> Pair:
-    if m.kind == "teams":
-        raise MovementError("phantom", "a team match has no half table: each team has its two pairs")
-    return ("NS", m.tables) if m.kind == "mitchell" else ("", 2 * m.tables)
 
 
 def _rounds(text: str, rounds: int) -> list[int]:

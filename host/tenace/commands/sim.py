@@ -145,6 +145,8 @@ def report(result: SimResult, db: Path) -> None:
     print(f"\n{result.seconds:.1f} s; host started {result.host_starts}x; {result.keys} keys pressed")
     if result.change is not None:
         print(f"the director changed the movement: {result.change}")
+    elif result.change_missed:
+        print("the director did not change the movement: the tables had gone too far for it")
     if result.host_starts > 1:
         print(f"while the host was down the tables went on and accepted {result.keyed_while_down} results")
     print(f"on the air: {air.frames_up} frames up, {air.frames_down} down; "

@@ -18,12 +18,13 @@ from tenace.movement.model import (
     pair_label,
 )
 from tenace.movement.teams import teams
-from tenace.movement.variants import arrow_switched, shortened, with_phantom
+from tenace.movement.variants import arrow_switched, half_table, shortened, with_phantom
 
 __all__ = [
     "KINDS", "MAX_BOARDS", "MAX_BOARDS_PER_ROUND", "MAX_HOWELL_TABLES", "MAX_ROUNDS", "MAX_TABLES",
     "MIN_HOWELL_TABLES", "MIN_TABLES", "RULES", "Balance", "Encounter", "Kind", "Movement", "MovementError", "Pair",
-    "PairSummary", "Problem", "Report", "appendix_mitchell", "arrow_switched", "check", "check_size", "howell",
+    "PairSummary", "Problem", "Report", "appendix_mitchell", "arrow_switched", "check", "check_size", "half_table",
+    "howell",
     "mitchell", "nothing_to_compare", "pair_label",
     "relay_mitchell", "shortened", "skip_mitchell", "teams", "with_phantom",
 ]

@@ -49,3 +49,11 @@ def with_phantom(movement: Movement, phantom: Pair) -> Movement:
         raise MovementError("phantom", f"there is no pair {pair_label(phantom, movement.kind)} in this movement")
     return replace(movement, name=f"{movement.name}, {pair_label(phantom, movement.kind)} missing (a half table)",
                    phantom=phantom)
+
+
+def half_table(movement: Movement) -> Movement:
+    """The movement one pair short, the usual pair missing: a Mitchell's NS pair of the last table (its EW
+    visitors sit out there), a Howell's pair 2n (the pair that stays put)."""
+    if movement.kind == "teams":
+        raise MovementError("phantom", "a team match has no half table: each team has its two pairs")
+    return with_phantom(movement, ("NS", movement.tables) if movement.kind == "mitchell" else ("", 2 * movement.tables))

@@ -16,6 +16,7 @@ from tenace.store.director import LogEntry, Publication, director_log, penalties
 from tenace.store.encounters import section_boards, slot_count
 from tenace.store.event import EventInfo, event_info
 from tenace.store.hand_records import hand_records
+from tenace.store.movement_changes import section_changes
 from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import conflicts, current_results
 from tenace.store.scoring_input import board_results, pair_penalties
@@ -67,8 +68,11 @@ def event_results(conn: sqlite3.Connection, section: str | None = None) -> Event
         raise ResultsError(f"the event is scored by {info.scoring.replace('_', ' ')}, which tenace results "
                            f"cannot rank yet (matchpoints and IMPs can)")
     published = publication(conn)
-    log = {e.result: e for e in director_log(conn) if e.result is not None}
-    sections = tuple(_section(conn, info, name, method, published, log) for name in names if section in (None, name))
+    entries = director_log(conn)
+    log = {e.result: e for e in entries if e.result is not None}
+    moves = [e for e in entries if e.action == "move"]
+    sections = tuple(_section(conn, info, name, method, published, log, moves) for name in names
+                     if section in (None, name))
     return EventResults(info, sections, published)
 
 
@@ -85,7 +89,7 @@ def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) 
 
 
 def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
-             log: dict[int, LogEntry]) -> SectionResults:
+             log: dict[int, LogEntry], moves: list[LogEntry]) -> SectionResults:
     pairs = StorePairs(len(info.sections))
     results = board_results(conn, section, pair_name=pairs)
     penalised = pair_penalties(conn, section, pair_name=pairs)
@@ -106,6 +110,11 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
                          f"{v.why}" + (" (after the correction period, forced)" if entry and entry.forced else ""))
     for p in penalties(conn, section):
         notes.append(f"Law 90 penalty, {p.text}, by {p.who} at {_clock(p.at)}: {p.why}")
+    changed = section_changes(conn, section)
+    for e in moves:  # who sat out where: the boards those pairs did not play are scored on fewer results
+        if e.id in changed:
+            what = e.detail.removeprefix(f"section {section} ")
+            notes.append(f"movement changed by {e.who} at {_clock(e.at)}: {what}: {e.why}")
     expected = slot_count(conn, section)
     conflicted = len(conflicts(conn, section))
     title = _title(info, section, len(results), expected, conflicted, published)

@@ -55,6 +55,9 @@ class SimOptions:
             raise UsageError(f"--boards {self.boards} is not a whole number of rounds of "
                              f"{self.boards_per_round} boards")
         rounds = self.boards // self.boards_per_round
+        if self.change and rounds < 4:
+            raise UsageError(f"--change needs 4 rounds or more (the pair leaves two rounds after a table has reached "
+                             f"round 2), not {rounds}")
         if rounds > self.tables:
             raise UsageError(f"{rounds} rounds of {self.boards_per_round} boards need at least {rounds} tables "
                              f"(a Mitchell meets each pair once); there are {self.tables}")
@@ -74,6 +77,7 @@ class SimResult:
     seconds: float
     keyed_while_down: int  # results the tables accepted while the host was dead (they play on from kept plans)
     change: str | None  # the movement change made during the session, as the director's log says it
+    change_missed: bool  # --change, but the tables had gone too far for it
 
 
 def run(options: SimOptions, workdir: Path, db: Path | None = None) -> SimResult:
@@ -118,7 +122,8 @@ async def _run(options: SimOptions, workdir: Path, db: Path) -> SimResult:
         comparison = compare(conn, read_accepted(storage, seats), movements, options.scoring,
                              terminal_faults=sum(g.faults for g in groups))
     return SimResult(comparison, movements, radio.stats, collector.starts, sum(g.keys for g in groups),
-                     time.monotonic() - started, supervisor.keyed_while_down, supervisor.change)
+                     time.monotonic() - started, supervisor.keyed_while_down, supervisor.change,
+                     supervisor.change_missed)
 
 
 def terminal_seats(movements: dict[str, Movement]) -> Seats:
@@ -148,6 +153,7 @@ class _Supervisor:
         self.storage = storage
         self.keyed_while_down = 0  # results the tables accepted while the host was dead
         self.change: str | None = None
+        self.change_missed = False  # the tables had gone too far for it
 
     async def run(self, waits: list[asyncio.Task[int]]) -> None:
         options = self.options
@@ -165,7 +171,7 @@ class _Supervisor:
                                   f"{_stored(reader)} of {self._expected()} results stored")
                 await asyncio.sleep(_POLL_S)
                 stored = _stored(reader)
-                if options.change and self.change is None:
+                if options.change and self.change is None and not self.change_missed:
                     self._change_movement()
                 if kills_due and stored >= kills_due[0]:
                     kills_due.pop(0)
@@ -207,7 +213,7 @@ class _Supervisor:
                 return
             rounds = self.options.boards // self.options.boards_per_round
             if latest + 2 > rounds:
-                self.change = "none: the tables were too far on"
+                self.change_missed = True
                 log.warning("no movement change: the tables are at round %d of %d", latest, rounds)
                 return
             try:

@@ -46,7 +46,7 @@ def pair_text(pair: PairRef) -> str:
 
 def set_presence(conn: sqlite3.Connection, section: str | None, pair: PairRef, first_round: int,
                  last_round: int | None = None, *, present: bool, who: str, why: str,
-                 before: bool | None = None, at: datetime | None = None, force: bool = False) -> MovementChange:
+                 before: bool = False, at: datetime | None = None, force: bool = False) -> MovementChange:
     """A pair absent (or present again) from `first_round` to `last_round` (default: the last round).
 
     `before`: also the rounds before `first_round` the other way round (a late pair: absent until it came,
@@ -58,9 +58,10 @@ def set_presence(conn: sqlite3.Connection, section: str | None, pair: PairRef, f
         _check_rounds(first_round, last, rounds)
         _check_pair(conn, name, pair)
         spans = [(first_round, last, present)]
-        if before and first_round > 1:
+        before = before and first_round > 1
+        if before:
             spans.insert(0, (1, first_round - 1, not present))
-        word = ("late: absent until round %d, present from then" % first_round if before
+        word = (f"late: absent until round {first_round}, present from then" if before
                 else f"{'present' if present else 'absent'} {_rounds(first_round, last, rounds)}")
         detail = f"section {name} {pair_text(pair)} {word}"
 
@@ -137,6 +138,13 @@ def changed_sections(conn: sqlite3.Connection, since: int) -> dict[str, int]:
         " UNION ALL SELECT action, section, first_round FROM table_closure"
         " UNION ALL SELECT action, section, first_round FROM pair_swap) WHERE action > ? GROUP BY section",
         (since,))}
+
+
+def section_changes(conn: sqlite3.Connection, section: str) -> set[int]:
+    """The director's log ids of the movement changes made to a section."""
+    return {int(a) for (a,) in conn.execute(
+        "SELECT action FROM presence WHERE section = ?1 UNION SELECT action FROM table_closure WHERE section = ?1"
+        " UNION SELECT action FROM pair_swap WHERE section = ?1", (section,))}
 
 
 def absent_from_start(conn: sqlite3.Connection, section: str, pair: PairRef, *, who: str, why: str) -> None:
