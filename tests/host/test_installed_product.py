@@ -76,3 +76,13 @@ def test_the_installed_tenace_terminal_runs_a_key_script(installed: tuple[Path, 
     proc = run(venv / "bin" / "tenace", "terminal", "--headless", "--keys", "3 OK", cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Round 1" in proc.stdout, proc.stdout
+
+
+def test_the_installed_package_has_the_pages_templates(installed: tuple[Path, dict[str, str]],
+                                                       tmp_path: Path) -> None:
+    # tenace serve's templates are package data: a wheel without them would serve nothing.
+    venv, env = installed
+    proc = run(venv / "bin" / "python", "-c", "from tenace.web.app import templates; t = templates(); "
+               "print(t.get_template('rankings.html').filename)", cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert Path(proc.stdout.strip()).is_relative_to(venv)

@@ -137,3 +137,37 @@ def transaction(conn: sqlite3.Connection) -> AbstractContextManager[sqlite3.Conn
     """One write transaction: BEGIN IMMEDIATE (takes the write lock now, so what is read stays true),
     COMMIT on success, ROLLBACK on any exception."""
     return _within(conn, "BEGIN IMMEDIATE", commit)
+
+
+def connect_read_only(path: Path | str) -> sqlite3.Connection:
+    """A connection that cannot write to an event file (the public pages): SQLite refuses any write on it.
+
+    The file must be a Tenace event file at this Tenace's schema version (open it once with `connect`, as every
+    other command does, to bring an older one up to date). `check_same_thread` is off: a page is rendered in a
+    worker thread, one connection per render.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"{path}: no such event file")
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                               timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    except sqlite3.Error as e:
+        raise StoreError(f"{path}: cannot open: {e}") from None
+    try:
+        application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        conn.execute("PRAGMA query_only = ON")
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise StoreError(f"{path}: not a usable event file: {e}") from None
+    if application_id != APPLICATION_ID or version != schema_version():
+        conn.close()
+        raise StoreError(f"{path}: not a Tenace event file of this version")
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def data_version(conn: sqlite3.Connection) -> int:
+    """A number that changes whenever another connection commits to the file: a cheap way to notice new results."""
+    return int(conn.execute("PRAGMA data_version").fetchone()[0])

@@ -1,0 +1,127 @@
+"""The ASGI app of `tenace serve`: public, read-only pages (GET only) and the event stream that keeps them live."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from tenace.reports.event_results import EventResults, ResultsError
+from tenace.web.changes import POLL_S, Changes
+from tenace.web.pages import (
+    STRAINS,
+    EventFile,
+    NotFound,
+    board_of,
+    diagram,
+    figure,
+    pair_of,
+    pair_slug,
+    result_cells,
+    section_of,
+)
+
+# A comment line now and then keeps phones' and proxies' idle timers from closing the stream.
+KEEPALIVE_S = 15.0
+# Pages are never cached: a phone coming back to a tab must not show an old ranking.
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def templates() -> Environment:
+    env = Environment(loader=PackageLoader("tenace.web", "templates"), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(figure=figure, result_cells=result_cells, pair_slug=pair_slug, diagram=diagram,
+                       strains=STRAINS)
+    return env
+
+
+def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
+    """The app for one event file; it polls the file for changes while it runs (its lifespan)."""
+    env = templates()
+    event = EventFile(path)
+    changes = Changes(path, poll_s)
+
+    async def render(request: Request, template: str,
+                     what: Callable[[EventResults], dict[str, object]] | None) -> Response:
+        # The generation first: a change during the render is then still announced to this page.
+        generation = changes.generation
+        try:
+            results = await run_in_threadpool(event.results, generation)
+            context = await run_in_threadpool(what, results) if what is not None else {}
+        except NotFound as e:
+            return HTMLResponse(env.get_template("missing.html").render(message=str(e)), 404, headers=NO_STORE)
+        except ResultsError as e:
+            return HTMLResponse(env.get_template("missing.html").render(message=str(e)), 503, headers=NO_STORE)
+        part = request.query_params.get("part") == "1"
+        page = env.get_template(template)
+        html = page.render(results=results, info=results.info, generation=generation, part=part,
+                           part_url=f"{request.url.path}?part=1", **context)
+        return HTMLResponse(html, headers=NO_STORE)
+
+    async def rankings(request: Request) -> Response:
+        return await render(request, "rankings.html", None)
+
+    async def board(request: Request) -> Response:
+        name, number = request.path_params["section"], request.path_params["board"]
+
+        def what(results: EventResults) -> dict[str, object]:
+            section = section_of(results, name)
+            return {"section": section, "board": number, "report": board_of(section, number)}
+        return await render(request, "board.html", what)
+
+    async def pair(request: Request) -> Response:
+        name, slug = request.path_params["section"], request.path_params["pair"]
+
+        def what(results: EventResults) -> dict[str, object]:
+            section = section_of(results, name)
+            found, report = pair_of(section, slug)
+            return {"section": section, "pair": found, "report": report}
+        return await render(request, "pair.html", what)
+
+    async def events(request: Request) -> Response:
+        """Server-sent events: `changed` each time the event file has new results, so that the page refetches."""
+        try:
+            since = int(request.query_params.get("since", changes.generation))
+        except ValueError:
+            since = changes.generation
+
+        async def stream() -> AsyncIterator[str]:
+            seen = since
+            yield "retry: 1000\n\n"  # a dropped connection is made again within a second
+            while True:
+                now = await changes.wait(seen, KEEPALIVE_S)
+                if now == seen:
+                    yield ": still here\n\n"
+                    continue
+                seen = now
+                yield f"event: changed\ndata: {now}\n\n"
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={**NO_STORE, "X-Accel-Buffering": "no"})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        watcher = asyncio.create_task(changes.watch())
+        try:
+            yield
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+
+    routes = [
+        Route("/", rankings, methods=["GET"]),
+        Route("/board/{section}/{board:int}", board, methods=["GET"]),
+        Route("/pair/{section}/{pair}", pair, methods=["GET"]),
+        Route("/events", events, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.changes = changes
+    return app
