@@ -147,7 +147,7 @@ class App:
         self.traveller = None  # the last traveller the host sent
         self.ranking = None  # the last ranking the host sent (menu 3)
         self.status = ""  # one line at the bottom: why a key was refused, "saved", a host message
-        self.battery_low = -1  # the battery's percent while the warning is on (under the status, if any), else -1
+        self.battery_low = -1  # the percent the warning line shows (above the status, if any); -1: no warning
         self._battery_at = 0
         self.asking = None  # the sign_in or round_request the host has not answered yet
         self.screen = None
