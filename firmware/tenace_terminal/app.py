@@ -7,7 +7,7 @@ Devices (hard rule 6), each a small object the board file or a simulator passes 
   link.send(msg: dict), link.recv() -> dict or None (messages to and from the host, each with a 'type');
     the link owns delivery: each message is handed to it once (a pending result again after a reboot)
   storage: a directory path on a mounted filesystem (the journal lives there)
-  battery.percent() -> int 0..100
+  battery.percent() -> int 0..100 (read every 10 s: at 15 % or less a warning line, see _BATTERY_LOW)
 
 Every state change that must survive a reboot is a journal record, applied by the same code
 (_apply) when it happens and when the journal is replayed at start-up, so a rebooted terminal is
@@ -31,6 +31,13 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
 _IDLE_MS = const(10)
 _GC_EVERY = const(4096)  # bytes allocated between two garbage collections
 _SCREENS = "tenace_terminal.screens"
+# The low-battery warning. At 15 % a Li-ion cell is near 3.6 V: an hour or so of play left, and still well above
+# where the regulator drops out and a flash write (the journal) could be cut half-way. It goes away above 20 %,
+# so a reading that wavers around 15 % under load does not make it blink. Read every 10 s: the level moves slowly.
+_BATTERY_LOW = const(15)
+_BATTERY_OK = const(20)
+_BATTERY_EVERY_MS = const(10000)
+_TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython: differences are masked
 
 # What the host may set at sign-in; these are used for whatever it leaves out.
 DEFAULT_SETTINGS = {
@@ -140,6 +147,8 @@ class App:
         self.traveller = None  # the last traveller the host sent
         self.ranking = None  # the last ranking the host sent (menu 3)
         self.status = ""  # one line at the bottom: why a key was refused, "saved", a host message
+        self.battery_low = -1  # the percent the warning line shows (above the status, if any); -1: no warning
+        self._battery_at = 0
         self.asking = None  # the sign_in or round_request the host has not answered yet
         self.screen = None
         self.screen_name = ""
@@ -155,6 +164,7 @@ class App:
         for seq in sorted(self.pending):
             link.send(self.pending[seq])
         display.rtl = messages.is_rtl()  # (also without a journal: the language the firmware started in)
+        self._check_battery(clock.ticks_ms())
         self._first_screen()
         self._switch()
 
@@ -468,6 +478,9 @@ class App:
         Returns True when a message or a key was handled (a simulator runs until this is False).
         """
         busy = False
+        now = self.clock.ticks_ms()
+        if (now - self._battery_at) & _TICKS_MASK >= _BATTERY_EVERY_MS:
+            self._check_battery(now)
         self._switch()
         message = self.link.recv()
         if message is not None:
@@ -505,6 +518,19 @@ class App:
             if not self.step() and sleep_ms is not None:
                 sleep_ms(_IDLE_MS)
 
+    def _check_battery(self, now: int) -> None:
+        """Turn the low-battery warning on or off (a redraw when it changes); play goes on either way."""
+        self._battery_at = now
+        try:
+            percent = self.battery.percent()
+        except Exception as e:  # a failed reading (ADC) must not stop the terminal
+            self._report(e)
+            return
+        shown = percent if percent <= _BATTERY_LOW or (self.battery_low >= 0 and percent < _BATTERY_OK) else -1
+        if shown != self.battery_low:
+            self.battery_low = shown
+            self.dirty = True
+
     def _report(self, error: Exception) -> None:
         self.faults += 1
         name = type(error).__name__
@@ -524,12 +550,17 @@ class App:
         display.clear()
         if self.screen is not None:
             self.screen.draw(display)
+        bottom = display.rows
         if self.status:
             lines = wrap(self.status, display.cols)
-            row = display.rows - len(lines)
+            bottom -= len(lines)
+            row = bottom
             for line in lines:
                 display.text(0, row, " " * display.cols)
                 display.text(0, row, line)
                 row += 1
+        if self.battery_low >= 0:  # just above the status: both stay in sight
+            display.text(0, bottom - 1, " " * display.cols)
+            display.text(0, bottom - 1, messages.text("battery_low", self.battery_low))
         display.show()
         self.dirty = False
