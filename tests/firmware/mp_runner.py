@@ -1,6 +1,6 @@
 """Runs the test_* functions of the given test modules under the MicroPython unix port (no pytest there).
 
-Usage: micropython -X heapsize=32k tests/firmware/mp_runner.py test_law77 test_board ...
+Usage: micropython -X heapsize=33k tests/firmware/mp_runner.py test_law77 test_board ...
 Prints one line per failure and ends with pytest's plain closing line, "N passed, N failed".
 """
 
@@ -25,7 +25,7 @@ def main(names):
             else:
                 passed += 1
             gc.collect()
-        # Free the module, and the firmware modules it brought in, before the next one: a 32 KB heap
+        # Free the module, and the firmware modules it brought in, before the next one: a 33 KB heap
         # cannot hold every test module and every firmware package at once.
         for loaded_name in [n for n in sys.modules if n not in loaded]:
             del sys.modules[loaded_name]

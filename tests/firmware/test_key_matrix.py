@@ -1,7 +1,7 @@
 """The key-matrix scanner on a simulated matrix without diodes: debounce, held keys, two keys, ghosts, tick wrap.
 
-Runs under pytest and MicroPython. The test names are short: the shared 32 KB MicroPython run of every firmware
-test module keeps each name (an interned string) to its end.
+Runs under pytest and MicroPython. The test names are short: the shared MicroPython run of every firmware test
+module keeps each name (an interned string) to its end.
 """
 
 from fake_matrix import FakeMatrix, TicksClock
