@@ -381,10 +381,22 @@ class App:
                 plan[name] = message[name]
         current = self.plan
         if current is not None and plan["round"] == current["round"] and message.get("changed"):
-            if plan["boards"] == current["boards"] and "deals" in current:
+            # The movement changed under this round. Once the table has finished, nothing changes here; once a
+            # board is in, the round stays as it was played (the director sees the host's refusals) and only
+            # where everyone goes next changes.
+            if self.session_over:
+                return
+            if self.boards_done():
+                moves = plan
+                plan = dict(current)
+                for name in ("next", "last"):
+                    plan.pop(name, None)
+                    if name in moves:
+                        plan[name] = moves[name]
+            elif plan["boards"] == current["boards"] and "deals" in current:
                 plan["deals"] = current["deals"]
                 plan["dd"] = current.get("dd") or ""  # ("": no analyses)
-            self.record(plan)  # the movement changed under this round: its pairs, or where they go next
+            self.record(plan)
             self.dirty = True  # (the screen draws from the plan; an entry being keyed is not interrupted)
             return
         if current is not None and plan["round"] <= current["round"]:

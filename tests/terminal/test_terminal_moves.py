@@ -70,3 +70,27 @@ def test_a_late_pair_starts_its_table_at_the_round_it_came_and_a_pair_gone_leave
         assert "Sit-out round" in screen, screen
     finally:
         sim.close()
+
+
+def test_a_change_that_comes_after_the_table_played_the_round_leaves_the_round_as_played():
+    sim = Simulator()
+    try:
+        sim.sign_in(3)
+        play_round(sim)
+        sim.press("OK")
+        play_round(sim)
+        sim.press("OK")
+        sim.radio.up = sim.radio.down = False  # the laptop out of reach: round 3 is played from the kept plan
+        screen = play_round(sim)
+        assert "Round 3 finished" in screen, screen
+        sim.press("OK")  # the session's end at this table
+        assert sim.app.session_over
+        # Meanwhile the director closed table 3 for round 3: the change reaches the table too late.
+        assert "closed" in sim.host.move("close", 3, 3)
+        sim.radio.up = sim.radio.down = True
+        sim.wait(MOVES_MS * 4)
+        assert sim.app.session_over and not sim.app.pending, sim.app.pending  # not reopened, every result answered
+        assert sim.app.screen_name == "session_end", sim.screen()
+        assert sorted(sim.host.results()) == [1001, 1002, 1003, 2004, 2005, 2006]  # round 3's refused: a sit-out
+    finally:
+        sim.close()

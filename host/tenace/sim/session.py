@@ -28,6 +28,7 @@ from tenace.store.queries import terminal_result_count
 log = logging.getLogger(__name__)
 
 _POLL_S = 0.2
+CHANGE_SETTLE_S = 3.0  # after a movement change, the host is not killed for this long
 _PROGRESS_S = 5.0
 
 
@@ -154,6 +155,7 @@ class _Supervisor:
         self.keyed_while_down = 0  # results the tables accepted while the host was dead
         self.change: str | None = None
         self.change_missed = False  # the tables had gone too far for it
+        self.changed_at: float | None = None  # when the change was made (the event loop's clock)
 
     async def run(self, waits: list[asyncio.Task[int]]) -> None:
         options = self.options
@@ -173,7 +175,10 @@ class _Supervisor:
                 stored = _stored(reader)
                 if options.change and self.change is None and not self.change_missed:
                     self._change_movement()
-                if kills_due and stored >= kills_due[0]:
+                # Not while a movement change may still be on its way to the tables (a second for the collector
+                # to see it, then the plans): a table that cannot hear of it plays the old plan.
+                settled = self.changed_at is None or loop.time() - self.changed_at >= CHANGE_SETTLE_S
+                if kills_due and stored >= kills_due[0] and settled:
                     kills_due.pop(0)
                     await self._kill_host(stored)
                 if unplug_due is not None and stored >= unplug_due:
@@ -223,6 +228,7 @@ class _Supervisor:
                 log.info("movement change not made yet: %s", e)
                 return
         self.change = made.detail
+        self.changed_at = asyncio.get_running_loop().time()
         print(f"  the director: {made.detail}", file=sys.stderr, flush=True)
 
 
