@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 _POLL_S = 0.2
 CHANGE_SETTLE_S = 3.0  # after a movement change, the host is not killed for this long
+LEAD_ROUNDS = 3  # a movement change starts this many rounds after the furthest table: its plans have time to arrive
 _PROGRESS_S = 5.0
 
 
@@ -57,8 +58,8 @@ class SimOptions:
                              f"{self.boards_per_round} boards")
         rounds = self.boards // self.boards_per_round
         if self.change and rounds < 4:
-            raise UsageError(f"--change needs 4 rounds or more (the pair leaves two rounds after a table has reached "
-                             f"round 2), not {rounds}")
+            raise UsageError(f"--change needs 4 rounds or more (the pair leaves {LEAD_ROUNDS} rounds after the "
+                             f"furthest table, once one has played a board), not {rounds}")
         if rounds > self.tables:
             raise UsageError(f"{rounds} rounds of {self.boards_per_round} boards need at least {rounds} tables "
                              f"(a Mitchell meets each pair once); there are {self.tables}")
@@ -207,22 +208,22 @@ class _Supervisor:
             return slot_count(conn)
 
     def _change_movement(self) -> None:
-        """The director's change, as `tenace move` makes it, once a table of section A has reached round 2:
-        EW 1 leaves two rounds after the latest round any table has reached."""
+        """The director's change, as `tenace move` makes it, once a table of section A has played a board: EW 1
+        leaves LEAD_ROUNDS rounds after the latest round any table has reached."""
         # What the tables accepted tells how far they are (the store may lag behind them).
         accepted = read_accepted(self.storage, self.seats)
         with closing(connect(self.db)) as conn:
             latest = max([v.round for v in current_results(conn, SECTION)]
                          + [slot[2] for slot in accepted if slot[0] == SECTION], default=0)
-            if latest < 2:
+            if latest < 1:
                 return
             rounds = self.options.boards // self.options.boards_per_round
-            if latest + 2 > rounds:
+            if latest + LEAD_ROUNDS > rounds:
                 self.change_missed = True
                 log.warning("no movement change: the tables are at round %d of %d", latest, rounds)
                 return
             try:
-                made = set_presence(conn, SECTION, ("EW", 1), latest + 2, present=False, who="simulator",
+                made = set_presence(conn, SECTION, ("EW", 1), latest + LEAD_ROUNDS, present=False, who="simulator",
                                     why="the simulated director: EW 1 had to leave")
             except EntryError as e:  # a table got there first: try again at the next poll
                 log.info("movement change not made yet: %s", e)
