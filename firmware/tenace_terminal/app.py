@@ -297,6 +297,12 @@ class App:
 
     def save_result(self, record: dict) -> bool:
         """Journal a result, then hand it to the link; only then may the screen say it is saved."""
+        if record.get("type") == "result" and self.sits_out():
+            # The director made this round a sit-out while the board was keyed: nothing to save, the round
+            # screen says so.
+            self.entry = None
+            self.go("round")
+            return False
         if not self.record(record):
             return False
         self.link.send(record)

@@ -94,3 +94,18 @@ def test_a_change_that_comes_after_the_table_played_the_round_leaves_the_round_a
         assert sorted(sim.host.results()) == [1001, 1002, 1003, 2004, 2005, 2006]  # round 3's refused: a sit-out
     finally:
         sim.close()
+
+
+def test_a_board_keyed_when_the_round_becomes_a_sit_out_is_not_saved():
+    sim = Simulator()
+    try:
+        sim.sign_in(3)
+        screen = " ".join(sim.type("OK 4 S N K H =")[-1].split())
+        assert "NS: OK to accept" in screen or "EW: OK to accept" in screen, screen
+        assert "closed" in sim.host.move("close", 3, 1)  # table 3 closed from round 1, while board 1 is keyed
+        sim.wait(MOVES_MS)
+        screen = words(sim.press("OK"))
+        assert "Sit-out round" in screen and "NS: absent" in screen, screen
+        assert not sim.app.pending and sim.host.results() == {}
+    finally:
+        sim.close()

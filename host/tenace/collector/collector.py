@@ -312,10 +312,13 @@ class Collector:
             sections = changed_sections(self.conn, self._moves_seen)
             self._moves_seen = latest
             for terminal, (section, table) in list(self.session.bindings.items()):
-                if section_letter(section) in sections:
+                first = sections.get(section_letter(section))
+                if first is not None:
+                    # From the table's round, or from the round before the change (whose moves it may change)
+                    # when that is earlier: a table whose rounds all became sit-outs counts as at its last.
+                    start = max(1, min(round_plans.current_round(self.conn, section, table), first - 1))
                     log.info("terminal %d: the movement changed, sending its round plans again", terminal)
-                    self._send_plans(terminal, section, table, round_plans.current_round(self.conn, section, table),
-                                     now)
+                    self._send_plans(terminal, section, table, start, now)
         except sqlite3.Error as e:
             log.error("movement changes not read (%s); will try again", e)
 

@@ -28,8 +28,6 @@ from tenace.store.queries import terminal_result_count
 log = logging.getLogger(__name__)
 
 _POLL_S = 0.2
-CHANGE_SETTLE_S = 3.0  # after a movement change, the host is not killed for this long
-LEAD_ROUNDS = 3  # a movement change starts this many rounds after the furthest table: its plans have time to arrive
 _PROGRESS_S = 5.0
 
 
@@ -58,8 +56,8 @@ class SimOptions:
                              f"{self.boards_per_round} boards")
         rounds = self.boards // self.boards_per_round
         if self.change and rounds < 4:
-            raise UsageError(f"--change needs 4 rounds or more (the pair leaves {LEAD_ROUNDS} rounds after the "
-                             f"furthest table, once one has played a board), not {rounds}")
+            raise UsageError(f"--change needs 4 rounds or more (the pair leaves two rounds after a table has reached "
+                             f"round 2), not {rounds}")
         if rounds > self.tables:
             raise UsageError(f"{rounds} rounds of {self.boards_per_round} boards need at least {rounds} tables "
                              f"(a Mitchell meets each pair once); there are {self.tables}")
@@ -156,7 +154,6 @@ class _Supervisor:
         self.keyed_while_down = 0  # results the tables accepted while the host was dead
         self.change: str | None = None
         self.change_missed = False  # the tables had gone too far for it
-        self.changed_at: float | None = None  # when the change was made (the event loop's clock)
 
     async def run(self, waits: list[asyncio.Task[int]]) -> None:
         options = self.options
@@ -176,10 +173,7 @@ class _Supervisor:
                 stored = _stored(reader)
                 if options.change and self.change is None and not self.change_missed:
                     self._change_movement()
-                # Not while a movement change may still be on its way to the tables (a second for the collector
-                # to see it, then the plans): a table that cannot hear of it plays the old plan.
-                settled = self.changed_at is None or loop.time() - self.changed_at >= CHANGE_SETTLE_S
-                if kills_due and stored >= kills_due[0] and settled:
+                if kills_due and stored >= kills_due[0]:
                     kills_due.pop(0)
                     await self._kill_host(stored)
                 if unplug_due is not None and stored >= unplug_due:
@@ -208,28 +202,27 @@ class _Supervisor:
             return slot_count(conn)
 
     def _change_movement(self) -> None:
-        """The director's change, as `tenace move` makes it, once a table of section A has played a board: EW 1
-        leaves LEAD_ROUNDS rounds after the latest round any table has reached."""
+        """The director's change, as `tenace move` makes it, once a table of section A has reached round 2:
+        EW 1 leaves two rounds after the latest round any table has reached."""
         # What the tables accepted tells how far they are (the store may lag behind them).
         accepted = read_accepted(self.storage, self.seats)
         with closing(connect(self.db)) as conn:
             latest = max([v.round for v in current_results(conn, SECTION)]
                          + [slot[2] for slot in accepted if slot[0] == SECTION], default=0)
-            if latest < 1:
+            if latest < 2:
                 return
             rounds = self.options.boards // self.options.boards_per_round
-            if latest + LEAD_ROUNDS > rounds:
+            if latest + 2 > rounds:
                 self.change_missed = True
                 log.warning("no movement change: the tables are at round %d of %d", latest, rounds)
                 return
             try:
-                made = set_presence(conn, SECTION, ("EW", 1), latest + LEAD_ROUNDS, present=False, who="simulator",
+                made = set_presence(conn, SECTION, ("EW", 1), latest + 2, present=False, who="simulator",
                                     why="the simulated director: EW 1 had to leave")
             except EntryError as e:  # a table got there first: try again at the next poll
                 log.info("movement change not made yet: %s", e)
                 return
         self.change = made.detail
-        self.changed_at = asyncio.get_running_loop().time()
         print(f"  the director: {made.detail}", file=sys.stderr, flush=True)
 
 
