@@ -15,3 +15,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
         code = int(e.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`run` with the arguments as written on the command line: tenace(capsys, "results", "club.sqlite")."""
+    return run(list(args), capsys)

@@ -10,8 +10,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, director_log, ingest, penalties, publication, sign_in, states
 from tenace.store.queries import current_results
@@ -20,11 +20,6 @@ from sample_results import session_results
 
 TD = ("--who", "TD Ana")
 
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_runner import run
+from cli_runner import tenace
 
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, director_log, ingest, missing_results, sign_in
@@ -16,10 +16,6 @@ from sample_results import session_results
 
 TD = ("--who", "TD Ana")
 MOVEMENT = mitchell(5, 3)
-
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    return run(list(args), capsys)
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 
-from tenace.cli import main
 from tenace.movement import Movement, howell, mitchell
 from tenace.store import create_event, ingest, sign_in
 from tenace.store.hand_records import keep_hand_record
@@ -23,11 +23,6 @@ from sample_results import session_results
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 LINE = re.compile(r"^\s+(\d+=?)\s+((?:NS |EW )?\d+)\s+([\d.]+) MP\s+([\d.]+)%$")
 
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 MITCHELL = mitchell(5, 3)

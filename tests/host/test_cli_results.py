@@ -7,20 +7,14 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.scoring_input import board_results
 
 from sample_results import session_results
-
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def make_event(path: Path, tables: int = 5, boards_per_round: int = 3, results: int | None = None) -> int:

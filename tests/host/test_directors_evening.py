@@ -13,8 +13,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.scoring.model import Artificial, Average, BoardResult, Penalty, PenaltyUnit, Played
 from tenace.scoring.pairs_session import score_pairs_session
@@ -53,11 +53,6 @@ def wall(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     monkeypatch.undo()
     time.tzset()
 
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def ok(capsys: pytest.CaptureFixture[str], *args: str) -> str:

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 
-from tenace.cli import main
 from tenace.deals.analysis import analyse
 from tenace.deals.files import from_north, lin_deal, read_deals
 from tenace.deals.progress import Progress
@@ -58,11 +58,6 @@ DEALS_PBN = f"""\
 [Deal "N:AKQJ.T98.765.432 - - -"]
 """
 
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def make_event(path: Path, results: bool = True) -> None:

@@ -11,8 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 
-from tenace.cli import main
 from tenace.collector import Collector, link_key
 from tenace.collector.round_plans import round_plan
 from tenace.movement import Movement, howell, mitchell
@@ -176,11 +176,6 @@ def test_a_howell_pair_is_named_and_penalised_by_its_number(db: sqlite3.Connecti
     with pytest.raises(EntryError, match="pair 7 does not play board 30"):
         add_penalty(db, "A", 7, None, Fraction(1), "MP", who="TD", why="x", board=30)
 
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_the_directors_commands_name_a_howell_pair_by_its_number(tmp_path: Path,

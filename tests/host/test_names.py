@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 
-from tenace.cli import main
 from tenace.movement import mitchell
 from tenace.roster import read_roster
 from tenace.store import create_event, ingest, sign_in
@@ -26,11 +26,6 @@ ROSTER = """Number;Name;Club
 106;Ed Eyre;C3
 """
 
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

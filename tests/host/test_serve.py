@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
+from cli_runner import tenace
 from starlette.testclient import TestClient
 
 from tenace.cli import main
@@ -166,11 +167,6 @@ def test_a_page_behind_is_told_at_once(half_event: tuple[Path, list[object]]) ->
         lines = stream.iter_lines()
         assert [next(lines) for _ in range(4)] == ["retry: 1000", "", "event: changed", "data: 0"]
 
-
-def tenace(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize(("args", "message"), [
