@@ -167,16 +167,22 @@ def choose_version(conn: sqlite3.Connection, result_id: int, *, who: str, why: s
                         ew_pair=chosen.ew_pair, at=at, action=action, force=force)
 
 
-def find_slot(conn: sqlite3.Connection, section: str | None, table: int, board: int,
-              round_: int | None = None) -> Slot:
-    """The slot a TD names by table and board, its round found in the movement; EntryError saying what is wrong."""
+def chosen_section(conn: sqlite3.Connection, section: str | None) -> str:
+    """The section a director's command names, or the event's only one when it names none; EntryError otherwise."""
     sections = [str(name) for (name,) in conn.execute("SELECT name FROM section ORDER BY name")]
     if section is None:
         if len(sections) != 1:
             raise EntryError(f"the event has sections {', '.join(sections)}: say which")
-        section = sections[0]
-    elif section not in sections:
+        return sections[0]
+    if section not in sections:
         raise EntryError(f"there is no section {section!r} in this event (sections: {', '.join(sections)})")
+    return section
+
+
+def find_slot(conn: sqlite3.Connection, section: str | None, table: int, board: int,
+              round_: int | None = None) -> Slot:
+    """The slot a TD names by table and board, its round found in the movement; EntryError saying what is wrong."""
+    section = chosen_section(conn, section)
     boards = section_boards(conn, section)
     if board not in boards:
         raise EntryError(f"there is no board {board} in section {section} (boards {_span(boards)})")

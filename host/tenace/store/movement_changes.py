@@ -18,7 +18,7 @@ from datetime import datetime
 from tenace.store import clock
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
-from tenace.store.director import Action, check_period, checked_signature, log_action
+from tenace.store.director import Action, check_period, checked_signature, chosen_section, log_action
 from tenace.store.errors import EntryError
 from tenace.store.fields import one_field
 
@@ -243,15 +243,8 @@ def _columns(field: str) -> tuple[str, ...]:
 
 def _section(conn: sqlite3.Connection, section: str | None) -> tuple[str, int]:
     """The section named (the only one when None) and its number of rounds."""
-    rows = conn.execute("SELECT name, rounds FROM section ORDER BY name").fetchall()
-    if section is None:
-        if len(rows) != 1:
-            raise EntryError(f"the event has sections {', '.join(str(r[0]) for r in rows)}: say which")
-        return str(rows[0][0]), int(rows[0][1])
-    for name, rounds in rows:
-        if name == section:
-            return str(name), int(rounds)
-    raise EntryError(f"there is no section {section!r} in this event (sections: {', '.join(str(r[0]) for r in rows)})")
+    name = chosen_section(conn, section)
+    return name, int(conn.execute("SELECT rounds FROM section WHERE name = ?", (name,)).fetchone()[0])
 
 
 def _check_rounds(first: int, last: int, rounds: int) -> None:
