@@ -88,6 +88,8 @@ def test_a_two_section_evening_with_names_hands_a_movement_change_and_the_host_d
     change = re.search(r"the director changed the movement: section A EW 1 absent (?:in|from) round (\d)", out)
     assert change, out
     sat_out = 3 * (6 - int(change[1]))
+    # The simulated director held section A's tables until the new plans had reached every one of them.
+    assert re.search(r"the change reached every table of section A in \d+\.\d s", proc.stderr), proc.stderr
     assert int(found[1]) == 75 - sat_out + 45, (lines[-1], sat_out)
     down = re.search(r"while the host was down the tables went on and accepted (\d+) results", out)
     assert down and int(down[1]) >= 10, out

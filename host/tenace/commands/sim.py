@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         f"({MIN_HOWELL_TABLES}-{MAX_HOWELL_TABLES}; default none)")
     p.add_argument("--change", action="store_true",
                    help="the director changes the movement once mid-session (tenace move): a pair of section A "
-                        "leaves, its opponents sit out")
+                        "leaves, its opponents sit out; the section's tables wait until the new plans reach them")
     faults = p.add_argument_group("faults on the radio (probabilities per frame and receiver)")
     faults.add_argument("--loss", type=float, default=0.0, metavar="P", help="frame lost")
     faults.add_argument("--corrupt", type=float, default=0.0, metavar="P", help="a bit flipped")

@@ -6,8 +6,10 @@ Each terminal is the real App (firmware/tenace_terminal) with a WireLink over it
 to the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed by
 tenace_radio's StreamTransport, its journal in DIR/ID. What each table accepted is appended to
 DIR/ID/accepted.txt ("round board result", flushed line by line) for the simulator to compare with
-the store. Prints "DONE ID keys=N" when a table has finished and the host acknowledged everything,
-and exits when all have; exits at once if the radio goes.
+the store. While the file DIR/hold names a table's section, its players key nothing (the simulated
+director holds the tables until a movement change has reached them). Prints "DONE ID keys=N" when a
+table has finished and the host acknowledged everything, and exits when all have; exits at once if the
+radio goes.
 """
 
 import os
@@ -25,6 +27,7 @@ from tenace_terminal.wire_link import WireLink
 
 _IDLE_MS = 5
 _THINK_MS = 30  # a table takes this long to key the next thing, so that the radio sees tables interleave
+_HOLD_MS = 100  # how often the players look at the director's hold file
 
 
 class Clock:
@@ -56,6 +59,7 @@ class Table:
 
     def __init__(self, terminal, section, table, opts, clock):
         self.terminal = terminal
+        self.section = section
         self.table = table
         self.seed = int(opts["seed"])
         storage = opts["dir"] + "/" + str(terminal)
@@ -82,9 +86,9 @@ class Table:
         self.next_key = 0
         self.done = False
 
-    def step(self, now):
+    def step(self, now, held):
         busy = self.app.step()
-        if not busy and time.ticks_diff(now, self.next_key) >= 0 and self.player.act():
+        if not busy and self.section not in held and time.ticks_diff(now, self.next_key) >= 0 and self.player.act():
             self.next_key = time.ticks_add(now, _THINK_MS)
             busy = True
         self._log_accepted()
@@ -111,6 +115,25 @@ class Table:
                 f.write("%d %d %s\n" % (key[0], board, line))
 
 
+class Hold:
+    """The sections the director holds: the text of DIR/hold, read again every _HOLD_MS."""
+
+    def __init__(self, path):
+        self.path = path
+        self.sections = ""
+        self.read_at = None
+
+    def read(self, now):
+        if self.read_at is None or time.ticks_diff(now, self.read_at) >= _HOLD_MS:
+            self.read_at = now
+            try:
+                with open(self.path) as f:
+                    self.sections = f.read()
+            except OSError:
+                self.sections = ""
+        return self.sections
+
+
 def options(argv):
     found = {"port": "", "seed": "1", "code": "", "dir": "", "terminals": ""}
     for arg in argv:
@@ -133,12 +156,14 @@ def main(argv):
     poller = select.poll()
     for t in tables:
         poller.register(t.radio.sock, select.POLLIN)
+    hold = Hold(opts["dir"] + "/hold")
     print("READY %d" % len(tables))
     while True:
         now = time.ticks_ms()
+        held = hold.read(now)
         busy = False
         for t in tables:
-            if t.step(now):
+            if t.step(now, held):
                 busy = True
         if all(t.done for t in tables):
             return

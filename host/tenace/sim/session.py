@@ -11,6 +11,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tenace.collector import round_plans
 from tenace.collector.link_key import link_key
 from tenace.errors import Failure, UsageError
 from tenace.firmware_build import build_firmware
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 _POLL_S = 0.2
 _PROGRESS_S = 5.0
+CHANGE_WAIT_S = 60.0  # the longest the host's kill waits for a movement change to reach the tables
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,11 @@ class _Supervisor:
         self.keyed_while_down = 0  # results the tables accepted while the host was dead
         self.change: str | None = None
         self.change_missed = False  # the tables had gone too far for it
+        self.change_round = 0  # the first round the change alters
+        self.changed_at = 0.0  # when it was made (the event loop's clock)
+        # While this file is there, the players of section A key nothing (radio_terminal.py): the director
+        # has asked the tables to wait until the change has reached them, as a director at the club would.
+        self.hold = storage / "hold"
 
     async def run(self, waits: list[asyncio.Task[int]]) -> None:
         options = self.options
@@ -173,10 +180,14 @@ class _Supervisor:
                 stored = _stored(reader)
                 if options.change and self.change is None and not self.change_missed:
                     self._change_movement()
-                if kills_due and stored >= kills_due[0]:
+                # The host is not killed, nor the radio unplugged, while the tables wait for a change.
+                held = self.hold.exists()
+                if held:
+                    self._release_when_arrived(loop.time())
+                if kills_due and stored >= kills_due[0] and not held:
                     kills_due.pop(0)
                     await self._kill_host(stored)
-                if unplug_due is not None and stored >= unplug_due:
+                if unplug_due is not None and stored >= unplug_due and not held:
                     unplug_due = None
                     self.radio.unplug(options.unplug_s)
                 if loop.time() >= next_progress:
@@ -223,7 +234,47 @@ class _Supervisor:
                 log.info("movement change not made yet: %s", e)
                 return
         self.change = made.detail
+        self.change_round = latest + 2
+        self.changed_at = asyncio.get_running_loop().time()
+        self.hold.write_text(SECTION, encoding="ascii")
         print(f"  the director: {made.detail}", file=sys.stderr, flush=True)
+
+
+    def _release_when_arrived(self, now: float) -> None:
+        """Let section A's players go on once every unfinished table keeps the changed plans (link.plans) of the
+        rounds from the change on, or after CHANGE_WAIT_S (a table that lacks them then shows as lost results)."""
+        waited = now - self.changed_at
+        if waited <= CHANGE_WAIT_S and not self._change_arrived():
+            return
+        self.hold.unlink(missing_ok=True)
+        if waited > CHANGE_WAIT_S:
+            log.warning("the movement change has not reached every table in %.0f s: play goes on", CHANGE_WAIT_S)
+        else:
+            print(f"  the change reached every table of section {SECTION} in {waited:.1f} s: play goes on",
+                  file=sys.stderr, flush=True)
+
+    def _change_arrived(self) -> bool:
+        finished = set().union(*(g.done for g in self.groups))
+        with closing(connect(self.db)) as conn:
+            for terminal, (section, table) in self.seats.items():
+                if section != SECTION or terminal in finished:
+                    continue
+                kept = _kept_plans(self.storage / str(terminal) / "link.plans")
+                for number in round_plans.rounds_of(conn, 0, table):  # section A is 0 on the wire
+                    plan = round_plans.round_plan(conn, 0, table, number) if number >= self.change_round else None
+                    if plan is not None and kept.get(number) != plan.encode().hex():
+                        log.debug("table %d does not keep round %d's changed plan yet", table, number)
+                        return False
+        return True
+
+
+def _kept_plans(path: Path) -> dict[int, str]:
+    """Round -> the plan a terminal keeps for it, in hex (the last line of a round wins, as in its link)."""
+    try:
+        lines = path.read_text(encoding="ascii").split("\n")[:-1]  # whole lines: the link may be writing one
+    except (OSError, UnicodeDecodeError):
+        return {}
+    return {int(n): text for n, _, text in (line.partition(" ") for line in lines) if n.isdigit()}
 
 
 def _accepted_count(storage: Path) -> int:
