@@ -3,6 +3,7 @@ collector log, whether the collector was stopped, interrupted or SIGKILLed and r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -73,3 +74,25 @@ def test_ctrl_c_stops_every_child_and_says_one_line(tmp_path: Path, whole_group:
     assert "Traceback" not in out + err
     assert group_is_gone(proc.pid), "a child of tenace sim outlived it"
     assert_clean_log(workdir)
+
+
+@pytest.mark.slow
+def test_a_sim_killed_by_sigkill_leaves_no_child_behind(tmp_path: Path) -> None:
+    """SIGKILL (a test's timeout, the OOM killer) gives the sim no chance to stop its children: the kernel stops the
+    collector (parent-death signal) and the terminals leave when the radio's sockets close."""
+    workdir = tmp_path / "run"
+    proc = subprocess.Popen([*TENACE, "--tables", "6", "--boards", "6", "--boards-per-round", "1", "--workdir",
+                             str(workdir)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        log = workdir / "collector.log"
+        end = time.monotonic() + 300
+        while not (log.exists() and "signed in" in log.read_text(encoding="utf-8")):  # mid-session
+            assert proc.poll() is None and time.monotonic() < end
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+        assert group_is_gone(proc.pid, timeout_s=30), "a child of tenace sim outlived it"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)

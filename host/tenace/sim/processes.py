@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import os
 import signal
@@ -19,6 +20,14 @@ log = logging.getLogger(__name__)
 
 TERMINAL_MAIN = SIM_DIR / "radio_terminal.py"
 _PORT_WAIT_S = 30.0
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: the kernel SIGKILLs it when the simulator dies, even by SIGKILL (a test's timeout),
+    so that no collector is left behind holding the event file (Linux only; elsewhere nothing)."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class CollectorProcess:
@@ -40,7 +49,8 @@ class CollectorProcess:
         command = [sys.executable, "-m", "tenace", "collect", "--db", str(self.db), "--listen", "127.0.0.1:0",
                    "--port-file", str(self.port_file), *self.extra]
         with self.log_path.open("ab") as out:
-            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                         preexec_fn=_die_with_parent)
         self.starts += 1
         loop = asyncio.get_running_loop()
         deadline = loop.time() + _PORT_WAIT_S
