@@ -102,6 +102,32 @@ def test_a_lin_deal_with_its_fourth_hand_left_out() -> None:
     assert deals[2].board is None and deals[2].problem is not None and "board number" in deals[2].problem
 
 
+def dup_record(deal: str, lowest: int) -> bytes:
+    """A Duplimate DUP record written as its documentation lays it out: North's, East's and South's cards as two digits
+    (01 the ace of spades, 13 its two, 14 the ace of hearts ... 52 the two of clubs), 68 bytes of display text, and the
+    set's 10 bytes: random? backwards? (Y/N), lowest board (3, left-aligned), copies (2), highest board (3)."""
+    digits = ""
+    for hand in deal[2:].split()[:3]:
+        for suit, holding in enumerate(hand.split(".")):
+            digits += "".join(f"{13 * suit + 'AKQJT98765432'.index(rank) + 1:02d}" for rank in reversed(holding))
+    return (digits + " " * 68 + f"YN{lowest:<3}1 {lowest + 31:<3}").encode("ascii")
+
+
+def test_a_dup_file_of_a_dealing_machine(event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = "N:AKQJ.AKQ.AKQ.AKQ T987.J987.J98.J9 6543.T65.T765.T8 2.432.432.765432"
+    assert read_deals(dup_record(FFB1, 1) + dup_record(other, 1))[1].deal == other
+    doubled = dup_record(FFB1, 5)[:2] * 2 + dup_record(FFB1, 5)[4:]  # North's first card twice: West's 14
+    file = tmp_path / "set.dup"
+    file.write_bytes(dup_record(FFB1, 5) + dup_record(other, 5) + doubled)
+    deals = read_deals(file.read_bytes())
+    assert [(d.line, d.board, d.deal) for d in deals[:2]] == [(1, 5, FFB1), (2, 6, other)]
+    assert deals[2].board == 7 and deals[2].problem is not None and "dealt twice" in deals[2].problem
+    code, out, err = tenace(capsys, "event", "deals", str(event), str(file), "--no-analysis")
+    assert code == 0, err
+    assert "section A: 2 deals kept (boards 5-6), 1 skipped" in out, out
+    assert err.startswith(f"skipped {file}:3: board 7: ") and "dealt twice" in err
+
+
 def test_import_keeps_the_good_deals_and_lists_the_others(event: Path, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     file = write(tmp_path, DEALS_PBN)

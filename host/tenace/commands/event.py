@@ -72,11 +72,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     seat.add_argument("--who", default="director", help="who seated it (default: director)")
     seat.set_defaults(run=run_seat)
 
-    deals = actions.add_parser("deals", help="import the hand records from a PBN or LIN file, analysed double dummy",
+    deals = actions.add_parser("deals", help="import the hand records from a PBN, LIN or DUP file, analysed double "
+                                             "dummy",
                                description=DEALS_HELP, epilog=DEALS_EPILOG,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     deals.add_argument("event", type=Path, nargs="?", metavar="EVENT", help="the event file (or give it as --db)")
-    deals.add_argument("file", nargs="?", metavar="FILE", help="the PBN or LIN file of deals; - reads standard input")
+    deals.add_argument("file", nargs="?", metavar="FILE",
+                       help="the PBN, LIN or DUP (Duplimate) file of deals; - reads standard input")
     deals.add_argument("--db", type=Path, metavar="EVENT", help=argparse.SUPPRESS)
     deals.add_argument("--section", metavar="S", help="the section the deals are for (default: the only one)")
     deals.add_argument("--analyse", action="store_true",
@@ -87,10 +89,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 DEALS_HELP = """\
 Import each board's deal from a PBN file ([Board] with its [Deal]; a deal given from another seat is
-turned to North first) or a LIN file (BBO's md| records, the board from ah|Board N| or qx|o N|) into the
-event file, then compute each board's double-dummy table and par with endplay (DDS), with a progress bar
-on stderr. DUP files are not read. The terminals check the opening lead against the deal, and
-`tenace results EVENT --board N` shows the deal, the tricks each declarer makes and par."""
+turned to North first), a LIN file (BBO's md| records, the board from ah|Board N| or qx|o N|) or a
+Duplimate dealing machine's DUP file (numbered from the set's lowest board) into the event file, then
+compute each board's double-dummy table and par with endplay (DDS), with a progress bar on stderr. The
+terminals check the opening lead against the deal, and `tenace results EVENT --board N` shows the deal,
+the tricks each declarer makes and par."""
 DEALS_EPILOG = """\
 examples:
   tenace event deals club.sqlite deals.pbn
@@ -182,7 +185,7 @@ def run_deals(args: argparse.Namespace) -> int:
     if path is None:
         raise UsageError("name the event file: tenace event deals EVENT FILE (e.g. club.sqlite deals.pbn)")
     if file is None and not args.analyse:
-        raise UsageError("name the file of deals (PBN or LIN, - for standard input), or give --analyse")
+        raise UsageError("name the file of deals (PBN, LIN or DUP, - for standard input), or give --analyse")
     if file is not None and args.analyse and args.no_analysis:
         raise UsageError("--analyse and --no-analysis ask for opposite things: give one")
     try:

@@ -1,4 +1,5 @@
-"""The deals of a PBN or LIN file, board by board, each turned to start from North or left out saying why."""
+"""The deals of a PBN, LIN or Duplimate DUP file, board by board, each turned to start from North or left out saying
+why (DUP by hand: no library on PyPI reads it, and its layout is a few fixed fields)."""
 
 from __future__ import annotations
 
@@ -22,10 +23,17 @@ _LIN_BOARD = re.compile(r"(\d+)\s*$")
 _LIN_DEALERS = {"1": "S", "2": "W", "3": "N", "4": "E"}
 _LIN_ORDER = "SWNE"
 _RANKS = "AKQJT98765432"
+# A Duplimate dealing machine's DUP file: a 156-byte record a board. Its first 78 bytes (the BRI part) are North's,
+# East's and South's 13 cards as two digits each, 01 the ace of spades to 52 the two of clubs (West holds the rest);
+# then 68 bytes of the same deal for the machine's display (DGE), not read here; then 10 bytes of the set, of which
+# bytes 149-151 (counted from 1) are the set's lowest board number.
+_DUP_RECORD = 156
+_DUP_BRI = 78
+_DUP_LOWEST = slice(148, 151)
 
 
 class DealFileError(ValueError):
-    """A file that holds no deal at all, or is neither PBN nor LIN: one line for the user."""
+    """A file that holds no deal at all, or is neither PBN, LIN nor DUP: one line for the user."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,9 @@ class FileDeal:
 
 
 def read_deals(data: bytes) -> list[FileDeal]:
-    """Every board of a PBN file (or a LIN file: one with `md|` records), in the file's order."""
+    """Every board of a PBN file (or a LIN file: one with `md|` records; or a DUP file), in the file's order."""
+    if _looks_dup(data):
+        return dup_deals(data)
     text = decode_pbn(data) if b"\0" not in data else ""
     if _LIN_PAIR.search(text) and "md|" in text and not text.lstrip().startswith(("[", "%")):
         return lin_deals(text)
@@ -173,3 +183,41 @@ def _lin_hand(text: str) -> dict[str, str]:
             holdings[suit] += ch
     # Ranks high to low, as PBN writes them (LIN files usually do already).
     return {s: "".join(sorted(h, key=lambda r: _RANKS.index(r) if r in _RANKS else -1)) for s, h in holdings.items()}
+
+
+def _looks_dup(data: bytes) -> bool:
+    """Whole 156-byte records, each opening with 78 digits: no PBN or LIN file does."""
+    return bool(data) and len(data) % _DUP_RECORD == 0 and all(
+        data[i:i + _DUP_BRI].isdigit() for i in range(0, len(data), _DUP_RECORD))
+
+
+def dup_deals(data: bytes) -> list[FileDeal]:
+    """Every record of a DUP file, numbered from the set's lowest board (1 when the record does not say)."""
+    deals = []
+    for index, start in enumerate(range(0, len(data), _DUP_RECORD)):
+        record = data[start:start + _DUP_RECORD]
+        lowest = record[_DUP_LOWEST].strip()
+        board = (int(lowest) if lowest.isdigit() and int(lowest) >= 1 else 1) + index
+        deals.append(_checked(index + 1, board, partial(dup_deal, record[:_DUP_BRI].decode("ascii"))))
+    log.info("read %d boards' deals from a DUP file", len(deals))
+    return deals
+
+
+def dup_deal(bri: str) -> str:
+    """A DUP record's 78 digits (North's, East's and South's cards, 01 = ace of spades ... 52 = two of clubs) as a
+    PBN deal from North; ValueError when they are not 39 different cards."""
+    numbers = [int(bri[i:i + 2]) for i in range(0, _DUP_BRI, 2)]
+    wrong = [n for n in numbers if not 1 <= n <= 52]
+    if wrong:
+        raise ValueError(f"card number {wrong[0]:02d}: DUP numbers the cards 01 to 52")
+    if len(set(numbers)) != len(numbers):
+        twice = next(n for n in numbers if numbers.count(n) > 1)
+        raise ValueError(f"card {_dup_card(twice)} is dealt twice")
+    west = [n for n in range(1, 53) if n not in numbers]
+    hands = [numbers[0:13], numbers[13:26], numbers[26:39], west]  # N, E, S, W
+    return "N:" + " ".join(".".join("".join(_RANKS[n - 1 - 13 * suit] for n in sorted(hand) if (n - 1) // 13 == suit)
+                                    for suit in range(4)) for hand in hands)
+
+
+def _dup_card(number: int) -> str:
+    return "SHDC"[(number - 1) // 13] + _RANKS[(number - 1) % 13]
