@@ -9,6 +9,7 @@ from typing import Any
 
 from tenace.commands.director_options import add_signature, add_slot, event, logged, percent_split, signature, slot
 from tenace.commands.options import add_event_file
+from tenace.commands.pair_option import parse_pair
 from tenace.errors import UsageError
 from tenace.store import Action, add_penalty, enter_result, event_info
 
@@ -113,7 +114,6 @@ def weighted(text: str) -> list[tuple[Fraction, int]]:
     return out
 
 
-_PAIR = re.compile(r"^\s*(?:([A-Za-z0-9]{1,8})\s*-\s*)?(?:(NS|EW)\s*)?(\d{1,4})\s*$", re.IGNORECASE)
 _AMOUNT = re.compile(r"^\s*(\d{1,4}(?:\.\d{1,2})?)\s*(%|MP)\s*$", re.IGNORECASE)
 
 
@@ -125,22 +125,13 @@ def _penalty(args: argparse.Namespace, who: str, why: str) -> int:
                              ("--weighted", args.weighted)) if v is not None]
     if others:
         raise UsageError(f"a penalty is against a pair, not a table's result: drop {', '.join(others)}")
-    pair = _PAIR.match(args.pair)
-    if pair is None:
-        raise UsageError(f"--pair {args.pair!r}: name the pair as directors write it, such as \"NS 3\" or \"A-EW 7\", "
-                         f"or a Howell's \"7\"")
     amount = _AMOUNT.match(args.penalty)
     if amount is None:
         raise UsageError(f"--penalty {args.penalty!r}: a percentage of a top, 25%, or matchpoints, 1.5MP")
     unit = "%top" if amount[2] == "%" else "MP"
     with event(args) as conn:
-        section = pair[1] or args.section
-        if section is None:
-            names = [s.name for s in event_info(conn).sections]
-            if len(names) > 1:
-                raise UsageError(f"the event has sections {', '.join(names)}: say which, \"A-NS 3\" or --section")
-            section = names[0]
-        add_penalty(conn, section, int(pair[3]), pair[2].upper() if pair[2] else None, Fraction(amount[1]), unit,
+        pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], args.section, option="--pair")
+        add_penalty(conn, pair.section, pair.number, pair.field or None, Fraction(amount[1]), unit,
                     who=who, why=why, board=args.board, force=args.force)
         print(logged(conn))
     return 0

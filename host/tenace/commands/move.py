@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
 
 from tenace.commands.director_options import add_signature, event, logged, signature
 from tenace.commands.options import add_event_file
+from tenace.commands.pair_option import parse_pair
 from tenace.errors import UsageError
 from tenace.store import event_info
 from tenace.store.movement_changes import MovementChange, close_table, set_presence, swap_pairs
@@ -29,9 +29,6 @@ The change reaches the terminals without a restart (the collector sends the new 
 table round that already has a result is never changed: erase it first, or start a round later.
 --why is required and logged with who and when; after the Law 79C correction period the change is
 refused unless --force, and the force is logged."""
-
-_PAIR = re.compile(r"^\s*(?:([A-Za-z0-9]{1,8})\s*-\s*)?(?:(NS|EW)\s*)?(\d{1,4})\s*$", re.IGNORECASE)
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("move", help=HELP, description=HELP, epilog=EPILOG,
@@ -65,10 +62,11 @@ def run(args: argparse.Namespace) -> int:
         if args.close is not None:
             change = close_table(conn, args.section, args.close, args.round, **sign)
         elif args.swap is not None:
-            one, two = (_pair(text, sections, args.section) for text in args.swap)
-            if one[0] != two[0]:
+            one, two = (parse_pair(text, sections, args.section) for text in args.swap)
+            if one.section != two.section:
                 raise UsageError(f"--swap {args.swap[0]!r} {args.swap[1]!r}: the pairs are in different sections")
-            change = swap_pairs(conn, one[0], one[1:], two[1:], args.round, **sign)
+            change = swap_pairs(conn, one.section, (one.field, one.number), (two.field, two.number), args.round,
+                                **sign)
         else:
             option, text = next(((o, t) for o, t in (("--late", args.late), ("--leave", args.leave),
                                                       ("--absent", args.absent), ("--present", args.present))
@@ -76,30 +74,10 @@ def run(args: argparse.Namespace) -> int:
             if option is None or text is None:
                 raise UsageError("say what changes: --late, --leave, --absent, --present, --close or --swap "
                                  "(tenace move --help)")
-            section, field, number = _pair(text, sections, args.section)
-            change = set_presence(conn, section, (field, number), args.round, args.to,
+            pair = parse_pair(text, sections, args.section)
+            change = set_presence(conn, pair.section, (pair.field, pair.number), args.round, args.to,
                                   present=option in ("--late", "--present"), before=option == "--late", **sign)
         print(logged(conn))
         sits = ", ".join(f"table {t} round {r}" for t, r in change.changed)
         print(f"  changed: {sits}")
     return 0
-
-
-def _pair(text: str, sections: list[str], section: str | None) -> tuple[str, str, int]:
-    """(section, field, number) of a pair as written on the command line: "NS 3", "B-EW 7", a Howell's "7"."""
-    found = _PAIR.match(text)
-    if found is None:
-        raise UsageError(f'{text!r} is not a pair: write "NS 3", "EW 3", "B-NS 3" or a Howell\'s "7"')
-    named = found[1]
-    if named is not None:
-        matching = [s for s in sections if s.upper() == named.upper()]
-        if not matching:
-            raise UsageError(f"{text!r}: there is no section {named} (sections: {', '.join(sections)})")
-        if section is not None and section != matching[0]:
-            raise UsageError(f"{text!r} is in section {matching[0]}, not --section {section}")
-        section = matching[0]
-    elif section is None:
-        if len(sections) > 1:
-            raise UsageError(f"the event has sections {', '.join(sections)}: write \"A-NS 3\" or give --section")
-        section = sections[0]
-    return section, (found[2] or "").upper(), int(found[3])

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sqlite3
 import sys
 from pathlib import Path
 
 from tenace.commands.options import add_event_file, event_file, open_event
+from tenace.commands.pair_option import parse_pair
 from tenace.errors import UsageError
 from tenace.roster import read_roster
 from tenace.store import EntryError, event_info, login_name
@@ -25,7 +25,6 @@ A pair's players are those the director sets here, else the numbers keyed at its
 --players optional|required). Their names come from the roster and appear in tenace results and the
 published reports; a number missing from the roster shows as #117. The roster CSV has a member a line:
 number, name, and optionally a club id (comma, semicolon or tab; a header line is passed over)."""
-_PAIR = re.compile(r"^(?:([A-Z])-)?(?:(NS|EW) )?(\d+)$")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,8 +47,9 @@ def run(args: argparse.Namespace) -> int:
             if args.roster is not None:
                 _import(conn, args.roster)
             elif args.pair is not None:
-                section, pair, direction = _pair(args.pair, [s.name for s in event_info(conn).sections])
-                set_pair_players(conn, section, pair, direction, tuple(args.players), who=args.who or login_name())
+                pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], option="--pair")
+                set_pair_players(conn, pair.section, pair.number, pair.field, tuple(args.players),
+                                 who=args.who or login_name())
                 members = roster(conn)
                 print(f"{args.pair}: {names_of(args.players, members)}")
             else:
@@ -87,15 +87,3 @@ def _list(conn: sqlite3.Connection) -> None:
             if len(sections) > 1:
                 label = f"{s.name}-{label}"
             print(f"  {label}: {names_of(numbers, members)}")
-
-
-def _pair(text: str, sections: list[str]) -> tuple[str, int, str]:
-    found = _PAIR.match(text.strip().upper())
-    if found is None:
-        raise UsageError(f'--pair {text!r}: a pair as directors write it, "NS 3", "A-EW 7" or a Howell\'s "7"')
-    section = found[1] or sections[0]
-    if found[1] is None and len(sections) > 1:
-        raise UsageError(f"--pair {text!r}: the event has sections {', '.join(sections)}: write A-NS 3")
-    if section not in sections:
-        raise UsageError(f"--pair {text!r}: there is no section {section} (sections: {', '.join(sections)})")
-    return section, int(found[3]), found[2] or ""
