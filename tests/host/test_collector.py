@@ -14,6 +14,7 @@ from tenace.collector.link_key import LinkKey
 from tenace.movement import mitchell
 from tenace.store import EntryError, connect, create_event, finish_session, refusals
 from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy, hand_record, keep_analysis, keep_hand_record
+from tenace.store.movement_changes import set_presence
 from tenace_wire.auth import Tagger
 from tenace_wire.control import (
     ACCEPTED,
@@ -354,3 +355,27 @@ def test_where_the_lead_is_checked_later_rounds_come_with_their_hand_records_pac
     without = make_loop(db, tables=(2,), settings=Settings(lead="on"))
     assert without.run_until(lambda: len(without.terminals[0].plans) == 3, 30_000)
     assert not any(isinstance(m, HandRecord) for m in without.terminals[0].messages)  # no lead check, no deals
+
+
+def test_a_movement_change_that_meets_a_busy_event_file_is_sent_at_the_next_look(
+        db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector looks for movement changes every second; a look that fails part-way (the file busy) must not
+    count as done, or the terminals it had not reached yet would never hear of the change."""
+    loop = make_loop(db, tables=(1, 2))
+    assert loop.run_until(lambda: loop.signed_in() and all(len(t.plans) == 3 for t in loop.terminals), 10_000)
+    set_presence(db, "A", ("EW", 2), 3, present=False, who="TD", why="left")  # EW 2 meets NS 1 in round 3
+    changed = next(t for t in (1, 2) if MOVEMENT.at(t, 3).ew_pair == 2)  # the table whose plan changes
+    real = collector_module.round_plans.current_round
+    failed: list[int] = []
+
+    def busy_once(conn: sqlite3.Connection, section: int, table: int) -> int:
+        if table == changed and not failed:
+            failed.append(table)
+            raise sqlite3.OperationalError("database is locked")
+        return real(conn, section, table)
+
+    monkeypatch.setattr(collector_module.round_plans, "current_round", busy_once)
+    terminal = next(t for t in loop.terminals if t.table == changed)
+    before = len(terminal.plans)
+    assert loop.run_until(lambda: any(p.round == 3 and p.ew_pair == 0 for p in terminal.plans[before:]), 10_000)
+    assert failed == [changed]

@@ -310,7 +310,6 @@ class Collector:
             if latest <= self._moves_seen:
                 return
             sections = changed_sections(self.conn, self._moves_seen)
-            self._moves_seen = latest
             for terminal, (section, table) in list(self.session.bindings.items()):
                 first = sections.get(section_letter(section))
                 if first is not None:
@@ -319,6 +318,7 @@ class Collector:
                     start = max(1, min(round_plans.current_round(self.conn, section, table), first - 1))
                     log.info("terminal %d: the movement changed, sending its round plans again", terminal)
                     self._send_plans(terminal, section, table, start, now)
+            self._moves_seen = latest  # only now: a terminal left out by an error gets its plans at the next try
         except sqlite3.Error as e:
             log.error("movement changes not read (%s); will try again", e)
 
