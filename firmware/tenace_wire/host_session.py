@@ -96,6 +96,16 @@ class HostSession:
         self._out.due(now, out)
         return out
 
+    def span(self, terminal: int) -> int:
+        """How many numbers the next frame to `terminal` is ahead of its oldest unacknowledged one (0: none waits).
+        The terminal takes a frame only within its replay window of the newest it has taken: a lost frame that
+        is overtaken by more is refused for good when it comes again."""
+        oldest = 0
+        for key in self._out.waiting:
+            if key >> 16 == terminal and (not oldest or key & 0xFFFF < oldest):
+                oldest = key & 0xFFFF
+        return self.next_seq(terminal) - oldest if oldest else 0
+
     def pending(self, terminal: "int | None" = None) -> int:
         if terminal is None:
             return len(self._out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -379,3 +380,34 @@ def test_a_movement_change_that_meets_a_busy_event_file_is_sent_at_the_next_look
     before = len(terminal.plans)
     assert loop.run_until(lambda: any(p.round == 3 and p.ew_pair == 0 for p in terminal.plans[before:]), 10_000)
     assert failed == [changed]
+
+
+class DropOnce(Channel):
+    """A perfect channel but for the `nth` frame down (host to terminals), lost once."""
+
+    def __init__(self, nth: int) -> None:
+        super().__init__(random.Random(1))
+        self.nth = nth
+
+    def down(self, frames: Iterable[bytes]) -> list[bytes]:
+        kept = []
+        for frame in frames:
+            if super().down([frame]) and self.frames_down != self.nth:
+                kept.append(frame)
+        return kept
+
+
+def test_a_pushed_frame_lost_once_is_not_overtaken_beyond_the_terminals_replay_window(tmp_path: Path) -> None:
+    """The terminal refuses for good a host frame 64 numbers older than the newest it has (a replay); while a lost
+    frame waits to be sent again, the pushes after it must not run that far ahead, or it is never taken."""
+    movement = mitchell(15, 4)  # a sign-in pushes 14 later plans, each with 4 hand records: 70 frames
+    conn = create_event(tmp_path / "big.sqlite", name="Big", sections={"A": movement})
+    for board in range(1, 61):
+        keep_hand_record(conn, "A", board, DEAL)
+    collector = Collector(conn, Settings(lead="warn"), random.Random(1).getrandbits)
+    t = SimulatedTerminal(101, 0, 1, link_key(conn).code, random.Random(2))
+    loop = Loopback(collector, [t], DropOnce(nth=6))  # an early pushed frame of the sign-in's
+    assert loop.run_until(lambda: len({p.round for p in t.plans}) == 15 and collector.session.pending(101) == 0,
+                          120_000), (sorted({p.round for p in t.plans}), t.session.counters)
+    assert "replay" not in t.session.counters and t.session.counters["accepted"] == loop.channel.frames_down - 1
+    conn.close()

@@ -97,6 +97,7 @@ HOLD_MS = 60_000
 FLUSH_MS = 3_000
 MOVES_MS = 1_000  # how often the event file is asked for movement changes
 PUSH_FRAMES = 24  # host frames in flight to a terminal before the next pushed message goes (its window is 64)
+PUSH_SPAN = 40  # of the terminal's 64-frame window: 24 left for a pushed message's fragments and frames not pushed
 _WIRE_STATUS = {WRONG_TABLE: REFUSED_WRONG_TABLE, NOT_SIGNED_IN: REFUSED_NOT_SIGNED_IN,
                 "wrong_table": REFUSED_WRONG_TABLE, "not_signed_in": REFUSED_NOT_SIGNED_IN}
 
@@ -290,11 +291,11 @@ class Collector:
                     queue.append(board_messages.hand_record(board, record.deal, record.analysis))
 
     def _pump(self, now: int) -> None:
-        """Send what waits to be pushed to each terminal, PUSH_FRAMES in flight at most: a burst would overrun the
-        terminal's replay window (64 host frames: an older frame lost once is refused for good) and take a small
-        terminal's RAM at once."""
+        """Send what waits to be pushed to each terminal, PUSH_FRAMES in flight at most (a burst would take a small
+        terminal's RAM at once), and never PUSH_SPAN numbers past the oldest frame it has not acknowledged: its
+        replay window is 64 host frames, and a lost frame overtaken by more is refused for good."""
         for terminal, queue in list(self._pushes.items()):
-            while queue and self.session.pending(terminal) < PUSH_FRAMES:
+            while queue and self.session.pending(terminal) < PUSH_FRAMES and self.session.span(terminal) < PUSH_SPAN:
                 self._send(terminal, queue.pop(0), now)
             if not queue:
                 del self._pushes[terminal]
