@@ -244,17 +244,21 @@ class _Supervisor:
         """Let section A's players go on once every unfinished table keeps the changed plans (link.plans) of the
         rounds from the change on, or after CHANGE_WAIT_S (a table that lacks them then shows as lost results)."""
         waited = now - self.changed_at
-        if waited <= CHANGE_WAIT_S and not self._change_arrived():
+        missing = self._change_missing()
+        if missing and waited <= CHANGE_WAIT_S:
             return
         self.hold.unlink(missing_ok=True)
-        if waited > CHANGE_WAIT_S:
-            log.warning("the movement change has not reached every table in %.0f s: play goes on", CHANGE_WAIT_S)
+        if missing:
+            log.warning("the movement change has not reached every table in %.0f s: play goes on; %s",
+                        CHANGE_WAIT_S, "; ".join(missing))
         else:
             print(f"  the change reached every table of section {SECTION} in {waited:.1f} s: play goes on",
                   file=sys.stderr, flush=True)
 
-    def _change_arrived(self) -> bool:
+    def _change_missing(self) -> list[str]:
+        """Each table round of section A whose changed plan its unfinished terminal does not keep yet."""
         finished = set().union(*(g.done for g in self.groups))
+        missing = []
         with closing(connect(self.db)) as conn:
             for terminal, (section, table) in self.seats.items():
                 if section != SECTION or terminal in finished:
@@ -263,9 +267,9 @@ class _Supervisor:
                 for number in round_plans.rounds_of(conn, 0, table):  # section A is 0 on the wire
                     plan = round_plans.round_plan(conn, 0, table, number) if number >= self.change_round else None
                     if plan is not None and kept.get(number) != plan.encode().hex():
-                        log.debug("table %d does not keep round %d's changed plan yet", table, number)
-                        return False
-        return True
+                        missing.append(f"table {table} round {number} keeps {kept.get(number)}, "
+                                       f"not {plan.encode().hex()}")
+        return missing
 
 
 def _kept_plans(path: Path) -> dict[int, str]:
