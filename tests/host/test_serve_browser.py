@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,7 +18,10 @@ from playwright.sync_api import Page, sync_playwright
 
 from tenace.deals.analysis import analyse
 from tenace.movement import Movement, mitchell
+from tenace.reports.event_results import ResultsError, event_results
 from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store.db import connect_read_only
+from tenace.store.errors import StoreError
 from tenace.store.hand_records import keep_analysis, keep_hand_record
 from tenace.store.names import Member, keep_roster, set_pair_players
 
@@ -141,3 +147,62 @@ def test_a_traveller_with_its_hand_record_on_a_phone(tmp_path: Path, browser_pat
             screenshot(page, "traveller-390x844.png")
         finally:
             browser.close()
+
+
+def results_in(path: Path, sim: subprocess.Popen[str], within_s: float) -> int:
+    """The results the event file holds once `tenace sim` has made it (until then it is missing or being set up)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            conn = connect_read_only(path)
+            try:
+                sections = event_results(conn).sections
+            finally:
+                conn.close()
+            if sections and sections[0].expected:
+                return sections[0].results_in
+        except (StoreError, ResultsError, sqlite3.Error):
+            pass
+        assert sim.poll() is None, "tenace sim ended before its event file could be read"
+        assert time.monotonic() < deadline, f"no event file at {path} after {within_s} s"
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_results_keyed_on_simulated_terminals_show_on_the_open_page(tmp_path: Path, browser_path: str) -> None:
+    """The whole way: the terminal firmware on MicroPython keys each result (`tenace sim`), the real collector
+    (a process of its own) stores it, and the rankings page, open since before the first, shows every one."""
+    path = tmp_path / "club.sqlite"
+    # 3 tables, 6 boards: 18 results, the first some seconds after the event file is made (the terminals boot, sign
+    # in and play first), time enough for the page to open before it.
+    sim = subprocess.Popen([sys.executable, "-m", "tenace", "sim", "--tables", "3", "--boards", "6",
+                            "--boards-per-round", "2", "--forge", "0", "--seed", "2", "--db", str(path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        results_in(path, sim, 120)
+        with served(path) as url, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+            try:
+                page = browser.new_page(viewport=PHONE)
+                page.goto(f"{url}/")
+                page.evaluate("window.notReloaded = true")
+                page.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+                shown_first = int(page.get_attribute("p.state", "data-results-in") or "-1")
+                print(f"results in when the page opened: {shown_first} of 18")
+                out, err = sim.communicate(timeout=600)
+                assert sim.returncode == 0, out + err
+                assert out.splitlines()[-1].startswith("accepted=18 stored=18 lost=0 doubled=0 "), out
+                # The page catches up on its own: wait on what it shows, not on a clock.
+                page.wait_for_function("document.querySelector('p.state').dataset.resultsIn === '18'",
+                                       timeout=30_000)
+                assert page.inner_text("p.state") == "18 of 18 results in"
+                assert shown_first < 18, "the session was over before the page opened: nothing came in live"
+                assert page.evaluate("window.notReloaded") is True
+                assert int(page.evaluate("document.body.dataset.updates")) >= 1
+                assert len(page.query_selector_all("table.ranking tbody tr")) == 6  # NS 1-3 and EW 1-3
+            finally:
+                browser.close()
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.communicate()
