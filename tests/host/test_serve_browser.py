@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runner import tenace
 from playwright.sync_api import Page, sync_playwright
 
 from tenace.deals.analysis import analyse
@@ -145,6 +146,33 @@ def test_a_traveller_with_its_hand_record_on_a_phone(tmp_path: Path, browser_pat
             assert page.inner_text("p.par").startswith(f"Par NS {deal.par_score:+d}")
             assert len(page.query_selector_all("table.traveller tbody tr")) == 5
             screenshot(page, "traveller-390x844.png")
+        finally:
+            browser.close()
+
+
+@pytest.mark.slow
+def test_the_static_site_works_from_disk(tmp_path: Path, browser_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tenace report --html`'s folder opened as files (file://, JavaScript off): from the rankings to a board and on
+    to a pair's scorecard by its links, and back."""
+    path = tmp_path / "club.sqlite"
+    make_event(path, mitchell(5, 3), 75)
+    code, _, err = tenace(capsys, "report", str(path), "--html", str(tmp_path / "site"))
+    assert code == 0, err
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport=PHONE, java_script_enabled=False)
+            index = (tmp_path / "site" / "index.html").as_uri()
+            page.goto(index)
+            assert page.inner_text("p.state") == "75 of 75 results in"
+            page.click("ul.boards a >> text='1'")
+            page.wait_for_url("**/board/A/1.html")
+            assert page.inner_text("p.par").startswith("Par NS ")
+            page.click("table.traveller a >> text='NS 1'")
+            page.wait_for_url("**/pair/A/NS1.html")
+            assert page.inner_text("h2") == "Scorecard of NS 1"
+            page.click("text=Rankings")
+            page.wait_for_url(index)
         finally:
             browser.close()
 
