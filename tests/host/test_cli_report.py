@@ -75,7 +75,7 @@ def test_the_pbn_export_scores_back_to_the_same_rankings(tmp_path: Path, capsys:
     (["--section", "C", "--pbn", "x.pbn"], "there is no section 'C'"),
     (["--pbn", "."], "is a folder"),
     (["--pbn", "club.sqlite"], "is the input file: give another name"),
-    ([], "say what to write: --pbn FILE, --csv DIR, or both"),
+    ([], "say what to write: --pbn FILE, --csv DIR, --html DIR, or several"),
     (["--csv", "club.sqlite"], "is a file, not a folder"),
 ])
 def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -1,17 +1,30 @@
 """The live rankings page in a real browser (Debian's chromium, driven by Playwright): a stored result shows without
-a reload, and the time from its commit to the page showing it is measured."""
+a reload, and the time from its commit to the page showing it is measured. The phone-sized screenshots of the
+rankings and of a traveller with its hand record are saved in build/screenshots/ (tools/screenshots.py copies
+them to docs/screenshots/ for the README)."""
 
 from __future__ import annotations
 
 import os
+import random
+import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from cli_runner import tenace
+from playwright.sync_api import Page, sync_playwright
 
-from tenace.movement import mitchell
+from tenace.deals.analysis import analyse
+from tenace.movement import Movement, mitchell
+from tenace.reports.event_results import ResultsError, event_results
 from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store.db import connect_read_only
+from tenace.store.errors import StoreError
+from tenace.store.hand_records import keep_analysis, keep_hand_record
+from tenace.store.names import Member, keep_roster, set_pair_players
 
 from conftest import ROOT, in_ci
 from live_page import PHONE, chromium, served
@@ -20,6 +33,12 @@ from sample_results import session_results
 SCREENSHOTS = ROOT / "build" / "screenshots"
 # Generous: the goal is under a second (tools/bench_result_to_page.py); a loaded CI machine must not fail on it.
 BOUND_MS = 3000
+# What a screenshot may weigh in the README (PNG at the phone's 2x pixels).
+MAX_SHOT_BYTES = 200_000
+# The players of the screenshots' pairs (invented): NS 1 to 5, then EW 1 to 5.
+PLAYERS = ["Ann Archer", "Bob Baker", "Chloé Durand", "Dev Patel", "Eva Lindqvist", "Finn O'Brien", "Grace Ho",
+           "Hugo Martin", "Ines Costa", "Jack Turner", "Kofi Mensah", "Lena Vogel", "Marc Petit", "Nora Quinn",
+           "Omar Haddad", "Pia Rossi", "Raj Iyer", "Sara Klein", "Tom Walsh", "Uma Sato"]
 
 
 @pytest.fixture(scope="module")
@@ -33,17 +52,52 @@ def browser_path() -> str:
     return path
 
 
+def shuffled_deal(seed: int) -> str:
+    """A deal as a hand record file has it ("N:AK5.QJ2... ..."), dealt from a seeded shuffle."""
+    ranks = "AKQJT98765432"
+    cards = [(suit, rank) for suit in range(4) for rank in ranks]
+    random.Random(seed).shuffle(cards)
+    hands = [cards[i * 13:(i + 1) * 13] for i in range(4)]
+    return "N:" + " ".join(".".join("".join(sorted((r for s, r in hand if s == suit), key=ranks.index))
+                                        for suit in range(4)) for hand in hands)
+
+
+def make_event(path: Path, movement: Movement, results: int) -> None:
+    """A simulated session's first `results` results, every pair named, board 1's deal with its real double-dummy
+    analysis (endplay)."""
+    conn = create_event(path, name="Tuesday pairs", date="2024-05-14", sections={"A": movement})
+    for table in range(1, movement.tables + 1):
+        sign_in(conn, table, "A", table)
+    for m in session_results(movement)[:results]:
+        ingest(conn, m)
+    keep_roster(conn, [Member(100 + i, name) for i, name in enumerate(PLAYERS)])
+    for i, direction in enumerate(("NS", "EW")):
+        for pair in range(1, movement.tables + 1):
+            first = 100 + 2 * (i * movement.tables + pair - 1)
+            set_pair_players(conn, "A", pair, direction, (first, first + 1), who="TD")
+    deal = shuffled_deal(7)
+    keep_hand_record(conn, "A", 1, deal)
+    keep_analysis(conn, "A", 1, deal, analyse(deal, 1))
+    conn.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """What a player sees on a phone, for the README (build/ is not committed; tools/screenshots.py copies)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / name
+    page.screenshot(path=str(shot))
+    assert 10_000 < shot.stat().st_size < MAX_SHOT_BYTES
+    # No horizontal scrolling on a phone: the page fits its width.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    return shot
+
+
 @pytest.mark.slow
 def test_a_stored_result_shows_on_the_open_rankings_page_without_a_reload(tmp_path: Path, browser_path: str) -> None:
     path = tmp_path / "club.sqlite"
     movement = mitchell(5, 3)
-    conn = create_event(path, name="Tuesday pairs", date="2024-05-14", sections={"A": movement})
-    for table in range(1, movement.tables + 1):
-        sign_in(conn, table, "A", table)
+    make_event(path, movement, 40)
     results = session_results(movement)
-    for m in results[:40]:
-        ingest(conn, m)
-    conn.close()
     with served(path) as url, sync_playwright() as playwright:
         # --no-sandbox: chromium refuses to run as root with its sandbox (CI and set-up run as root here).
         browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
@@ -65,12 +119,118 @@ def test_a_stored_result_shows_on_the_open_rankings_page_without_a_reload(tmp_pa
             latency = shown_ms - committed_ms
             print(f"result to page: {latency:.0f} ms")
             assert 0 <= latency < BOUND_MS
-            # What a player sees on a phone, for a person to look at (build/ is not committed).
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            shot = SCREENSHOTS / "rankings-390x844.png"
-            page.screenshot(path=str(shot))
-            assert shot.stat().st_size > 10_000
-            # No horizontal scrolling on a phone: the page fits its width.
-            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            assert "Ann Archer - Bob Baker" in page.inner_text("table.ranking")
+            screenshot(page, "rankings-390x844.png")
         finally:
             browser.close()
+
+
+@pytest.mark.slow
+def test_a_traveller_with_its_hand_record_on_a_phone(tmp_path: Path, browser_path: str) -> None:
+    path = tmp_path / "club.sqlite"
+    movement = mitchell(5, 3)
+    make_event(path, movement, 75)
+    deal = analyse(shuffled_deal(7), 1)
+    with served(path) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport=PHONE, device_scale_factor=2)
+            page.goto(f"{url}/")
+            page.click("ul.boards a >> text='1'")  # as a player gets there: from the rankings
+            page.wait_for_url(f"{url}/board/A/1")
+            assert page.inner_text("h2") == "Board 1"
+            north = page.inner_text(".deal .N")
+            assert north.splitlines()[0] == "N" and len(north.splitlines()) == 5
+            north_tricks = page.inner_text("table.dd tbody tr:first-child").split()
+            assert north_tricks == ["N", *(str(deal.tricks["N"][s]) for s in ("NT", "S", "H", "D", "C"))]
+            assert page.inner_text("p.par").startswith(f"Par NS {deal.par_score:+d}")
+            assert len(page.query_selector_all("table.traveller tbody tr")) == 5
+            screenshot(page, "traveller-390x844.png")
+        finally:
+            browser.close()
+
+
+@pytest.mark.slow
+def test_the_static_site_works_from_disk(tmp_path: Path, browser_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tenace report --html`'s folder opened as files (file://, JavaScript off): from the rankings to a board and on
+    to a pair's scorecard by its links, and back."""
+    path = tmp_path / "club.sqlite"
+    make_event(path, mitchell(5, 3), 75)
+    code, _, err = tenace(capsys, "report", str(path), "--html", str(tmp_path / "site"))
+    assert code == 0, err
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport=PHONE, java_script_enabled=False)
+            index = (tmp_path / "site" / "index.html").as_uri()
+            page.goto(index)
+            assert page.inner_text("p.state") == "75 of 75 results in"
+            page.click("ul.boards a >> text='1'")
+            page.wait_for_url("**/board/A/1.html")
+            assert page.inner_text("p.par").startswith("Par NS ")
+            page.click("table.traveller a >> text='NS 1'")
+            page.wait_for_url("**/pair/A/NS1.html")
+            assert page.inner_text("h2") == "Scorecard of NS 1"
+            page.click("text=Rankings")
+            page.wait_for_url(index)
+        finally:
+            browser.close()
+
+
+def results_in(path: Path, sim: subprocess.Popen[str], within_s: float) -> int:
+    """The results the event file holds once `tenace sim` has made it (until then it is missing or being set up)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            conn = connect_read_only(path)
+            try:
+                sections = event_results(conn).sections
+            finally:
+                conn.close()
+            if sections and sections[0].expected:
+                return sections[0].results_in
+        except (StoreError, ResultsError, sqlite3.Error):
+            pass
+        assert sim.poll() is None, "tenace sim ended before its event file could be read"
+        assert time.monotonic() < deadline, f"no event file at {path} after {within_s} s"
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_results_keyed_on_simulated_terminals_show_on_the_open_page(tmp_path: Path, browser_path: str) -> None:
+    """The whole way: the terminal firmware on MicroPython keys each result (`tenace sim`), the real collector
+    (a process of its own) stores it, and the rankings page, open since before the first, shows every one."""
+    path = tmp_path / "club.sqlite"
+    # 3 tables, 6 boards: 18 results, the first some seconds after the event file is made (the terminals boot, sign
+    # in and play first), time enough for the page to open before it.
+    sim = subprocess.Popen([sys.executable, "-m", "tenace", "sim", "--tables", "3", "--boards", "6",
+                            "--boards-per-round", "2", "--forge", "0", "--seed", "2", "--db", str(path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        results_in(path, sim, 120)
+        with served(path) as url, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+            try:
+                page = browser.new_page(viewport=PHONE)
+                page.goto(f"{url}/")
+                page.evaluate("window.notReloaded = true")
+                page.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+                shown_first = int(page.get_attribute("p.state", "data-results-in") or "-1")
+                print(f"results in when the page opened: {shown_first} of 18")
+                out, err = sim.communicate(timeout=600)
+                assert sim.returncode == 0, out + err
+                assert out.splitlines()[-1].startswith("accepted=18 stored=18 lost=0 doubled=0 "), out
+                # The page catches up on its own: wait on what it shows, not on a clock.
+                page.wait_for_function("document.querySelector('p.state').dataset.resultsIn === '18'",
+                                       timeout=30_000)
+                assert page.inner_text("p.state") == "18 of 18 results in"
+                assert shown_first < 18, "the session was over before the page opened: nothing came in live"
+                assert page.evaluate("window.notReloaded") is True
+                assert int(page.evaluate("document.body.dataset.updates")) >= 1
+                assert len(page.query_selector_all("table.ranking tbody tr")) == 6  # NS 1-3 and EW 1-3
+            finally:
+                browser.close()
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.communicate()

@@ -1,4 +1,4 @@
-"""`tenace report`: an event file's results written out for others to read: PBN 2.1, CSV."""
+"""`tenace report`: an event file's results written out for others to read: PBN 2.1, CSV, a static web site."""
 
 from __future__ import annotations
 
@@ -10,22 +10,31 @@ from tenace.commands.options import add_event_file, cannot_write, event_file, op
 from tenace.errors import UsageError
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
-from tenace.reports.event_results import ResultsError, event_results
+from tenace.reports.event_results import EventResults, ResultsError, event_results
+from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
 
-HELP = "write an event file's results for others to read (PBN 2.1, CSV)"
+HELP = "write an event file's results for others to read (PBN 2.1, CSV, a static web site)"
 EPILOG = """\
 examples:
   tenace report club.sqlite --pbn tuesday.pbn                    one section: its boards, travellers, ranking
   tenace report club.sqlite --section B --pbn tuesday-b.pbn      one file per section when there are several
   tenace report club.sqlite --pbn -                              to standard output
   tenace report club.sqlite --csv results/                       every section's ranking and travellers
+  tenace report club.sqlite --html site/                         the pages of tenace serve, as files
 
 The PBN file holds a game per board (dealer, vulnerability, the deal when the event file has its hand
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
 same rankings as `tenace results`. The CSV folder gets two files a section, A-ranking.csv and
-A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites. Give --pbn, --csv or both."""
+A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites.
+
+The --html folder is a static site of the event: index.html with every section's ranking, a page per
+board (board/A/7.html: the traveller, with the hand record, double-dummy table and par when the event
+file has them) and a scorecard per pair (pair/A/NS3.html), the same pages as `tenace serve` without
+its live script. The links are relative: copy the folder to any web host or open index.html from disk.
+A folder that is there and not empty is refused unless --force (its pages are then written over, its
+other files left). Give --pbn, --csv, --html, or several."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,19 +43,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_event_file(p)
     p.add_argument("--pbn", metavar="FILE", help="the PBN file to write ('-': standard output)")
     p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
+    p.add_argument("--html", type=Path, metavar="DIR", help="the folder for the static web site (made if new)")
+    p.add_argument("--force", action="store_true", help="write the --html site into a folder that is not empty")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     path = event_file(args)
-    if args.pbn is None and args.csv is None:
-        raise UsageError("say what to write: --pbn FILE, --csv DIR, or both")
+    if args.pbn is None and args.csv is None and args.html is None:
+        raise UsageError("say what to write: --pbn FILE, --csv DIR, --html DIR, or several")
+    if args.force and args.html is None:
+        raise UsageError("--force is for --html DIR: a folder that is not empty")
     target = None if args.pbn in (None, "-") else Path(args.pbn)
     if target is not None:
         output_file("--pbn", target, not_same_as=path)
     if args.csv is not None:
         output_folder("--csv", args.csv)
+    if args.html is not None:
+        html_folder(args.html, args.force)
     with open_event(path) as conn:
         try:
             with read_transaction(conn):
@@ -65,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
             except OSError as e:
                 raise cannot_write("--csv", args.csv, e) from None
             print(f"wrote {', '.join(str(w) for w in written)}: section {each.section}", file=sys.stderr)
+    if args.html is not None:
+        write_html(results, args.html)
     if args.pbn is None:
         return 0
     if target is None:
@@ -78,3 +95,28 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {target}: section {section.section}, {len(section.boards)} boards, "
           f"{section.results_in} of {section.expected} results", file=sys.stderr)
     return 0
+
+
+def html_folder(folder: Path, force: bool) -> None:
+    """UsageError for an --html folder that already holds something, unless --force (nothing is deleted), or that
+    is a file; the folder is made once the event's results are read."""
+    if folder.is_dir() and not force and any(folder.iterdir()):
+        raise UsageError(f"--html {folder} is not empty: give a new or empty folder, or --force to write the "
+                         "site into it")
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--html {folder} is a file, not a folder: give a folder (it is made if new)")
+
+
+def write_html(results: EventResults, folder: Path) -> None:
+    output_folder("--html", folder)
+    site = Site(results, folder)
+    try:
+        site.index()
+        for each in results.sections:
+            written = site.section(each)
+            print(f"wrote {folder / 'board' / each.section}/ ({written.boards} boards) and "
+                  f"{folder / 'pair' / each.section}/ ({written.pairs} pairs): section {each.section}",
+                  file=sys.stderr)
+    except OSError as e:
+        raise cannot_write("--html", folder, e) from None
+    print(f"wrote {folder / 'index.html'}: open it in a browser, or copy the folder to a web host", file=sys.stderr)

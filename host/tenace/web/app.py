@@ -7,7 +7,6 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -16,31 +15,13 @@ from starlette.routing import Route
 
 from tenace.reports.event_results import EventResults, ResultsError
 from tenace.web.changes import POLL_S, Changes
-from tenace.web.pages import (
-    STRAINS,
-    EventFile,
-    NotFound,
-    board_of,
-    diagram,
-    figure,
-    pair_of,
-    pair_slug,
-    result_cells,
-    section_of,
-)
+from tenace.web.pages import EventFile, NotFound, section_of
+from tenace.web.render import SERVED, board_context, pair_context, templates
 
 # A comment line now and then keeps phones' and proxies' idle timers from closing the stream.
 KEEPALIVE_S = 15.0
 # Pages are never cached: a phone coming back to a tab must not show an old ranking.
 NO_STORE = {"Cache-Control": "no-store"}
-
-
-def templates() -> Environment:
-    env = Environment(loader=PackageLoader("tenace.web", "templates"), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(figure=figure, result_cells=result_cells, pair_slug=pair_slug, diagram=diagram,
-                       strains=STRAINS)
-    return env
 
 
 def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
@@ -62,8 +43,8 @@ def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
             return HTMLResponse(env.get_template("missing.html").render(message=str(e)), 503, headers=NO_STORE)
         part = request.query_params.get("part") == "1"
         page = env.get_template(template)
-        html = page.render(results=results, info=results.info, generation=generation, part=part,
-                           part_url=f"{request.url.path}?part=1", **context)
+        html = page.render(results=results, info=results.info, generation=generation, part=part, live=True,
+                           links=SERVED, part_url=f"{request.url.path}?part=1", **context)
         return HTMLResponse(html, headers=NO_STORE)
 
     async def rankings(request: Request) -> Response:
@@ -73,17 +54,14 @@ def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
         name, number = request.path_params["section"], request.path_params["board"]
 
         def what(results: EventResults) -> dict[str, object]:
-            section = section_of(results, name)
-            return {"section": section, "board": number, "report": board_of(section, number)}
+            return board_context(section_of(results, name), number)
         return await render(request, "board.html", what)
 
     async def pair(request: Request) -> Response:
         name, slug = request.path_params["section"], request.path_params["pair"]
 
         def what(results: EventResults) -> dict[str, object]:
-            section = section_of(results, name)
-            found, report = pair_of(section, slug)
-            return {"section": section, "pair": found, "report": report}
+            return pair_context(section_of(results, name), slug)
         return await render(request, "pair.html", what)
 
     async def events(request: Request) -> Response:

@@ -1,0 +1,51 @@
+"""The results pages' templates and links, shared by `tenace serve` (live) and `tenace report --html` (files)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from tenace.reports.event_results import SectionResults
+from tenace.reports.model import Pair
+from tenace.web.pages import STRAINS, board_of, diagram, figure, pair_of, pair_slug, result_cells
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where a page's links point: the server's addresses (`root` "/"), or the static site's files relative to the
+    page (`root` "" or "../../", `suffix` ".html"), so that the folder works from any web host or from disk."""
+
+    root: str = "/"
+    suffix: str = ""
+
+    def home(self) -> str:
+        # From disk a folder does not open its index.html: name the file.
+        return f"{self.root}index.html" if self.suffix else self.root
+
+    def board(self, section: str, board: int) -> str:
+        return f"{self.root}board/{section}/{board}{self.suffix}"
+
+    def pair(self, section: str, pair: Pair) -> str:
+        return f"{self.root}pair/{section}/{pair_slug(pair)}{self.suffix}"
+
+
+SERVED = Links()
+
+
+def templates() -> Environment:
+    env = Environment(loader=PackageLoader("tenace.web", "templates"), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(figure=figure, result_cells=result_cells, diagram=diagram, strains=STRAINS)
+    return env
+
+
+# What board.html and pair.html are given besides the event's results and the links (NotFound when not there).
+
+def board_context(section: SectionResults, board: int) -> dict[str, object]:
+    return {"section": section, "board": board, "report": board_of(section, board)}
+
+
+def pair_context(section: SectionResults, slug: str) -> dict[str, object]:
+    found, report = pair_of(section, slug)
+    return {"section": section, "pair": found, "report": report}

@@ -1,0 +1,54 @@
+"""tools/screenshots.py: the README's screenshots copied from build/ only when each is there, a PNG and small."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import screenshots
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def saved(build: Path, sizes: dict[str, int]) -> None:
+    build.mkdir(parents=True, exist_ok=True)
+    for name, size in sizes.items():
+        (build / name).write_bytes(PNG + b"\0" * (size - len(PNG)))
+
+
+def copy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = screenshots.main(["--no-run", "--build", str(tmp_path / "build"), "--docs", str(tmp_path / "docs")])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_both_screenshots_are_copied(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved(tmp_path / "build", {"rankings-390x844.png": 50_000, "traveller-390x844.png": 60_000})
+    code, out, _ = copy(tmp_path, capsys)
+    assert code == 0 and out.count(" KB\n") == 2
+    assert [p.stat().st_size for p in sorted((tmp_path / "docs").iterdir())] == [50_000, 60_000]
+
+
+@pytest.mark.parametrize(("sizes", "message"), [
+    ({"rankings-390x844.png": 50_000}, "traveller-390x844.png is missing"),
+    ({"rankings-390x844.png": 50_000, "traveller-390x844.png": 250_000}, "is 250 KB, more than the 200 KB"),
+])
+def test_nothing_is_copied_unless_both_are_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              sizes: dict[str, int], message: str) -> None:
+    saved(tmp_path / "build", sizes)
+    code, out, err = copy(tmp_path, capsys)
+    assert (code, out) == (2, "") and message in err and err.count("\n") == 1, err
+    assert not (tmp_path / "docs").exists()
+
+
+def test_not_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved(tmp_path / "build", {"rankings-390x844.png": 50_000, "traveller-390x844.png": 60_000})
+    (tmp_path / "build" / "rankings-390x844.png").write_text("<html>")
+    code, _, err = copy(tmp_path, capsys)
+    assert code == 2 and "is not a PNG image" in err
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        screenshots.main(["--help"])
+    assert done.value.code == 0 and "--no-run" in capsys.readouterr().out
