@@ -28,16 +28,22 @@ class FakeI2C:
         return device
 
     def writeto(self, addr, buf, stop=True):
-        self._device(addr).receive(bytes(buf))
+        device = self._device(addr)
+        device.start()
+        device.feed(buf)  # (as it is: a model reads it at once, before the driver can reuse it)
+        device.stop()
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
         # One transaction: the buffers follow one another on the wire after the address.
-        data = bytearray()
+        device = self._device(addr)
+        device.start()
+        n = 0
         for buf in vector:
-            data.extend(buf)
-        self._device(addr).receive(bytes(data))
-        return len(data)
+            device.feed(buf)
+            n += len(buf)
+        device.stop()
+        return n
 
     def readfrom_into(self, addr, buf, stop=True):
         self._device(addr).send(buf)
@@ -94,33 +100,48 @@ class SSD1306Model:
         self.page_window = (0, self.pages - 1)
         self.col = 0
         self.page = 0
-        self.commands = []  # every complete command, as a tuple of its bytes
+        self.commands = []  # the first KEPT complete commands (the start-up), each a tuple of its bytes
+        self.command_count = 0
         self.errors = []  # what the chip would not understand or could not place
-        self.data_writes = 0  # transactions that carried RAM data
+        self.data_writes = 0  # transactions (or Co-continued runs) that carried RAM data
         self.data_bytes = 0
         self._pending = None  # a command still waiting for argument bytes
+        self._control = -1  # the control byte in force; -1: the next byte is a control byte
+        self._after = 0  # bytes since that control byte
+
+    KEPT = 64
 
     def receive(self, data):
-        i = 0
-        n = len(data)
-        while i < n:
-            control = data[i]
-            i += 1
-            if control & 0x3F:
-                self.errors.append("control byte 0x%02x has bits other than Co and D/C#" % control)
-            is_data = bool(control & 0x40)
-            end = i + 1 if control & 0x80 else n
-            if i >= n:
-                self.errors.append("control byte 0x%02x with nothing after it" % control)
-            if is_data:
-                if i < end:
+        """One whole I2C transaction addressed to the chip."""
+        self.start()
+        self.feed(data)
+        self.stop()
+
+    def start(self):
+        self._control = -1
+
+    def feed(self, data):
+        for b in data:
+            control = self._control
+            if control < 0:
+                if b & 0x3F:
+                    self.errors.append("control byte 0x%02x has bits other than Co and D/C#" % b)
+                self._control = b
+                self._after = 0
+                continue
+            if control & 0x40:
+                if not self._after:
                     self.data_writes += 1
-                for k in range(i, min(end, n)):
-                    self._data(data[k])
+                self._data(b)
             else:
-                for k in range(i, min(end, n)):
-                    self._command_byte(data[k])
-            i = end
+                self._command_byte(b)
+            self._after += 1
+            if control & 0x80:  # Co: one byte, then another control byte
+                self._control = -1
+
+    def stop(self):
+        if self._control >= 0 and not self._after:
+            self.errors.append("control byte 0x%02x with nothing after it" % self._control)
 
     def _command_byte(self, b):
         if self._pending is not None:
@@ -137,7 +158,9 @@ class SSD1306Model:
             self.errors.append("unknown command 0x%02x" % b)
 
     def _apply(self, cmd):
-        self.commands.append(cmd)
+        self.command_count += 1
+        if len(self.commands) < self.KEPT:
+            self.commands.append(cmd)
         op = cmd[0]
         if op == 0xAE or op == 0xAF:
             self.on = op == 0xAF
@@ -203,16 +226,22 @@ class PCF8574Model:
         self.port = 0xFF  # the power-on state: every line high
         self.writes = 0
         self.errors = []
+        self._got = False
 
-    def receive(self, data):
-        if not data:
-            self.errors.append("an empty write")
-            return
+    def start(self):
+        self._got = False
+
+    def feed(self, data):
         for b in data:  # (the chip takes several bytes in one transaction: the last one stays)
             self.port = b
             self.writes += 1
+            self._got = True
         for i in range(len(self.rows)):
             self.rows[i].value((self.port >> i) & 1)
+
+    def stop(self):
+        if not self._got:
+            self.errors.append("an empty write")
 
     def send(self, buf):
         for i in range(len(buf)):

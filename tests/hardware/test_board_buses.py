@@ -7,22 +7,17 @@ they would be on a device, and run with a bounded heap: the declared figure has 
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from board_trees import HERE, TERMINALS, mpy_tree, run_module
 
-from tenace.firmware_build import HARDWARE, build, flat, package_tree
+from tenace.firmware_build import HARDWARE
 
-from conftest import FIRMWARE, FIRMWARE_TESTS, SIM_DIR, venv_tool
-
-HERE = Path(__file__).resolve().parent
-TERMINALS = ["terminal-esp32c3-espnow", "terminal-pico-nrf24"]
 CASES = re.findall(r"^def (test_\w+)", (HERE / "board_cases.py").read_text(encoding="utf-8"), re.M)
 # Smallest heap seen to pass on the 64-bit unix port: 184 KB for the Pico's (176 KB for the C3's), most of it the
 # firmware's code and the test modules, which the unix port keeps in the heap. Declared 4/3 of it, run in 3/4.
@@ -60,25 +55,10 @@ def test_on_cpython(cases: ModuleType, case: str) -> None:
     getattr(cases, case)()
 
 
-def mpy_tree(out: Path, terminal: str) -> Path:
-    """The firmware, the board file and what the cases import, compiled as they would ship."""
-    return build(out, [*package_tree(FIRMWARE), (HARDWARE / terminal / "board.py", Path("board.py")),
-                       *flat(HERE, ["board_cases.py", "bus_models.py", "ssd1306.py"]),
-                       *flat(FIRMWARE_TESTS, ["checks.py", "fake_espnow.py", "fake_matrix.py", "mp_runner.py",
-                                              "radio_frames.py", "test_radio_nrf24.py"]),
-                       *flat(SIM_DIR, ["sim_devices.py"])])
-
-
-def run_cases(tree: Path, heap_kb: int) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(venv_tool("micropython")), "-X", f"heapsize={heap_kb}k", "-m", "mp_runner",
-                           "board_cases"], cwd=tree, env=dict(os.environ, MICROPYPATH=str(tree)),
-                          capture_output=True, text=True, timeout=300)
-
-
 @pytest.mark.parametrize("terminal", TERMINALS)
 def test_on_micropython(tmp_path: Path, terminal: str) -> None:
     tree = mpy_tree(tmp_path, terminal)
-    proc = run_cases(tree, HEAP_KB * 3 // 4)
+    proc = run_module(tree, HEAP_KB * 3 // 4, "mp_runner", "board_cases")
     found = SUMMARY.search(proc.stdout)
     assert found, proc.stdout + proc.stderr
     assert (int(found[1]), int(found[2]), proc.returncode) == (len(CASES), 0, 0), proc.stdout + proc.stderr
