@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Draws the keypad legend (hardware/keypad.svg) from firmware/tenace_terminal/keypad_layout.py, so the two agree.
+"""Draws hardware/keypad.svg from keypad_layout.py as plain text (an SVG library would be a dependency for 33 caps).
 
-Usage: tools/keypad_svg.py [--out FILE | --check]. The SVG is plain text written here (an SVG library would add a
-dependency for thirty rectangles). tests/hardware/test_keypad_svg.py checks the committed file is what this writes.
+Usage: tools/keypad_svg.py [--out FILE | --check]. Generated, so the legend and the firmware's layout agree:
+tests/hardware/test_keypad_svg.py checks that the committed file is what this writes.
 """
 
 from __future__ import annotations
