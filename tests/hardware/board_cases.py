@@ -1,0 +1,182 @@
+"""A terminal board file's build() on emulated buses: the SSD1306's start-up and RAM, keys through the matrix (and
+the PCF8574), the battery reading, the radio driver's set-up. Runs on CPython (test_board_buses.py) and on the
+MicroPython unix port (mp_runner), once per board file, which is imported as `board` as on the device.
+"""
+
+import board
+from bus_models import FakeI2C, PCF8574Model, SSD1306Model
+from fake_matrix import FakeMatrix, TicksClock
+from sim_devices import new_directory, remove_directory
+from tenace_terminal import font
+from tenace_terminal.keypad_layout import LAYOUT
+
+from checks import raises
+
+TERMINAL = 7
+CELL_MV = 3820  # 50 % on the boards' Li-ion curve
+
+
+class FakeADC:
+    """machine.ADC: read_uv() (esp32, calibrated) and read_u16(); the voltage at the pin in microvolts."""
+
+    def __init__(self, uv=0):
+        self.uv = uv
+        self.reads = 0
+
+    def read_uv(self):
+        self.reads += 1
+        return self.uv
+
+    def read_u16(self):
+        self.reads += 1
+        return self.uv * 65535 // (board.VREF_MV * 1000)
+
+
+def pin_uv(cell_mv):
+    """What the board's battery ADC pin sees when the cell is at `cell_mv`."""
+    if board.PORT == "esp32":
+        return cell_mv * 1000 // board.DIVIDER
+    return (cell_mv - 200) * 1000 // board.DIVIDER + 400  # behind the diode; +0.4 mV: the floor of read_u16
+
+
+class Rig:
+    """The board's app built over an emulated I2C bus, a simulated key matrix, a fake radio and a fake ADC."""
+
+    def __init__(self):
+        self.storage = new_directory()
+        self.bus = FakeI2C()
+        self.oled = self.bus.attach(board.OLED_ADDR, SSD1306Model())
+        self.matrix = FakeMatrix(LAYOUT)
+        self.clock = TicksClock(1000)
+        self.adc = FakeADC(pin_uv(CELL_MV))
+        if board.PORT == "esp32":
+            from fake_espnow import Air, FakeEspNow
+
+            self.expander = self.bus.attach(board.EXPANDER_ADDR, PCF8574Model(self.matrix.rows))
+            self.radio = FakeEspNow(Air(), b"\x02\x00\x00\x00\x00\x07")
+            self.app = board.build(self.bus, self.matrix.cols, self.radio, self.adc, self.clock, TERMINAL,
+                                   self.storage)
+        else:
+            from test_radio_nrf24 import Ether, FakeNrf24
+
+            self.expander = None
+            self.radio = FakeNrf24(Ether())
+            self.app = board.build(self.bus, self.matrix.rows, self.matrix.cols, self.radio, self.adc, self.clock,
+                                   TERMINAL, self.storage)
+
+    def keys(self, ms):
+        """Read the keypad every 5 ms for `ms` milliseconds: the keys it gave."""
+        got = []
+        for _ in range(ms // 5):
+            key = self.app.keypad.read()
+            if key is not None:
+                got.append(key)
+            self.clock.now += 5
+        return got
+
+    def close(self):
+        remove_directory(self.storage)
+
+
+def test_start_up_sequence():
+    rig = Rig()
+    try:
+        oled = rig.oled
+        assert oled.errors == [], oled.errors
+        assert oled.on and oled.charge_pump and oled.mode == 0  # lit, on its own charge pump, horizontal addressing
+        assert oled.mux == 63 and oled.com_pins == 0x12  # all 64 lines of a 128 x 64 panel
+        assert oled.seg_remap and oled.com_reversed  # column 0 at the left, page 0 at the top of the module
+        assert oled.commands[0] == (0xAE,)  # off while it is set up
+        on = oled.commands.index((0xAF,))
+        assert (0x8D, 0x14) in oled.commands[:on]  # the charge pump before the display is switched on
+    finally:
+        rig.close()
+
+
+def test_the_screen_reaches_the_panel():
+    rig = Rig()
+    try:
+        app = rig.app
+        app.step()
+        oled = rig.oled
+        assert oled.errors == [], oled.errors
+        assert oled.data_bytes and oled.data_bytes % 1024 == 0  # each show() wrote the whole RAM, in one go
+        assert oled.ram == app.display.fb.buffer
+        assert oled.lit() > 200, oled.lit()  # the start-up screen's text
+        writes = oled.data_writes
+        app.display.clear()
+        app.display.text(0, 0, "A")
+        app.display.show()
+        assert oled.data_writes == writes + 1 and oled.errors == []
+        glyph = font.DATA[font.index(ord("A")) * 6:font.index(ord("A")) * 6 + 6]
+        assert bytes(oled.ram[1:7]) == bytes(glyph)  # cell (0, 0) is page 0, columns 1-6
+        assert oled.lit() == sum([bin(b).count("1") for b in glyph])
+    finally:
+        rig.close()
+
+
+def test_keys_through_the_board_keypad():
+    rig = Rig()
+    try:
+        for name in ("4", "S", "BACK", "OK", "DOWN", "PASS"):
+            rig.matrix.press(name)
+            assert rig.keys(40) == [name], name
+            rig.matrix.release(name)
+            assert rig.keys(40) == [], name
+        rig.matrix.press("K", "H")  # two keys at once: both, once each
+        assert rig.keys(60) == ["H", "K"]
+        rig.matrix.release("K", "H")
+        assert rig.matrix.most_rows_low == 1  # one row driven at a time, through the expander or the pins
+        assert [pin.level for pin in rig.matrix.rows] == [1] * len(LAYOUT)
+        if rig.expander is not None:
+            assert rig.expander.errors == [] and rig.expander.port == 0xFF and rig.expander.writes > 100
+    finally:
+        rig.close()
+
+
+def test_battery_reading():
+    rig = Rig()
+    try:
+        battery = rig.app.battery
+        assert battery.percent() == 50 and rig.adc.reads >= 8
+        for cell_mv, percent in ((4250, 100), (4200, 100), (3920, 70), (3750, 23), (3680, 10), (3000, 0),
+                                 (2800, 0)):
+            rig.adc.uv = pin_uv(cell_mv)
+            assert abs(battery.millivolts() - cell_mv) <= 2, (cell_mv, battery.millivolts())
+            assert board.percent_of(cell_mv) == percent, (cell_mv, board.percent_of(cell_mv))
+        rig.adc.uv = pin_uv(3650)
+        assert battery.percent() == 9
+    finally:
+        rig.close()
+
+
+def test_radio_set_up():
+    rig = Rig()
+    try:
+        transport = rig.app.link.transport
+        if board.PORT == "esp32":
+            assert rig.radio.peers == [b"\xff\xff\xff\xff\xff\xff"]  # every node on the broadcast peer
+        else:
+            assert rig.radio.regs[0x01] == 0 and rig.radio.listening  # the chip's auto-ack off, hearing the base
+            assert rig.radio.pipes[1] == b"TnDn0"
+        frame = bytes(range(20))
+        transport.send(frame)
+        assert rig.radio.sent == 1
+    finally:
+        rig.close()
+
+
+def test_bus_errors():
+    bus = FakeI2C()
+    oled = bus.attach(0x3C, SSD1306Model())
+    assert raises(OSError, bus.writeto, 0x3D, b"\x80\xaf") is not None  # nobody at 0x3D: no acknowledge
+    oled.receive(b"\x80\x21\x80\x10\x80\x1f")  # a command's arguments in later single-byte transactions
+    oled.receive(b"\x00\x22\x02\x03")  # and a run of command bytes after one control byte
+    assert oled.cols == (0x10, 0x1F) and oled.page_window == (2, 3) and oled.errors == []
+    oled.receive(b"\x00\x20\x00")  # horizontal addressing: 16 columns x 2 pages = 32 bytes fill the window
+    oled.receive(b"\x40" + bytes(range(1, 33)))
+    assert oled.ram[2 * 128 + 0x10] == 1 and oled.ram[3 * 128 + 0x1F] == 32 and oled.errors == []
+    assert oled.col == 0x10 and oled.page == 2  # back to the window's start
+    oled.receive(b"\x80\xfe")
+    oled.receive(b"\x80")
+    assert oled.errors == ["unknown command 0xfe", "control byte 0x80 with nothing after it"], oled.errors

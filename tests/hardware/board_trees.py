@@ -1,0 +1,35 @@
+"""What a terminal board file runs with under MicroPython in these tests, compiled by mpy-cross as it would ship:
+the firmware, the board file as `board`, the emulated buses and devices, the scripted player."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from tenace.firmware_build import HARDWARE, SIM_DIR, build, flat, package_tree
+
+from conftest import FIRMWARE, FIRMWARE_TESTS, venv_tool
+
+HERE = Path(__file__).resolve().parent
+TERMINALS = ["terminal-esp32c3-espnow", "terminal-pico-nrf24"]
+
+
+def mpy_tree(out: Path, terminal: str) -> Path:
+    """The firmware, hardware/<terminal>/board.py as board, and the test programs and fakes, in `out`."""
+    return build(out, [*package_tree(FIRMWARE), (HARDWARE / terminal / "board.py", Path("board.py")),
+                       *flat(HERE, ["board_cases.py", "bus_models.py", "emulated_terminal.py", "ssd1306.py"]),
+                       *flat(FIRMWARE_TESTS, ["checks.py", "fake_espnow.py", "fake_matrix.py", "mp_runner.py",
+                                              "radio_frames.py", "test_radio_nrf24.py"]),
+                       *flat(SIM_DIR, ["scripted_player.py", "sim_devices.py"])])
+
+
+def micropython_command(tree: Path, heap_kb: int, module: str, *args: str) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment that run `module` of `tree` under the MicroPython unix port."""
+    return ([str(venv_tool("micropython")), "-X", f"heapsize={heap_kb}k", "-m", module, *args],
+            dict(os.environ, MICROPYPATH=str(tree)))
+
+
+def run_module(tree: Path, heap_kb: int, module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    command, env = micropython_command(tree, heap_kb, module, *args)
+    return subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=300)

@@ -1,0 +1,240 @@
+"""One table terminal on emulated hardware, through its board file's build(): a MicroPython program for the tests.
+
+    micropython emulated_terminal.py port=PORT seed=S code=123456 dir=DIR terminal=ID seat=A1
+
+`board` is a terminal's hardware/<board>/board.py, as on the device. Its build() gets an I2C bus with an SSD1306
+model (and the PCF8574 of the ESP32-C3 build), a simulated key matrix that a scripted player's finger presses
+and releases key by key, a fake battery ADC, and a radio driver of the board's kind (espnow.ESPNow or
+micropython-lib's NRF24L01) whose air is the simulator's virtual radio: a TCP connection to tenace.sim.radio,
+SLIP-framed, as host/tenace/micropython/radio_terminal.py connects the simulator's own terminals. Writes what the
+table accepted to DIR/ID/accepted.txt (the simulator's format, tenace.sim.outcome.read_accepted), prints
+"PANEL ..." with what the display received and "DONE ID keys=N faults=N" when the host has every result.
+"""
+
+import os
+import select
+import socket
+import sys
+import time
+
+import board
+from bus_models import FakeI2C, PCF8574Model, SSD1306Model
+from fake_matrix import FakeMatrix
+from scripted_player import Player
+from tenace_radio.nrf24_transport import frame_length, pad
+from tenace_terminal.keypad_layout import LAYOUT
+
+from tenace_wire import slip
+
+_HOLD_MS = 40  # a finger keeps a key down this long: twice the scanner's debounce
+_GAP_MS = 40  # and lets go this long before the next key
+_TIMEOUT_MS = 240000
+
+
+class Air:
+    """The TCP connection to the virtual radio: SLIP frames out, whole frames in, without waiting."""
+
+    def __init__(self, port):
+        self.sock = socket.socket()
+        self.sock.connect(socket.getaddrinfo("127.0.0.1", port)[0][-1])
+        self.poller = select.poll()
+        self.poller.register(self.sock, select.POLLIN)
+        self.decoder = slip.Decoder()
+        self.frames = []
+
+    def send(self, frame):
+        self.sock.send(slip.encode(frame))
+
+    def pending(self):
+        """Whether a whole frame has arrived (reading what the connection holds)."""
+        while not self.frames and self.poller.poll(0):
+            data = self.sock.recv(256)
+            if not data:
+                raise SystemExit("emulated_terminal: the radio closed the connection")
+            self.frames.extend(self.decoder.feed(data))
+        return bool(self.frames)
+
+    def recv(self):
+        return self.frames.pop(0) if self.pending() else None
+
+
+class EspNowOnAir:
+    """espnow.ESPNow's calls that EspNowTransport makes, on the virtual radio: every message a broadcast."""
+
+    def __init__(self, air):
+        self.air = air
+        self.peers = []
+
+    def add_peer(self, mac):
+        if mac in self.peers:
+            raise OSError(-12395, "ESP_ERR_ESPNOW_EXIST")
+        self.peers.append(mac)
+
+    def send(self, mac, msg, sync=True):
+        if mac not in self.peers:
+            raise OSError(-12393, "ESP_ERR_ESPNOW_NOT_FOUND")
+        if len(msg) > 250:
+            raise ValueError("ESP-NOW carries 250 bytes at most")
+        self.air.send(msg)
+        return True
+
+    def irecv(self, timeout_ms=None):
+        frame = self.air.recv()
+        return (None, None) if frame is None else (b"\x02base0", frame)
+
+
+class Nrf24OnAir:
+    """micropython-lib NRF24L01's calls that Nrf24Transport makes, on the virtual radio. The base station is on the
+    other side: it takes the frame out of a 32-byte payload and pads the frames it sends, as tenace_radio does."""
+
+    def __init__(self, air):
+        self.air = air
+        self.regs = {0x01: 0x3F, 0x02: 0x03}
+        self.tx = None
+        self.rx = None
+        self.listening = False
+
+    def reg_write(self, reg, value):
+        self.regs[reg] = value
+
+    def open_tx_pipe(self, address):
+        self.tx = address
+
+    def open_rx_pipe(self, pipe_id, address):
+        self.rx = address
+
+    def start_listening(self):
+        self.listening = True
+
+    def stop_listening(self):
+        self.listening = False
+
+    def send(self, buf, timeout=500):
+        if self.listening or len(buf) != 32 or self.tx != b"TnUp0":
+            raise OSError("the chip would not send this: listening, a payload not of 32 bytes, or a wrong pipe")
+        self.air.send(bytes(buf)[:frame_length(buf)])
+
+    def any(self):
+        return self.listening and self.rx == b"TnDn0" and self.regs[0x02] == 2 and self.air.pending()
+
+    def recv(self):
+        return pad(self.air.recv())
+
+
+class Battery:
+    """machine.ADC at the battery pin of a cell at 3.9 V (about 68 %)."""
+
+    def read_uv(self):
+        return 3900 * 1000 // board.DIVIDER
+
+    def read_u16(self):
+        return (3900 - 200) * 65535 // (board.DIVIDER * board.VREF_MV) + 1
+
+
+class Finger:
+    """The keypad as the scripted player sees it (queue, push): each key pressed on the matrix, held, let go, and
+    only then taken off the queue, so that the player looks at the screen again once the app has had it."""
+
+    def __init__(self, matrix):
+        self.matrix = matrix
+        self.queue = []
+        self.down = False
+        self.released = False
+        self.at = time.ticks_ms()
+        self.presses = 0
+
+    def push(self, *keys):
+        for key in keys:
+            self.queue.append(key)
+
+    def tick(self, now):
+        if not self.queue:
+            return
+        waited = time.ticks_diff(now, self.at)
+        if self.down:
+            if waited >= _HOLD_MS:
+                self.matrix.release(self.queue[0])
+                self.down = False
+                self.released = True
+                self.at = now
+        elif self.released:
+            if waited >= _GAP_MS:
+                self.queue.pop(0)
+                self.released = False
+        else:
+            self.matrix.press(self.queue[0])
+            self.presses += 1
+            self.down = True
+            self.at = now
+
+
+def options(argv):
+    found = {"port": "", "seed": "1", "code": "", "dir": "", "terminal": "", "seat": ""}
+    for arg in argv:
+        name, _, value = arg.partition("=")
+        if name not in found:
+            raise SystemExit("emulated_terminal: unknown option %r" % arg)
+        found[name] = value
+    return found
+
+
+def log_accepted(app, logged, path):
+    plan = app.plan
+    if plan is None:
+        return
+    for b, record in app.results.items():
+        key = (plan["round"], b)
+        if key in logged or record.get("kind") not in ("played", "passed_out"):
+            continue
+        logged.add(key)
+        if record["kind"] == "played":
+            line = "%s %s %d %+d" % (record["contract"], record["declarer"], record["tricks"], record["score"])
+        else:
+            line = "Pass 0"
+        with open(path, "a") as f:
+            f.write("%d %d %s\n" % (key[0], b, line))
+
+
+def main(argv):
+    opts = options(argv)
+    terminal = int(opts["terminal"])
+    section, table = opts["seat"][0], int(opts["seat"][1:])
+    storage = opts["dir"] + "/" + str(terminal)
+    os.mkdir(storage)
+    bus = FakeI2C()
+    oled = bus.attach(board.OLED_ADDR, SSD1306Model())
+    matrix = FakeMatrix(LAYOUT)
+    air = Air(int(opts["port"]))
+    if board.PORT == "esp32":
+        bus.attach(board.EXPANDER_ADDR, PCF8574Model(matrix.rows))
+        app = board.build(bus, matrix.cols, EspNowOnAir(air), Battery(), time, terminal, storage + "/journal")
+    else:
+        app = board.build(bus, matrix.rows, matrix.cols, Nrf24OnAir(air), Battery(), time, terminal,
+                          storage + "/journal")
+    finger = Finger(matrix)
+    player = Player(app, finger, table, opts["code"], int(opts["seed"]), section)
+    logged = set()
+    start = time.ticks_ms()
+    print("READY %d %s" % (terminal, board.PORT))
+    while not player.finished():
+        now = time.ticks_ms()
+        if time.ticks_diff(now, start) > _TIMEOUT_MS:
+            raise SystemExit("emulated_terminal: table %d not finished after %d s (screen %s)"
+                             % (table, _TIMEOUT_MS // 1000, app.screen_name))
+        finger.tick(now)
+        busy = app.step()
+        if not busy and not finger.queue:
+            player.act()
+        log_accepted(app, logged, storage + "/accepted.txt")
+        if not busy:
+            air.poller.poll(2)
+    fb = app.display.fb
+    print("PANEL frames=%d errors=%d same=%d lit=%d expander=%s" % (
+        oled.data_writes, len(oled.errors), 1 if oled.ram == fb.buffer else 0, oled.lit(),
+        "none" if board.PORT != "esp32" else "%d" % len(bus.devices[board.EXPANDER_ADDR].errors)))
+    for error in oled.errors[:5]:
+        print("PANEL ERROR %s" % error)
+    print("DONE %d keys=%d presses=%d faults=%d" % (terminal, player.keys, finger.presses, app.faults))
+
+
+main(sys.argv[1:])
