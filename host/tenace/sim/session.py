@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 _POLL_S = 0.2
 _PROGRESS_S = 5.0
-CHANGE_WAIT_S = 60.0  # the longest the host's kill waits for a movement change to reach the tables
+CHANGE_WAIT_S = 60.0  # the longest section A's tables are held for a movement change to reach them
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,6 @@ class _Supervisor:
         self.hold.write_text(SECTION, encoding="ascii")
         print(f"  the director: {made.detail}", file=sys.stderr, flush=True)
 
-
     def _release_when_arrived(self, now: float) -> None:
         """Let section A's players go on once every unfinished table keeps the changed plans (link.plans) of the
         rounds from the change on, or after CHANGE_WAIT_S (a table that lacks them then shows as lost results)."""
@@ -264,8 +263,9 @@ class _Supervisor:
                 if section != SECTION or terminal in finished:
                     continue
                 kept = _kept_plans(self.storage / str(terminal) / "link.plans")
-                for number in round_plans.rounds_of(conn, 0, table):  # section A is 0 on the wire
-                    plan = round_plans.round_plan(conn, 0, table, number) if number >= self.change_round else None
+                later = [r for r in round_plans.rounds_of(conn, 0, table) if r >= self.change_round]  # A is 0
+                for number in later:
+                    plan = round_plans.round_plan(conn, 0, table, number)
                     if plan is not None and kept.get(number) != plan.encode().hex():
                         missing.append(f"table {table} round {number} keeps {kept.get(number)}, "
                                        f"not {plan.encode().hex()}")
