@@ -256,3 +256,22 @@ def test_unknown_board_names_the_valid_ones(capsys) -> None:
 def test_help(capsys) -> None:
     code, out, _ = tenace(capsys, "flash", "--help")
     assert code == 0 and "--dry-run" in out and "--terminal-id" in out and "tenace_config.py" in out
+
+
+def test_frozen_writes_only_what_the_image_cannot_hold(capsys, monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(flashing_plan, "HARDWARE", tmp_path / "hardware")
+    folder = terminal_board(tmp_path / "hardware", "espnow")
+    code, _, err = tenace(capsys, "flash", folder.name, "--dry-run", "--frozen", "--terminal-id", "2")
+    assert code == 2
+    assert err == f"tenace flash: --frozen: hardware/{folder.name} has no manifest.py to build an image from\n"
+    (folder / "manifest.py").write_text('module("board.py")\n')
+    fake = FakeDevice(lib=[])
+    fake.folders.add("tenace_wire")  # left from a flash without --frozen: it would hide the frozen package
+    with_fake(monkeypatch, fake)
+    code, out, err = tenace(capsys, "flash", folder.name, "--port", "/dev/ttyUSB0", "--frozen", "--terminal-id", "2")
+    assert code == 0, err
+    catalogues = sorted(f"lang/{p.name}" for p in (FIRMWARE / "tenace_terminal" / "lang").glob("*.txt"))
+    assert catalogues and sorted(fake.files) == [*catalogues, "main.py", "tenace_config.py"]
+    assert fake.drivers == []  # ssd1306 is in the image
+    assert "warning: :tenace_wire on the file system hides the frozen tenace_wire" in out
+    assert "tenace_terminal" not in "".join(fake.folders)  # a folder of that name would hide the frozen package

@@ -11,17 +11,19 @@ from tenace.flashing import device as flashing_device
 from tenace.flashing.plan import CONFIG_NAME, Plan, check_settings, find_board, make_plan, read_board
 
 HELP = "install the firmware on a terminal or base station over USB (mpremote)"
-EPILOG = f"""\
+EPILOG = """\
 examples:
   tenace flash terminal-pico-nrf24 --port /dev/ttyACM0 --terminal-id 7
   tenace flash base-esp32-espnow --port /dev/ttyUSB0 --channel 6
   tenace flash base-pico-nrf24 --dry-run          every file and where it goes; no device needed
 
 BOARD is a folder under hardware/. The firmware packages the board file needs (found from its
-imports) go compiled (.mpy) in their folders, the board file as :board.py, main.py as :main.py and
-the device's settings as :{CONFIG_NAME} (TERMINAL_ID, CHANNEL: hardware/README.md). A micropython-lib
-driver the board imports (nrf24l01, ssd1306) is installed with mip, which needs the network. Reset
-the board afterwards to start it. A base station that is relaying must be stopped first (its stop
+imports) go compiled (.mpy) in their folders, the board file as :board.py, main.py as :main.py
+and the device's settings as :tenace_config.py (TERMINAL_ID, CHANNEL: hardware/README.md). A
+micropython-lib driver the board imports (nrf24l01, ssd1306) is installed with mip, which needs
+the network. With --frozen (the board runs an image built from its manifest.py, hardware/README.md)
+only main.py, the settings and the packages' data files (:lang/*.txt) are written. Reset the
+board afterwards to start it. A base station that is relaying must be stopped first (its stop
 button): its console carries frames then, not a REPL."""
 
 
@@ -33,6 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--terminal-id", type=int, metavar="N", help="a terminal's id, unique at the event (1-65534)")
     p.add_argument("--channel", type=int, metavar="C",
                    help="the event's radio channel (ESP-NOW 1-13, nRF24 0-125; default: the firmware's)")
+    p.add_argument("--frozen", action="store_true",
+                   help="the board runs an image built from its manifest.py: write only main.py, the settings and "
+                        "data files")
     p.add_argument("--dry-run", action="store_true", help="list what would be written where; no device needed")
     p.set_defaults(run=run)
 
@@ -40,16 +45,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     board = read_board(find_board(args.board))
     check_settings(board, args.terminal_id, args.channel)  # refused before the build and the device
+    if args.frozen and not (board.folder / "manifest.py").exists():
+        raise UsageError(f"--frozen: hardware/{board.folder.name} has no manifest.py to build an image from")
     if args.dry_run:
         with tempfile.TemporaryDirectory(prefix="tenace-flash-") as tmp:
-            print(describe(make_plan(board, Path(tmp), args.terminal_id, args.channel), args.port))
+            print(describe(make_plan(board, Path(tmp), args.terminal_id, args.channel, args.frozen), args.port))
         return 0
     if not args.port:
         raise UsageError("give the device's --port (e.g. /dev/ttyACM0), or --dry-run to list the files")
     device = flashing_device.MpremoteDevice(args.port)
     try:
         with tempfile.TemporaryDirectory(prefix="tenace-flash-") as tmp:
-            plan = make_plan(board, Path(tmp), args.terminal_id, args.channel)
+            plan = make_plan(board, Path(tmp), args.terminal_id, args.channel, args.frozen)
             print(f"flashing {board.folder.name} ({board.role}, MicroPython {board.port}) on {args.port}")
             flashing_device.install(plan, device, say)
     finally:
@@ -76,6 +83,9 @@ def describe(plan: Plan, port: str | None) -> str:
         settings.append(f"{board.radio.name} channel {plan.channel}")
     if settings:
         lines.append(f"settings in :{CONFIG_NAME}: {', '.join(settings)}")
-    lines += [f"then: mip install {d} (micropython-lib's driver, from the network, unless :lib has it)"
-              for d in board.drivers]
+    if plan.frozen:
+        lines.append(f"packages, board.py and drivers: in the frozen image (hardware/{board.folder.name}/manifest.py)")
+    else:
+        lines += [f"then: mip install {d} (micropython-lib's driver, from the network, unless :lib has it)"
+                  for d in board.drivers]
     return "\n".join(lines)

@@ -134,6 +134,11 @@ def _install(plan: Plan, device: Device, say: Say) -> None:
     if platform != board.port:
         say(f"warning: the device runs MicroPython's {platform} port and {board.folder.name} is for {board.port}: "
             f"its main.py will refuse to start")
+    if plan.frozen:
+        for package in board.packages:
+            if device.listdir(package) is not None:
+                say(f"warning: :{package} on the file system hides the frozen {package}: remove it "
+                    f"(mpremote rm -r :{package})")
     for folder in plan.folders():
         if device.listdir(folder) is None:
             device.mkdir(folder)
@@ -151,7 +156,7 @@ def _install(plan: Plan, device: Device, say: Say) -> None:
             if source in listings[folder]:
                 say(f"    removed the old :{folder}/{source}, which would hide it")
                 device.remove(f"{folder}/{source}")
-    for driver in board.drivers:
+    for driver in () if plan.frozen else board.drivers:
         lib = device.listdir("lib") or []
         if f"{driver}.mpy" in lib or f"{driver}.py" in lib or driver in lib:
             say(f"micropython-lib's {driver} is already in :lib")

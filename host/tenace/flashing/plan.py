@@ -96,6 +96,7 @@ class Plan:
     steps: tuple[Step, ...]
     terminal_id: int | None
     channel: int | None
+    frozen: bool = False  # the packages, board.py and drivers are in the device's image (manifest.py)
 
     def folders(self) -> list[str]:
         """The device folders the steps need, parents first."""
@@ -205,23 +206,33 @@ def check_settings(board: BoardInfo, terminal_id: int | None, channel: int | Non
     return channel
 
 
-def make_plan(board: BoardInfo, build_dir: Path, terminal_id: int | None, channel: int | None) -> Plan:
-    """Build the board's firmware packages into `build_dir` (the one firmware build) and list every write."""
+def make_plan(board: BoardInfo, build_dir: Path, terminal_id: int | None, channel: int | None,
+              frozen: bool = False) -> Plan:
+    """Build the board's firmware packages into `build_dir` (the one firmware build) and list every write.
+
+    `frozen`: the device runs an image built from the board's manifest.py, with the packages, board.py and the
+    drivers in it; only what cannot be frozen is written: main.py, the settings and the packages' data files.
+    """
     channel = check_settings(board, terminal_id, channel)
     sources: list[Source] = [s for s in package_tree(FIRMWARE) if s[1].parts[0] in board.packages]
-    build(build_dir, sources)
     steps = []
-    for src, rel in sources:
-        compiled = rel.suffix == ".py"
-        built = build_dir / (rel.with_suffix(".mpy") if compiled else rel)
-        steps.append(Step(src, built.relative_to(build_dir).as_posix(), built.read_bytes(),
-                          "compiled" if compiled else "copied"))
-    board_file = board.folder / "board.py"
-    main = main_source(board.folder)
-    # board.py and main.py stay source (hardware/README.md): main.py must be, and board.py is the one file a
-    # club may edit on the device (a pin moved on its own wiring).
-    steps.append(Step(board_file, "board.py", board_file.read_bytes(), "copied"))
+    if frozen:
+        # Not in their package's folder: a folder named like a frozen package, first on sys.path, would be
+        # taken for the package and hide it; tenace_terminal/lang/en.txt goes to :lang/en.txt (messages.folder).
+        steps += [Step(src, Path(*rel.parts[1:]).as_posix(), src.read_bytes(), "copied")
+                  for src, rel in sources if rel.suffix != ".py"]
+    else:
+        build(build_dir, sources)
+        for src, rel in sources:
+            compiled = rel.suffix == ".py"
+            built = build_dir / (rel.with_suffix(".mpy") if compiled else rel)
+            steps.append(Step(src, built.relative_to(build_dir).as_posix(), built.read_bytes(),
+                              "compiled" if compiled else "copied"))
+        # board.py stays source (hardware/README.md): the one file a club may edit on the device (a pin moved).
+        board_file = board.folder / "board.py"
+        steps.append(Step(board_file, "board.py", board_file.read_bytes(), "copied"))
+    main = main_source(board.folder)  # main.py must be source: MicroPython runs no main.mpy
     steps.append(Step(main, "main.py", main.read_bytes(), "copied"))
     steps.append(Step(None, CONFIG_NAME, config_text(board, terminal_id, channel).encode(), "generated"))
     log.info("flash plan for %s: %d files", board.folder.name, len(steps))
-    return Plan(board, tuple(steps), terminal_id, channel)
+    return Plan(board, tuple(steps), terminal_id, channel, frozen)
