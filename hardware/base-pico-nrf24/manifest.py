@@ -1,7 +1,7 @@
 # The frozen production image of the Pico base station: its firmware packages, board file and nRF24L01+
 # driver run from flash and cost no heap. Build and flash: hardware/README.md ("A frozen image").
 # include, package, module, require: MicroPython's manifest functions (tools/manifestfile.py); paths are
-# relative to this file. main.py and tenace_config.py stay on the file system: `tenace flash --frozen`.
+# relative to this file. main.py stays on the file system: `tenace flash --frozen` writes it.
 # pyright: reportUndefinedVariable=false
 # ruff: noqa: F821
 

@@ -2,7 +2,7 @@
 # terminal app, the board file and the SSD1306 driver run from flash and cost no heap; ESP-NOW is built
 # into the port. Build and flash: hardware/README.md ("A frozen image"). include, package, module,
 # require: MicroPython's manifest functions (tools/manifestfile.py); paths are relative to this file.
-# main.py, tenace_config.py and the message catalogues (tenace_terminal/lang/*.txt, data, not modules)
+# main.py, terminal.cfg and the message catalogues (tenace_terminal/lang/*.txt, data, not modules)
 # stay on the file system: `tenace flash --frozen`.
 # pyright: reportUndefinedVariable=false
 # ruff: noqa: F821

@@ -1,7 +1,7 @@
 # The frozen production image of the Pico terminal: the rules, the wire, the radio transports, the
 # terminal app, the board file and the SSD1306 and nRF24L01+ drivers run from flash and cost no heap.
 # Build and flash: hardware/README.md ("A frozen image"). include, package, module, require: MicroPython's
-# manifest functions (tools/manifestfile.py); paths are relative to this file. main.py, tenace_config.py
+# manifest functions (tools/manifestfile.py); paths are relative to this file. main.py, terminal.cfg
 # and the message catalogues (tenace_terminal/lang/*.txt, data, not modules) stay on the file system:
 # `tenace flash --frozen`.
 # pyright: reportUndefinedVariable=false

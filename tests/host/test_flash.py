@@ -51,36 +51,44 @@ def test_flash_writes_every_file_to_a_unix_port_device(unix_device: tuple[str, P
     # A module copied earlier as source would hide its new .mpy: the flash removes it.
     (root / "tenace_wire").mkdir()
     (root / "tenace_wire" / "frame.py").write_text("raise ImportError('the old source')\n")
-    code, out, err = tenace(capsys, "flash", "base-esp32-espnow", "--port", port, "--channel", "6")
+    code, out, err = tenace(capsys, "flash", "base-esp32-espnow", "--port", port)
     assert code == 0, err
-    plan = make_plan(read_board(HARDWARE / "base-esp32-espnow"), tmp_path / "build", None, 6)
+    plan = make_plan(read_board(HARDWARE / "base-esp32-espnow"), tmp_path / "build", None, None)
     for step in plan.steps:
         assert (root / step.device).read_bytes() == step.data, step.device
     assert not (root / "tenace_wire" / "frame.py").exists()
     assert "removed the old :tenace_wire/frame.py" in out
     # One progress line a file, then the end; the unix port is not the board's: said, not refused.
-    assert sum(line.startswith("[") for line in out.splitlines()) == len(plan.steps) == 30
-    assert "[30/30] (generated) -> :tenace_config.py" in out
+    assert sum(line.startswith("[") for line in out.splitlines()) == len(plan.steps) == 29
+    assert "[29/29] firmware/tenace_radio/base_main.py (copied) -> :main.py" in out
     assert "the device runs MicroPython's linux port and base-esp32-espnow is for esp32" in out
-    assert out.splitlines()[-1] == f"done: 30 files on {port}; reset the board to start it"
-    # What landed works there: the settings import, the compiled packages load, main.py finds board.py and
-    # refuses it for being another port's, in its own words.
-    assert micropython_in(root, "import tenace_config; print(tenace_config.CHANNEL)").stdout.strip() == "6"
+    assert out.splitlines()[-1] == f"done: 29 files on {port}; reset the board to start it"
+    # What landed works there: the compiled packages load, main.py finds board.py and refuses it for being
+    # another port's, in its own words.
     loaded = micropython_in(root, "import tenace_wire.frame as f; print(f.__file__)")
     assert loaded.stdout.strip() == "tenace_wire/frame.mpy", loaded.stderr
     started = micropython_in(root, "import main; main.main()")
     assert "OSError: board.py is for the esp32 port, this is linux" in started.stdout + started.stderr
 
 
-def test_flash_again_over_a_flashed_device(unix_device: tuple[str, Path], capsys) -> None:
+def test_a_terminal_flashed_again_gets_its_new_settings(unix_device: tuple[str, Path], capsys, monkeypatch,
+                                                         tmp_path) -> None:
     port, root = unix_device
-    assert tenace(capsys, "flash", "base-esp32-espnow", "--port", port)[0] == 0
-    (root / "board.py").write_text("PORT = 'changed'\n")
-    code, _, err = tenace(capsys, "flash", "base-esp32-espnow", "--port", port)
+    monkeypatch.setattr(flashing_plan, "HARDWARE", tmp_path / "hardware")
+    folder = terminal_board(tmp_path / "hardware", "espnow")
+    (root / "lib").mkdir()
+    (root / "lib" / "ssd1306.mpy").write_bytes(b"M")  # installed before: mip (and its network) not needed
+    code, out, err = tenace(capsys, "flash", folder.name, "--port", port, "--terminal-id", "9")
     assert code == 0, err
-    assert (root / "board.py").read_bytes() == (HARDWARE / "base-esp32-espnow" / "board.py").read_bytes()
-    # No --channel: the transport's own channel is written, so the device says which it is on.
-    assert micropython_in(root, "import tenace_config; print(tenace_config.CHANNEL)").stdout.strip() == "1"
+    assert "micropython-lib's ssd1306 is already in :lib" in out
+    # No --channel: the transport's own is written, so the device says which it is on.
+    assert (root / "terminal.cfg").read_text() == f"# written by tenace flash for {folder.name}\nid=9\nchannel=1\n"
+    (root / "board.py").write_text("PORT = 'changed'\n")
+    code, _, err = tenace(capsys, "flash", folder.name, "--port", port, "--terminal-id", "12", "--channel", "11")
+    assert code == 0, err
+    assert (root / "board.py").read_bytes() == (folder / "board.py").read_bytes()
+    assert (root / "terminal.cfg").read_text().splitlines()[1:] == ["id=12", "channel=11"]
+    assert (root / "tenace_terminal" / "app.mpy").stat().st_size > 1000
 
 
 def test_a_port_where_no_repl_answers_is_refused(capsys, monkeypatch) -> None:
@@ -168,11 +176,11 @@ def test_mpremote_failing_midway_names_the_file(capsys, monkeypatch) -> None:
 def test_the_boards_micropython_lib_driver_is_installed_unless_there(capsys, monkeypatch) -> None:
     fake = FakeDevice(lib=[])
     ports = with_fake(monkeypatch, fake)
-    code, out, err = tenace(capsys, "flash", "base-pico-nrf24", "--port", "/dev/ttyACM0", "--channel", "100")
+    code, out, err = tenace(capsys, "flash", "base-pico-nrf24", "--port", "/dev/ttyACM0")
     assert code == 0, err
     assert ports == ["/dev/ttyACM0"] and fake.drivers == ["nrf24l01"]
     assert "warning" not in out  # rp2 on rp2
-    assert b"CHANNEL = 100" in fake.files["tenace_config.py"]
+    assert "terminal.cfg" not in fake.files  # its board.py reads none
     fake = FakeDevice(lib=["nrf24l01.mpy"])
     with_fake(monkeypatch, fake)
     assert tenace(capsys, "flash", "base-pico-nrf24", "--port", "/dev/ttyACM0")[0] == 0
@@ -199,9 +207,10 @@ def test_dry_run_lists_every_file_of_each_board(folder: Path, capsys) -> None:
     modules = [src.relative_to(FIRMWARE).with_suffix(".mpy").as_posix() for package in board.packages
                for src in sorted((FIRMWARE / package).rglob("*.py"))]
     assert set(modules) <= set(listed)
-    assert listed[-3:] == ["board.py", "main.py", "tenace_config.py"]
+    ends = ["board.py", "main.py", *([board.config] if board.config else [])]
+    assert listed[-len(ends):] == ends
     assert f"hardware/{folder.name}/board.py (copied) -> :board.py" in out
-    assert out.splitlines()[-1 - len(board.drivers) - 1].startswith(f"{len(listed)} files, ")
+    assert sum(line.startswith(f"{len(listed)} files, ") for line in out.splitlines()) == 1
 
 
 def terminal_board(hardware: Path, radio: str) -> Path:
@@ -209,7 +218,8 @@ def terminal_board(hardware: Path, radio: str) -> Path:
     folder = hardware / f"terminal-test-{radio}"
     folder.mkdir(parents=True)
     (folder / "board.py").write_text(
-        f'from tenace_radio.{radio}_transport import CHANNEL\n\nPORT = "rp2"\n\n\ndef main():\n'
+        f'from tenace_radio.{radio}_transport import CHANNEL\n\nPORT = "rp2"\nCONFIG = "/terminal.cfg"\n\n\n'
+        "def main():\n"
         f"    from ssd1306 import SSD1306_I2C\n    from tenace_terminal.app import App\n")
     return folder
 
@@ -227,8 +237,7 @@ def test_a_terminal_needs_its_id_and_gets_the_app(capsys, monkeypatch, tmp_path)
     code, _, err = tenace(capsys, "flash", "terminal-test-nrf24", "--port", "/dev/ttyACM0", "--terminal-id", "65534")
     assert code == 0, err
     assert {"tenace_terminal/app.mpy", "tenace_terminal/lang/en.txt", "tenace_rules/score.mpy"} <= set(fake.files)
-    config = fake.files["tenace_config.py"].decode()
-    assert "TERMINAL_ID = 65534" in config and "CHANNEL = 76" in config
+    assert fake.files["terminal.cfg"].decode().splitlines()[1:] == ["id=65534", "channel=76"]
     assert fake.drivers == ["ssd1306"]
 
 
@@ -236,12 +245,20 @@ def test_a_terminal_needs_its_id_and_gets_the_app(capsys, monkeypatch, tmp_path)
     ("nope", ["--dry-run"], "unknown board 'nope'; the boards are: "),
     ("base-pico-nrf24", [], "give the device's --port (e.g. /dev/ttyACM0), or --dry-run to list the files"),
     ("base-pico-nrf24", ["--port", "/dev/no-such-port"], "no port /dev/no-such-port: is the board plugged in?"),
-    ("base-pico-nrf24", ["--dry-run", "--channel", "126"], "--channel 126 is out of range for nRF24L01+: 0-125"),
-    ("base-esp32-espnow", ["--dry-run", "--channel", "0"], "--channel 0 is out of range for ESP-NOW Wi-Fi: 1-13"),
-    ("base-esp32-espnow", ["--dry-run", "--channel", "14"], "--channel 14 is out of range for ESP-NOW Wi-Fi: 1-13"),
+    ("terminal-test-nrf24", ["--dry-run", "--terminal-id", "1", "--channel", "126"],
+     "--channel 126 is out of range for nRF24L01+: 0-125"),
+    ("terminal-test-espnow", ["--dry-run", "--terminal-id", "1", "--channel", "0"],
+     "--channel 0 is out of range for ESP-NOW Wi-Fi: 1-13"),
+    ("terminal-test-espnow", ["--dry-run", "--terminal-id", "1", "--channel", "14"],
+     "--channel 14 is out of range for ESP-NOW Wi-Fi: 1-13"),
+    ("terminal-test-espnow", ["--dry-run", "--terminal-id", "65535"], "--terminal-id 65535 is out of range: 1-65534"),
     ("base-pico-nrf24", ["--dry-run", "--terminal-id", "4"], "base-pico-nrf24 is a base station: it has no"),
+    ("base-pico-nrf24", ["--dry-run", "--channel", "5"], "base-pico-nrf24's board.py reads no settings file"),
 ])
-def test_refusals_are_one_line(board: str, args: list[str], message: str, capsys) -> None:
+def test_refusals_are_one_line(board: str, args: list[str], message: str, capsys, monkeypatch, tmp_path) -> None:
+    if board.startswith("terminal-test-"):
+        monkeypatch.setattr(flashing_plan, "HARDWARE", tmp_path / "hardware")
+        terminal_board(tmp_path / "hardware", board.rpartition("-")[2])
     code, out, err = tenace(capsys, "flash", board, *args)
     assert code == 2 and out == ""
     assert err.startswith(f"tenace flash: {message}") and err.count("\n") == 1, err
@@ -255,7 +272,7 @@ def test_unknown_board_names_the_valid_ones(capsys) -> None:
 
 def test_help(capsys) -> None:
     code, out, _ = tenace(capsys, "flash", "--help")
-    assert code == 0 and "--dry-run" in out and "--terminal-id" in out and "tenace_config.py" in out
+    assert code == 0 and "--dry-run" in out and "--terminal-id" in out and "terminal.cfg" in out
 
 
 def test_frozen_writes_only_what_the_image_cannot_hold(capsys, monkeypatch, tmp_path) -> None:
@@ -271,7 +288,7 @@ def test_frozen_writes_only_what_the_image_cannot_hold(capsys, monkeypatch, tmp_
     code, out, err = tenace(capsys, "flash", folder.name, "--port", "/dev/ttyUSB0", "--frozen", "--terminal-id", "2")
     assert code == 0, err
     catalogues = sorted(f"lang/{p.name}" for p in (FIRMWARE / "tenace_terminal" / "lang").glob("*.txt"))
-    assert catalogues and sorted(fake.files) == [*catalogues, "main.py", "tenace_config.py"]
+    assert catalogues and sorted(fake.files) == [*catalogues, "main.py", "terminal.cfg"]
     assert fake.drivers == []  # ssd1306 is in the image
     assert "warning: :tenace_wire on the file system hides the frozen tenace_wire" in out
     assert "tenace_terminal" not in "".join(fake.folders)  # a folder of that name would hide the frozen package

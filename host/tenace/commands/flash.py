@@ -8,23 +8,24 @@ from pathlib import Path
 
 from tenace.errors import UsageError
 from tenace.flashing import device as flashing_device
-from tenace.flashing.plan import CONFIG_NAME, Plan, check_settings, find_board, make_plan, read_board
+from tenace.flashing.plan import Plan, check_settings, find_board, make_plan, read_board
 
 HELP = "install the firmware on a terminal or base station over USB (mpremote)"
 EPILOG = """\
 examples:
   tenace flash terminal-pico-nrf24 --port /dev/ttyACM0 --terminal-id 7
-  tenace flash base-esp32-espnow --port /dev/ttyUSB0 --channel 6
+  tenace flash terminal-esp32c3-espnow --port /dev/ttyUSB0 --terminal-id 3 --channel 6
   tenace flash base-pico-nrf24 --dry-run          every file and where it goes; no device needed
 
 BOARD is a folder under hardware/. The firmware packages the board file needs (found from its
-imports) go compiled (.mpy) in their folders, the board file as :board.py, main.py as :main.py
-and the device's settings as :tenace_config.py (TERMINAL_ID, CHANNEL: hardware/README.md). A
-micropython-lib driver the board imports (nrf24l01, ssd1306) is installed with mip, which needs
-the network. With --frozen (the board runs an image built from its manifest.py, hardware/README.md)
-only main.py, the settings and the packages' data files (:lang/*.txt) are written. Reset the
-board afterwards to start it. A base station that is relaying must be stopped first (its stop
-button): its console carries frames then, not a REPL."""
+imports) go compiled (.mpy) in their folders, the board file as :board.py, main.py as :main.py,
+and the terminal's id and radio channel in the settings file its board.py declares (CONFIG, e.g.
+:terminal.cfg with id=7 and channel=76 a line each: hardware/README.md). A micropython-lib driver
+the board imports (nrf24l01, ssd1306) is installed with mip, which needs the network. With
+--frozen (the board runs an image built from its manifest.py, hardware/README.md) only main.py,
+the settings and the packages' data files (:lang/*.txt) are written. Reset the board afterwards
+to start it. A base station that is relaying must be stopped first (its stop button): its
+console carries frames then, not a REPL."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,8 +34,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("board", metavar="BOARD", help="a board folder under hardware/, e.g. base-pico-nrf24")
     p.add_argument("--port", metavar="P", help="the device's serial port: /dev/ttyACM0, /dev/ttyUSB0, COM3")
     p.add_argument("--terminal-id", type=int, metavar="N", help="a terminal's id, unique at the event (1-65534)")
-    p.add_argument("--channel", type=int, metavar="C",
-                   help="the event's radio channel (ESP-NOW 1-13, nRF24 0-125; default: the firmware's)")
+    p.add_argument("--channel", type=int, metavar="C", help="the event's radio channel, for a board that reads "
+                   "one (ESP-NOW 1-13, nRF24 0-125; default: the firmware's)")
     p.add_argument("--frozen", action="store_true",
                    help="the board runs an image built from its manifest.py: write only main.py, the settings and "
                         "data files")
@@ -81,8 +82,8 @@ def describe(plan: Plan, port: str | None) -> str:
     settings = [f"terminal id {plan.terminal_id}"] if plan.terminal_id is not None else []
     if plan.channel is not None and board.radio is not None:
         settings.append(f"{board.radio.name} channel {plan.channel}")
-    if settings:
-        lines.append(f"settings in :{CONFIG_NAME}: {', '.join(settings)}")
+    if settings and board.config:
+        lines.append(f"settings in :{board.config}: {', '.join(settings)}")
     if plan.frozen:
         lines.append(f"packages, board.py and drivers: in the frozen image (hardware/{board.folder.name}/manifest.py)")
     else:

@@ -22,7 +22,6 @@ log = logging.getLogger(__name__)
 # The generic main.py: imports board, checks its PORT against sys.platform, returns board.main(). It names no
 # board and no role, so it serves every board; a board folder with a main.py of its own uses that instead.
 GENERIC_MAIN = Path("tenace_radio") / "base_main.py"
-CONFIG_NAME = "tenace_config.py"  # the device's settings, a module board.py imports (hardware/README.md)
 # micropython-lib packages the board files use: installed with `mip` (they are not in the firmware, nor built
 # into a port); the same names as the manifests' require(). Any other import outside firmware/ is the port's.
 DRIVERS = ("nrf24l01", "ssd1306")
@@ -82,6 +81,7 @@ class BoardInfo:
     packages: tuple[str, ...]  # the firmware packages it needs, transitively
     radio: Radio | None
     drivers: tuple[str, ...]  # micropython-lib packages it imports (installed with mip)
+    config: str | None  # the settings file it reads (its CONFIG = "/terminal.cfg"), as a device path; None: none
 
     @property
     def role(self) -> str:
@@ -134,13 +134,21 @@ def needed_packages(start: set[str], root: Path = FIRMWARE) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def board_port(path: Path) -> str:
-    """The board file's PORT = "..." (hardware/README.md: the contract every board file declares)."""
+def text_constant(path: Path, name: str) -> str | None:
+    """A board file's top-level NAME = "..." (PORT, CONFIG: hardware/README.md), read without running it."""
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "PORT" for t in node.targets)
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
             return node.value.value
-    raise UsageError(f"{path} declares no PORT = \"...\" (hardware/README.md)")
+    return None
+
+
+def board_port(path: Path) -> str:
+    """The board file's PORT = "...", the MicroPython port it is for (every board file declares it)."""
+    port = text_constant(path, "PORT")
+    if port is None:
+        raise UsageError(f"{path} declares no PORT = \"...\" (hardware/README.md)")
+    return port
 
 
 def find_board(name: str, hardware: Path | None = None) -> Path:
@@ -162,9 +170,11 @@ def read_board(folder: Path) -> BoardInfo:
     radios = [r for r in RADIOS if r.module in imported]
     if len(radios) > 1:
         raise UsageError(f"{board_file} imports two radio transports: {', '.join(r.module for r in radios)}")
+    config = text_constant(board_file, "CONFIG")
     return BoardInfo(folder=folder, port=board_port(board_file), packages=needed_packages(imported),
                      radio=radios[0] if radios else None,
-                     drivers=tuple(sorted(n for n in imported if n in DRIVERS)))
+                     drivers=tuple(sorted(n for n in imported if n in DRIVERS)),
+                     config=config.lstrip("/") if config else None)
 
 
 def main_source(folder: Path) -> Path:
@@ -174,18 +184,19 @@ def main_source(folder: Path) -> Path:
 
 
 def config_text(board: BoardInfo, terminal_id: int | None, channel: int | None) -> str:
-    """The device's tenace_config.py: plain assignments, so a board reads it with one import (no parser)."""
-    lines = [f'"""This device\'s settings, written by tenace flash for {board.folder.name}; read by board.py."""', ""]
+    """The settings file the board reads: `name=value` a line (id, channel), parsed by its board.py in a few lines;
+    a line that is not one of its names (this first one) is skipped there."""
+    lines = [f"# written by tenace flash for {board.folder.name}"]
     if terminal_id is not None:
-        lines.append(f"TERMINAL_ID = {terminal_id}  # the terminal's id on the wire, 1..{MAX_TERMINAL}")
-    if channel is not None and board.radio is not None:
-        lines.append(f"CHANNEL = {channel}  # {board.radio.name} channel of the event, the same on every device")
+        lines.append(f"id={terminal_id}")
+    if channel is not None:
+        lines.append(f"channel={channel}")
     return "\n".join(lines) + "\n"
 
 
 def check_settings(board: BoardInfo, terminal_id: int | None, channel: int | None) -> int | None:
-    """Refuse an id or channel the board cannot use; returns the channel to write (the transport's default
-    when none is given, written anyway so the device says which channel it is on)."""
+    """Refuse an id or channel the board cannot use or would not read; returns the channel to write (the
+    transport's default when none is given, written anyway so the device says which channel it is on)."""
     name = board.folder.name
     if board.role == "terminal":
         if terminal_id is None:
@@ -194,6 +205,11 @@ def check_settings(board: BoardInfo, terminal_id: int | None, channel: int | Non
             raise UsageError(f"--terminal-id {terminal_id} is out of range: 1-{MAX_TERMINAL}")
     elif terminal_id is not None:
         raise UsageError(f"{name} is a base station: it has no --terminal-id")
+    if board.config is None:
+        if terminal_id is not None or channel is not None:
+            raise UsageError(f"{name}'s board.py reads no settings file (it declares no CONFIG = \"...\"): "
+                             f"give no --terminal-id or --channel")
+        return None
     if board.radio is None:
         if channel is not None:
             raise UsageError(f"{name} has no radio: it has no --channel")
@@ -233,6 +249,7 @@ def make_plan(board: BoardInfo, build_dir: Path, terminal_id: int | None, channe
         steps.append(Step(board_file, "board.py", board_file.read_bytes(), "copied"))
     main = main_source(board.folder)  # main.py must be source: MicroPython runs no main.mpy
     steps.append(Step(main, "main.py", main.read_bytes(), "copied"))
-    steps.append(Step(None, CONFIG_NAME, config_text(board, terminal_id, channel).encode(), "generated"))
+    if board.config is not None:
+        steps.append(Step(None, board.config, config_text(board, terminal_id, channel).encode(), "generated"))
     log.info("flash plan for %s: %d files", board.folder.name, len(steps))
     return Plan(board, tuple(steps), terminal_id, channel, frozen)
