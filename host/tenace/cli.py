@@ -16,6 +16,7 @@ from tenace.commands import demo as demo_command
 from tenace.commands import erase as erase_command
 from tenace.commands import event as event_command
 from tenace.commands import finish as finish_command
+from tenace.commands import flash as flash_command
 from tenace.commands import move as move_command
 from tenace.commands import movement as movement_command
 from tenace.commands import names as names_command
@@ -30,9 +31,9 @@ from tenace.commands import terminal as terminal_command
 from tenace.errors import Failure, UsageError
 
 COMMANDS = (adjust_command, collect_command, contract_command, correct_command, demo_command, erase_command,
-            event_command, finish_command, move_command, movement_command, names_command, problems_command,
-            report_command, resolve_command, results_command, score_command, serve_command, sim_command,
-            terminal_command)
+            event_command, finish_command, flash_command, move_command, movement_command, names_command,
+            problems_command, report_command, resolve_command, results_command, score_command, serve_command,
+            sim_command, terminal_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

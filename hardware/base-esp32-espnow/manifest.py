@@ -1,0 +1,12 @@
+# The frozen production image of the ESP32 base station: its firmware packages and board file run from
+# flash and cost no heap; ESP-NOW is built into the port. Build and flash: hardware/README.md ("A frozen
+# image"). include, package, module: MicroPython's manifest functions (tools/manifestfile.py); paths are
+# relative to this file. main.py stays on the file system: `tenace flash --frozen` writes it.
+# pyright: reportUndefinedVariable=false
+# ruff: noqa: F821
+
+include("$(PORT_DIR)/boards/manifest.py")  # what the port freezes by default (asyncio, ...)
+
+package("tenace_wire", base_path="../../firmware")  # frames, CRC, authentication tags
+package("tenace_radio", base_path="../../firmware")  # the relay and its transports
+module("board.py")  # imported as board by main.py; a board.py on the file system would take its place
