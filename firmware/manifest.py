@@ -4,8 +4,8 @@
 #   make -C ports/rp2 BOARD=RPI_PICO submodules all FROZEN_MANIFEST=/path/to/tenace/firmware/manifest.py
 #   make -C ports/esp32 BOARD=ESP32_GENERIC_C3 submodules all FROZEN_MANIFEST=/path/to/tenace/firmware/manifest.py
 # include, package: the manifest functions of MicroPython's build (tools/manifestfile.py); paths are relative
-# to this file. No board file is frozen here: a board's own manifest in its hardware/<board>/ folder (to come)
-# adds its board.py and drivers (micropython-lib's ssd1306, nrf24l01); until then board.py is copied as :board.py.
+# to this file. No board file is frozen here: a board's own manifest, hardware/<board>/manifest.py, freezes these
+# packages with its board.py and drivers (micropython-lib's ssd1306, nrf24l01); see hardware/README.md.
 
 include("$(PORT_DIR)/boards/manifest.py")  # what the port freezes by default (asyncio, ...)
 
