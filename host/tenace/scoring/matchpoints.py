@@ -387,13 +387,7 @@ class _SideFigures:
                 SideScore(EW, x_ew, *self.publish(x_ew), top, kind))
 
 
-_ns_pair = attrgetter("ns_pair")
-_ew_pair = attrgetter("ew_pair")
 _board_of = attrgetter("board")
-_fouled_group = attrgetter("fouled_group")
-# Of the outcomes only Played has an ns_score: this reads every score of a board of played results, and fails
-# (AttributeError) on any other board.
-_played_score = attrgetter("outcome.ns_score")
 _new_tuple = tuple.__new__
 
 # The figures of a plain played board, per raw MP1 score, kept across boards: a session's boards share their
@@ -420,8 +414,14 @@ def _check_entries(results: Sequence[BoardResult], board: int) -> None:
         for r in results:
             if r.board != board:
                 raise ValueError(f"board {r.board} mixed into the results of board {board}")
-    pairs = set(map(_ns_pair, results))
-    pairs.update(map(_ew_pair, results))  # in place: set.union would copy the NS set first
+    _check_pairs(results, board)
+
+
+def _check_pairs(results: Sequence[BoardResult], board: int) -> None:
+    """Each pair at most once on the board: a set size first (comprehensions, faster than attrgetters on
+    slots), the slow walk only to name the culprit."""
+    pairs = {r.ns_pair for r in results}
+    pairs.update([r.ew_pair for r in results])  # in place: set.union would copy the NS set first
     if len(pairs) != 2 * len(results):
         seen: set[str] = set()
         for r in results:
@@ -468,12 +468,16 @@ def matchpoint_board(
     board = results[0].board
     n = len(results)
     e = expected if expected is not None else n
-    _check_entries(results, board)
+    # The scores of a plain played board in one pass (a comprehension reads the slots faster than attrgetters):
+    # only Played has an ns_score (AttributeError otherwise), and a result of another board or in a Law 87 group
+    # is left out, so a shorter list sends the board to the general path, whose _check_entries names a stray.
     try:
-        scores: list[int] | None = list(map(_played_score, results))
+        scores: list[int] | None = [r.outcome.ns_score for r in results  # type: ignore[union-attr]
+                                    if r.board == board and r.fouled_group is None]
     except AttributeError:  # an outcome other than Played
         scores = None
-    if scores is not None and countOf(map(_fouled_group, results), None) == n:
+    if scores is not None and len(scores) == n:
+        _check_pairs(results, board)
         # Every result a plain played score in one group: one figure pair per distinct raw score (kept across
         # boards, with the board's figures), then one reference per table.
         key = (id(options), n, e)
@@ -485,6 +489,7 @@ def matchpoint_board(
         return _board_score(section, board, e, entry[1].publish.top, tuple(results),
                             _played_figures(scores, entry[1], entry[2]))
 
+    _check_entries(results, board)
     outcomes = [r.outcome for r in results]
 
     # Results compared with each other, by Law 87 group: played and weighted ones only.
