@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_mp_reference import POOL, options, reference_board, rows, shown
 
+from tenace.scoring import matchpoints
 from tenace.scoring.cross_imps import (
     PAIRWISE_MAX_DISTINCT,
     CrossImpOptions,
@@ -45,6 +47,22 @@ def test_boards_of_one_size_share_figures_and_equal_the_definition(
         assert all(type(side[2]) is Fraction for table in got for side in table if side is not None)
 
 
+@pytest.mark.parametrize("walk_max", [0, 10**9])
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 90).flatmap(lambda n: st.lists(st.sampled_from(POOL) | st.integers(-7600, 7600),
+                                                      min_size=n, max_size=n)),
+       options)
+def test_sorted_and_counted_walks_equal_the_definition(walk_max: int, scores: list[int],
+                                                       o: MatchpointOptions) -> None:
+    # A board's distinct scores are walked sorted up to SORTED_WALK_MAX results and counted above: each walk,
+    # forced on every size, gives the definition's figures (fresh options: no figures kept from another walk).
+    o = MatchpointOptions(**{f: getattr(o, f) for f in o.__dataclass_fields__})
+    results = board_of(1, scores)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(matchpoints, "SORTED_WALK_MAX", walk_max)
+        assert shown(rows(results, o, None)) == shown(reference_board(results, o, None))
+
+
 def test_kept_figures_belong_to_their_options() -> None:
     # Same size, same scores, options that differ (and equal options that are other objects): never mixed up.
     results = board_of(1, [420, 420, 450, -50, 170, 420, 0, 100])
@@ -54,8 +72,9 @@ def test_kept_figures_belong_to_their_options() -> None:
         assert shown(rows(results, o, 12)) == shown(reference_board(results, o, 12))
 
 
-counts = st.dictionaries(st.sampled_from(POOL) | st.integers(-7600, 7600) | st.integers(-50, 50),
-                         st.integers(1, 5), max_size=2 * PAIRWISE_MAX_DISTINCT)
+# Law 77 scores, and now and then a figure far outside them (pairs then IMPed by tens of points, not by difference)
+counts = st.dictionaries(st.sampled_from(POOL) | st.integers(-7600, 7600) | st.integers(-50, 50)
+                         | st.integers(-10**5, 10**5), st.integers(1, 5), max_size=2 * PAIRWISE_MAX_DISTINCT)
 
 
 @settings(max_examples=400, deadline=None)
