@@ -38,6 +38,7 @@ from tenace_wire.errors import (
 )
 from tenace_wire.frame_types import (
     CRC_SIZE,
+    FRAGMENT,
     FROM_HOST,
     FROM_TERMINAL,
     HEADER_SIZE,
@@ -135,6 +136,15 @@ def peek_header(data: "bytes | bytearray | memoryview") -> "tuple[int, int, int]
     if len(data) < HEADER_SIZE:
         return None
     return data[0] & 0x1F, (data[1] << 8) | data[2], (data[3] << 8) | data[4]
+
+
+def message_type(data: "bytes | bytearray | memoryview") -> int:
+    """The type of the message a frame carries, unchecked: the frame's own, or a fragment's whole message's (the
+    first byte of its payload, fragments.py). 0 when the bytes are too short to say."""
+    if len(data) <= HEADER_SIZE:
+        return 0
+    ftype = data[0] & 0x1F
+    return data[HEADER_SIZE] if ftype == FRAGMENT else ftype
 
 
 def frame_terminal(data: "bytes | bytearray | memoryview") -> int:

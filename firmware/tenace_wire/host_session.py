@@ -5,7 +5,7 @@ from tenace_wire.control import ACCEPTED, STORED, Ack, PairOffer, SignIn, SignIn
 from tenace_wire.errors import ACCEPTED_FRAME, DUPLICATE, MALFORMED, NOT_SIGNED_IN, WRONG_TABLE, WireError, tally
 from tenace_wire.fields import Message
 from tenace_wire.fragments import Reassembler, fragment_header
-from tenace_wire.frame import decode_frame, encode_frame
+from tenace_wire.frame import decode_frame, encode_frame, message_type
 from tenace_wire.frame_types import ACK, FRAGMENT, FROM_TERMINAL, HELLO, PAIR_OFFER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, REFUSED, Inbound, Outbox, SeqCounter, frame_payloads
@@ -95,6 +95,16 @@ class HostSession:
         self._replies = []
         self._out.due(now, out)
         return out
+
+    def withdraw(self, terminal: int, ftype: int) -> int:
+        """Stop sending `terminal` the frames of messages of type `ftype` (fragments included) still unacknowledged,
+        superseded by newer ones sent after (a round plan the director changed): sent again late, an old one would
+        land after its successor. Returns how many frames were withdrawn."""
+        stale = [key for key, entry in self._out.waiting.items()
+                 if key >> 16 == terminal and message_type(entry[0]) == ftype]
+        for key in stale:
+            del self._out.waiting[key]
+        return len(stale)
 
     def span(self, terminal: int) -> int:
         """How many numbers the next frame to `terminal` is ahead of its oldest unacknowledged one (0: none waits).

@@ -30,8 +30,8 @@ from tenace_wire.control import (
     TABLE_TAKEN,
 )
 from tenace_wire.director_messages import Ranking, Traveller
-from tenace_wire.frame import encode_frame
-from tenace_wire.frame_types import HAND_RECORD, RANKING, RESULT, ROUND_PLAN, TRAVELLER
+from tenace_wire.frame import encode_frame, message_type
+from tenace_wire.frame_types import FRAGMENT, HAND_RECORD, HEADER_SIZE, RANKING, RESULT, ROUND_PLAN, TRAVELLER
 from tenace_wire.hand_record import HandRecord
 from tenace_wire.table_messages import (
     ADJUSTED,
@@ -411,3 +411,44 @@ def test_a_pushed_frame_lost_once_is_not_overtaken_beyond_the_terminals_replay_w
                           120_000), (sorted({p.round for p in t.plans}), t.session.counters)
     assert "replay" not in t.session.counters and t.session.counters["accepted"] == loop.channel.frames_down - 1
     conn.close()
+
+
+class HoldBack(Channel):
+    """A perfect channel but for the frames of the message of type `ftype` that follows `skip` such messages:
+    each of them is lost its first `times` times on the air."""
+
+    def __init__(self, ftype: int, skip: int, times: int) -> None:
+        super().__init__(random.Random(1))
+        self.ftype, self.skip, self.times = ftype, skip, times
+        self.seen = 0  # messages of that type that began
+        self.held: dict[bytes, int] = {}  # the held message's frames -> how often each was lost
+
+    def down(self, frames: Iterable[bytes]) -> list[bytes]:
+        kept = []
+        for frame in super().down(frames):
+            if message_type(frame) == self.ftype and frame not in self.held:
+                fragment = frame[0] & 0x1F == FRAGMENT
+                if not fragment or frame[HEADER_SIZE + 1] == 0:  # a whole message, or its first fragment
+                    self.seen += 1
+                if self.seen == self.skip + 1:
+                    self.held[frame] = 0
+            if frame in self.held and self.held[frame] < self.times:
+                self.held[frame] += 1
+                continue
+            kept.append(frame)
+        return kept
+
+
+def test_a_round_plan_sent_before_a_movement_change_does_not_land_after_it(db: sqlite3.Connection) -> None:
+    """Round 3's plan from the sign-in is lost and sent again, with its back-off, while the director changes round
+    3: that old plan must not reach the terminal after the new one (it would undo the change there)."""
+    table = next(t for t in (1, 2, 3) if MOVEMENT.at(t, 3).ew_pair == 2)  # the table where EW 2 plays round 3
+    channel = HoldBack(ROUND_PLAN, skip=2, times=4)  # round 1's and 2's plans pass; round 3's is lost 4 times
+    collector = Collector(db, None, random.Random(1).getrandbits)
+    t = SimulatedTerminal(100 + table, 0, table, link_key(db).code, random.Random(2))
+    loop = Loopback(collector, [t], channel)
+    assert loop.run_until(lambda: bool(channel.held) and [p.round for p in t.plans] == [1, 2], 10_000)
+    set_presence(db, "A", ("EW", 2), 3, present=False, who="TD", why="left")
+    assert loop.run_until(lambda: any(p.round == 3 and p.ew_pair == 0 for p in t.plans), 10_000)
+    loop.run_until(lambda: False, 30_000)  # long enough for the old one's back-off to run out
+    assert [p.ew_pair for p in t.plans if p.round == 3][-1] == 0, [p for p in t.plans if p.round == 3]

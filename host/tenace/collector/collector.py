@@ -318,6 +318,7 @@ class Collector:
                     # when that is earlier: a table whose rounds all became sit-outs counts as at its last.
                     start = max(1, min(round_plans.current_round(self.conn, section, table), first - 1))
                     log.info("terminal %d: the movement changed, sending its round plans again", terminal)
+                    self.session.withdraw(terminal, ROUND_PLAN)  # an old plan sent late would undo the change
                     self._send_plans(terminal, section, table, start, now)
             self._moves_seen = latest  # only now: a terminal left out by an error gets its plans at the next try
         except sqlite3.Error as e:
