@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-def add_collector_options(p: argparse.ArgumentParser, radio_flag: str) -> None:
+def add_collector_options(p: argparse._ActionsContainer, radio_flag: str) -> None:
     """The collector's options, one definition for `tenace collect` and `tenace serve` (which runs the collector in
     its own process). `radio_flag` names the simulator's TCP address (`--listen` here; serve's --listen is its
     pages'); it is read back as `args.radio`."""
