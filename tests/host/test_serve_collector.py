@@ -104,6 +104,7 @@ class ServeProcess(CollectorProcess):
     def __init__(self, db: Path, workdir: Path, extra: list[str]) -> None:
         super().__init__(db, workdir, extra)
         self.pages: dict[str, str] = {}
+        self.url = ""
         self.returncode: int | None = None
         self.log = ""
 
@@ -118,18 +119,21 @@ class ServeProcess(CollectorProcess):
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.log_path.read_text()
             text = self.port_file.read_text() if self.port_file.exists() else ""
-            if text.strip():
+            found = re.search(r"on (http://127\.0\.0\.1:\d+)/;", self.log_path.read_text())
+            if text.strip() and found:
+                self.url = found.group(1)
+                # Rendered once before any result: the pages must notice the collector's commits (same process,
+                # another connection) to show anything newer at the end.
+                self.pages["first"] = httpx.get(self.url + "/", timeout=10).text
                 return int(text)
             await asyncio.sleep(0.05)
-        pytest.fail("tenace serve did not listen for base stations within 30 s")
+        pytest.fail("tenace serve did not listen for base stations and serve its pages within 30 s")
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
-        found = re.search(r"on (http://127\.0\.0\.1:\d+)/;", self.log_path.read_text())
-        assert found, self.log_path.read_text()
         for page in ("/", "/board/A/1", "/playing"):
-            self.pages[page] = httpx.get(found.group(1) + page, timeout=10).text
+            self.pages[page] = httpx.get(self.url + page, timeout=10).text
         self.proc.send_signal(signal.SIGINT)
         self.returncode = self.proc.wait(timeout=30)
         self.log = self.log_path.read_text()
@@ -157,8 +161,29 @@ def test_simulated_terminals_key_results_into_serve_and_its_pages_show_them(
     assert "collector stopped" in served.log and "results 18/18," in served.log
     assert served.log.rstrip().endswith("tenace serve: interrupted")
     assert "Traceback" not in served.log
+    assert "0 of 18 results in" in served.pages["first"]
     assert "18 of 18 results in" in served.pages["/"]
     assert served.pages["/"].count('<table class="ranking">') == 2
     assert served.pages["/board/A/1"].count("<tr>") >= 3  # its three tables' results on the traveller
     assert "Every table has finished." in served.pages["/playing"]
     assert lock_is_free(tmp_path / "event.sqlite")
+
+
+@pytest.mark.slow
+def test_without_the_collectors_options_it_serves_beside_a_running_collector(db: Path) -> None:
+    """Pages only, as before: no lock taken, so a `tenace collect` (here its lock) may run beside it."""
+    with CollectorLock(db):
+        process = subprocess.Popen([sys.executable, "-m", "tenace", "serve", str(db), "--listen", "127.0.0.1:0"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert process.stdout is not None
+            first = process.stdout.readline()
+            found = re.search(r"on (http://127\.0\.0\.1:\d+)/;", first)
+            assert found, first + process.communicate(timeout=10)[1]
+            assert "0 of 18 results in" in httpx.get(found.group(1) + "/", timeout=10).text
+            assert "3 of 3 tables still playing" in httpx.get(found.group(1) + "/playing", timeout=10).text
+        finally:
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=15)
+    assert (process.returncode, err) == (130, "tenace serve: interrupted\n")
+    assert "Pairing code" not in out and "collector stopped" not in out
