@@ -17,7 +17,7 @@ import httpx2 as httpx
 import pytest
 from cli_runner import tenace
 
-from tenace.collector.lock import CollectorLock
+from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service
 from tenace.movement import mitchell
 from tenace.sim import session
@@ -187,3 +187,31 @@ def test_without_the_collectors_options_it_serves_beside_a_running_collector(db:
             out, err = process.communicate(timeout=15)
     assert (process.returncode, err) == (130, "tenace serve: interrupted\n")
     assert "Pairing code" not in out and "collector stopped" not in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_stops_both_with_the_collectors_last_line(db: Path, tmp_path: Path, signum: int) -> None:
+    port_file = tmp_path / "port.txt"
+    process = subprocess.Popen([sys.executable, "-m", "tenace", *serve_args(db, "--port-file", str(port_file))],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(4)]
+        assert lines[0].startswith("Pairing code for this event: ") and lines[2].startswith("listening for base")
+        url = re.search(r"on (http://127\.0\.0\.1:\d+)/;", lines[3])
+        assert url and port_file.read_text().strip().isdigit(), lines
+        assert httpx.get(url.group(1) + "/playing", timeout=10).status_code == 200
+        with socket.create_connection(("127.0.0.1", int(port_file.read_text())), timeout=5):
+            pass  # a base station that comes and goes: the collector is listening
+        with pytest.raises(LockHeld):  # the collector in serve holds the event file
+            lock_is_free(db)
+    finally:
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=20)
+    # The collector's log (the base station's coming and going), then the one line of every interrupted command.
+    assert process.returncode == 130
+    assert err.splitlines()[-1] == "tenace serve: interrupted" and "Traceback" not in err
+    assert out.splitlines()[-2:] == ["collector stopped", "results 0/18, terminals heard 0, refused frames 0"]
+    assert lock_is_free(db)
+

@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 import uvicorn
 
@@ -54,7 +56,7 @@ The collector: with --serial or {RADIO_FLAG} (the options of `tenace collect`, w
 runs the collector too, in a thread of its own, and holds FILE.lock as `tenace collect` does; without
 them, run `tenace collect` beside it. Should the collector fail, the pages stop too and the command
 exits 1 with one line (the details in a file): the terminals keep their results until a collector
-is running again. Ctrl-C stops both: exit 130. Exit code 2 when the event file, an address or a port
+is running again. Ctrl-C (or SIGTERM) stops both: exit 130. Exit code 2 when the event file, an address or a port
 cannot be used, or another collector holds the event file."""
 
 
@@ -94,6 +96,7 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, collect: 
     config = uvicorn.Config(create_app(path), log_level="warning", timeout_graceful_shutdown=1, access_log=False)
     server = uvicorn.Server(config)
     thread = None
+    sigterm: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
     if collect:
         thread = CollectorThread(args, path, on_end=lambda: setattr(server, "should_exit", True))
         try:
@@ -107,11 +110,16 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, collect: 
         print(f"serving the results of {path} on http://{shown}:{listener.getsockname()[1]}/{where}; Ctrl-C stops",
               flush=True)
         # Ctrl-C: uvicorn stops serving, then raises the signal again (KeyboardInterrupt: exit 130); the
-        # collector is stopped on the way out either way.
+        # collector is stopped on the way out either way. SIGTERM likewise when collecting, so that the collector
+        # closes as `tenace collect` does on it (the default action would end the process there and then).
+        if thread is not None and threading.current_thread() is threading.main_thread():
+            sigterm = signal.signal(signal.SIGTERM, signal.default_int_handler)
         asyncio.run(server.serve(sockets=[listener]))
     finally:
         if thread is not None:
             thread.stop()
+            if sigterm is not None:
+                signal.signal(signal.SIGTERM, sigterm)
     if thread is not None and thread.error is not None:
         raise Failure(f"the collector failed, so the pages stopped too: {crash_report.write('serve', thread.error)}")
     print("stopped", flush=True)
