@@ -7,6 +7,9 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from tenace.collector import Collector, Settings, link_key
@@ -40,7 +43,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("collect", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", type=Path, required=True, metavar="FILE", help="the event file")
-    p.add_argument("--listen", metavar="HOST:PORT",
+    add_collector_options(p, "--listen")
+    p.set_defaults(run=run)
+
+
+def add_collector_options(p: argparse._ActionsContainer, radio_flag: str) -> None:
+    """The collector's options, one definition for `tenace collect` and `tenace serve` (which runs the collector in
+    its own process). `radio_flag` names the simulator's TCP address (`--listen` here; serve's --listen is its
+    pages'); it is read back as `args.radio`."""
+    p.set_defaults(radio_flag=radio_flag)
+    p.add_argument(radio_flag, dest="radio", metavar="HOST:PORT",
                    help="accept base stations over TCP (the simulator); port 0 picks a free one")
     p.add_argument("--port-file", type=Path, metavar="F", help="write the TCP port listened on to this file")
     p.add_argument("--serial", metavar="DEV", help="the base station's serial port (/dev/ttyUSB0, COM3)")
@@ -58,14 +70,40 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "at the start: the same for the whole event)")
     p.add_argument("--progress", type=float, default=5.0, metavar="S",
                    help=f"seconds between progress lines, 1 to {MAX_PROGRESS_S} (default 5)")
-    p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    if not args.listen and not args.serial:
-        raise UsageError("give --serial DEV (a base station) or --listen HOST:PORT (the simulator)")
-    if args.port_file and not args.listen:
-        raise UsageError("--port-file goes with --listen")
+def wants_collector(args: argparse.Namespace) -> bool:
+    """True when the command line asks for a base station (serial or TCP): what `tenace serve` collects with."""
+    return bool(args.radio or args.serial)
+
+
+@dataclass
+class Collecting:
+    """A collector ready to run: its connection to the event file, the file's lock held, the checked options."""
+
+    conn: sqlite3.Connection
+    collector: Collector
+    lock: CollectorLock
+    listen: tuple[str, int] | None
+    args: argparse.Namespace
+
+    def close(self) -> None:
+        """After the run, however it ended: the last flush, the progress line, the lock given back."""
+        try:
+            self.collector.close()
+            print(progress(self.conn, self.collector).line(), flush=True)
+        finally:
+            self.conn.close()
+            self.lock.release()
+
+
+def start_collecting(args: argparse.Namespace, db: Path) -> Collecting:
+    """Check the collector's options, open the event file and take its lock; UsageError (one line) when any fails."""
+    flag = args.radio_flag
+    if not args.radio and not args.serial:
+        raise UsageError(f"give --serial DEV (a base station) or {flag} HOST:PORT (the simulator)")
+    if args.port_file and not args.radio:
+        raise UsageError(f"--port-file goes with {flag}")
     if args.language not in LANGUAGES:
         raise UsageError(f"--language {args.language!r}: the terminals speak {', '.join(LANGUAGES)}")
     in_range("--progress", args.progress, 1, MAX_PROGRESS_S, unit="seconds")
@@ -75,18 +113,19 @@ def run(args: argparse.Namespace) -> int:
     if args.pin is not None and not (len(args.pin) == 4 and args.pin.isascii() and args.pin.isdigit()):
         raise UsageError(f"--pin {args.pin!r}: four digits, such as 4821")
     try:
-        listen = parse_listen(args.listen) if args.listen else None
+        listen = parse_listen(args.radio) if args.radio else None
         settings = Settings(player_numbers=args.players, lead=args.lead, result_entry=args.result_entry,
                             show_traveller=args.traveller, language=args.language,
                             pin=int(args.pin) if args.pin is not None else None)
     except ValueError as e:
-        raise UsageError(str(e)) from None
+        # parse_listen names collect's flag; serve's is another.
+        raise UsageError(str(e).replace("--listen ", f"{flag} ", 1)) from None
     try:
-        conn = connect(args.db)
+        conn = connect(db)
         key = link_key(conn)
     except StoreError as e:
         raise UsageError(str(e)) from None
-    lock = CollectorLock(args.db)
+    lock = CollectorLock(db)
     try:
         lock.acquire()
     except LockHeld as e:
@@ -100,29 +139,40 @@ def run(args: argparse.Namespace) -> int:
     print(f"Pairing code for this event: {key.spaced_code} — key it at each terminal", flush=True)
     collector = Collector(conn, settings, key=key)
     print(f"Director's PIN for the terminals' menu: {collector.director_pin:04d}", flush=True)
+    return Collecting(conn, collector, lock, listen, args)
+
+
+def run(args: argparse.Namespace) -> int:
+    collecting = start_collecting(args, args.db)
     try:
-        return asyncio.run(_serve(collector, listen, args))
+        return asyncio.run(_serve(collecting))
     finally:
-        collector.close()
-        print(progress(conn, collector).line(), flush=True)
-        conn.close()
-        lock.release()
+        collecting.close()
 
 
-async def _serve(collector: Collector, listen: tuple[str, int] | None, args: argparse.Namespace) -> int:
-    service = Service(collector, progress_s=args.progress)
+async def _serve(collecting: Collecting) -> int:
+    service = Service(collecting.collector, progress_s=collecting.args.progress)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         # Windows has no signal handlers in asyncio: Ctrl-C arrives there as KeyboardInterrupt instead.
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, service.stopping.set)
+    return await collect_until_stopped(service, collecting)
+
+
+async def collect_until_stopped(service: Service, collecting: Collecting,
+                                started: Callable[[], None] | None = None) -> int:
+    """Listen on the base stations' TCP port and/or open the serial one, then collect until `service.stopping`;
+    `started` is called once they are open. UsageError when a port cannot be used."""
+    args, listen = collecting.args, collecting.listen
+    loop = asyncio.get_running_loop()
     server: TcpServer | None = None
     link = None
     if listen is not None:
         try:
             server = await serve_tcp(service, *listen)
         except OSError as e:
-            raise UsageError(f"cannot listen on {args.listen}: {e.strerror or e}") from None
+            raise UsageError(f"cannot listen on {args.radio}: {e.strerror or e}") from None
         print(f"listening for base stations on {listen[0]}:{server.port}", flush=True)
         if args.port_file:
             try:
@@ -143,6 +193,8 @@ async def _serve(collector: Collector, listen: tuple[str, int] | None, args: arg
         link = SerialLink(service, loop, args.serial, args.baud, port_handle)
         link.start()
         print(f"base station on {args.serial} at {args.baud} baud", flush=True)
+    if started is not None:
+        started()
     try:
         await service.tick()
     finally:

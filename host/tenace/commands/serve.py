@@ -1,33 +1,63 @@
-"""`tenace serve`: the public results pages on the local network, live while the collector stores results."""
+"""`tenace serve`: the public results pages on the local network, live while the collector stores results
+(run beside it by `tenace collect`, or in this process with the collector's options)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import signal
 import socket
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
 
 import uvicorn
 
+from tenace import crash_report
+from tenace.collector.service import Service
 from tenace.collector.tcp_link import parse_listen
+from tenace.commands.collect import (
+    Collecting,
+    add_collector_options,
+    collect_until_stopped,
+    start_collecting,
+    wants_collector,
+)
 from tenace.commands.options import add_event_file, event_file, open_event
-from tenace.errors import UsageError
+from tenace.errors import Failure, UsageError
 from tenace.reports.event_results import ResultsError, event_results
 from tenace.store.db import read_transaction
 from tenace.web.app import create_app
 
+log = logging.getLogger(__name__)
+
 DEFAULT_LISTEN = "0.0.0.0:8080"
+RADIO_FLAG = "--listen-radio"
+# How long a stopping collector may take to close its ports and flush before the command gives up on it.
+COLLECTOR_STOP_S = 10.0
 HELP = "serve the event's live rankings, travellers and scorecards to the players' phones (read-only web pages)"
 EPILOG = f"""\
 examples:
   tenace serve club.sqlite                          every address of this laptop, port 8080
   tenace serve club.sqlite --listen 127.0.0.1:8000  this laptop only
+  tenace serve club.sqlite --serial /dev/ttyUSB0    the collector too: the base station on USB
+  tenace serve club.sqlite --listen-radio 127.0.0.1:0 --port-file port.txt   the collector, for `tenace sim`
 
 The pages are public and read-only, with no login: the rankings of every section (/), each board's
 traveller with its hand record and double-dummy table when the event file has them (/board/A/7),
-each pair's scorecard (/pair/A/NS3). An open page follows the event file: a result the collector
-stores (run `tenace collect` beside it) shows within a second, without reloading. Nothing on the
-pages can change the event file: it is opened read-only. --listen is {DEFAULT_LISTEN} unless given;
-port 0 picks a free one. Ctrl-C stops. Exit code 2 when the event file or the address cannot be used."""
+each pair's scorecard (/pair/A/NS3), and which tables are still playing which boards (/playing). An
+open page follows the event file: a result the collector stores shows within a second, without
+reloading. Nothing on the pages can change the event file: it is opened read-only. --listen is
+{DEFAULT_LISTEN} unless given; port 0 picks a free one.
+
+The collector: with --serial or {RADIO_FLAG} (the options of `tenace collect`, which see) this command
+runs the collector too, in a thread of its own, and holds FILE.lock as `tenace collect` does; without
+them, run `tenace collect` beside it. Should the collector fail, the pages stop too and the command
+exits 1 with one line (the details in a file): the terminals keep their results until a collector
+is running again. Ctrl-C (or SIGTERM) stops both: exit 130. Exit code 2 when the event file, an address or a port
+cannot be used, or another collector holds the event file."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +66,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_event_file(p)
     p.add_argument("--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT",
                    help=f"the address the pages are served on (default {DEFAULT_LISTEN}: the local network)")
+    add_collector_options(p.add_argument_group("the collector (the options of `tenace collect`; none: pages only)"),
+                          RADIO_FLAG)
     p.set_defaults(run=run)
 
 
@@ -53,16 +85,110 @@ def run(args: argparse.Namespace) -> int:
                 event_results(conn)
         except ResultsError as e:
             raise UsageError(str(e)) from None
+    # A collector's option without a port is refused (by start_collecting) rather than silently ignored.
+    asked = wants_collector(args) or args.port_file or args.pin is not None or args.traveller
+    return _serve(args, path, host, port, collect=bool(asked))
+
+
+def _serve(args: argparse.Namespace, path: Path, host: str, port: int, collect: bool) -> int:
     listener = bind(host, port, args.listen)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-    where = " (every address of this laptop)" if host in ("0.0.0.0", "") else ""
-    print(f"serving the results of {path} on http://{shown}:{listener.getsockname()[1]}/{where}; Ctrl-C stops",
-          flush=True)
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
     config = uvicorn.Config(create_app(path), log_level="warning", timeout_graceful_shutdown=1, access_log=False)
-    asyncio.run(uvicorn.Server(config).serve(sockets=[listener]))
+    server = uvicorn.Server(config)
+    thread = None
+    sigterm: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
+    if collect:
+        thread = CollectorThread(args, path, on_end=lambda: setattr(server, "should_exit", True))
+        try:
+            thread.start()
+        except BaseException:
+            listener.close()
+            raise
+    try:
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        where = " (every address of this laptop)" if host in ("0.0.0.0", "") else ""
+        print(f"serving the results of {path} on http://{shown}:{listener.getsockname()[1]}/{where}; Ctrl-C stops",
+              flush=True)
+        # Ctrl-C: uvicorn stops serving, then raises the signal again (KeyboardInterrupt: exit 130); the
+        # collector is stopped on the way out either way. SIGTERM likewise when collecting, so that the collector
+        # closes as `tenace collect` does on it (the default action would end the process there and then).
+        if thread is not None and threading.current_thread() is threading.main_thread():
+            sigterm = signal.signal(signal.SIGTERM, signal.default_int_handler)
+        asyncio.run(server.serve(sockets=[listener]))
+    finally:
+        if thread is not None:
+            thread.stop()
+            if sigterm is not None:
+                signal.signal(signal.SIGTERM, sigterm)
+    if thread is not None and thread.error is not None:
+        raise Failure(f"the collector failed, so the pages stopped too: {crash_report.write('serve', thread.error)}")
     print("stopped", flush=True)
     return 0
+
+
+class CollectorThread:
+    """The collector's asyncio loop in a thread of its own, as `tenace collect` runs it (each result committed
+    before the table is told), so that its SQLite commits never hold up the pages' loop.
+
+    A failure is kept in `error` and `on_end` is called (the pages stop): the command then exits 1 rather than
+    serve pages that no longer change. No restart: whatever failed would most likely fail again, unseen."""
+
+    def __init__(self, args: argparse.Namespace, path: Path, on_end: Callable[[], None]) -> None:
+        self.args = args
+        self.path = path
+        self.on_end = on_end
+        self.error: BaseException | None = None
+        self._ready = threading.Event()
+        self._stopping = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._service: Service | None = None
+        self._thread = threading.Thread(target=self._main, name="collector", daemon=True)
+
+    def start(self) -> None:
+        """Run it and wait until its ports are open; what stopped it before (UsageError, as from `tenace collect`:
+        a port, the event file or its lock) is raised here."""
+        self._thread.start()
+        self._ready.wait()
+        if self.error is not None:
+            self._thread.join()
+            raise self.error
+
+    def stop(self) -> None:
+        self._stopping = True
+        loop, service = self._loop, self._service
+        if loop is not None and service is not None and self._thread.is_alive():
+            loop.call_soon_threadsafe(service.stopping.set)
+        self._thread.join(COLLECTOR_STOP_S)
+        if self._thread.is_alive():
+            log.warning("the collector did not stop within %.0f s", COLLECTOR_STOP_S)
+
+    def _main(self) -> None:
+        # Opened, run and closed in this thread: an SQLite connection is used in the thread that made it.
+        try:
+            collecting = start_collecting(self.args, self.path)
+        except BaseException as e:  # a UsageError is the command's to say, in one line
+            self.error = e
+            self._ready.set()
+            return
+        try:
+            asyncio.run(self._collect(collecting))
+        except BaseException as e:  # kept for the command, which says so in one line
+            self.error = e
+        finally:
+            try:
+                collecting.close()
+            except BaseException as e:
+                self.error = self.error or e
+            self._ready.set()
+            if not self._stopping:
+                self.on_end()
+
+    async def _collect(self, collecting: Collecting) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._service = Service(collecting.collector, progress_s=collecting.args.progress)
+        await collect_until_stopped(self._service, collecting, started=self._ready.set)
+        if not self._stopping:
+            raise RuntimeError("the collector stopped by itself")
 
 
 def bind(host: str, port: int, text: str) -> socket.socket:

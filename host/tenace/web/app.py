@@ -16,6 +16,7 @@ from starlette.routing import Route
 from tenace.reports.event_results import EventResults, ResultsError
 from tenace.web.changes import POLL_S, Changes
 from tenace.web.pages import EventFile, NotFound, section_of
+from tenace.web.playing import Playing
 from tenace.web.render import SERVED, board_context, pair_context, templates
 
 # A comment line now and then keeps phones' and proxies' idle timers from closing the stream.
@@ -29,6 +30,7 @@ def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
     env = templates()
     event = EventFile(path)
     changes = Changes(path, poll_s)
+    playing = Playing(path)
 
     async def render(request: Request, template: str,
                      what: Callable[[EventResults], dict[str, object]] | None) -> Response:
@@ -63,6 +65,13 @@ def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
         def what(results: EventResults) -> dict[str, object]:
             return pair_context(section_of(results, name), slug)
         return await render(request, "pair.html", what)
+
+    async def still_playing(request: Request) -> Response:
+        generation = changes.generation  # read before the file, as render does: a later change is announced
+
+        def what(results: EventResults) -> dict[str, object]:
+            return {"playing": playing.sections(generation)}
+        return await render(request, "playing.html", what)
 
     async def events(request: Request) -> Response:
         """Server-sent events: `changed` each time the event file has new results, so that the page refetches."""
@@ -99,6 +108,7 @@ def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
         Route("/board/{section}/{board:int}", board, methods=["GET"]),
         Route("/pair/{section}/{pair}", pair, methods=["GET"]),
         Route("/events", events, methods=["GET"]),
+        Route("/playing", still_playing, methods=["GET"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes
