@@ -6,10 +6,14 @@ from __future__ import annotations
 import logging
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
+import httpx2 as httpx
 import pytest
 from cli_runner import tenace
 from starlette.testclient import TestClient
@@ -334,3 +338,42 @@ def test_a_bad_password_file_is_one_line_and_exit_2(event: Path, tmp_path: Path,
 def test_help_tells_of_the_console(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = tenace(capsys, "serve", "--help")
     assert code == 0 and "--director-password-file FILE" in out and "one-time link" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("with_password", [False, True])
+def test_the_command_prints_how_to_log_in_and_logs_a_wrong_password(event: Path, tmp_path: Path,
+                                                                    with_password: bool) -> None:
+    tenace_bin = Path(sys.executable).parent / "tenace"
+    secret = tmp_path / "td.txt"
+    secret.write_text(f"  {PASSWORD}  \nsecond line, not the password\n")
+    extra = ["--director-password-file", str(secret)] if with_password else []
+    process = subprocess.Popen([str(tenace_bin), "serve", str(event), "--listen", "127.0.0.1:0", *extra],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        first, second = process.stdout.readline(), process.stdout.readline()
+        base = re.search(r"on (http://127\.0\.0\.1:\d+)/;", first)
+        assert base, first
+        url = base[1]
+        origin = {"Origin": url}
+        with httpx.Client(base_url=url, timeout=10) as browser:
+            if with_password:
+                assert second.strip() == f"the director's console: {url}/director (password from {secret})"
+                answer = browser.post("/director/login", data={"password": PASSWORD}, headers=origin)
+            else:
+                link = re.fullmatch(rf"the director's console, one login: ({url}/director/link/(\S+))\n", second)
+                assert link, second
+                assert browser.get(link[1]).status_code == 200
+                answer = browser.post("/director/login", data={"token": link[2]}, headers=origin)
+                with httpx.Client(base_url=url, timeout=10) as again:
+                    assert again.post("/director/login", data={"token": link[2]}, headers=origin).status_code == 401
+            assert answer.status_code == 303 and COOKIE in answer.cookies
+            assert '<b class="who">director</b>' in browser.get("/director").text
+            wrong = browser.post("/director/login", data={"password": "not it at all"}, headers=origin)
+            assert wrong.status_code == 401
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+    assert "director's console: a wrong password, from 127.0.0.1" in err
+    assert "Traceback" not in err
