@@ -260,6 +260,10 @@ def test_a_movement_change_in_the_console(tmp_path: Path) -> None:
     ("correct", {"table": "2", "board": "3", "contract": "8S", "by": "N", "tricks": "=", "why": "x"}, "8S"),
     ("move", {"change": "swap", "pair": "NS 1", "round": "2", "why": "x"}, "''"),
     ("move", {"change": "fly", "pair": "NS 1", "round": "2", "why": "x"}, "say what changes"),
+    # Digits that are not decimal ones: refused in words, never a server error.
+    ("erase", {"table": "²", "board": "3", "why": "x"}, "table '²': give a whole number"),
+    ("resolve", {"table": "1", "board": "1", "keep": "²", "why": "x"}, "keep '²'"),
+    ("correct", {"table": "2", "board": "3", "contract": "4S", "by": "N", "tricks": "¹⁰", "why": "x"}, "¹⁰"),
 ])
 def test_a_refusal_is_one_line_on_the_page_and_nothing_is_recorded(event: Path, action: str, form: dict[str, str],
                                                                    says: str) -> None:

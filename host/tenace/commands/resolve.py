@@ -78,7 +78,7 @@ def kept(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     """The result id --keep names: an id as such, or a version (v2) of the slot --table and --board name."""
     text = args.keep.strip()
     version = re.fullmatch(r"[vV](\d{1,4})", text)
-    if version is None and not text.isdigit():
+    if version is None and not text.isdecimal():
         raise UsageError(f"--keep {args.keep!r}: a result id (17) or a version (v2)")
     if version is None and args.table is None and args.board is None:
         return int(text)

@@ -141,7 +141,7 @@ def arguments(action: str, form: dict[str, str], who: str) -> argparse.Namespace
 def whole(name: str, text: str | None) -> int | None:
     if text is None:
         return None
-    if not text.isdigit() or len(text) > 6:
+    if not text.isdecimal() or len(text) > 6:  # isdigit() would take "²", which int() refuses
         raise UsageError(f"{name} {text!r}: give a whole number")
     return int(text)
 
