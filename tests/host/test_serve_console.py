@@ -275,6 +275,13 @@ def test_a_refusal_is_one_line_on_the_page_and_nothing_is_recorded(event: Path, 
         error = re.findall(r'<p class="error" role="alert">(.*?)</p>', page.text, re.S)
         assert len(error) == 1 and "\n" not in error[0] and says in error[0].replace("&#39;", "'"), error
         assert "Traceback" not in page.text and "--" not in error[0]
+        # The refused form keeps what was typed in it, to be put right; the other forms stay empty.
+        refused = page.text.split(f'action="/director/{action}"', 1)[1].split("</form>", 1)[0]
+        for name, value in form.items():
+            if name != "change":
+                assert f'name="{name}"' in refused and f'value="{value}"' in refused, name
+        others = page.text.split('id="adjust"' if action != "adjust" else 'id="correct"', 1)[1].split("</form>")[0]
+        assert 'value="x"' not in others
     assert snapshot(event) == before
 
 

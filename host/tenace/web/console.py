@@ -169,13 +169,14 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
             conn.close()
 
     async def console(request: Request, session: Session, status: int = 200, done: str | None = None,
-                      error: str | None = None) -> Response:
+                      error: str | None = None, refused: str | None = None,
+                      typed: dict[str, str] | None = None) -> Response:
         try:
             listed = await run_in_threadpool(problems)
         except (StoreError, sqlite3.Error) as e:
             listed, error = "", error or f"{path}: {one_line(e)}"
         return page("console.html", status, session=session, problems=listed, done=done, error=error,
-                    moves=MOVES)
+                    refused=refused, typed=typed or {}, moves=MOVES)
 
     async def home(request: Request) -> Response:
         session = director.session(request)
@@ -269,10 +270,10 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
         try:
             done = await run_in_threadpool(run)
         except LateChange as e:
-            return await console(request, session, 400,
+            return await console(request, session, 400, refused=name, typed=form,
                                  error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)")
         except (UsageError, EntryError, StoreError, sqlite3.Error) as e:
-            return await console(request, session, 400, error=one_line(e))
+            return await console(request, session, 400, error=one_line(e), refused=name, typed=form)
         return await console(request, session, done=done)
 
     return [
