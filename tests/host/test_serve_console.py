@@ -304,6 +304,17 @@ def test_after_the_correction_period_only_a_forced_change_goes_in_and_is_logged(
     assert last_log(event)[0] == "erase" and last_log(event)[4] is True
 
 
+def test_an_action_is_answered_by_a_redirect_so_that_a_reload_does_not_repeat_it(event: Path) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        answer = client.post("/director/adjust", data={**ADJUST, "csrf": csrf}, headers=SAME, follow_redirects=False)
+        assert answer.status_code == 303 and answer.headers["location"] == "/director"
+        after = snapshot(event)
+        assert "artificial NS A+ / EW A-" in client.get("/director").text  # said once
+        assert 'class="done"' not in client.get("/director").text
+    assert snapshot(event) == after
+
+
 def test_logging_out_ends_the_session(event: Path) -> None:
     with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
         csrf = logged_in(client)

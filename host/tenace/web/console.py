@@ -53,6 +53,7 @@ ARGUMENTS = ("section", "table", "board", "round", "ns", "ew", "percent", "assig
 class Session:
     name: str  # the director's name given at login: every action is signed with it
     csrf: str  # the token each of this session's forms carries
+    done: str | None = None  # the last action's log line, shown once by the console page it redirects to
 
 
 @dataclass
@@ -182,7 +183,8 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
         session = director.session(request)
         if session is None:
             return RedirectResponse("/director/login", 303)
-        return await console(request, session)
+        done, session.done = session.done, None
+        return await console(request, session, done=done)
 
     async def login_page(request: Request) -> Response:
         return page("console_login.html", token=None)
@@ -274,7 +276,9 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
                                  error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)")
         except (UsageError, EntryError, StoreError, sqlite3.Error) as e:
             return await console(request, session, 400, error=one_line(e), refused=name, typed=form)
-        return await console(request, session, done=done)
+        # Post, redirect, get: reloading the page after it does not make the change a second time.
+        session.done = done
+        return RedirectResponse("/director", 303)
 
     return [
         Route("/director", home, methods=["GET"]),
