@@ -98,6 +98,10 @@ def test_the_password_logs_in_with_a_strict_httponly_cookie(event: Path) -> None
         assert "Path=/director" in cookie
         page = client.get("/director")
         assert page.status_code == 200 and '<b class="who">TD Ana</b>' in page.text
+        assert "<link" not in page.text and "src=" not in page.text and "<script" not in page.text
+        # No other site may frame it (clickjacking), nor may its forms post anywhere else.
+        assert page.headers["x-frame-options"] == "DENY" and page.headers["cache-control"] == "no-store"
+        assert page.headers["content-security-policy"] == "frame-ancestors 'none'; form-action 'self'"
         # The problems list is `tenace problems`'s: the conflict at table 1 with its two versions.
         assert "CONFLICTS: 1" in page.text and "v2 3NT-1 by S" in page.text
 

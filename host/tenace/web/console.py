@@ -38,7 +38,10 @@ COOKIE = "tenace_director"
 REFUSED_DELAY_S = 1.0
 # A form is small: a body larger than this is refused before it is parsed.
 MAX_FORM_BYTES = 16_384
-NO_STORE = {"Cache-Control": "no-store"}
+# Never cached, and never shown in another site's frame (a page could frame the console and steer the director's
+# clicks: the cookie goes along to a frame from another port of this host, the same site).
+NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY",
+            "Content-Security-Policy": "frame-ancestors 'none'; form-action 'self'"}
 
 Act = Callable[[sqlite3.Connection, argparse.Namespace, str, str], str]
 ACTIONS: dict[str, Act] = {"adjust": adjust.act, "correct": correct.act, "erase": erase.act,
