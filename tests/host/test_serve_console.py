@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from tenace.store.queries import current_results
 from tenace.web.app import create_app
 from tenace.web.console import COOKIE, REFUSED_DELAY_S, Director
 
+from live_page import served
 from sample_results import session_results
 
 PASSWORD = "correct horse battery"
@@ -120,6 +122,21 @@ def test_a_wrong_password_is_refused_after_a_wait_and_logged(event: Path, caplog
     with TestClient(create_app(event, director=Director.with_link())) as client:
         answer = client.post("/director/login", data={"password": ""}, headers=SAME, follow_redirects=False)
         assert answer.status_code == 401
+
+
+def test_guesses_sent_in_parallel_are_still_answered_one_a_second(event: Path) -> None:
+    director = Director(password=PASSWORD)
+    guesses = 4
+    with served(event, director=director) as url:
+        def guess(n: int) -> int:
+            return httpx.post(f"{url}/director/login", data={"password": f"guess {n}"}, headers={"Origin": url},
+                              timeout=30).status_code
+        started = time.monotonic()
+        with ThreadPoolExecutor(guesses) as pool:
+            answers = list(pool.map(guess, range(guesses)))
+        took = time.monotonic() - started
+    assert answers == [401] * guesses
+    assert took >= guesses * REFUSED_DELAY_S * 0.95  # one a second, not all four after the same second
 
 
 def test_the_one_time_link_logs_in_once(event: Path) -> None:

@@ -13,6 +13,7 @@ import logging
 import re
 import secrets
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +68,7 @@ class Director:
     password: str | None = None
     token: str | None = None
     sessions: dict[str, Session] = field(default_factory=dict)
+    refused_until: float = 0.0  # time.monotonic() when the latest refused login is answered
 
     @classmethod
     def with_link(cls) -> Director:
@@ -82,6 +84,13 @@ class Director:
             return False
         self.token = None
         return True
+
+    def refusal_delay(self) -> float:
+        """How long a refused login waits: until a second after the previous refusal's answer, so that guesses sent
+        in parallel are still answered one a second."""
+        now = time.monotonic()
+        self.refused_until = max(now, self.refused_until) + REFUSED_DELAY_S
+        return self.refused_until - now
 
     def login(self, name: str) -> str:
         """A new session for `name`; its id (the cookie's value)."""
@@ -196,7 +205,7 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
         token = request.path_params["token"]
         # Opening the link shows a form (the name to sign with): a link previewer fetching it spends nothing.
         if director.token is None or not hmac.compare_digest(token.encode(), director.token.encode()):
-            await asyncio.sleep(REFUSED_DELAY_S)
+            await asyncio.sleep(director.refusal_delay())
             log.warning("director's console: a login link that is wrong or spent, from %s", client(request))
             return page("console_login.html", 401, token=None, error="This login link is wrong or was used already.")
         return page("console_login.html", token=token)
@@ -217,7 +226,7 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
             given = form.get("password", "")
             ok = director.password is not None and hmac.compare_digest(given.encode(), director.password.encode())
         if not ok:
-            await asyncio.sleep(REFUSED_DELAY_S)
+            await asyncio.sleep(director.refusal_delay())
             what = "a login link that is wrong or spent" if token is not None else "a wrong password"
             log.warning("director's console: %s, from %s", what, client(request))
             message = ("This login link is wrong or was used already." if token is not None
