@@ -23,7 +23,7 @@ from tenace.movement import mitchell
 from tenace.store import connect, create_event, director_log, ingest, penalties, sign_in, states
 from tenace.store.queries import current_results
 from tenace.web.app import create_app
-from tenace.web.console import COOKIE, REFUSED_DELAY_S, Director
+from tenace.web.console import COOKIE, IDLE_S, REFUSED_DELAY_S, Director
 
 from live_page import served
 from sample_results import session_results
@@ -334,6 +334,20 @@ def test_an_action_is_answered_by_a_redirect_so_that_a_reload_does_not_repeat_it
         assert "artificial NS A+ / EW A-" in client.get("/director").text  # said once
         assert 'class="done"' not in client.get("/director").text
     assert snapshot(event) == after
+
+
+def test_a_session_idle_too_long_is_over(event: Path) -> None:
+    director = Director(password=PASSWORD)
+    with TestClient(create_app(event, director=director)) as client:
+        csrf = logged_in(client)
+        (session,) = director.sessions.values()
+        session.seen -= IDLE_S - 60  # idle a minute short of the limit: still logged in
+        assert client.get("/director", follow_redirects=False).status_code == 200
+        session.seen -= IDLE_S + 1
+        assert client.get("/director", follow_redirects=False).status_code == 303
+        assert client.post("/director/erase", data={"table": "4", "board": "8", "why": "x", "csrf": csrf},
+                           headers=SAME).status_code == 403
+        assert director.sessions == {}
 
 
 def test_logging_out_ends_the_session(event: Path) -> None:

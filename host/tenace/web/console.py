@@ -39,6 +39,8 @@ COOKIE = "tenace_director"
 REFUSED_DELAY_S = 1.0
 # A form is small: a body larger than this is refused before it is parsed.
 MAX_FORM_BYTES = 16_384
+# A session left alone this long is over (a laptop left open at the club overnight): log in again.
+IDLE_S = 6 * 3600.0
 # Never cached, and never shown in another site's frame (a page could frame the console and steer the director's
 # clicks: the cookie goes along to a frame from another port of this host, the same site).
 NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY",
@@ -58,6 +60,7 @@ class Session:
     name: str  # the director's name given at login: every action is signed with it
     csrf: str  # the token each of this session's forms carries
     done: str | None = None  # the last action's log line, shown once by the console page it redirects to
+    seen: float = field(default_factory=time.monotonic)  # its latest request
 
 
 @dataclass
@@ -99,8 +102,17 @@ class Director:
         return sid
 
     def session(self, request: Request) -> Session | None:
-        sid = request.cookies.get(COOKIE)
-        return self.sessions.get(sid) if sid else None
+        """The request's session, None when it has none or its session has been idle for IDLE_S."""
+        sid = request.cookies.get(COOKIE, "")
+        found = self.sessions.get(sid)
+        if found is None:
+            return None
+        now = time.monotonic()
+        if now - found.seen > IDLE_S:
+            del self.sessions[sid]
+            return None
+        found.seen = now
+        return found
 
 
 def same_origin(request: Request) -> bool:
