@@ -15,6 +15,7 @@ import uvicorn
 from tenace.commands.serve import bind
 from tenace.web.app import create_app
 from tenace.web.changes import POLL_S
+from tenace.web.console import Director
 
 # The phone the screenshots are taken as: an iPhone 12-15's viewport in CSS pixels.
 PHONE = {"width": 390, "height": 844}
@@ -26,11 +27,12 @@ def chromium() -> str | None:
 
 
 @contextmanager
-def served(path: Path, poll_s: float = POLL_S) -> Iterator[str]:
-    """`tenace serve`'s app for `path` on 127.0.0.1 (a free port) in a thread; yields its base URL."""
+def served(path: Path, poll_s: float = POLL_S, director: Director | None = None) -> Iterator[str]:
+    """`tenace serve`'s app for `path` on 127.0.0.1 (a free port) in a thread, with the director's console when
+    `director` is given; yields its base URL."""
     listener = bind("127.0.0.1", 0, "127.0.0.1:0")
     port = listener.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(path, poll_s), log_level="warning",
+    server = uvicorn.Server(uvicorn.Config(create_app(path, poll_s, director), log_level="warning",
                                            timeout_graceful_shutdown=1, access_log=False))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[listener])), daemon=True)
     thread.start()

@@ -1,5 +1,6 @@
 """The live rankings page in a real browser (Debian's chromium, driven by Playwright): a stored result shows without
-a reload, and the time from its commit to the page showing it is measured. The phone-sized screenshots of the
+a reload, and the time from its commit to the page showing it is measured; the director's console refuses a wrong
+password and a cross-site post, and an adjustment made in it shows on the rankings. The phone-sized screenshots of the
 rankings and of a traveller with its hand record are saved in build/screenshots/ (tools/screenshots.py copies
 them to docs/screenshots/ for the README)."""
 
@@ -10,7 +11,11 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -20,11 +25,12 @@ from playwright.sync_api import Page, sync_playwright
 from tenace.deals.analysis import analyse
 from tenace.movement import Movement, mitchell
 from tenace.reports.event_results import ResultsError, event_results
-from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store import connect, create_event, director_log, ingest, sign_in
 from tenace.store.db import connect_read_only
 from tenace.store.errors import StoreError
 from tenace.store.hand_records import keep_analysis, keep_hand_record
 from tenace.store.names import Member, keep_roster, set_pair_players
+from tenace.web.console import Director
 
 from conftest import ROOT, in_ci
 from live_page import PHONE, chromium, served
@@ -234,3 +240,112 @@ def test_results_keyed_on_simulated_terminals_show_on_the_open_page(tmp_path: Pa
         if sim.poll() is None:
             sim.kill()
             sim.communicate()
+
+
+PASSWORD = "correct horse battery"
+
+
+@contextmanager
+def foreign_page(html: str) -> Iterator[str]:
+    """One page served on another port of this machine (another origin): yields its URL."""
+    body = html.encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:  # quiet
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def log_lines(path: Path) -> int:
+    conn = connect(path)
+    try:
+        return len(director_log(conn))
+    finally:
+        conn.close()
+
+
+def ranking_row(page: Page, pair: str) -> str:
+    """The pair's row of the rankings, as its text (its cells separated by one space)."""
+    texts = [" ".join(r.inner_text().split()) for r in page.query_selector_all("table.ranking tbody tr")]
+    return next(t for t in texts if f" {pair} " in f" {t} ")
+
+
+@pytest.mark.slow
+def test_the_directors_console_in_a_browser(tmp_path: Path, browser_path: str) -> None:
+    """The console refuses a wrong password and a form posted from a page of another origin (even one that knows the
+    session's form token: the Origin check alone refuses it); an adjusted score made in it shows on the rankings page
+    a player has open."""
+    path = tmp_path / "club.sqlite"
+    make_event(path, mitchell(5, 3), 75)
+    with served(path, director=Director(password=PASSWORD)) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            context = browser.new_context()
+            td = context.new_page()
+            td.goto(f"{url}/director")
+            td.wait_for_url(f"{url}/director/login")
+            td.fill("input[name=name]", "TD Ana")
+            td.fill("input[name=password]", "not the password")
+            with td.expect_response(f"{url}/director/login") as refused:
+                td.click("button[type=submit]")
+            assert refused.value.status == 401
+            assert td.inner_text("p.error") == "Wrong password."
+            td.fill("input[name=name]", "TD Ana")
+            td.fill("input[name=password]", PASSWORD)
+            td.click("button[type=submit]")
+            td.wait_for_url(f"{url}/director")
+            assert td.inner_text("b.who") == "TD Ana"
+            csrf = td.get_attribute("#adjust input[name=csrf]", "value")
+            assert csrf
+
+            # Another site's page in the same browser posts a form to the console: the browser sends the session's
+            # cookie along (the same host, another port, is the same site), the Origin is the other page's.
+            before = log_lines(path)
+            attack = (f'<form method="post" action="{url}/director/adjust">'
+                      + "".join(f'<input type="hidden" name="{k}" value="{v}">' for k, v in
+                                {"table": 2, "board": 3, "ns": "A-", "ew": "A+", "why": "forged", "csrf": csrf}.items())
+                      + '</form><script>document.forms[0].submit()</script>')
+            with foreign_page(attack) as elsewhere:
+                other = context.new_page()
+                with other.expect_response(f"{url}/director/adjust") as posted:
+                    other.goto(elsewhere)
+                assert posted.value.status == 403
+                assert "cross-site" in posted.value.text()
+            assert log_lines(path) == before
+
+            # A player's rankings page, open while the director adjusts board 3 at table 2 (NS 2 against EW 2).
+            player = context.new_page()
+            player.goto(f"{url}/")
+            player.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+            ns2_before = ranking_row(player, "NS 2")
+            td.fill("#adjust input[name=table]", "2")
+            td.fill("#adjust input[name=board]", "3")
+            td.fill("#adjust input[name=ns]", "A+")
+            td.fill("#adjust input[name=ew]", "A-")
+            td.fill("#adjust input[name=why]", "fouled board, NS not at fault")
+            td.click("#adjust button[type=submit]")
+            td.wait_for_selector("p.done")
+            assert "artificial NS A+ / EW A-" in td.inner_text("p.done")
+            assert "by TD Ana: fouled board, NS not at fault" in td.inner_text("p.done")
+            player.wait_for_function("document.body.dataset.updates >= 1", timeout=10_000)
+            assert ranking_row(player, "NS 2") != ns2_before
+            player.goto(f"{url}/board/A/3")
+            assert "A+" in player.inner_text("table.traveller")
+            assert log_lines(path) == before + 1
+        finally:
+            browser.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sqlite3
 from fractions import Fraction
 from typing import Any
 
@@ -54,14 +55,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     who, why = signature(args)
+    # The options' faults are told before the file's.
     if args.penalty is not None or args.pair is not None:
-        return _penalty(args, who, why)
-    fields = score_fields(args)
+        penalty_amount(args)
+    else:
+        score_fields(args)
     with event(args) as conn:
-        where = slot(conn, args)
-        enter_result(conn, *where, who=who, why=why, action=Action.ADJUST, force=args.force, **fields)
-        print(logged(conn))
+        print(act(conn, args, who, why))
     return 0
+
+
+def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
+    """The adjusted score or penalty `args` give, entered; the director's log line. `tenace serve`'s console too."""
+    if args.penalty is not None or args.pair is not None:
+        return _penalty(conn, args, who, why)
+    fields = score_fields(args)
+    where = slot(conn, args)
+    enter_result(conn, *where, who=who, why=why, action=Action.ADJUST, force=args.force, **fields)
+    return logged(conn)
 
 
 def score_fields(args: argparse.Namespace) -> dict[str, Any]:
@@ -117,7 +128,8 @@ def weighted(text: str) -> list[tuple[Fraction, int]]:
 _AMOUNT = re.compile(r"^\s*(\d{1,4}(?:\.\d{1,2})?)\s*(%|MP)\s*$", re.IGNORECASE)
 
 
-def _penalty(args: argparse.Namespace, who: str, why: str) -> int:
+def penalty_amount(args: argparse.Namespace) -> tuple[Fraction, str]:
+    """The penalty's amount and unit ("%top" or "MP"); UsageError when the options do not make one."""
     if args.penalty is None or args.pair is None:
         raise UsageError("a penalty needs both --pair and --penalty: --pair \"NS 3\" --penalty 25%")
     others = [o for o, v in (("--table", args.table), ("--round", args.round), ("--ns", args.ns), ("--ew", args.ew),
@@ -128,10 +140,12 @@ def _penalty(args: argparse.Namespace, who: str, why: str) -> int:
     amount = _AMOUNT.match(args.penalty)
     if amount is None:
         raise UsageError(f"--penalty {args.penalty!r}: a percentage of a top, 25%, or matchpoints, 1.5MP")
-    unit = "%top" if amount[2] == "%" else "MP"
-    with event(args) as conn:
-        pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], args.section, option="--pair")
-        add_penalty(conn, pair.section, pair.number, pair.field or None, Fraction(amount[1]), unit,
-                    who=who, why=why, board=args.board, force=args.force)
-        print(logged(conn))
-    return 0
+    return Fraction(amount[1]), "%top" if amount[2] == "%" else "MP"
+
+
+def _penalty(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
+    amount, unit = penalty_amount(args)
+    pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], args.section, option="--pair")
+    add_penalty(conn, pair.section, pair.number, pair.field or None, amount, unit,
+                who=who, why=why, board=args.board, force=args.force)
+    return logged(conn)

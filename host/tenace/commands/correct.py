@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 
 from tenace.commands.director_options import (
     add_result,
@@ -49,7 +50,15 @@ def run(args: argparse.Namespace) -> int:
     if fields is None:
         raise UsageError("give the right result: --contract 4S --by N --tricks 10, --passed-out or --not-played")
     with event(args) as conn:
-        where = slot(conn, args)
-        enter_result(conn, *where, who=who, why=why, action=Action.CORRECT, force=args.force, **fields)
-        print(logged(conn))
+        print(act(conn, args, who, why))
     return 0
+
+
+def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
+    """The correction `args` give, entered; the director's log line. `tenace serve`'s console too."""
+    fields = result_fields(args)
+    if fields is None:
+        raise UsageError("give the right result: --contract 4S --by N --tricks 10, --passed-out or --not-played")
+    where = slot(conn, args)
+    enter_result(conn, *where, who=who, why=why, action=Action.CORRECT, force=args.force, **fields)
+    return logged(conn)

@@ -60,7 +60,7 @@ def result_fields(args: argparse.Namespace) -> dict[str, Any] | None:
         return None
     if args.by is None or args.tricks is None:
         raise UsageError("a contract needs its declarer and tricks: --contract 4S --by N --tricks 10")
-    tricks: int | str = int(args.tricks) if args.tricks.isdigit() else args.tricks
+    tricks: int | str = int(args.tricks) if args.tricks.isdecimal() else args.tricks
     return {"kind": "normal", "contract": args.contract, "declarer": args.by, "tricks": tricks, "lead": args.lead}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 
 from tenace.commands.director_options import add_signature, add_slot, event, logged, signature, slot
 from tenace.commands.options import add_event_file
@@ -31,7 +32,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     who, why = signature(args)
     with event(args) as conn:
-        where = slot(conn, args)
-        enter_result(conn, *where, who=who, why=why, kind="erased", action=Action.ERASE, force=args.force)
-        print(logged(conn))
+        print(act(conn, args, who, why))
     return 0
+
+
+def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
+    """The erasure `args` give, entered; the director's log line. `tenace serve`'s console too."""
+    where = slot(conn, args)
+    enter_result(conn, *where, who=who, why=why, kind="erased", action=Action.ERASE, force=args.force)
+    return logged(conn)

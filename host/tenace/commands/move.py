@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 
 from tenace.commands.director_options import add_signature, event, logged, signature
 from tenace.commands.options import add_event_file
@@ -51,33 +52,45 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     who, why = signature(args)
+    rounds(args)  # the options' faults before the file's
+    with event(args) as conn:
+        print(act(conn, args, who, why))
+    return 0
+
+
+def rounds(args: argparse.Namespace) -> int:
+    """The first round the change applies to; UsageError when --round is missing or --to misplaced."""
     if args.round is None:
         raise UsageError("say from which round: --round R")
     if args.to is not None and args.absent is None and args.present is None:
         raise UsageError("--to goes with --absent or --present")
+    first: int = args.round
+    return first
+
+
+def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
+    """The movement change `args` give, made; the director's log line and the table rounds changed. `tenace serve`'s
+    console too."""
+    first = rounds(args)
     sign = {"who": who, "why": why, "force": args.force}
-    with event(args) as conn:
-        sections = [s.name for s in event_info(conn).sections]
-        change: MovementChange
-        if args.close is not None:
-            change = close_table(conn, args.section, args.close, args.round, **sign)
-        elif args.swap is not None:
-            one, two = (parse_pair(text, sections, args.section) for text in args.swap)
-            if one.section != two.section:
-                raise UsageError(f"--swap {args.swap[0]!r} {args.swap[1]!r}: the pairs are in different sections")
-            change = swap_pairs(conn, one.section, (one.field, one.number), (two.field, two.number), args.round,
-                                **sign)
-        else:
-            option, text = next(((o, t) for o, t in (("--late", args.late), ("--leave", args.leave),
-                                                      ("--absent", args.absent), ("--present", args.present))
-                                 if t is not None), (None, None))
-            if option is None or text is None:
-                raise UsageError("say what changes: --late, --leave, --absent, --present, --close or --swap "
-                                 "(tenace move --help)")
-            pair = parse_pair(text, sections, args.section)
-            change = set_presence(conn, pair.section, (pair.field, pair.number), args.round, args.to,
-                                  present=option in ("--late", "--present"), before=option == "--late", **sign)
-        print(logged(conn))
-        sits = ", ".join(f"table {t} round {r}" for t, r in change.changed)
-        print(f"  changed: {sits}")
-    return 0
+    sections = [s.name for s in event_info(conn).sections]
+    change: MovementChange
+    if args.close is not None:
+        change = close_table(conn, args.section, args.close, first, **sign)
+    elif args.swap is not None:
+        one, two = (parse_pair(text, sections, args.section) for text in args.swap)
+        if one.section != two.section:
+            raise UsageError(f"--swap {args.swap[0]!r} {args.swap[1]!r}: the pairs are in different sections")
+        change = swap_pairs(conn, one.section, (one.field, one.number), (two.field, two.number), first, **sign)
+    else:
+        option, text = next(((o, t) for o, t in (("--late", args.late), ("--leave", args.leave),
+                                                  ("--absent", args.absent), ("--present", args.present))
+                             if t is not None), (None, None))
+        if option is None or text is None:
+            raise UsageError("say what changes: --late, --leave, --absent, --present, --close or --swap "
+                             "(tenace move --help)")
+        pair = parse_pair(text, sections, args.section)
+        change = set_presence(conn, pair.section, (pair.field, pair.number), first, args.to,
+                              present=option in ("--late", "--present"), before=option == "--late", **sign)
+    sits = ", ".join(f"table {t} round {r}" for t, r in change.changed)
+    return f"{logged(conn)}\n  changed: {sits}"

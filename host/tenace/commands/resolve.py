@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sqlite3
+from typing import Any
 
 from tenace.commands.director_options import (
     add_result,
@@ -47,25 +48,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     who, why = signature(args)
+    resolution(args)  # the options' faults before the file's
+    with event(args) as conn:
+        print(act(conn, args, who, why))
+    return 0
+
+
+def resolution(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The right result's fields, or None when --keep names the result kept; UsageError unless one of them."""
     fields = result_fields(args)
     if (fields is None) == (args.keep is None):
         raise UsageError("give --keep (a result id or version) or the right result (--contract ..., --passed-out, "
                          "--not-played), one of them")
-    with event(args) as conn:
-        if fields is not None:
-            where = slot(conn, args)
-            enter_result(conn, *where, who=who, why=why, action=Action.RESOLVE, force=args.force, **fields)
-        else:
-            choose_version(conn, kept(conn, args), who=who, why=why, action=Action.RESOLVE, force=args.force)
-        print(logged(conn))
-    return 0
+    return fields
+
+
+def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
+    """The resolution `args` give, entered; the director's log line. `tenace serve`'s console too."""
+    fields = resolution(args)
+    if fields is not None:
+        where = slot(conn, args)
+        enter_result(conn, *where, who=who, why=why, action=Action.RESOLVE, force=args.force, **fields)
+    else:
+        choose_version(conn, kept(conn, args), who=who, why=why, action=Action.RESOLVE, force=args.force)
+    return logged(conn)
 
 
 def kept(conn: sqlite3.Connection, args: argparse.Namespace) -> int:
     """The result id --keep names: an id as such, or a version (v2) of the slot --table and --board name."""
     text = args.keep.strip()
     version = re.fullmatch(r"[vV](\d{1,4})", text)
-    if version is None and not text.isdigit():
+    if version is None and not text.isdecimal():
         raise UsageError(f"--keep {args.keep!r}: a result id (17) or a version (v2)")
     if version is None and args.table is None and args.board is None:
         return int(text)

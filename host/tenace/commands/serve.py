@@ -1,5 +1,6 @@
 """`tenace serve`: the public results pages on the local network, live while the collector stores results
-(run beside it by `tenace collect`, or in this process with the collector's options)."""
+(run beside it by `tenace collect`, or in this process with the collector's options), and the director's console
+behind a login."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from tenace.errors import Failure, UsageError
 from tenace.reports.event_results import ResultsError, event_results
 from tenace.store.db import read_transaction
 from tenace.web.app import create_app
+from tenace.web.console import Director
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +39,15 @@ DEFAULT_LISTEN = "0.0.0.0:8080"
 RADIO_FLAG = "--listen-radio"
 # How long a stopping collector may take to close its ports and flush before the command gives up on it.
 COLLECTOR_STOP_S = 10.0
-HELP = "serve the event's live rankings, travellers and scorecards to the players' phones (read-only web pages)"
+HELP = ("serve the event's live rankings, travellers and scorecards to the players' phones (read-only web pages), "
+        "and the director's console")
 EPILOG = f"""\
 examples:
   tenace serve club.sqlite                          every address of this laptop, port 8080
   tenace serve club.sqlite --listen 127.0.0.1:8000  this laptop only
   tenace serve club.sqlite --serial /dev/ttyUSB0    the collector too: the base station on USB
   tenace serve club.sqlite --listen-radio 127.0.0.1:0 --port-file port.txt   the collector, for `tenace sim`
+  tenace serve club.sqlite --director-password-file td.txt   the console's password, from a file
 
 The pages are public and read-only, with no login: the rankings of every section (/), each board's
 traveller with its hand record and double-dummy table when the event file has them (/board/A/7),
@@ -57,7 +61,16 @@ runs the collector too, in a thread of its own, and holds FILE.lock as `tenace c
 them, run `tenace collect` beside it. Should the collector fail, the pages stop too and the command
 exits 1 with one line (the details in a file): the terminals keep their results until a collector
 is running again. Ctrl-C (or SIGTERM) stops both: exit 130. Exit code 2 when the event file, an address or a port
-cannot be used, or another collector holds the event file."""
+cannot be used, or another collector holds the event file.
+
+The director's console (/director) lists the problems (as `tenace problems`) and makes adjusted
+scores, corrections, erasures, resolutions and movement changes, each through the same code as the
+command and logged with the name given at login and the why. Its login is the password in
+--director-password-file (its first line), else a one-time link printed here at start: opening it
+logs one browser in, then the link is spent. The session lives in this process's memory (a restart
+logs out); its cookie is HttpOnly and SameSite=Strict, and every post must come from the console's
+own pages (its form token and the Origin of this server), else it is refused (403). A wrong
+password is refused after a second's wait and logged here."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,6 +79,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_event_file(p)
     p.add_argument("--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT",
                    help=f"the address the pages are served on (default {DEFAULT_LISTEN}: the local network)")
+    p.add_argument("--director-password-file", type=Path, metavar="FILE",
+                   help="the director's console's password: the file's first line (default: a one-time login link)")
     add_collector_options(p.add_argument_group("the collector (the options of `tenace collect`; none: pages only)"),
                           RADIO_FLAG)
     p.set_defaults(run=run)
@@ -77,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     path = event_file(args)
+    given = args.director_password_file
+    director = Director(password=password(given)) if given is not None else Director.with_link()
     # Opened once as every command opens it (checked, its schema brought up to date) and scored once, so that
     # a file the pages could not show is refused here, in one line, rather than on every phone.
     with open_event(path) as conn:
@@ -87,13 +104,14 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
     # A collector's option without a port is refused (by start_collecting) rather than silently ignored.
     asked = wants_collector(args) or args.port_file or args.pin is not None or args.traveller
-    return _serve(args, path, host, port, collect=bool(asked))
+    return _serve(args, path, host, port, director, collect=bool(asked))
 
 
-def _serve(args: argparse.Namespace, path: Path, host: str, port: int, collect: bool) -> int:
+def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director: Director, collect: bool) -> int:
     listener = bind(host, port, args.listen)
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
-    config = uvicorn.Config(create_app(path), log_level="warning", timeout_graceful_shutdown=1, access_log=False)
+    config = uvicorn.Config(create_app(path, director=director), log_level="warning", timeout_graceful_shutdown=1,
+                            access_log=False)
     server = uvicorn.Server(config)
     thread = None
     sigterm: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
@@ -107,8 +125,12 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, collect: 
     try:
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         where = " (every address of this laptop)" if host in ("0.0.0.0", "") else ""
-        print(f"serving the results of {path} on http://{shown}:{listener.getsockname()[1]}/{where}; Ctrl-C stops",
-              flush=True)
+        base = f"http://{shown}:{listener.getsockname()[1]}/"
+        print(f"serving the results of {path} on {base}{where}; Ctrl-C stops", flush=True)
+        if director.token is not None:
+            print(f"the director's console, one login: {director.link(base)}", flush=True)
+        else:
+            print(f"the director's console: {base}director (password from {args.director_password_file})", flush=True)
         # Ctrl-C: uvicorn stops serving, then raises the signal again (KeyboardInterrupt: exit 130); the
         # collector is stopped on the way out either way. SIGTERM likewise when collecting, so that the collector
         # closes as `tenace collect` does on it (the default action would end the process there and then).
@@ -124,6 +146,19 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, collect: 
         raise Failure(f"the collector failed, so the pages stopped too: {crash_report.write('serve', thread.error)}")
     print("stopped", flush=True)
     return 0
+
+
+def password(path: Path) -> str:
+    """The console's password: the file's first line, without its spaces at either end."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"--director-password-file {path}: cannot read it: {getattr(e, 'strerror', None) or e}") \
+            from None
+    first = lines[0].strip() if lines else ""
+    if len(first) < 8:
+        raise UsageError(f"--director-password-file {path}: its first line, the password, has fewer than 8 characters")
+    return first
 
 
 class CollectorThread:

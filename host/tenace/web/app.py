@@ -1,4 +1,5 @@
-"""The ASGI app of `tenace serve`: public, read-only pages (GET only) and the event stream that keeps them live."""
+"""The ASGI app of `tenace serve`: public, read-only pages (GET only), the event stream that keeps them live, and the
+director's console (/director, behind a login: web/console.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from tenace.reports.event_results import EventResults, ResultsError
 from tenace.web.changes import POLL_S, Changes
+from tenace.web.console import Director, console_routes
 from tenace.web.pages import EventFile, NotFound, section_of
 from tenace.web.playing import Playing
 from tenace.web.render import SERVED, board_context, pair_context, templates
@@ -25,8 +27,9 @@ KEEPALIVE_S = 15.0
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
-    """The app for one event file; it polls the file for changes while it runs (its lifespan)."""
+def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = None) -> Starlette:
+    """The app for one event file; it polls the file for changes while it runs (its lifespan). With `director`, the
+    director's console too (without, the app has no page that writes)."""
     env = templates()
     event = EventFile(path)
     changes = Changes(path, poll_s)
@@ -103,13 +106,15 @@ def create_app(path: Path, poll_s: float = POLL_S) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/", rankings, methods=["GET"]),
         Route("/board/{section}/{board:int}", board, methods=["GET"]),
         Route("/pair/{section}/{pair}", pair, methods=["GET"]),
         Route("/events", events, methods=["GET"]),
         Route("/playing", still_playing, methods=["GET"]),
     ]
+    if director is not None:
+        routes += console_routes(path, director)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes
     return app
