@@ -17,6 +17,7 @@ The ssd1306 driver comes from micropython-lib: `mpremote mip install ssd1306`. C
 
 from tenace_radio.espnow_transport import CHANNEL, RXBUF, EspNowTransport
 from tenace_terminal.app import App
+from tenace_terminal.battery import percent_of
 from tenace_terminal.key_matrix import KeyMatrix
 from tenace_terminal.keypad_layout import LAYOUT
 from tenace_terminal.text_display import TextDisplay
@@ -34,23 +35,6 @@ BATTERY_PIN = 3  # ADC1 (ADC2 cannot be read while the radio is on)
 DIVIDER = 2  # the cell through 100k + 100k: the ADC sees half its voltage
 STORAGE = "/journal"
 CONFIG = "/terminal.cfg"  # "id=12" and "channel=1", a line each: written when the terminal is flashed
-
-# A Li-ion cell at rest: (millivolts, percent), highest first; linear between. Typical of 18650 cells at 0.2C.
-_CURVE = ((4200, 100), (4060, 90), (3980, 80), (3920, 70), (3870, 60), (3820, 50), (3790, 40), (3770, 30),
-          (3740, 20), (3680, 10), (3450, 5), (3000, 0))
-
-
-def percent_of(mv: int) -> int:
-    """The charge left in a Li-ion cell at `mv` millivolts, 0..100."""
-    if mv >= _CURVE[0][0]:
-        return 100
-    for i in range(1, len(_CURVE)):
-        v, p = _CURVE[i]
-        if mv >= v:
-            v0, p0 = _CURVE[i - 1]
-            return p + (p0 - p) * (mv - v) // (v0 - v)
-    return 0
-
 
 class Battery:
     """battery.percent() for the app, from an ADC (machine.ADC with 11 dB attenuation) behind the divider."""

@@ -16,6 +16,7 @@ Copied to the device as :board.py (hardware/README.md); wiring, parts and power 
 
 from tenace_radio.nrf24_transport import CHANNEL, PAYLOAD_SIZE, terminal_transport
 from tenace_terminal.app import App
+from tenace_terminal.battery import percent_of
 from tenace_terminal.key_matrix import KeyMatrix
 from tenace_terminal.keypad_layout import LAYOUT
 from tenace_terminal.text_display import TextDisplay
@@ -40,23 +41,6 @@ DIVIDER = 3
 VREF_MV = 3300  # the ADC's reference is the 3V3 rail
 STORAGE = "/journal"
 CONFIG = "/terminal.cfg"  # "id=12" and "channel=76", a line each: written when the terminal is flashed
-
-# A Li-ion cell at rest: (millivolts, percent), highest first; linear between. Typical of 18650 cells at 0.2C.
-_CURVE = ((4200, 100), (4060, 90), (3980, 80), (3920, 70), (3870, 60), (3820, 50), (3790, 40), (3770, 30),
-          (3740, 20), (3680, 10), (3450, 5), (3000, 0))
-
-
-def percent_of(mv: int) -> int:
-    """The charge left in a Li-ion cell at `mv` millivolts, 0..100."""
-    if mv >= _CURVE[0][0]:
-        return 100
-    for i in range(1, len(_CURVE)):
-        v, p = _CURVE[i]
-        if mv >= v:
-            v0, p0 = _CURVE[i - 1]
-            return p + (p0 - p) * (mv - v) // (v0 - v)
-    return 0
-
 
 class Battery:
     """battery.percent() for the app, from machine.ADC(29): VSYS / 3 against the 3.3 V reference."""
