@@ -20,6 +20,7 @@ from tenace_terminal.app import App
 from tenace_terminal.battery import percent_of
 from tenace_terminal.key_matrix import KeyMatrix
 from tenace_terminal.keypad_layout import LAYOUT
+from tenace_terminal.settings_file import read_settings
 from tenace_terminal.text_display import TextDisplay
 from tenace_terminal.wire_link import WireLink
 
@@ -103,22 +104,6 @@ def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE) -> 
     return App(keypad, display, clock, link, storage, Battery(adc), "T%d" % terminal)
 
 
-def read_config(path: str = CONFIG) -> dict:
-    """The terminal's id and radio channel from the file flashing wrote: {"id": int, "channel": int}."""
-    found = {"id": 0, "channel": CHANNEL}
-    try:
-        with open(path) as f:
-            for line in f:
-                name, _, value = line.strip().partition("=")
-                if name in found and value:
-                    found[name] = int(value)
-    except OSError:
-        pass
-    if not found["id"]:
-        raise SystemExit("no terminal id: %s needs a line id=N (tenace flash writes it)" % path)
-    return found
-
-
 def espnow_radio(channel: int):
     """An active espnow.ESPNow on the event's Wi-Fi channel (as the base station's board file makes it)."""
     import espnow
@@ -139,7 +124,7 @@ def main() -> None:
 
     from machine import ADC, I2C, Pin
 
-    config = read_config()
+    config = read_settings(CONFIG, CHANNEL)
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_HZ)
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COL_PINS]
     adc = ADC(Pin(BATTERY_PIN), atten=ADC.ATTN_11DB)

@@ -19,6 +19,7 @@ from tenace_terminal.app import App
 from tenace_terminal.battery import percent_of
 from tenace_terminal.key_matrix import KeyMatrix
 from tenace_terminal.keypad_layout import LAYOUT
+from tenace_terminal.settings_file import read_settings
 from tenace_terminal.text_display import TextDisplay
 from tenace_terminal.wire_link import WireLink
 
@@ -78,22 +79,6 @@ def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAG
     return App(keypad, display, clock, link, storage, Battery(adc, diode_mv=200), "T%d" % terminal)
 
 
-def read_config(path: str = CONFIG) -> dict:
-    """The terminal's id and radio channel from the file flashing wrote: {"id": int, "channel": int}."""
-    found = {"id": 0, "channel": CHANNEL}
-    try:
-        with open(path) as f:
-            for line in f:
-                name, _, value = line.strip().partition("=")
-                if name in found and value:
-                    found[name] = int(value)
-    except OSError:
-        pass
-    if not found["id"]:
-        raise SystemExit("no terminal id: %s needs a line id=N (tenace flash writes it)" % path)
-    return found
-
-
 def nrf24_radio(channel: int):
     """The nRF24L01+ driver on this wiring, with 32-byte payloads."""
     from machine import SPI, Pin
@@ -109,7 +94,7 @@ def main() -> None:
 
     from machine import ADC, I2C, Pin
 
-    config = read_config()
+    config = read_settings(CONFIG, CHANNEL)
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_HZ)
     rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in ROW_PINS]
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COL_PINS]
