@@ -215,8 +215,10 @@ def dup_deal(bri: str) -> str:
         raise ValueError(f"card {_dup_card(twice)} is dealt twice")
     west = [n for n in range(1, 53) if n not in numbers]
     hands = [numbers[0:13], numbers[13:26], numbers[26:39], west]  # N, E, S, W
-    return "N:" + " ".join(".".join("".join(_RANKS[n - 1 - 13 * suit] for n in sorted(hand) if (n - 1) // 13 == suit)
-                                    for suit in range(4)) for hand in hands)
+
+    def holding(hand: list[int], suit: int) -> str:  # suit 0-3: spades to clubs, 13 numbers each from the ace
+        return "".join(_RANKS[(n - 1) % 13] for n in sorted(hand) if (n - 1) // 13 == suit)
+    return "N:" + " ".join(".".join(holding(hand, suit) for suit in range(4)) for hand in hands)
 
 
 def _dup_card(number: int) -> str:
