@@ -66,7 +66,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     faults.add_argument("--unplug", type=float, default=0.0, metavar="S",
                         help="unplug the base station for S seconds half-way through")
     faults.add_argument("--kill-host", type=int, default=0, metavar="N",
-                        help="SIGKILL the collector N times during the session, restarting it each time")
+                        help="SIGKILL the collector N times during the session, restarting it each time (with "
+                             "--change, the first as soon as the tables play on after it)")
     faults.add_argument("--down", type=float, default=1.0, metavar="S", help="seconds the killed host stays down")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' results and of the faults")
     p.add_argument("--scoring", choices=SCORINGS, default="mp",

@@ -180,11 +180,12 @@ class _Supervisor:
                 stored = _stored(reader)
                 if options.change and self.change is None and not self.change_missed:
                     self._change_movement()
-                # The host is not killed, nor the radio unplugged, while the tables wait for a change.
+                # The host is not killed, nor the radio unplugged, while the tables wait for a change; the first
+                # kill comes as soon as they play on, so that they play the changed rounds with the laptop dead
+                # (and, the change made early, for several rounds whatever the machine's pace).
+                released = self.hold.exists() and self._release_when_arrived(loop.time())
                 held = self.hold.exists()
-                if held:
-                    self._release_when_arrived(loop.time())
-                if kills_due and stored >= kills_due[0] and not held:
+                if kills_due and (stored >= kills_due[0] or released) and not held:
                     kills_due.pop(0)
                     await self._kill_host(stored)
                 if unplug_due is not None and stored >= unplug_due and not held:
@@ -239,13 +240,14 @@ class _Supervisor:
         self.hold.write_text(SECTION, encoding="ascii")
         print(f"  the director: {made.detail}", file=sys.stderr, flush=True)
 
-    def _release_when_arrived(self, now: float) -> None:
+    def _release_when_arrived(self, now: float) -> bool:
         """Let section A's players go on once every unfinished table keeps the changed plans (link.plans) of the
-        rounds from the change on, or after CHANGE_WAIT_S (a table that lacks them then shows as lost results)."""
+        rounds from the change on, or after CHANGE_WAIT_S (a table that lacks them then shows as lost results).
+        Whether they go on now."""
         waited = now - self.changed_at
         missing = self._change_missing()
         if missing and waited <= CHANGE_WAIT_S:
-            return
+            return False
         self.hold.unlink(missing_ok=True)
         if missing:
             log.warning("the movement change has not reached every table in %.0f s: play goes on; %s",
@@ -253,6 +255,7 @@ class _Supervisor:
         else:
             print(f"  the change reached every table of section {SECTION} in {waited:.1f} s: play goes on",
                   file=sys.stderr, flush=True)
+        return True
 
     def _change_missing(self) -> list[str]:
         """Each table round of section A whose changed plan its unfinished terminal does not keep yet."""
