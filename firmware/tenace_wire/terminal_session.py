@@ -200,10 +200,17 @@ class TerminalSession:
         if not ((FROM_HOST & ~CONTROL) >> inner) & 1:
             raise WireError(MALFORMED, "no message type %d in fragments from the host" % inner)
         done = self._reassembler.add(0, seq, frame.payload)
-        self._accept(seq)
         if done is None:
+            # Acknowledged once the message is whole: a part dropped to make room (two messages at most) is then
+            # sent again by the host, where an acknowledged one would be lost with it for good.
             return None
-        return Inbound(self.terminal, done[1], done[2], done[0], decode_message(done[0], done[3]))
+        first = done[1]
+        count = done[2]
+        for part in range(first, first + count):
+            window.mark(part)
+        self._reply(first, count)
+        tally(self.counters, ACCEPTED_FRAME)
+        return Inbound(self.terminal, first, count, done[0], decode_message(done[0], done[3]))
 
     def _answer(self, seq: int, msg: Message) -> "Inbound | None":
         answer = msg if isinstance(msg, SignInAnswer) else None
@@ -234,6 +241,6 @@ class TerminalSession:
         tally(self.counters, DUPLICATE)
         self._reply(seq)
 
-    def _reply(self, seq: int) -> None:
-        ack = Ack(count=1, status=STORED).encode()
+    def _reply(self, seq: int, count: int = 1) -> None:
+        ack = Ack(count=count, status=STORED).encode()
         self._replies.append(encode_frame(self._keyed(), False, ACK, self.terminal, seq, ack))
