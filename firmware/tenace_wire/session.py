@@ -31,7 +31,8 @@ must carry the nonce of the terminal's latest SIGN_IN (else: replay), and its se
 becomes the floor of a 64-wide replay window (older: replay; seen: duplicate, acknowledged
 again). The host cancels what it still had in flight to a terminal when it answers its sign-in,
 so nothing below the new floor waits for an ACK that cannot come. The terminal acknowledges each
-host frame, fragments included, as it accepts it: it is not the durable side.
+host frame as it accepts it (it is not the durable side), and a fragmented message once whole: it has
+room for two unfinished ones and drops the oldest for a third, whose parts the host must then send again.
 
 Refusals raise WireError and are counted per reason in `counters` (errors.py).
 """
