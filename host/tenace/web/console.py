@@ -217,10 +217,16 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
         token = request.path_params["token"]
         # Opening the link shows a form (the name to sign with): a link previewer fetching it spends nothing.
         if director.token is None or not hmac.compare_digest(token.encode(), director.token.encode()):
-            await asyncio.sleep(director.refusal_delay())
-            log.warning("director's console: a login link that is wrong or spent, from %s", client(request))
-            return page("console_login.html", 401, token=None, error="This login link is wrong or was used already.")
+            return await refused_login(request, link=True)
         return page("console_login.html", token=token)
+
+    async def refused_login(request: Request, link: bool) -> Response:
+        """A wrong or spent login link, or a wrong password: answered late (guessing is slow), and logged."""
+        await asyncio.sleep(director.refusal_delay())
+        what = "a login link that is wrong or spent" if link else "a wrong password"
+        log.warning("director's console: %s, from %s", what, client(request))
+        message = "This login link is wrong or was used already." if link else "Wrong password."
+        return page("console_login.html", 401, token=None, error=message)
 
     async def login(request: Request) -> Response:
         if not same_origin(request):
@@ -238,12 +244,7 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
             given = form.get("password", "")
             ok = director.password is not None and hmac.compare_digest(given.encode(), director.password.encode())
         if not ok:
-            await asyncio.sleep(director.refusal_delay())
-            what = "a login link that is wrong or spent" if token is not None else "a wrong password"
-            log.warning("director's console: %s, from %s", what, client(request))
-            message = ("This login link is wrong or was used already." if token is not None
-                       else "Wrong password.")
-            return page("console_login.html", 401, token=None, error=message)
+            return await refused_login(request, link=token is not None)
         sid = director.login(name)
         log.info("director's console: %s logged in from %s", name, client(request))
         response = RedirectResponse("/director", 303)
