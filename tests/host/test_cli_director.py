@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from cli_runner import tenace
+from event_state import current, snapshot
 
 from tenace.movement import mitchell
-from tenace.store import connect, create_event, director_log, ingest, penalties, publication, sign_in, states
-from tenace.store.queries import current_results
+from tenace.store import connect, create_event, director_log, ingest, publication, sign_in
 
 from sample_results import session_results
 
@@ -36,23 +36,6 @@ def event(tmp_path: Path) -> Path:
     ingest(conn, replace(messages[0], terminal=9, sequence=1, contract="3NT", declarer="S", tricks=8, lead=None))
     conn.close()
     return path
-
-
-def snapshot(path: Path) -> tuple[int, int, int]:
-    """How much the file records: results' versions, log lines, penalties."""
-    conn = connect(path)
-    try:
-        versions = sum(len(s.versions) for s in states(conn).values())
-        return versions, len(director_log(conn)), len(penalties(conn))
-    finally:
-        conn.close()
-
-
-def current(path: Path, table: int, board: int) -> tuple[str, str | None, str | None, str | None]:
-    conn = connect(path)
-    v = next(v for v in current_results(conn) if (v.table, v.board) == (table, board))
-    conn.close()
-    return v.kind, v.ns_adjust, v.ew_adjust, v.weights
 
 
 def test_each_action_is_recorded_with_who_when_and_why(event: Path, capsys: pytest.CaptureFixture[str]) -> None:

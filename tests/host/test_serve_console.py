@@ -17,11 +17,11 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 from cli_runner import tenace
+from event_state import current, snapshot
 from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
-from tenace.store import connect, create_event, director_log, ingest, penalties, sign_in, states
-from tenace.store.queries import current_results
+from tenace.store import connect, create_event, director_log, ingest, sign_in
 from tenace.web.app import create_app
 from tenace.web.console import COOKIE, IDLE_S, REFUSED_DELAY_S, Director
 
@@ -61,23 +61,6 @@ def csrf_of(html: str) -> str:
     found = re.search(r'name="csrf" value="([^"]+)"', html)
     assert found, html
     return found[1]
-
-
-def snapshot(path: Path) -> tuple[int, int, int]:
-    """How much the file records: results' versions, log lines, penalties."""
-    conn = connect(path)
-    try:
-        versions = sum(len(s.versions) for s in states(conn).values())
-        return versions, len(director_log(conn)), len(penalties(conn))
-    finally:
-        conn.close()
-
-
-def current(path: Path, table: int, board: int) -> tuple[str, str | None, str | None, str | None]:
-    conn = connect(path)
-    v = next(v for v in current_results(conn) if (v.table, v.board) == (table, board))
-    conn.close()
-    return v.kind, v.ns_adjust, v.ew_adjust, v.weights
 
 
 def last_log(path: Path) -> tuple[str, str, str, str, bool]:
