@@ -82,3 +82,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if reason and item.get_closest_marker("oracles"):
         # Skipped from this one line rather than by a skipif mark, so `-ra` folds every such skip into one report.
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser_path() -> str:
+    """Debian's chromium for the browser tests (Playwright drives it as the system browser); missing, a skip, and
+    in CI a failure."""
+    from live_page import chromium  # tools/: it brings the web server's modules, which most tests never need
+
+    path = chromium()
+    if path is None:
+        message = "chromium is not installed (tools/setup-env installs Debian's package when run as root)"
+        if in_ci(os.environ):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path

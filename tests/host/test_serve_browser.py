@@ -6,7 +6,6 @@ them to docs/screenshots/ for the README)."""
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
 import subprocess
@@ -32,8 +31,8 @@ from tenace.store.hand_records import keep_analysis, keep_hand_record
 from tenace.store.names import Member, keep_roster, set_pair_players
 from tenace.web.console import Director
 
-from conftest import ROOT, in_ci
-from live_page import PHONE, chromium, served
+from conftest import ROOT
+from live_page import PHONE, served
 from sample_results import session_results
 
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -45,17 +44,6 @@ MAX_SHOT_BYTES = 200_000
 PLAYERS = ["Ann Archer", "Bob Baker", "Chloé Durand", "Dev Patel", "Eva Lindqvist", "Finn O'Brien", "Grace Ho",
            "Hugo Martin", "Ines Costa", "Jack Turner", "Kofi Mensah", "Lena Vogel", "Marc Petit", "Nora Quinn",
            "Omar Haddad", "Pia Rossi", "Raj Iyer", "Sara Klein", "Tom Walsh", "Uma Sato"]
-
-
-@pytest.fixture(scope="module")
-def browser_path() -> str:
-    path = chromium()
-    if path is None:
-        message = "chromium is not installed (tools/setup-env installs Debian's package when run as root)"
-        if in_ci(os.environ):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def shuffled_deal(seed: int) -> str:

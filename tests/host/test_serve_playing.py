@@ -3,11 +3,9 @@ shown as such, kept live, and whole on a phone."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
 
@@ -16,8 +14,7 @@ from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.movement_changes import set_presence
 from tenace.web.app import create_app
 
-from conftest import in_ci
-from live_page import PHONE, chromium, served
+from live_page import PHONE, served
 from sample_results import session_results
 
 # Mitchell, 5 tables, 5 rounds of 3 boards (`tenace movement show mitchell --tables 5 --boards-per-round 3`).
@@ -101,17 +98,6 @@ def test_a_howell_names_its_pairs_without_a_direction_then_every_table_finishes(
         assert "Every table has finished." in a and '<table class="playing">' not in a
         assert "Every table has finished." not in b
     conn.close()
-
-
-@pytest.fixture(scope="module")
-def browser_path() -> str:
-    path = chromium()
-    if path is None:
-        message = "chromium is not installed (tools/setup-env installs Debian's package when run as root)"
-        if in_ci(os.environ):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
 
 
 def test_the_page_fits_a_phone_and_updates_without_a_reload(tmp_path: Path, browser_path: str) -> None:
