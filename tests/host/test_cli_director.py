@@ -5,18 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from cli_runner import tenace
-from event_state import current, snapshot
+from event_state import club_with_a_conflict, current, snapshot
 
-from tenace.movement import mitchell
-from tenace.store import connect, create_event, director_log, ingest, publication, sign_in
-
-from sample_results import session_results
+from tenace.store import connect, director_log, publication
 
 TD = ("--who", "TD Ana")
 
@@ -25,17 +21,7 @@ TD = ("--who", "TD Ana")
 @pytest.fixture
 def event(tmp_path: Path) -> Path:
     """4 tables, 2 boards a round, every result in; terminal 9 at table 1 disagrees on board 1 (a conflict)."""
-    path = tmp_path / "club.sqlite"
-    conn = create_event(path, name="Club", date="2024-05-14", sections={"A": mitchell(4, 2)})
-    for table in range(1, 5):
-        sign_in(conn, table, "A", table)
-    messages = session_results(mitchell(4, 2))
-    for m in messages:
-        ingest(conn, m)
-    sign_in(conn, 9, "A", 1)
-    ingest(conn, replace(messages[0], terminal=9, sequence=1, contract="3NT", declarer="S", tricks=8, lead=None))
-    conn.close()
-    return path
+    return club_with_a_conflict(tmp_path / "club.sqlite")
 
 
 def test_each_action_is_recorded_with_who_when_and_why(event: Path, capsys: pytest.CaptureFixture[str]) -> None:

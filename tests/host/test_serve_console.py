@@ -11,13 +11,12 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
 from cli_runner import tenace
-from event_state import current, snapshot
+from event_state import club_with_a_conflict, current, snapshot
 from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
@@ -36,17 +35,7 @@ SAME = {"Origin": HERE}
 @pytest.fixture
 def event(tmp_path: Path) -> Path:
     """4 tables, 2 boards a round, every result in; terminal 9 at table 1 disagrees on board 1 (a conflict)."""
-    path = tmp_path / "club.sqlite"
-    conn = create_event(path, name="Club", date="2024-05-14", sections={"A": mitchell(4, 2)})
-    for table in range(1, 5):
-        sign_in(conn, table, "A", table)
-    messages = session_results(mitchell(4, 2))
-    for m in messages:
-        ingest(conn, m)
-    sign_in(conn, 9, "A", 1)
-    ingest(conn, replace(messages[0], terminal=9, sequence=1, contract="3NT", declarer="S", tricks=8, lead=None))
-    conn.close()
-    return path
+    return club_with_a_conflict(tmp_path / "club.sqlite")
 
 
 def logged_in(client: TestClient, name: str = "TD Ana", password: str = PASSWORD) -> str:
