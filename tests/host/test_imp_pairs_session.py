@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tenace.scoring.imp_pairs_session import score_butler_session
-from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Weighted
+from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Split, Weighted
 
 
 def result(table: int, board: int, ns: int, ew: int, outcome: Outcome) -> BoardResult:
@@ -61,6 +61,15 @@ def test_weighted_score_imps_each_component_against_the_others_datum() -> None:
     assert session.boards[("A", 1, None)].datum == 420  # 170 420 420 trimmed: the weighted score is not in it
     # Law 12C1(c): 3/5 of 0 IMPs plus 2/5 of -470 -> -10 IMPs.
     assert session.totals["A4NS"].imps == Fraction(-4) and session.totals["A4EW"].imps == 4
+
+
+def test_split_score_gives_each_side_the_imps_of_its_own_assigned_score() -> None:
+    board = [result(1, 1, 1, 1, Played(420)), result(2, 1, 2, 2, Played(420)), result(3, 1, 3, 3, Played(170)),
+             result(4, 1, 4, 4, Split(Weighted.of((1, 420)), Weighted.of((1, -50))))]
+    session = score_butler_session(board)
+    assert session.boards[("A", 1, None)].datum == 420  # 170 420 420 trimmed: the split score is not in it
+    # NS at +420 against 420: 0 IMPs. EW at NS -50: -470 -> NS -10, so EW +10.
+    assert session.totals["A4NS"].imps == 0 and session.totals["A4EW"].imps == 10
 
 
 def test_a_percentage_without_an_imp_equivalent_is_refused() -> None:

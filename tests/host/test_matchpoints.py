@@ -18,7 +18,7 @@ from tenace.scoring.matchpoints import (
     mp1_raw,
     weighted_raw,
 )
-from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Weighted
+from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Split, Weighted
 
 EXACT = MatchpointOptions(board_mp_decimals=4, board_percent_decimals=4)
 
@@ -185,6 +185,25 @@ def test_law12c1c_two_weighted_scores_compare_with_each_other_by_weights() -> No
     # 100: 0.5 x (0.5 x 1 + 0.5 x 2) = 0.75; -100: 0.5 x (0.5 x 0 + 0.5 x 1) = 0.25.
     assert raws == [1, 1]
     assert sum(raws) == 2  # N(N-1)
+
+
+def test_law12c1b_split_score_compares_each_field_on_its_own_sides_score() -> None:
+    """Law 12C1(b), scores that need not balance: at table 4 NS are given +420, EW are given NS +50.
+
+    The NS field (420, 170, -100 and NS's +420): 420s tie (1) and beat two (4): 5 each; 170: 2; -100: 0.
+    The EW field sees table 4 at NS +50 (420, 170, -100, 50): EW's matchpoints are the top (6) less NS's in
+    that comparison: 420 -> 6 - 6 = 0, 170 -> 6 - 4 = 2, -100 -> 6 - 0 = 6, +50 -> 6 - 2 = 4.
+    """
+    split = Split(Weighted.of((1, 420)), Weighted.of((1, 50)))
+    s = matchpoint_board(board(Played(420), Played(170), Played(-100), split))
+    assert ns_exact(s) == [5, 2, 0, 5]
+    assert ew_exact(s) == [0, 2, 6, 4]
+    assert s.tables[3].ns.exact + s.tables[3].ew.exact == 9  # not the top, 6: the two sides' scores do not balance
+    assert [t.ns.kind if t.ns else None for t in s.tables][3] == SideKind.ASSIGNED
+    # One side's split score balanced with the other's is the plain assigned score.
+    same = matchpoint_board(board(Played(420), Played(170), Played(-100), Split(*(Weighted.of((1, 420)),) * 2)))
+    plain = matchpoint_board(board(Played(420), Played(170), Played(-100), Weighted.of((1, 420))))
+    assert (ns_exact(same), ew_exact(same)) == (ns_exact(plain), ew_exact(plain))
 
 
 def test_law12c1c_weights_must_add_up_to_one() -> None:

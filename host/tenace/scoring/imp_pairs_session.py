@@ -10,7 +10,7 @@ from fractions import Fraction
 from tenace.scoring.butler import ButlerBoard, ButlerOptions, butler_board
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, ImpLine, Score
 from tenace.scoring.imps import imps
-from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Weighted
+from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Split, Weighted
 from tenace.scoring.ranking import Placing, rank_field
 
 DEFAULT_BUTLER = ButlerOptions()
@@ -60,7 +60,8 @@ def score_butler_session(results: Iterable[BoardResult], options: ButlerOptions 
 
     A board is compared within its section (and its Law 87 group). Not-played results count for neither
     pair; Law 12C2 artificial scores are +3 / 0 / -3 IMPs; a Law 12C1(c) weighted score is the weighted
-    sum of its components' IMPs against the datum of the board's other results (it stays out of the datum).
+    sum of its components' IMPs against the datum of the board's other results (it stays out of the datum), and a
+    Law 12C1(b) split score gives each side the IMPs of its own assigned score.
     """
     by_board: dict[BoardKey, list[BoardResult]] = defaultdict(list)
     for r in results:
@@ -70,8 +71,8 @@ def score_butler_session(results: Iterable[BoardResult], options: ButlerOptions 
     scored: list[tuple[BoardResult, ImpLine]] = []
     for key in sorted(by_board, key=lambda k: (k[0], k[1], k[2] or "")):
         board_results = by_board[key]
-        weighted = [r for r in board_results if isinstance(r.outcome, Weighted)]
-        others = [r for r in board_results if not isinstance(r.outcome, Weighted)]
+        weighted = [r for r in board_results if isinstance(r.outcome, Weighted | Split)]
+        others = [r for r in board_results if not isinstance(r.outcome, Weighted | Split)]
         board = boards[key] = butler_board([_entry(r) for r in others], options)
         scored += zip(others, board.lines, strict=True)
         scored += [(r, _weighted_line(r, board)) for r in weighted]
@@ -102,8 +103,15 @@ def _award(side: Average | Fraction, r: BoardResult) -> Award:
 
 
 def _weighted_line(r: BoardResult, board: ButlerBoard) -> ImpLine:
-    assert isinstance(r.outcome, Weighted)
+    """A weighted (or assigned) score against the datum; a split score's sides each on their own assigned score."""
+    outcome = r.outcome
+    assert isinstance(outcome, Weighted | Split)
     if not board.scores_in_datum:
-        raise ValueError(f"board {r.board} table {r.table}: a weighted score needs other results to form a datum")
-    ns = sum((w * imps(score - board.datum) for w, score in r.outcome.components), Fraction(0))
-    return ImpLine(ns, -ns)
+        raise ValueError(f"board {r.board} table {r.table}: an assigned score needs other results to form a datum")
+    ns_side, ew_side = (outcome.ns, outcome.ew) if isinstance(outcome, Split) else (outcome, outcome)
+    return ImpLine(_weighted_imps(ns_side, board.datum), -_weighted_imps(ew_side, board.datum))
+
+
+def _weighted_imps(score: Weighted, datum: Fraction) -> Fraction:
+    """NS's IMPs for a weighted score against the datum: the weighted sum of its components' IMPs."""
+    return sum((w * imps(s - datum) for w, s in score.components), Fraction(0))

@@ -5,14 +5,14 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import Enum
 from fractions import Fraction
 from operator import attrgetter, countOf, itemgetter
 from typing import NamedTuple, overload
 
-from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Weighted
+from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Split, Weighted
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import Rounding, round_ratio
 
@@ -519,6 +519,8 @@ def matchpoint_board(
                             _played_figures(scores, entry[1], entry[2]))
 
     _check_entries(results, board)
+    if any(type(r.outcome) is Split for r in results):
+        return _split_board(results, options, e, section)
     outcomes = [r.outcome for r in results]
 
     # Results compared with each other, by Law 87 group: played and weighted ones only.
@@ -564,6 +566,23 @@ def matchpoint_board(
             assert isinstance(out, NotPlayed)
             column.append(_NOT_PLAYED)
     return _board_score(section, board, e, top, tuple(results), tuple(column))
+
+
+def _split_board(results: Sequence[BoardResult], options: BoardOptions, expected: int,
+                 section: str | None) -> BoardScore:
+    """A board with Law 12C1(b) split scores: matchpointed with each split table's NS score for the North-South
+    sides, and again with its EW score for the East-West sides (each field compared on the score its side got)."""
+    ns = matchpoint_board([_side_view(r, NS) for r in results], options, expected, section)
+    ew = matchpoint_board([_side_view(r, EW) for r in results], options, expected, section)
+    figures = tuple((n, w) for (n, _), (_, w) in zip(ns.figures, ew.figures, strict=True))
+    return _board_score(section, ns.board, ns.expected, ns.top, tuple(results), figures)
+
+
+def _side_view(r: BoardResult, direction: str) -> BoardResult:
+    """The result as one side's field sees it: a split score is that side's assigned score, others are as they are."""
+    if type(r.outcome) is not Split:
+        return r
+    return replace(r, outcome=r.outcome.ns if direction == NS else r.outcome.ew)
 
 
 def artificial_side(

@@ -79,7 +79,17 @@ class Weighted:
         return cls(tuple((Fraction(w), score) for w, score in parts))
 
 
-Outcome = Played | NotPlayed | Artificial | Weighted
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Law 12C1(b): assigned scores that need not balance, one for each side (an assigned score is a Weighted of one
+    component). Each side is compared with its own field on its own score: North-South's with the other NS
+    scores as if the table's result were `ns`, East-West's with the other EW scores as if it were `ew`."""
+
+    ns: Weighted
+    ew: Weighted
+
+
+Outcome = Played | NotPlayed | Artificial | Weighted | Split
 
 
 @dataclass(frozen=True, slots=True)
