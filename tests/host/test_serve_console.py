@@ -201,6 +201,8 @@ def test_every_action_of_the_console_is_signed_and_logged(event: Path) -> None:
         ("adjust", {"table": "2", "board": "4", "percent": "60/40", "why": "regulation"}, "NS 60% / EW 40%"),
         ("adjust", {"table": "3", "board": "5", "assigned": "+620", "why": "Law 23"}, "assigned NS +620"),
         ("adjust", {"pair": "NS 2", "penalty": "25%", "board": "4", "why": "slow play"}, "25% of a top"),
+        ("adjust", {"table": "3", "board": "6", "assigned": "+100", "ew_assigned": "-620", "why": "12C1(b)"},
+         "split: assigned NS +100 to NS, assigned NS -620 to EW"),
         ("correct", {"table": "4", "board": "7", "contract": "4S", "by": "N", "tricks": "=", "why": "declarer"},
          "4S= by N"),
         ("erase", {"table": "4", "board": "8", "why": "wrong table"}, "erased"),
@@ -215,7 +217,7 @@ def test_every_action_of_the_console_is_signed_and_logged(event: Path) -> None:
     conn = connect(event)
     log = director_log(conn)
     conn.close()
-    assert [e.action for e in log] == ["resolve", "adjust", "adjust", "penalty", "correct", "erase"]
+    assert [e.action for e in log] == ["resolve", "adjust", "adjust", "penalty", "adjust", "correct", "erase"]
     assert all(e.who == "TD Ana" and not e.forced for e in log)
     assert [e.why for e in log] == [form["why"] for _, form, _ in steps]
 

@@ -21,13 +21,17 @@ examples:
   tenace adjust club.sqlite --table 3 --board 7 --percent 60/40 --why "regulation: 60% to the non-offenders"
   tenace adjust club.sqlite --table 2 --board 5 --assigned +420 --why "Law 23: 4S making"
   tenace adjust club.sqlite --table 2 --board 5 --weighted "0.6:+420,0.4:-50" --why "Law 12C1(c)"
+  tenace adjust club.sqlite --table 2 --board 5 --assigned +420 --ew-assigned -50 --why "Law 12C1(b): split"
   tenace adjust club.sqlite --pair "NS 3" --penalty 25% --board 4 --why "Law 90: slow play"
   tenace adjust club.sqlite --pair "EW 2" --penalty 1.5MP --why "Law 90: mobile phone"
 
 An adjusted score replaces the table's result (the result stays in the event file's history); it
 counts at once in `tenace results`, marked on the board's traveller. Artificial scores are A+, A, A-
 or a percentage of the top for each side (Law 12C2); an assigned score is the NS score the TD
-assigns (Law 12C1(b)); a weighted score gives weights to NS scores, adding up to 1 (Law 12C1(c)).
+assigns (Law 12C1(b)); a weighted score gives weights to NS scores, adding up to 1 (Law 12C1(c)). The
+two sides' scores need not balance (Law 12C1(b)): with --ew-assigned or --ew-weighted, East-West get
+their own (still written as NS scores) and --assigned/--weighted is North-South's alone; each side is
+then compared with its own field on its own score.
 A penalty is taken off one pair's total, in MPs or in percent of a top (of the board's top when
 --board is given): it never changes the table's result. --why is required; every action is in
 `tenace problems` under the director's log. After the Law 79C correction period (tenace finish)
@@ -46,6 +50,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     score.add_argument("--assigned", metavar="SCORE", help="an assigned NS score: +420, -50")
     score.add_argument("--weighted", metavar="W:SCORE,...",
                        help='weighted NS scores, weights adding up to 1: "0.6:+420,0.4:-50" (or 3/5, 60%%)')
+    score.add_argument("--ew-assigned", metavar="SCORE",
+                       help="East-West's own assigned score, as an NS score, when the sides' scores need not balance")
+    score.add_argument("--ew-weighted", metavar="W:SCORE,...",
+                       help="East-West's own weighted NS scores, when the sides' scores need not balance")
     penalty = p.add_argument_group("a Law 90 procedural penalty")
     penalty.add_argument("--penalty", metavar="AMOUNT", help="taken off the pair's total: 25%% (of a top) or 1.5MP")
     penalty.add_argument("--pair", metavar="PAIR", help='the pair penalised: "NS 3", "A-EW 7", a Howell\'s "7"')
@@ -80,6 +88,10 @@ def score_fields(args: argparse.Namespace) -> dict[str, Any]:
     given = [o for o, v in (("--ns/--ew", args.ns is not None or args.ew is not None),
                             ("--percent", args.percent is not None), ("--assigned", args.assigned is not None),
                             ("--weighted", args.weighted is not None)) if v]
+    split = [o for o, v in (("--ew-assigned", args.ew_assigned), ("--ew-weighted", args.ew_weighted)) if v is not None]
+    if split and args.assigned is None and args.weighted is None:
+        raise UsageError(f"{split[0]} is East-West's side of a split score: give North-South's with --assigned or "
+                         "--weighted")
     if len(given) != 1:
         what = f"not {' and '.join(given)}" if given else "none was given"
         raise UsageError(f"give one adjusted score (--ns/--ew, --percent, --assigned, --weighted or --penalty): {what}")
@@ -90,9 +102,18 @@ def score_fields(args: argparse.Namespace) -> dict[str, Any]:
     if args.percent is not None:
         ns, ew = percent_split(args.percent)
         return {"kind": "artificial", "ns_adjust": ns, "ew_adjust": ew}
+    fields: dict[str, Any] = {"kind": "weighted"}
     if args.assigned is not None:
-        return {"kind": "weighted", "weights": [(1, ns_score("--assigned", args.assigned))]}
-    return {"kind": "weighted", "weights": weighted(args.weighted)}
+        fields["weights"] = [(1, ns_score("--assigned", args.assigned))]
+    else:
+        fields["weights"] = weighted("--weighted", args.weighted)
+    if args.ew_assigned is not None and args.ew_weighted is not None:
+        raise UsageError("give East-West's own score once: --ew-assigned or --ew-weighted, not both")
+    if args.ew_assigned is not None:
+        fields["ew_weights"] = [(1, ns_score("--ew-assigned", args.ew_assigned))]
+    elif args.ew_weighted is not None:
+        fields["ew_weights"] = weighted("--ew-weighted", args.ew_weighted)
+    return fields
 
 
 _SCORE = re.compile(r"^[+-]?\d{1,4}$")
@@ -106,22 +127,22 @@ def ns_score(option: str, text: str) -> int:
     return int(t)
 
 
-def weighted(text: str) -> list[tuple[Fraction, int]]:
+def weighted(option: str, text: str) -> list[tuple[Fraction, int]]:
     """ "0.6:+420,0.4:-50" (weights as decimals, fractions or percentages) as (weight, NS score) pairs."""
     parts = [part.strip() for part in re.split(r"[,;]", text) if part.strip()]
     if not parts:
-        raise UsageError(f"--weighted {text!r}: give weight:NS score pairs, such as 0.6:+420,0.4:-50")
+        raise UsageError(f"{option} {text!r}: give weight:NS score pairs, such as 0.6:+420,0.4:-50")
     out = []
     for part in parts:
         weight, colon, score = part.partition(":")
         weight = weight.strip()
         if not colon or not _WEIGHT.match(weight) or not _SCORE.match(score.strip()):
-            raise UsageError(f"--weighted: {part!r} is not weight:NS score, such as 0.6:+420")
+            raise UsageError(f"{option}: {part!r} is not weight:NS score, such as 0.6:+420")
         value = Fraction(weight[:-1]) / 100 if weight.endswith("%") else Fraction(weight)
         out.append((value, int(score)))
     total = sum((w for w, _ in out), Fraction(0))
     if total != 1:
-        raise UsageError(f"--weighted {text!r}: the weights add up to {float(total):g}, not 1")
+        raise UsageError(f"{option} {text!r}: the weights add up to {float(total):g}, not 1")
     return out
 
 
@@ -134,7 +155,8 @@ def penalty_amount(args: argparse.Namespace) -> tuple[Fraction, str]:
         raise UsageError("a penalty needs both --pair and --penalty: --pair \"NS 3\" --penalty 25%")
     others = [o for o, v in (("--table", args.table), ("--round", args.round), ("--ns", args.ns), ("--ew", args.ew),
                              ("--percent", args.percent), ("--assigned", args.assigned),
-                             ("--weighted", args.weighted)) if v is not None]
+                             ("--weighted", args.weighted), ("--ew-assigned", args.ew_assigned),
+                             ("--ew-weighted", args.ew_weighted)) if v is not None]
     if others:
         raise UsageError(f"a penalty is against a pair, not a table's result: drop {', '.join(others)}")
     amount = _AMOUNT.match(args.penalty)

@@ -40,24 +40,39 @@ def section_shown(section: str | None, sections: int) -> str | None:
     return section if section and sections > 1 else None
 
 
+def weighted_text(weights: str) -> str:
+    """A stored weighted score as a TD reads it: "assigned NS +420" (one component of weight 1, Law 12C1(b)) or
+    "weighted NS 3/5:420 2/5:-50" (Law 12C1(c))."""
+    if weights.startswith("1:") and " " not in weights:
+        return f"assigned NS {int(weights[2:]):+d}"
+    return f"weighted NS {weights}"
+
+
+def split_text(weights: str, ew_weights: str) -> str:
+    """Law 12C1(b) scores that need not balance: "split: assigned NS +420 to NS, assigned NS +50 to EW"."""
+    return f"split: {weighted_text(weights)} to NS, {weighted_text(ew_weights)} to EW"
+
+
 @dataclass(frozen=True)
 class Adjustment:
     """A director's score instead of a played result.
 
     Law 12C2 artificial scores, side by side ("A+", "A", "A-" or a percentage of the top, "65%"), or a Law
-    12C1(c) weighted score ("0.6:420 0.4:-50": weights of NS scores) in `weights`.
+    12C1(c) weighted score ("0.6:420 0.4:-50": weights of NS scores) in `weights`, and in `ew_weights` East-West's
+    own when the two sides' scores need not balance (Law 12C1(b)).
     """
 
     ns: str = ""
     ew: str = ""
     weights: str = ""
+    ew_weights: str = ""
 
     @property
     def text(self) -> str:
-        """ "A+/A-", "60%/40%", "weighted 3/5:420 2/5:-50", or "assigned NS +420" (one component of weight 1)."""
-        if self.weights.startswith("1:") and " " not in self.weights:
-            return f"assigned NS {int(self.weights[2:]):+d}"
-        return f"weighted {self.weights}" if self.weights else f"{self.ns}/{self.ew}"
+        """ "A+/A-", "60%/40%", "weighted NS 3/5:420 2/5:-50", "assigned NS +420", or a split's two."""
+        if self.weights and self.ew_weights:
+            return split_text(self.weights, self.ew_weights)
+        return weighted_text(self.weights) if self.weights else f"{self.ns}/{self.ew}"
 
 
 @dataclass(frozen=True)

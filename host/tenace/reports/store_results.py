@@ -48,5 +48,5 @@ def version_line(v: Version, sections: int = 1) -> TravellerLine:
         return TravellerLine(v.table, v.round, ns, ew, adjustment=Adjustment(v.ns_adjust or "", v.ew_adjust or ""))
     if v.kind == "weighted":
         return TravellerLine(v.table, v.round, ns, ew, ns_score=v.ns_score,
-                             adjustment=Adjustment(weights=v.weights or ""))
+                             adjustment=Adjustment(weights=v.weights or "", ew_weights=v.ew_weights or ""))
     return TravellerLine(v.table, v.round, ns, ew)

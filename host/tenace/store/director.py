@@ -113,12 +113,14 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
                  why: str, kind: str = Kind.NORMAL, contract: str | None = None, declarer: str | None = None,
                  tricks: int | str | None = None, lead: str | None = None, ns_adjust: str | None = None,
                  ew_adjust: str | None = None, weights: Sequence[tuple[Fraction | int | str, int]] | None = None,
+                 ew_weights: Sequence[tuple[Fraction | int | str, int]] | None = None,
                  ns_pair: int | None = None, ew_pair: int | None = None, at: datetime | None = None,
                  action: str = Action.CORRECT, force: bool = False) -> Ingested:
     """Enter the result of a slot as the director, replacing whatever stands there now (and settling a conflict).
 
     Every kind is possible: normal, passed_out, not_played, artificial (A+/A/A- or "65%" for each side),
-    weighted (components (weight, NS score) adding up to 1; one of weight 1 is an assigned score), erased.
+    weighted (components (weight, NS score) adding up to 1; one of weight 1 is an assigned score; with `ew_weights`
+    too, `weights` are North-South's and those East-West's: Law 12C1(b) scores that need not balance), erased.
     The pairs default to the movement's; give them when the TD rules that other pairs played the board.
     `who` and `why` are required (Law 79C); the entry is logged as `action` in the director's log. After the
     correction period it is refused (LateChange) unless `force`, and then logged as forced.
@@ -134,7 +136,7 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
                 ns_pair=seated[0] if ns_pair is None else ns_pair, ew_pair=seated[1] if ew_pair is None else ew_pair,
                 kind=kind, contract=contract, declarer=declarer, tricks=tricks, lead=lead, ns_adjust=ns_adjust,
                 ew_adjust=ew_adjust)
-            entry = validate.entry_of(message, from_terminal=False, weights=weights)
+            entry = validate.entry_of(message, from_terminal=False, weights=weights, ew_weights=ew_weights)
         except Bad as bad:
             raise EntryError(bad.refusal.detail) from None
         _check_scores(entry)
@@ -157,13 +159,11 @@ def choose_version(conn: sqlite3.Connection, result_id: int, *, who: str, why: s
     chosen = next((v for v in load_versions(conn) if v.id == result_id), None)
     if chosen is None:
         raise EntryError(f"there is no result with id {result_id}")
-    weights = None
-    if chosen.weights:
-        weights = [(w, int(s)) for w, s in (part.split(":") for part in chosen.weights.split())]
     return enter_result(conn, chosen.section, chosen.table, chosen.round, chosen.board, who=who, why=why,
                         kind=chosen.kind, contract=chosen.contract if chosen.kind == Kind.NORMAL else None,
                         declarer=chosen.declarer, tricks=chosen.tricks, lead=chosen.lead, ns_adjust=chosen.ns_adjust,
-                        ew_adjust=chosen.ew_adjust, weights=weights, ns_pair=chosen.ns_pair,
+                        ew_adjust=chosen.ew_adjust, weights=components(chosen.weights),
+                        ew_weights=components(chosen.ew_weights), ns_pair=chosen.ns_pair,
                         ew_pair=chosen.ew_pair, at=at, action=action, force=force)
 
 
@@ -316,13 +316,17 @@ def possible_scores(vulnerable: str) -> frozenset[int]:
     return frozenset(scores)
 
 
+def components(weights: str | None) -> list[tuple[Fraction, int]] | None:
+    """Stored weights ("3/5:420 2/5:-50") as (weight, NS score) pairs; None for none."""
+    if weights is None:
+        return None
+    return [(Fraction(w), int(s)) for w, s in (part.split(":") for part in weights.split())]
+
+
 def _check_scores(entry: Entry) -> None:
     """An assigned or weighted score's NS scores must be scores the board can have (Law 77, its vulnerability)."""
-    if entry.weights is None:
-        return
     vulnerable = vulnerability(entry.board)
-    for part in entry.weights.split():
-        score = int(part.split(":")[1])
+    for _, score in (components(entry.weights) or []) + (components(entry.ew_weights) or []):
         if score not in possible_scores(vulnerable):
             raise EntryError(f"NS {score:+d} is not a score board {entry.board} can have "
                              f"(vulnerable {vulnerable}): a contract's score, such as +420 or -50")

@@ -99,11 +99,11 @@ def add_version(conn: sqlite3.Connection, entry: Entry, *, source: str, who: str
     version = 1 + max((v.version for v in state.versions), default=0)
     result_id = conn.execute(
         "INSERT INTO result (section, table_no, round, board, version, ns_pair, ew_pair, kind, contract, declarer,"
-        " tricks, lead, ns_score, ns_adjust, ew_adjust, weights, source, terminal, frame, revision, who, at, why)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " tricks, lead, ns_score, ns_adjust, ew_adjust, weights, ew_weights, source, terminal, frame, revision, who,"
+        " at, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (*slot, version, entry.ns_pair, entry.ew_pair, entry.kind.value, entry.contract, entry.declarer,
          entry.tricks, entry.lead, entry.ns_score, entry.ns_adjust, entry.ew_adjust, entry.weights,
-         source, terminal, frame_id, revision, who, at, why)).lastrowid
+         entry.ew_weights, source, terminal, frame_id, revision, who, at, why)).lastrowid
     assert result_id is not None
     where = f"section {slot.section} table {slot.table} round {slot.round} board {slot.board}"
 

@@ -85,6 +85,7 @@ class ScoringRow:
     ns_adjust: str | None = None
     ew_adjust: str | None = None
     weights: str | None = None
+    ew_weights: str | None = None
 
 
 def states(conn: sqlite3.Connection, section: str | None = None) -> dict[Slot, SlotState]:
@@ -191,5 +192,6 @@ def scoring_rows(conn: sqlite3.Connection, section: str) -> dict[int, list[Scori
     boards: dict[int, list[ScoringRow]] = {}
     for v in current_results(conn, section):
         boards.setdefault(v.board, []).append(ScoringRow(
-            v.table, v.round, v.ns_pair, v.ew_pair, v.kind, v.ns_score, v.ns_adjust, v.ew_adjust, v.weights))
+            v.table, v.round, v.ns_pair, v.ew_pair, v.kind, v.ns_score, v.ns_adjust, v.ew_adjust, v.weights,
+            v.ew_weights))
     return dict(sorted(boards.items()))

@@ -391,6 +391,12 @@ CREATE TABLE sit_out (
 ) WITHOUT ROWID;
 """
 
+# Law 12C1(b) scores that need not balance: a weighted (or assigned) result's `weights` are then North-South's and
+# `ew_weights` East-West's (NULL: one score for both sides, as before).
+_V10 = """
+ALTER TABLE result ADD COLUMN ew_weights TEXT CHECK (ew_weights IS NULL OR (kind = 'weighted' AND weights IS NOT NULL));
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8))
+                                          (8, _V8), (10, _V10))

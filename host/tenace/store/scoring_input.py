@@ -15,9 +15,10 @@ from tenace.scoring.model import (
     Penalty,
     PenaltyUnit,
     Played,
+    Split,
     Weighted,
 )
-from tenace.store.director import penalties
+from tenace.store.director import components, penalties
 from tenace.store.fields import one_field_sections
 from tenace.store.queries import current_results
 from tenace.store.versions import Version
@@ -63,7 +64,8 @@ def outcome(v: Version) -> Outcome:
     if v.kind == "artificial" and v.ns_adjust and v.ew_adjust:
         return Artificial(_side(v.ns_adjust), _side(v.ew_adjust))
     if v.kind == "weighted" and v.weights:
-        return Weighted(tuple((Fraction(w), int(s)) for w, s in (part.split(":") for part in v.weights.split())))
+        ns = Weighted(tuple(components(v.weights) or ()))
+        return Split(ns, Weighted(tuple(components(v.ew_weights) or ()))) if v.ew_weights else ns
     raise ValueError(f"result id {v.id} ({v.kind}) has no score for the scoring engine")
 
 

@@ -80,11 +80,12 @@ class Entry:
     ns_adjust: str | None = None
     ew_adjust: str | None = None
     weights: str | None = None
+    ew_weights: str | None = None  # a split score (Law 12C1(b)): `weights` are NS's, these EW's
 
     def content(self) -> tuple[object, ...]:
         """What two versions must share to be the same result (everything but where and who)."""
         return (self.ns_pair, self.ew_pair, self.kind.value, self.contract, self.declarer, self.tricks,
-                self.lead, self.ns_adjust, self.ew_adjust, self.weights)
+                self.lead, self.ns_adjust, self.ew_adjust, self.weights, self.ew_weights)
 
 
 class Bad(Exception):
@@ -202,8 +203,12 @@ def weights_of(components: object) -> str:
     return " ".join(out)
 
 
-def entry_of(message: IncomingResult, *, from_terminal: bool = True, weights: object = None) -> Entry:
-    """Check every field that can be checked without the event; Bad on the first that fails."""
+def entry_of(message: IncomingResult, *, from_terminal: bool = True, weights: object = None,
+             ew_weights: object = None) -> Entry:
+    """Check every field that can be checked without the event; Bad on the first that fails.
+
+    A weighted result's `weights` are both sides', or North-South's alone when East-West's own are in `ew_weights`
+    (Law 12C1(b): scores that need not balance)."""
     section = text(message.section, "section", 8, "bad_section")
     table = whole(message.table, "table", 1, MAX_TABLE, "bad_table")
     round_ = whole(message.round, "round", 1, MAX_ROUND, "bad_round")
@@ -245,7 +250,10 @@ def entry_of(message: IncomingResult, *, from_terminal: bool = True, weights: ob
         ew_adjust = adjustment_of(message.ew_adjust, "EW", percentages=not from_terminal)
         return replace(base, ns_adjust=ns_adjust, ew_adjust=ew_adjust)
     if kind is Kind.WEIGHTED:
-        return replace(base, weights=weights_of(weights))
+        ns, ew = weights_of(weights), None if ew_weights is None else weights_of(ew_weights)
+        return replace(base, weights=ns, ew_weights=None if ew == ns else ew)
+    if ew_weights is not None:
+        raise Bad("inconsistent", f"a {kind.value} result takes no East-West weighted score")
     return base  # not played, erased
 
 

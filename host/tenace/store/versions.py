@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
+from tenace.reports.model import split_text, weighted_text
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
 
@@ -39,6 +40,7 @@ class Version:
     ns_adjust: str | None
     ew_adjust: str | None
     weights: str | None
+    ew_weights: str | None
     source: str
     terminal: int | None
     sequence: int | None
@@ -55,7 +57,7 @@ class Version:
     def content(self) -> tuple[object, ...]:
         """What two versions must share to be the same result; matches validate.Entry.content."""
         return (self.ns_pair, self.ew_pair, self.kind, self.contract, self.declarer, self.tricks,
-                self.lead, self.ns_adjust, self.ew_adjust, self.weights)
+                self.lead, self.ns_adjust, self.ew_adjust, self.weights, self.ew_weights)
 
     def describe(self) -> str:
         """The result as a TD reads it: "4SX+1 by N, lead HK: NS +990", "A+/A- (artificial)"."""
@@ -67,10 +69,8 @@ class Version:
             return "passed out: NS 0"
         if self.kind == "artificial":
             return f"artificial NS {self.ns_adjust} / EW {self.ew_adjust}"
-        if self.kind == "weighted" and self.weights and self.weights.startswith("1:") and " " not in self.weights:
-            return f"assigned NS {int(self.weights[2:]):+d}"  # one score of weight 1: Law 12C1(b)
-        if self.kind == "weighted":
-            return f"weighted NS {self.weights}"
+        if self.kind == "weighted" and self.weights:
+            return split_text(self.weights, self.ew_weights) if self.ew_weights else weighted_text(self.weights)
         return self.kind.replace("_", " ")
 
     def origin(self) -> str:
@@ -108,8 +108,8 @@ class SlotState:
 
 _SELECT = """
 SELECT r.id, r.section, r.table_no, r.round, r.board, r.version, r.ns_pair, r.ew_pair, r.kind, r.contract,
-       r.declarer, r.tricks, r.lead, r.ns_score, r.ns_adjust, r.ew_adjust, r.weights, r.source, r.terminal,
-       f.seq, r.revision, r.who, r.at, r.why,
+       r.declarer, r.tricks, r.lead, r.ns_score, r.ns_adjust, r.ew_adjust, r.weights, r.ew_weights, r.source,
+       r.terminal, f.seq, r.revision, r.who, r.at, r.why,
        (SELECT group_concat(s.supersedes) FROM result_supersedes s WHERE s.result = r.id) AS supersedes
 FROM result r LEFT JOIN frame f ON f.id = r.frame
 """

@@ -51,8 +51,8 @@ ACTIONS: dict[str, Act] = {"adjust": adjust.act, "correct": correct.act, "erase"
                            "resolve": resolve.act, "move": move.act}
 MOVES = ("late", "leave", "absent", "present", "close", "swap")
 # Every attribute a director's command reads from its arguments: a form sets those it has, the rest are None.
-ARGUMENTS = ("section", "table", "board", "round", "ns", "ew", "percent", "assigned", "weighted", "penalty", "pair",
-             "contract", "by", "tricks", "lead", "keep", "to", *MOVES)
+ARGUMENTS = ("section", "table", "board", "round", "ns", "ew", "percent", "assigned", "weighted", "ew_assigned",
+             "ew_weighted", "penalty", "pair", "contract", "by", "tricks", "lead", "keep", "to", *MOVES)
 
 
 @dataclass
@@ -142,8 +142,8 @@ def arguments(action: str, form: dict[str, str], who: str) -> argparse.Namespace
     """The command's arguments from the form, as its options would give them; UsageError for a bad number."""
     args = argparse.Namespace(**dict.fromkeys(ARGUMENTS), passed_out="passed_out" in form,
                               not_played="not_played" in form, force="force" in form, why=form.get("why"), who=who)
-    for name in ("section", "ns", "ew", "percent", "assigned", "weighted", "penalty", "pair", "contract", "by",
-                 "tricks", "lead", "keep"):
+    for name in ("section", "ns", "ew", "percent", "assigned", "weighted", "ew_assigned", "ew_weighted", "penalty",
+                 "pair", "contract", "by", "tricks", "lead", "keep"):
         setattr(args, name, form.get(name))
     for name in ("table", "board", "round", "to"):
         setattr(args, name, whole(name, form.get(name)))
