@@ -23,14 +23,16 @@ from tenace.movement import (
     skip_mitchell,
     teams,
 )
+from tenace.movement.individual import individual
 from tenace.movement.serial import FormError, movement_from_json, movement_to_json, report_to_json
 from tenace.movement.text import render_plan, render_report
 
-KINDS = ("mitchell", "skip-mitchell", "relay-mitchell", "appendix-mitchell", "duplicated-mitchell", "howell", "teams")
+KINDS = ("mitchell", "skip-mitchell", "relay-mitchell", "appendix-mitchell", "duplicated-mitchell", "howell", "teams",
+         "individual")
 OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds",
            "arrow_switch": "--arrow-switch", "phantom": "--half-table"}
-HELP = ("print a movement round by round (Mitchell, Howell, team match), check one and say what it gives, or pair "
-        "a Swiss teams round")
+HELP = ("print a movement round by round (Mitchell, Howell, team match, individual), check one and say what it "
+        "gives, or pair a Swiss teams round")
 EPILOG = """\
 kinds:
   mitchell             NS sit still, EW move up, boards down; an even count skips after half the rounds
@@ -41,11 +43,15 @@ kinds:
   duplicated-mitchell  a copy of the boards at every table, every table on the same set (--rounds sets)
   howell               3 to 10 tables, every pair meets every other (--rounds fewer: a shortened Howell)
   teams                two-table team match: A's NS and B's EW at table 1, B's NS and A's EW at table 2
+  individual           2 to 5 tables of 4 players each: every player partners every other once and meets each
+                       twice; every table on the round's set, a copy of the boards at each (--rounds fewer:
+                       shortened)
 
 examples:
   tenace movement show mitchell --tables 7 --boards-per-round 3
   tenace movement show howell --tables 5 --half-table --json > howell.json
   tenace movement check relay-mitchell --tables 8
+  tenace movement show individual --tables 3 --boards-per-round 2 --rounds 8
   tenace movement show appendix-mitchell --tables 10    10½ tables: 9 rounds, 27 boards
   tenace movement check --file howell.json        a movement given as JSON (as show --json writes it)
   tenace movement swiss --teams teams.txt --results vps.csv   the next Swiss round (see swiss --help)
@@ -132,6 +138,8 @@ def generate(kind: str, tables: int | None, boards_per_round: int, rounds: int |
         return teams(boards_per_round, 1 if rounds is None else rounds, tables)
     if kind == "howell":
         return howell(tables, boards_per_round, rounds)
+    if kind == "individual":
+        return individual(tables, boards_per_round, rounds)
     if kind == "duplicated-mitchell":
         return mitchell(tables, boards_per_round, tables if rounds is None else rounds)
     built = {"mitchell": mitchell, "skip-mitchell": skip_mitchell, "relay-mitchell": relay_mitchell,

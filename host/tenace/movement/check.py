@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from tenace.movement.model import MAX_BOARDS, Encounter, Movement, Pair, pair_label, pair_order
@@ -17,6 +17,9 @@ RULES = {
     "relay-size": "tables sharing a set in a round have at least one of its boards each",
     "split-set": "the boards of a set travel together: played at the same tables in the same rounds",
     "numbering": "boards are numbered 1 up to the highest with none missing",
+    "partnership": "an individual's partnerships are two different players each, and every one seated is named",
+    "player-once-a-round": "no player sits in two seats in the same round",
+    "player-board-twice": "no player plays a board twice",
 }
 
 Couple = tuple[Pair, Pair]  # two pairs, the lower first
@@ -82,6 +85,8 @@ class Report:
 
 def check(movement: Movement) -> Report:
     """Check every rule of RULES and describe the movement."""
+    if movement.kind == "individual":
+        return _check_individual(movement)
     errors = [*_layout(movement), *_pair_once_a_round(movement), *_boards_twice(movement), *_clashes(movement),
               *_split_sets(movement), *_numbering(movement)]
     players = [p for p in movement.pairs() if p != movement.phantom]
@@ -96,6 +101,61 @@ def check(movement: Movement) -> Report:
     summaries = _summaries(movement, players, played, meetings, comparisons)
     observations = _observations(movement, summaries, meetings, comparisons, balance, groups)
     return Report(movement, tuple(errors), tuple(observations), tuple(summaries), meetings, comparisons, balance)
+
+
+def _check_individual(m: Movement) -> Report:
+    """An individual checked player by player: its partnerships are only how the players are seated. Meetings are
+    as opponents; how often two players partner is an observation of its own."""
+    errors = [*_layout(m), *_clashes(m), *_split_sets(m), *_numbering(m)]
+    seats: list[tuple[Encounter, tuple[int, ...], tuple[int, ...]]] = []
+    for e in m.encounters:
+        named = [m.partners[p - 1] if 1 <= p <= len(m.partners) else None for p in (e.ns_pair, e.ew_pair)]
+        if named[0] is None or named[1] is None or len({*named[0], *named[1]}) < 4:
+            errors.append(Problem("partnership", f"{_where(e)}: partnerships {e.ns_pair} and {e.ew_pair} are not "
+                                  "four different named players"))
+            continue
+        seats.append((e, named[0], named[1]))
+    at: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+    boards: defaultdict[tuple[int, int], int] = defaultdict(int)
+    for e, ns, ew in seats:
+        for player in ns + ew:
+            at[player, e.round].append(e.table)
+            for b in e.boards:
+                boards[player, b] += 1
+    errors += [Problem("player-once-a-round", f"player {p} is seated {_count(len(t), 'time')} in round {r} "
+                       f"(table{'s' if len(set(t)) > 1 else ''} {_and(sorted(set(t)))})")
+               for (p, r), t in sorted(at.items()) if len(t) > 1]
+    errors += [Problem("player-board-twice", f"player {p} plays board {b} {_count(n, 'time')}")
+               for (p, b), n in sorted(boards.items()) if n > 1]
+    everyone: list[Pair] = [("", p) for p in sorted({p for _, ns, ew in seats for p in ns + ew})]
+    couples = [_couple(a, b) for a, b in combinations(everyone, 2)]
+    meetings = dict.fromkeys(couples, 0)
+    partnered = dict.fromkeys(couples, 0)
+    for _, ns, ew in seats:
+        partnered[_couple(("", ns[0]), ("", ns[1]))] += 1
+        partnered[_couple(("", ew[0]), ("", ew[1]))] += 1
+        for a in ns:
+            for b in ew:
+                meetings[_couple(("", a), ("", b))] += 1
+    # The players' seats as encounters of a Howell (North's player named NS, East's EW, twice: once per
+    # partner), so that comparisons count as a pairs movement's: same board, same direction, two tables.
+    as_pairs = [Encounter(e.table, e.round, ns[i], ew[i], e.boards) for e, ns, ew in seats for i in (0, 1)]
+    comparisons = _compared(replace(m, kind="howell", partners=(), encounters=tuple(as_pairs)), as_pairs, couples)
+    balance = _balance(comparisons) if comparisons else None
+    summaries = [PairSummary(p, f"player {p[1]}", sum(n for (q, _), n in boards.items() if q == p[1]), 0,
+                             sum(1 for c, n in meetings.items() if n and p in c),
+                             min((n for c, n in comparisons.items() if p in c), default=0),
+                             max((n for c, n in comparisons.items() if p in c), default=0)) for p in everyone]
+    notes = [f"{len(everyone)} players in {m.tables} tables; partnerships are the movement's pairs",
+             _spread("partners", partnered, "partners", "partner"),
+             _spread("opponents", meetings, "meets", "meet"),
+             _spread("comparisons", comparisons, "compares on", "compare on", unit="board")]
+    if m.copies > 1:
+        notes.append(f"{m.copies} copies of every board (duplicated boards)")
+    if balance is not None:
+        notes.append("balanced: every two players compare as evenly as the boards allow" if balance.balanced else
+                     f"not balanced: players compare on {balance.lowest} to {balance.highest} boards")
+    return Report(m, tuple(errors), tuple(notes), tuple(summaries), meetings, comparisons, balance)
 
 
 def nothing_to_compare(movement: Movement) -> str | None:

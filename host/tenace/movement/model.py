@@ -13,8 +13,8 @@ MAX_ROUNDS = 127
 MAX_BOARDS_PER_ROUND = 36
 MAX_BOARDS = 1023
 
-Kind = Literal["mitchell", "howell", "teams"]
-KINDS: tuple[Kind, ...] = ("mitchell", "howell", "teams")
+Kind = Literal["mitchell", "howell", "teams", "individual"]
+KINDS: tuple[Kind, ...] = ("mitchell", "howell", "teams", "individual")
 
 # A pair as the movement knows it: its field and its number. A Mitchell has two fields, "NS" and "EW", each
 # numbered from 1 (NS 3 and EW 3 are two pairs); a Howell or a team match has one field, "" (pairs 1 to 2n).
@@ -54,6 +54,8 @@ class Movement:
     relays: groups of tables that share one board set when they play the same set in a round (a relay: they
         play its boards in turn).
     phantom: the pair that is not there (a half table): whoever meets it sits out that round.
+    partners: an individual's partnerships (its "pairs", one field): partnership n is the two players
+        partners[n - 1], North or East first. Empty for a pairs or teams movement.
     """
 
     name: str
@@ -65,6 +67,7 @@ class Movement:
     copies: int = 1
     relays: tuple[tuple[int, ...], ...] = ()
     phantom: Pair | None = None
+    partners: tuple[tuple[int, int], ...] = ()
 
     @property
     def boards(self) -> int:
@@ -90,6 +93,12 @@ class Movement:
         ew: Pair = ("EW", e.ew_pair) if self.two_fields else ("", e.ew_pair)
         return (ew, ns) if e.switched else (ns, ew)
 
+    def label(self, pair: Pair) -> str:
+        """A pair as the director reads it (pair_label); an individual's partnership by its players, "8+1"."""
+        if self.partners and 1 <= pair[1] <= len(self.partners):
+            return "+".join(map(str, self.partners[pair[1] - 1]))
+        return pair_label(pair, self.kind)
+
     def pairs(self) -> list[Pair]:
         """Every pair named in the movement, the phantom included: NS before EW, then by number."""
         return sorted({p for e in self.encounters for p in self.seated(e)}, key=pair_order)
@@ -99,7 +108,10 @@ class Movement:
 
     def at_no_table(self) -> dict[int, list[Pair]]:
         """Round by round, the pairs of the movement seated nowhere in it (on a bye: the pair at an appendix
-        Mitchell's bye stand), the phantom apart; rounds where everyone is seated are left out."""
+        Mitchell's bye stand), the phantom apart; rounds where everyone is seated are left out. An individual's
+        partnerships sit down in one round each: none is on a bye."""
+        if self.kind == "individual":
+            return {}
         everyone = [p for p in self.pairs() if p != self.phantom]
         seated: dict[int, set[Pair]] = {r: set() for r in range(1, self.rounds + 1)}
         for e in self.encounters:

@@ -34,6 +34,7 @@ def movement_to_json(m: Movement) -> dict[str, Any]:
         "copies": m.copies,
         "relays": [list(g) for g in m.relays],
         "phantom": None if m.phantom is None else {"field": m.phantom[0] or None, "pair": m.phantom[1]},
+        **({"partners": [list(p) for p in m.partners]} if m.partners else {}),
         "plan": [{"round": r, "tables": [
             {"table": e.table, "ns": e.ns_pair, "ew": e.ew_pair, "boards": list(e.boards),
              **({"switched": True} if e.switched else {})}
@@ -58,6 +59,12 @@ def movement_from_json(data: object) -> Movement:
         raise FormError("name must be text")
     relays = tuple(tuple(_numbers(g, f"relays[{i}]")) for i, g in enumerate(_list(top.get("relays", []), "relays")))
     phantom = _phantom(top.get("phantom"), kind_)
+    partners = tuple(tuple(_numbers(p, f"partners[{i}]")) for i, p in enumerate(_list(top.get("partners", []),
+                                                                                        "partners")))
+    if any(len(p) != 2 for p in partners):
+        raise FormError("partners: each partnership is a list of its two players' numbers")
+    if (kind_ == "individual") != bool(partners):
+        raise FormError("partners: an individual names its partnerships' players, and only an individual does")
     encounters = []
     rounds_plan = _list(top.get("plan"), "plan")
     for i, round_data in enumerate(rounds_plan):
@@ -74,7 +81,7 @@ def movement_from_json(data: object) -> Movement:
                                         tuple(_numbers(td.get("boards"), f"{at}.boards")), switched))
     rounds = _whole(top, "rounds", "the file", default=len(rounds_plan), low=1, high=MAX_ROUNDS)
     return Movement(name, tables, rounds, boards_per_round, tuple(encounters), kind=kind_, copies=copies,
-                    relays=relays, phantom=phantom)
+                    relays=relays, phantom=phantom, partners=tuple((a, b) for a, b in partners))
 
 
 def report_to_json(report: Report) -> dict[str, Any]:

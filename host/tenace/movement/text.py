@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tenace.movement.check import Report, span
-from tenace.movement.model import Movement, pair_label
+from tenace.movement.model import Movement
 
 
 def render_plan(m: Movement) -> str:
@@ -11,14 +11,14 @@ def render_plan(m: Movement) -> str:
     lines = [m.name]
     all_sets = {tuple(sorted(e.boards)) for e in m.encounters}
     relay_of = {t: g for g in m.relays for t in g}
-    width = len(pair_label(max(m.pairs(), key=lambda p: len(pair_label(p, m.kind))), m.kind)) if m.pairs() else 4
+    width = max((len(m.label(p)) for p in m.pairs()), default=4)
     lines.append(f"  {'table':>5}  {'North-South':<{max(width, 11)}}  {'East-West':<{max(width, 9)}}  boards")
     byes_of = m.at_no_table()
     for r in range(1, m.rounds + 1):
         lines.append(f"round {r}")
         plan = sorted(m.round_plan(r), key=lambda e: e.table)
         for e in plan:
-            ns, ew = (pair_label(p, m.kind) for p in m.seated(e))
+            ns, ew = (m.label(p) for p in m.seated(e))
             note = ""
             if m.sits_out(e):
                 present = ew if m.seated(e)[0] == m.phantom else ns
@@ -32,7 +32,7 @@ def render_plan(m: Movement) -> str:
             lines.append(f"  {e.table:>5}  {ns:<{max(width, 11)}}  {ew:<{max(width, 9)}}  {span(list(e.boards))}{note}")
         byes = byes_of.get(r, [])
         if byes:
-            who = ", ".join(pair_label(p, m.kind) for p in byes)
+            who = ", ".join(m.label(p) for p in byes)
             lines.append(f"  bye: {who} sit{'s' if len(byes) == 1 else ''} out")
         resting = sorted(all_sets - {tuple(sorted(e.boards)) for e in plan})
         if resting and m.copies == 1 and m.kind != "teams":  # a match's later sets are not resting, just later
@@ -52,10 +52,11 @@ def render_report(report: Report) -> str:
     lines.append("observations:")
     lines += [f"  {o}" for o in report.observations]
     if report.pairs:
+        who = "player" if m.kind == "individual" else "pair"
         width = max(4, *(len(s.label) for s in report.pairs))
-        lines.append(f"  {'pair':<{width}}  boards  sits out  opponents  compares on")
+        lines.append(f"  {who:<{width}}  boards  sits out  opponents  compares on")
         for s in report.pairs:
             compares = f"{s.compare_low}" if s.compare_low == s.compare_high else f"{s.compare_low}-{s.compare_high}"
             lines.append(f"  {s.label:<{width}}  {s.boards:>6}  {s.sit_outs:>8}  {s.opponents:>9}  {compares} boards "
-                         "with each other pair")
+                         f"with each other {who}")
     return "\n".join(lines)

@@ -56,4 +56,6 @@ def half_table(movement: Movement) -> Movement:
     visitors sit out there), a Howell's pair 2n (the pair that stays put)."""
     if movement.kind == "teams":
         raise MovementError("phantom", "a team match has no half table: each team has its two pairs")
+    if movement.kind == "individual":
+        raise MovementError("phantom", "an individual here is for whole tables of four players")
     return with_phantom(movement, ("NS", movement.tables) if movement.kind == "mitchell" else ("", 2 * movement.tables))

@@ -1,0 +1,113 @@
+"""Individual movements (every player partners every other once, meets each twice) and their scoring by player."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import replace
+from decimal import Decimal
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from cli_runner import tenace
+
+from tenace.movement import check
+from tenace.movement.individual import individual
+from tenace.movement.serial import movement_from_json, movement_to_json
+from tenace.scoring.individual import score_individual_session
+from tenace.scoring.model import BoardResult, Played
+
+
+@pytest.mark.parametrize("tables", [2, 3, 4, 5])
+def test_a_complete_individual_is_a_whist_design_and_passes_the_check(tables: int) -> None:
+    m = individual(tables, 2)
+    players = 4 * tables
+    assert (m.rounds, m.copies, len(m.partners)) == (players - 1, tables, players * (players - 1) // 2)
+    report = check(m)
+    assert report.ok, report.errors
+    # Counted here from the seats themselves, not from the check: each two players partner once, oppose twice.
+    partnered: Counter[frozenset[int]] = Counter()
+    opposed: Counter[frozenset[int]] = Counter()
+    for e in m.encounters:
+        ns, ew = m.partners[e.ns_pair - 1], m.partners[e.ew_pair - 1]
+        partnered.update((frozenset(ns), frozenset(ew)))
+        opposed.update(frozenset((a, b)) for a in ns for b in ew)
+    every = [frozenset(c) for c in combinations(range(1, players + 1), 2)]
+    assert {partnered[c] for c in every} == {1} and {opposed[c] for c in every} == {2}
+    assert set(report.meetings.values()) == {2}
+    assert "partners: each of the" in report.observations[1] and "couples partners once" in report.observations[1]
+
+
+def test_a_shortened_individual_keeps_only_the_partnerships_that_sit_down() -> None:
+    m = individual(3, 2, rounds=4)
+    assert m.rounds == 4 and check(m).ok
+    assert len(m.partners) == 4 * 2 * 3 == max(max(e.ns_pair, e.ew_pair) for e in m.encounters)
+    assert movement_from_json(json.loads(json.dumps(movement_to_json(m)))) == m
+
+
+def test_the_check_catches_a_player_seated_twice_and_a_board_played_twice() -> None:
+    m = individual(2, 2, rounds=3)
+    # Round 2's table 2 given player 8 (already North at table 1), and round 3 replaying round 1's boards.
+    twice = list(m.partners)
+    first = m.at(2, 2)
+    twice[first.ns_pair - 1] = (8, twice[first.ns_pair - 1][1])
+    encounters = tuple(replace(e, boards=m.at(e.table, 1).boards) if e.round == 3 else e for e in m.encounters)
+    broken = check(replace(m, partners=tuple(twice), encounters=encounters))
+    rules = {p.rule for p in broken.errors}
+    assert rules == {"player-once-a-round", "player-board-twice"}, broken.errors
+    assert any(p.message.startswith("player 8 is seated twice in round 2 (tables 1 and 2)") for p in broken.errors)
+    assert any(p.message == "player 1 plays board 1 twice" for p in broken.errors)
+
+
+def test_movement_check_exits_1_on_a_broken_individual_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = movement_to_json(individual(2, 1))
+    doc["partners"][0] = [8, 8]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out, _ = tenace(capsys, "movement", "check", "--file", str(path))
+    assert code == 1 and "partnership: table 1 in round 1: partnerships 1 and 2 are not four different" in out
+    code, out, _ = tenace(capsys, "movement", "show", "individual", "--tables", "2", "--boards-per-round", "1")
+    assert code == 0 and "      1  8+1          2+4        1" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--tables", "6"], "an individual is for 2 to 5 tables (8 to 20 players), not 6"),
+    (["--tables", "1"], "an individual is for 2 to 5 tables"),
+    (["--tables", "2", "--rounds", "8"], "an individual of 2 tables has 1 to 7 rounds, not 8"),
+    (["--tables", "2", "--half-table"], "an individual here is for whole tables of four players"),
+    (["--tables", "3", "--boards-per-round", "0"], "--boards-per-round: a round has 1 to 36 boards, not 0"),
+])
+def test_impossible_individuals_are_refused_in_one_line(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                        message: str) -> None:
+    code, out, err = tenace(capsys, "movement", "show", "individual", *args)
+    assert (code, out) == (2, "") and message in err and err.count("\n") == 1, err
+
+
+def test_movement_check_rejects_partners_on_a_pairs_movement(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    doc = movement_to_json(individual(2, 1))
+    doc["kind"] = "howell"
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = tenace(capsys, "movement", "check", "--file", str(path))
+    assert code == 2 and "only an individual does" in err
+
+
+def test_each_player_scores_the_boards_they_played_whoever_their_partner() -> None:
+    """Two rounds of one board. Board 1: 8+1 v 2+4 +420, 3+7 v 5+6 +170 (tops 2, so 2/0 and 0/2). Board 2:
+    -100 at both tables, 1 MP each side. Players 1, 5, 6, 8: 2 + 1 of 4 (75 %); players 2, 3, 4, 7: 0 + 1."""
+    m = individual(2, 1, rounds=2)
+    scores = {(1, 1): 420, (2, 1): 170, (1, 2): -100, (2, 2): -100}
+    results = [BoardResult("A", e.table, e.round, e.boards[0], str(e.ns_pair), str(e.ew_pair),
+                           Played(scores[e.table, e.round])) for e in m.encounters]
+    partners = {str(n): (str(a), str(b)) for n, (a, b) in enumerate(m.partners, start=1)}
+    session = score_individual_session(results, partners)
+    assert {p: (t.exact, t.top, t.boards) for p, t in session.totals.items()} == {
+        **{p: (3, 4, 2) for p in ("1", "5", "6", "8")}, **{p: (1, 4, 2) for p in ("2", "3", "4", "7")}}
+    assert session.totals["8"].percent == Decimal("75.00")
+    assert [(p.pair, p.text) for p in session.ranking] == [("1", "1="), ("5", "1="), ("6", "1="), ("8", "1="),
+                                                           ("2", "5="), ("3", "5="), ("4", "5="), ("7", "5=")]
+    with pytest.raises(ValueError, match="partnership 1 has results but no players"):
+        score_individual_session(results, {k: v for k, v in partners.items() if k != "1"})
+
