@@ -17,6 +17,8 @@ from tenace.movement.individual import individual
 from tenace.movement.serial import movement_from_json, movement_to_json
 from tenace.scoring.individual import score_individual_session
 from tenace.scoring.model import BoardResult, Played
+from tenace.store import Status, connect, ingest, sign_in
+from tenace.store.model import IncomingResult
 
 
 @pytest.mark.parametrize("tables", [2, 3, 4, 5])
@@ -111,3 +113,54 @@ def test_each_player_scores_the_boards_they_played_whoever_their_partner() -> No
     with pytest.raises(ValueError, match="partnership 1 has results but no players"):
         score_individual_session(results, {k: v for k, v in partners.items() if k != "1"})
 
+
+
+def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same two rounds as above, through `tenace event new` and terminals' results: board 1 4S= (+420) at table
+    1 and 3S+1 (+170) at table 2; board 2 (NS vulnerable) 4S-1 (-100) at both."""
+    db = tmp_path / "individual.sqlite"
+    code, out, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Tuesday individual", "--movement",
+                            "individual", "--tables", "2", "--boards-per-round", "1", "--rounds", "2")
+    assert code == 0, err
+    assert "Individual (first 2 of 7 rounds), 2 tables, 2 rounds of 1 boards" in out
+    code, out, _ = tenace(capsys, "event", "show", "--db", str(db))
+    assert "round  1 table  1: 8+1 (NS) v 2+4 (EW)  boards 1" in out
+    conn = connect(db)
+    sign_in(conn, 1, "A", 1)
+    sign_in(conn, 2, "A", 2)
+    plays = {(1, 1): ("4S", 10), (2, 1): ("3S", 10), (1, 2): ("4S", 9), (2, 2): ("4S", 9)}
+    for e in individual(2, 1, rounds=2).encounters:
+        contract, tricks = plays[e.table, e.round]
+        outcome = ingest(conn, IncomingResult(terminal=e.table, sequence=e.round, section="A", table=e.table,
+                                              round=e.round, board=e.boards[0], ns_pair=e.ns_pair,
+                                              ew_pair=e.ew_pair, contract=contract, declarer="N", tricks=tricks))
+        assert outcome.status is Status.STORED, outcome
+    conn.close()
+    doc = json.loads(tenace(capsys, "results", str(db), "--json")[1])
+    report = doc["sections"][0]["report"]
+    ranking = {line["pair"]: (line["rank"], line["mp"], line["percent"]) for line in report["ranking"]}
+    assert ranking == {**{p: ("1=", 3.0, 75.0) for p in "1568"}, **{p: ("5=", 1.0, 25.0) for p in "2347"}}
+    first = {line["table"]: (line["ns_pair"], line["ew_pair"], line["ns_score"])
+             for line in report["boards"][0]["lines"]}
+    assert first == {1: ("8+1", "2+4", 420), 2: ("3+7", "5+6", 170)}
+    code, out, _ = tenace(capsys, "results", str(db))
+    assert code == 0 and "8+1 v 2+4" in out and "Rank  Player" in out
+    # Player 1's scorecard: board 1 with player 8 (NS at table 1), board 2 with player 4 (NS at table 2).
+    code, out, _ = tenace(capsys, "results", str(db), "--pair", "1")
+    assert code == 0 and "Scorecard of 1" in out
+    assert "8+1 v 2+4" in out and "4+1 v 6+7" in out and "3+7" not in out
+
+
+def test_an_individual_event_scored_by_imps_is_refused_in_one_line(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "individual.sqlite"
+    tenace(capsys, "event", "new", "--db", str(db), "--name", "Individual", "--movement", "individual", "--tables",
+           "2", "--boards-per-round", "1", "--scoring", "imps")
+    conn = connect(db)
+    sign_in(conn, 1, "A", 1)
+    e = individual(2, 1).at(1, 1)
+    ingest(conn, IncomingResult(terminal=1, sequence=1, section="A", table=1, round=1, board=1, ns_pair=e.ns_pair,
+                                ew_pair=e.ew_pair, contract="4S", declarer="N", tricks=10))
+    conn.close()
+    code, out, err = tenace(capsys, "results", str(db))
+    assert (code, out) == (2, "") and "an individual is ranked by matchpoints; this event is scored by imps" in err

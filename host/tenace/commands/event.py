@@ -15,7 +15,7 @@ from tenace.errors import UsageError
 from tenace.movement import MovementError, half_table, nothing_to_compare
 from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
 from tenace.store.encounters import section_rounds
-from tenace.store.event import SCORING_METHODS
+from tenace.store.event import SCORING_METHODS, partnerships
 from tenace.store.movement_changes import sit_outs
 from tenace_wire.frame_types import MAX_TERMINAL
 
@@ -45,8 +45,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--tables", type=int, metavar="N", help="tables in play (2 or more)")
     new.add_argument("--boards-per-round", type=int, metavar="M", help="boards played each round")
     new.add_argument("--movement", choices=event_prompt.MOVEMENTS,
-                     help="mitchell (NS and EW are two fields; the default) or howell (3 to 10 tables, one field: "
-                          "every pair meets every other)")
+                     help="mitchell (NS and EW are two fields; the default), howell (3 to 10 tables, one field: "
+                          "every pair meets every other) or individual (2 to 5 tables of four players, each "
+                          "partnering every other once; ranked by player)")
     new.add_argument("--rounds", type=int, metavar="R",
                      help="fewer rounds than the whole movement (a shortened Howell or Mitchell)")
     new.add_argument("--half-table", action="store_true",
@@ -145,9 +146,14 @@ def run_show(args: argparse.Namespace) -> int:
     for s in info.sections:
         print(f"section {s.name}: {s.movement}")
         out = sit_outs(conn, s.name)  # after tenace move, or a half table's phantom
+        players = partnerships(conn, s.name)
         for round_, table, ns, ew, boards in section_rounds(conn, s.name):
-            # A Howell's pair is named by its number alone; where it sits this round follows it.
-            seated = f"{ns:>2} (NS) v {ew:>2} (EW)" if s.one_field else f"NS {ns:>2} v EW {ew:>2}"
+            # A Howell's pair is named by its number alone; where it sits this round follows it. An individual's
+            # partnership by its players, North or East first.
+            if players:
+                seated = f"{'+'.join(map(str, players[ns]))} (NS) v {'+'.join(map(str, players[ew]))} (EW)"
+            else:
+                seated = f"{ns:>2} (NS) v {ew:>2} (EW)" if s.one_field else f"NS {ns:>2} v EW {ew:>2}"
             absent = out.get((table, round_))
             note = "" if absent is None else "  sit-out: " + (
                 "both pairs out" if all(absent) else f"{'NS' if absent[0] else 'EW'} {ns if absent[0] else ew} absent")

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from tenace.errors import UsageError
 from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare
+from tenace.movement.individual import individual
 
 Ask = Callable[[str], str]
 # What `event new` needs, in the order asked: the flag, the question, the default ("" for none).
 QUESTIONS = (
     ("db", "Event file to create", "club.sqlite"),
     ("name", "Event name, as printed on the results", ""),
-    ("movement", "Movement, mitchell or howell", "mitchell"),
+    ("movement", "Movement, mitchell, howell or individual", "mitchell"),
     ("tables", "Tables in play", "7"),
     ("boards_per_round", "Boards each round", "3"),
 )
@@ -23,12 +24,13 @@ QUESTIONS = (
 _OPTIONAL = {"movement": "mitchell"}
 _TRIES = 5
 
-MOVEMENTS = ("mitchell", "howell")
+MOVEMENTS = ("mitchell", "howell", "individual")
+_ONE_OF = "mitchell, howell or individual"
 # A movement's figures as `event new` names them in a refusal.
 OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds"}
 # Boards per round that a movement of any size accepts, to check the number of tables before they are asked
 # (a 3-table Howell shares one set among its three tables in its last round: at least 3 boards).
-_ANY_BOARDS = {"mitchell": 1, "howell": 3}
+_ANY_BOARDS = {"mitchell": 1, "howell": 3, "individual": 1}
 
 
 def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
@@ -36,8 +38,10 @@ def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: in
     at fault when it cannot be made."""
     if kind == "howell":
         return howell(tables, boards_per_round, rounds)
+    if kind == "individual":
+        return individual(tables, boards_per_round, rounds)
     if kind not in (None, "mitchell"):
-        raise ValueError(f"the movement is {' or '.join(MOVEMENTS)}, not {kind!r}")
+        raise ValueError(f"the movement is {_ONE_OF}, not {kind!r}")
     if rounds is not None:  # mitchell(rounds=...) would be another movement: every table on the same set
         raise MovementError("rounds", "a plain Mitchell plays all its rounds (one per table); fewer rounds "
                             "shorten a Howell")
@@ -95,7 +99,7 @@ def _checked(args: argparse.Namespace, name: str, text: str) -> object:
         return text
     if name == "movement":
         if text.lower() not in MOVEMENTS:
-            raise ValueError(f"{' or '.join(MOVEMENTS)}, not {text!r}")
+            raise ValueError(f"{_ONE_OF}, not {text!r}")
         return text.lower()
     if not text.isdigit():
         raise ValueError(f"a whole number, not {text!r}")

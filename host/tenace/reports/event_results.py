@@ -8,18 +8,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from tenace.reports.model import Board, HandRecord, Pair, Report, Setting, TravellerLine
+from tenace.reports.model import Board, HandRecord, Pair, Report, Setting, TravellerLine, section_shown
 from tenace.reports.session import Play, session_report
 from tenace.reports.store_results import StorePairs, section_options
-from tenace.scoring.pairs_methods import score_session
+from tenace.scoring.individual import score_individual_session
+from tenace.scoring.model import BoardResult, Penalty
+from tenace.scoring.pairs_methods import AnySessionScore, score_session
 from tenace.store.director import LogEntry, Publication, director_log, penalties, publication
 from tenace.store.encounters import section_boards, slot_count
-from tenace.store.event import EventInfo, event_info
+from tenace.store.event import EventInfo, event_info, partnerships
 from tenace.store.hand_records import hand_records
 from tenace.store.movement_changes import section_changes
 from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import conflicts, current_results
-from tenace.store.scoring_input import board_results, pair_penalties
+from tenace.store.scoring_input import board_results, pair_id, pair_penalties
 from tenace_rules.board import dealer, vulnerability
 
 # The event's scoring as the engine's pairs method; total points have no ranking method in the engine yet.
@@ -81,11 +83,11 @@ def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) 
     tables), a number not in the roster as #117."""
     players = pair_players(conn, section)
     members = roster(conn)
-    for pair_id, pair in named.items():
+    for key, pair in named.items():
         number = int(pair.number)
         numbers = players.get((number, pair.direction or "")) or players.get((number, ""))
         if numbers is not None:
-            named[pair_id] = replace(pair, names=names_of(numbers, members))
+            named[key] = replace(pair, names=names_of(numbers, members))
 
 
 def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
@@ -118,10 +120,13 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     expected = slot_count(conn, section)
     conflicted = len(conflicts(conn, section))
     title = _title(info, section, len(results), expected, conflicted, published)
+    kind = next(s.kind for s in info.sections if s.name == section)
     if results:
         try:
-            one_field = next(s.one_field for s in info.sections if s.name == section)
-            session = score_session(results, method, section_options(one_field), penalties=penalised)
+            if kind == "individual":
+                session: AnySessionScore = _individual(conn, info, section, method, pairs, penalised, results)
+            else:
+                session = score_session(results, method, section_options(kind != "mitchell"), penalties=penalised)
         except ValueError as e:
             raise ResultsError(str(e)) from None
         report = session_report(session, pairs.named, method, title, plays)
@@ -134,13 +139,34 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
         notes.append(f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the director "
                      f"decides (tenace problems lists them, tenace resolve settles them)")
     settings: dict[str, Setting] = {"section": section, "results_in": len(results), "expected": expected,
-                                    "conflicts": conflicted, "scoring": info.scoring}
+                                    "conflicts": conflicted, "scoring": info.scoring,
+                                    "ranked": "players" if kind == "individual" else "pairs"}
     report = replace(report, settings=settings, notes=report.notes + tuple(notes))
     hands = {board: HandRecord(r.deal) if r.analysis is None else
              HandRecord(r.deal, r.analysis.tricks, r.analysis.par_score, r.analysis.par_contracts)
              for board, r in hand_records(conn, section).items()}
     return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)),
                           hands)
+
+
+def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, pairs: StorePairs,
+                penalised: Sequence[Penalty], results: Sequence[BoardResult]) -> AnySessionScore:
+    """An individual section ranked by player: its partnerships (the results' pairs) named by their players, "8+1",
+    and each player named by number."""
+    if method != "mp":
+        raise ResultsError(f"an individual is ranked by matchpoints; this event is scored by {info.scoring}")
+    if penalised:
+        raise ResultsError("a Law 90 penalty in an individual is a player's, which tenace results cannot take yet")
+    shown = section_shown(section, len(info.sections))
+    partners: dict[str, tuple[str, str]] = {}
+    for number, players in partnerships(conn, section).items():
+        partnership = pair_id(section, number, "")
+        partners[partnership] = (pair_id(section, players[0], "P"), pair_id(section, players[1], "P"))
+        if partnership in pairs.named:
+            pairs.named[partnership] = Pair("+".join(map(str, players)), None, shown)
+        for player, key in zip(players, partners[partnership], strict=True):
+            pairs.named[key] = Pair(str(player), None, shown)
+    return score_individual_session(results, partners)
 
 
 # What each director's action did to a result, as its traveller line is marked.
@@ -211,9 +237,16 @@ def find_pair(sections: Sequence[SectionResults], text: str) -> tuple[SectionRes
 def scorecard(results: SectionResults, pair: Pair) -> Report:
     """The pair's own results board by board (its lines of each traveller) and its place in the ranking."""
     report = results.report
+    individual = report.settings.get("ranked") == "players"
+
+    def plays(side: Pair | None) -> bool:  # an individual's player plays in each partnership "8+1" naming them
+        if individual and side is not None:
+            return side.section == pair.section and pair.number in side.number.split("+")
+        return side == pair
+
     boards: list[Board] = []
     for b in report.boards:
-        lines = tuple(line for line in b.lines if pair in (line.ns, line.ew))
+        lines = tuple(line for line in b.lines if plays(line.ns) or plays(line.ew))
         if lines:
             boards.append(replace(b, lines=lines))
     ranking = tuple(line for line in report.ranking if line.pair == pair)

@@ -76,10 +76,11 @@ def board_heading(board: Board) -> str:
     return "  ".join(parts)
 
 
-def ranking_header(imps: bool, players: str = "") -> str:
-    """The column headers over a field's ranking lines, aligned with `ranking_line`; `players` heads the names."""
+def ranking_header(imps: bool, players: str = "", who: str = "Pair") -> str:
+    """The column headers over a field's ranking lines, aligned with `ranking_line`; `players` heads the names,
+    `who` the ranked ("Player" in an individual)."""
     total = f"{'IMPs':>13}" if imps else f"{'Matchpoints':>11}  {'Percent':>7}"
-    return f"  {'Rank':>4}  {'Pair':<8} {total}" + (f"  {players}" if players else "")
+    return f"  {'Rank':>4}  {who:<8} {total}" + (f"  {players}" if players else "")
 
 
 def ranking_line(line: RankingLine) -> str:
@@ -149,7 +150,8 @@ def write_ranking(report: Report, out: TextIO) -> None:
         if line.field != field:
             field = line.field
             out.write(f"\nRanking {field}".rstrip() + "\n")
-            out.write(ranking_header(line.imps is not None, players) + "\n")
+            who = "Player" if report.settings.get("ranked") == "players" else "Pair"
+            out.write(ranking_header(line.imps is not None, players, who) + "\n")
         out.write(ranking_line(line) + "\n")
 
 

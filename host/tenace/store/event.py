@@ -40,7 +40,7 @@ class SectionInfo:
     tables: int
     rounds: int
     boards_per_round: int
-    kind: str = "mitchell"  # tenace.movement.Movement.kind: mitchell, howell or teams
+    kind: str = "mitchell"  # tenace.movement.Movement.kind: mitchell, howell, teams or individual
 
     @property
     def one_field(self) -> bool:
@@ -103,8 +103,17 @@ def _add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> 
                      [(section, e.table, e.round, e.ns_pair, e.ew_pair) for e in movement.encounters])
     conn.executemany("INSERT INTO encounter_board (section, table_no, round, board) VALUES (?, ?, ?, ?)",
                      [(section, e.table, e.round, b) for e in movement.encounters for b in e.boards])
+    if movement.partners:
+        conn.executemany("INSERT INTO partnership (section, number, first_player, second_player) VALUES (?, ?, ?, ?)",
+                         [(section, n, a, b) for n, (a, b) in enumerate(movement.partners, start=1)])
     if movement.phantom is not None:
         absent_from_start(conn, section, movement.phantom, who=login_name(), why="a half table: the phantom pair")
+
+
+def partnerships(conn: sqlite3.Connection, section: str) -> dict[int, tuple[int, int]]:
+    """An individual section's partnerships (its encounters' pair numbers) and their two players; {} otherwise."""
+    return {int(n): (int(a), int(b)) for n, a, b in conn.execute(
+        "SELECT number, first_player, second_player FROM partnership WHERE section = ? ORDER BY number", (section,))}
 
 
 def event_info(conn: sqlite3.Connection) -> EventInfo:

@@ -391,10 +391,35 @@ CREATE TABLE sit_out (
 ) WITHOUT ROWID;
 """
 
-# Law 12C1(b) scores that need not balance: a weighted (or assigned) result's `weights` are then North-South's and
-# `ew_weights` East-West's (NULL: one score for both sides, as before).
+# Law 12C1(b) scores that need not balance, and individual events.
 _V10 = """
+-- A weighted (or assigned) result's `weights` are North-South's and `ew_weights` East-West's when the two sides'
+-- scores need not balance (NULL: one score for both sides, as before).
 ALTER TABLE result ADD COLUMN ew_weights TEXT CHECK (ew_weights IS NULL OR (kind = 'weighted' AND weights IS NOT NULL));
+
+-- 'individual' among the sections' kinds: SQLite changes a CHECK only by making the table anew (foreign keys off
+-- while migrate() runs the script; the tables that refer to section name it, and find the new one).
+CREATE TABLE section_v10 (
+    name TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 8),
+    movement TEXT NOT NULL,
+    tables INTEGER NOT NULL CHECK (tables >= 1),
+    rounds INTEGER NOT NULL CHECK (rounds >= 1),
+    boards_per_round INTEGER NOT NULL CHECK (boards_per_round >= 1),
+    kind TEXT NOT NULL DEFAULT 'mitchell' CHECK (kind IN ('mitchell', 'howell', 'teams', 'individual'))
+);
+INSERT INTO section_v10 (name, movement, tables, rounds, boards_per_round, kind)
+    SELECT name, movement, tables, rounds, boards_per_round, kind FROM section;
+DROP TABLE section;
+ALTER TABLE section_v10 RENAME TO section;
+
+-- An individual's partnerships, the "pairs" of its encounters: the two players of each, North or East first.
+CREATE TABLE partnership (
+    section TEXT NOT NULL REFERENCES section(name),
+    number INTEGER NOT NULL CHECK (number >= 1),
+    first_player INTEGER NOT NULL CHECK (first_player >= 1),
+    second_player INTEGER NOT NULL CHECK (second_player >= 1 AND second_player <> first_player),
+    PRIMARY KEY (section, number)
+) WITHOUT ROWID;
 """
 
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
