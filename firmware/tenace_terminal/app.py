@@ -382,7 +382,7 @@ class App:
         if self.signin is None:
             return
         plan = {"type": "round_plan"}
-        for name in ("round", "ns", "ew", "boards", "next", "last", "deals", "dd"):
+        for name in ("round", "ns", "ew", "boards", "next", "last", "deals", "dd", "players", "player_next"):
             if name in message:
                 plan[name] = message[name]
         current = self.plan
@@ -395,7 +395,7 @@ class App:
             if self.boards_done():
                 moves = plan
                 plan = dict(current)
-                for name in ("next", "last"):
+                for name in ("next", "last", "player_next"):
                     plan.pop(name, None)
                     if name in moves:
                         plan[name] = moves[name]

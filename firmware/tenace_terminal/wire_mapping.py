@@ -84,12 +84,18 @@ def round_plan(plan: "RoundPlan") -> dict:
     """The app's round_plan; in the last round (no table to go to) "last" and no moves."""
     out = {"type": "round_plan", "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,
            "boards": list(plan.boards)}
-    if plan.ns_next or plan.ew_next or plan.boards_next:
+    going = 0  # an individual's players go on to tables of their own (its boards stay: a copy at every table)
+    for p in plan.players:
+        going |= p[1]
+    if plan.ns_next or plan.ew_next or plan.boards_next or going:
         # A Howell's pairs change direction: where each sits next comes with its table.
         out["next"] = {"ns": [plan.ns_next, "ew" if plan.ns_next_ew else "ns"],
                        "ew": [plan.ew_next, "ns" if plan.ew_next_ns else "ew"], "boards": plan.boards_next}
     else:
         out["last"] = True
+    if plan.players:  # an individual: its four players, N E S W, and where each sits next
+        out["players"] = [p[0] for p in plan.players]
+        out["player_next"] = [[p[1], p[2]] for p in plan.players]
     return out
 
 

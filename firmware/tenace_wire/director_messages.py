@@ -4,7 +4,9 @@ All but TEXT are usually longer than one frame and travel as fragments (fragment
 ROUND_PLAN: section 8 | table 16 | round 8 | ns_pair 16 | ew_pair 16 (0: no pair, a sit-out)
     | ns_next 16 | ew_next 16 | boards_next 16 (the table each goes to next; 0: none, the last
     round) | ns_next_ew 1 | ew_next_ns 1 (1: the NS pair sits East-West next round, the EW pair
-    North-South: a Howell's pairs change direction) | 6 zero bits | count 8 (1-64) | count × board 16.
+    North-South: a Howell's pairs change direction) | 6 zero bits | count 8 (1-64) | count × board 16
+    [| an individual's four players, North, East, South, West: 4 × (player 16 | next table 16 | next seat 8,
+    0-3 for N E S W; table 0: none, the last round)].
 TRAVELLER: section 8 | board 16 | count 8 (0-64) | count × line of 10 bytes: ns_pair 10
     | ew_pair 10 | the outcome as in RESULT (26 bits, outcome.py) | ns_score 14 (signed, -7600..7600)
     | ns_percent 14 (0-10000: hundredths of a percent) | 6 zero bits.
@@ -74,7 +76,7 @@ class RoundPlan(Message):
               "ew_next_ns")
     SPEC = (8, 0, 25, 16, 1, 1023, 8, 1, 127, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023,
             1, 0, 1, 1, 0, 1)
-    EXTRA = ("boards",)
+    EXTRA = ("boards", "players")
 
     section: int
     table: int
@@ -82,6 +84,8 @@ class RoundPlan(Message):
     ns_pair: int
     ew_pair: int
     boards: "tuple[int, ...]" = (1,)
+    # An individual's players N, E, S, W: (player, the table they go to next, their seat there 0-3); () for pairs.
+    players: "tuple[tuple[int, ...], ...]" = ()
     ns_next: int
     ew_next: int
     boards_next: int
@@ -95,19 +99,34 @@ class RoundPlan(Message):
         for i, b in enumerate(boards):
             if not isinstance(b, int) or not 1 <= b <= 1023 or b in boards[:i]:
                 raise malformed("board %r: boards are distinct numbers 1-1023" % (b,))
+        players = self.players = tuple(tuple(p) for p in self.players)
+        if players and len(players) != 4:
+            raise malformed("an individual's round names its 4 players, not %d" % len(players))
+        for p in players:
+            if len(p) != 3 or not 1 <= p[0] <= 1023 or not 0 <= p[1] <= 1023 or not 0 <= p[2] <= 3:
+                raise malformed("player %r: (player 1-1023, next table 0-1023, next seat 0-3)" % (p,))
 
     def encode_tail(self) -> bytes:
-        buf = bytearray(1 + 2 * len(self.boards))
-        buf[0] = len(self.boards)
+        n = len(self.boards)
+        buf = bytearray(1 + 2 * n + 5 * len(self.players))
+        buf[0] = n
         for i, b in enumerate(self.boards):
             buf[1 + 2 * i] = b >> 8
             buf[2 + 2 * i] = b & 0xFF
+        at = 1 + 2 * n
+        for player, table, seat in self.players:
+            buf[at:at + 5] = bytes((player >> 8, player & 0xFF, table >> 8, table & 0xFF, seat))
+            at += 5
         return bytes(buf)
 
     def decode_tail(self, tail: "bytes | memoryview") -> None:
-        if len(tail) < 1 or len(tail) != 1 + 2 * tail[0]:
-            raise malformed("the boards of a round: a count, then two bytes a board")
-        self.boards = tuple((tail[1 + 2 * i] << 8) | tail[2 + 2 * i] for i in range(tail[0]))
+        n = tail[0] if len(tail) else 0
+        if not n or len(tail) not in (1 + 2 * n, 21 + 2 * n):
+            raise malformed("the boards of a round: a count, then two bytes a board (and an individual's players)")
+        self.boards = tuple((tail[1 + 2 * i] << 8) | tail[2 + 2 * i] for i in range(n))
+        at = 1 + 2 * n
+        self.players = tuple(((tail[i] << 8) | tail[i + 1], (tail[i + 2] << 8) | tail[i + 3], tail[i + 4])
+                             for i in range(at, len(tail), 5))
 
 
 class TravellerLine(Outcome):

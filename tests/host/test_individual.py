@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from cli_runner import tenace
 
+from tenace.collector.round_plans import round_plan
 from tenace.movement import check
 from tenace.movement.individual import individual
 from tenace.movement.serial import movement_from_json, movement_to_json
@@ -164,3 +165,28 @@ def test_an_individual_event_scored_by_imps_is_refused_in_one_line(tmp_path: Pat
     conn.close()
     code, out, err = tenace(capsys, "results", str(db))
     assert (code, out) == (2, "") and "an individual is ranked by matchpoints; this event is scored by imps" in err
+
+
+def test_the_collectors_round_plan_names_each_player_and_their_next_seat(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "individual.sqlite"
+    tenace(capsys, "event", "new", "--db", str(db), "--name", "Individual", "--movement", "individual", "--tables",
+           "2", "--boards-per-round", "1", "--rounds", "3")
+    conn = connect(db)
+    try:
+        m = individual(2, 1, rounds=3)
+        for e in m.encounters:
+            plan = round_plan(conn, 0, e.table, e.round)
+            assert plan is not None and (plan.ns_pair, plan.ew_pair) == (e.ns_pair, e.ew_pair)
+            (north, south), (east, west) = m.partners[e.ns_pair - 1], m.partners[e.ew_pair - 1]
+            assert [p[0] for p in plan.players] == [north, east, south, west]
+            for player, table, seat in plan.players:
+                if e.round == 3:  # the last round: nowhere to go
+                    assert (table, seat) == (0, 0)
+                    continue
+                later = m.at(table, e.round + 1)
+                (n2, s2), (e2, w2) = m.partners[later.ns_pair - 1], m.partners[later.ew_pair - 1]
+                assert (n2, e2, s2, w2)[seat] == player
+        assert round_plan(conn, 0, 1, 1).players[0] == (8, 1, 0)  # player 8 keeps North at table 1
+    finally:
+        conn.close()

@@ -200,6 +200,8 @@ def test_pairing_with_the_code() -> None:
     RoundPlan(section=2, table=9, round=1, ns_pair=9, ew_pair=18, boards=tuple(range(1, 28))),
     RoundPlan(section=0, table=2, round=1, ns_pair=2, ew_pair=4, boards=(4, 5, 6), ns_next=1, ew_next=3, boards_next=4,
               ns_next_ew=1, ew_next_ns=1),
+    RoundPlan(section=0, table=2, round=1, ns_pair=3, ew_pair=4, boards=(1, 2, 3),
+              players=((3, 1, 1), (5, 1, 3), (7, 2, 3), (6, 2, 1))),
 ])
 def test_director_messages_round_trip_through_frames(msg: object) -> None:
     rng = random.Random(6)
@@ -260,3 +262,19 @@ def test_a_round_plan_carries_where_each_pair_sits_next_in_two_bits() -> None:
         RoundPlan(**fields, ns_next_ew=2).encode()
     with pytest.raises(WireError):  # padding after the two bits must be zero: one encoding per message
         decode_message(ROUND_PLAN, plain[:14] + bytes([0x01]) + plain[15:])
+
+
+def test_an_individuals_round_plan_carries_its_four_players_and_their_next_seats() -> None:
+    fields = dict(section=0, table=2, round=1, ns_pair=3, ew_pair=4, boards=(1, 2, 3))
+    plain = RoundPlan(**fields).encode()
+    players = ((3, 1, 1), (5, 1, 3), (7, 2, 3), (600, 0, 0))
+    payload = RoundPlan(**fields, players=players).encode()
+    assert payload[:len(plain)] == plain and len(payload) == len(plain) + 4 * 5  # player 16, table 16, seat 8
+    assert payload[-5:] == bytes((600 >> 8, 600 & 0xFF, 0, 0, 0))
+    assert decode_message(ROUND_PLAN, payload).players == players
+    for bad in (players[:3], ((0, 1, 1), *players[1:]), ((3, 1, 4), *players[1:]), ((3, 1024, 1), *players[1:])):
+        with pytest.raises(WireError):
+            RoundPlan(**fields, players=bad).encode()
+    for cut in (payload[:-1], payload[:-5], payload + b"\x00"):
+        with pytest.raises(WireError):
+            decode_message(ROUND_PLAN, cut)

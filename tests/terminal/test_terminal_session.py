@@ -146,3 +146,30 @@ def test_a_howell_round_end_says_where_each_pair_sits_next():
         assert [sim.host.result(1, b) for b in (4, 5, 6)] == ["passed_out v0 Pass"] * 3
     finally:
         sim.close()
+
+
+def test_an_individual_shows_each_player_by_seat_and_where_each_sits_next():
+    # A 2-table individual: at table 2 players 3 (N), 5 (E), 7 (S) and 6 (W) play boards 1-3; in round 2 player 3
+    # sits East at table 1, 5 West at table 1, 7 West at table 2 and 6 East at table 2. Every table has its own
+    # copy of the round's boards: they go nowhere.
+    sim = Simulator(movement="individual")
+    try:
+        screen = sim.sign_in(2)
+        assert "Round 1  A2" in screen and "N 3  S 7" in screen and "E 5  W 6" in screen, screen
+        assert "Boards 1-3" in screen, screen
+        sim.press("OK")
+        screen = enter(sim, "4 S")
+        assert "3+7 v 5+6" in screen, screen  # the partnerships by their players, North's and East's first
+        enter(sim, "N K H = OK")
+        for _ in (2, 3):
+            screen = enter(sim, "PASS")
+            screen = enter(sim, "OK")
+        assert "Round 1 finished" in screen, screen
+        assert "N 3 > table 1 E" in screen and "E 5 > table 1 W" in screen, screen
+        assert "S 7 > table 2 W" in screen and "W 6 > table 2 E" in screen, screen
+        assert "Boards >" not in screen and "OK: next round" in screen, screen
+        screen = enter(sim, "OK")
+        assert "Round 2" in screen and "N 4 S 1" in screen and "E 6 W 7" in screen, screen
+        assert sim.host.result(1, 1) == "played v0 4S N 10 HK +420", sim.host.result(1, 1)
+    finally:
+        sim.close()

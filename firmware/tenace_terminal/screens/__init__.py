@@ -34,6 +34,14 @@ def seat_name(seat: str) -> str:
     return text("seats")["NESW".find(seat)]
 
 
+def table_pairs(plan: dict) -> str:
+    """Who plays at the table: "NS 3  EW 5", or an individual's partnerships by their players, "8+1 v 2+4"."""
+    players = plan.get("players")
+    if players:
+        return "%d+%d v %d+%d" % (players[0], players[2], players[1], players[3])
+    return text("pairs", plan["ns"], plan["ew"])
+
+
 def board_header(display, board: int) -> None:
     """The board's number, dealer and vulnerability (Law 2), as the header row."""
     header(display, text("board_head", board, seat_name(dealer(board)), text("vul_" + vulnerability(board))))

@@ -6,7 +6,7 @@ declarer's key completes the contract and moves on by itself (to the lead or the
 
 from tenace_terminal.messages import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import board_header
+from tenace_terminal.screens import board_header, table_pairs
 
 # Key names (tenace_terminal.keypad_layout), as tuples so that "in" never matches part of a longer name.
 _LEVEL_KEYS = ("1", "2", "3", "4", "5", "6", "7")
@@ -81,7 +81,7 @@ class Screen(BaseScreen):
         entry = app.entry
         plan = app.plan
         board_header(display, entry.board)
-        display.text(0, 1, text("pairs", plan["ns"], plan["ew"]))
+        display.text(0, 1, table_pairs(plan))
         display.text(0, 3, text("contract", entry.contract_text() + ("" if entry.strain >= 0 else "_")))
         if entry.strain >= 0:
             display.text(0, 4, text("declarer", "_"))

@@ -35,11 +35,17 @@ class Screen(BaseScreen):
         app = self.app
         plan = app.plan
         header(display, text("round_head", plan["round"], app.section, app.table))
-        row = 2
-        for side in ("ns", "ew"):
-            display.text(0, row, text(side + "_pair", plan[side]) if plan[side]
-                         else text("absent_pair", text("side_" + side.upper())))
-            row += 1
+        players = plan.get("players")
+        if players:  # an individual: each player by seat, North and South, then East and West
+            seats = text("seats")
+            display.text(0, 2, "%s %d  %s %d" % (seats[0], players[0], seats[2], players[2]))
+            display.text(0, 3, "%s %d  %s %d" % (seats[1], players[1], seats[3], players[3]))
+        else:
+            row = 2
+            for side in ("ns", "ew"):
+                display.text(0, row, text(side + "_pair", plan[side]) if plan[side]
+                             else text("absent_pair", text("side_" + side.upper())))
+                row += 1
         display.text(0, 4, text("boards", number_list(plan["boards"])))
         done = app.boards_done()
         if done:

@@ -22,7 +22,16 @@ class Screen(BaseScreen):
         header(display, text("round_over", plan["round"]))
         moves = plan.get("next") or {}
         row = 2
-        for side in ("ns", "ew"):
+        players = plan.get("players")
+        if players:  # an individual: each player to a table and seat of their own (rows 1-4, boards on 5)
+            seats = text("seats")
+            going = plan.get("player_next") or []
+            row = 1
+            for i in range(len(players)):
+                if i < len(going) and going[i][0]:
+                    display.text(0, row, text("move_pair", seats[i], players[i], going[i][0], seats[going[i][1]]))
+                    row += 1
+        for side in ("ns", "ew") if not players else ():
             move = moves.get(side)
             if move and plan[side]:  # (an absent pair goes nowhere)
                 pair = plan[side]

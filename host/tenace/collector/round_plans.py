@@ -6,7 +6,8 @@ import sqlite3
 
 from tenace.collector.wire_results import section_letter
 from tenace.store import encounters
-from tenace.store.encounters import encounter_pairs
+from tenace.store.encounters import encounter_pairs, section_rounds
+from tenace.store.event import partnerships
 from tenace.store.fields import one_field
 from tenace_wire.director_messages import MAX_BOARDS, RoundPlan
 
@@ -41,7 +42,8 @@ def round_plan(conn: sqlite3.Connection, section: int, table: int, round_: int) 
     """The table's plan for a round (0: the current one), or None when the movement has no such round there.
 
     ns_next / ew_next / boards_next: the table where this round's NS pair, EW pair and boards are in the
-    next round; all three 0 in the table's last round, which is how the terminal knows it is the last.
+    next round; all three 0 in the table's last round, which is how the terminal knows it is the last (an
+    individual's: its players' next tables too, see _players).
     ns_next_ew / ew_next_ns: 1 when the NS pair sits East-West there, the EW pair North-South (a Howell).
     A pair absent in the round (tenace move) is 0: the other sits out.
     """
@@ -65,7 +67,25 @@ def round_plan(conn: sqlite3.Connection, section: int, table: int, round_: int) 
     ns_out, ew_out = encounters.sitting_out(conn, name, table, round_)
     return RoundPlan(section=section, table=table, round=round_, ns_pair=0 if ns_out else pairs[0],
                      ew_pair=0 if ew_out else pairs[1], boards=tuple(boards), ns_next=ns_next, ew_next=ew_next,
-                     boards_next=boards_next, ns_next_ew=ns_turns, ew_next_ns=ew_turns)
+                     boards_next=boards_next, ns_next_ew=ns_turns, ew_next_ns=ew_turns,
+                     players=_players(conn, name, round_, pairs))
+
+
+def _players(conn: sqlite3.Connection, section: str, round_: int,
+             pairs: tuple[int, int]) -> tuple[tuple[int, int, int], ...]:
+    """An individual's four players at the table, North, East, South, West, each with the table and seat (0-3, N E
+    S W) they take next round ((0, 0) in the last); () for a pairs section. Its partnerships are numbered on the
+    wire like pairs, but each one sits down once: the ns_next/ew_next of a partnership say nothing."""
+    partners = partnerships(conn, section)
+    if not partners:
+        return ()
+    after: dict[int, tuple[int, int]] = {}
+    for r, table, ns, ew, _ in section_rounds(conn, section):
+        if r == round_ + 1:
+            (north, south), (east, west) = partners[ns], partners[ew]
+            after.update({north: (table, 0), east: (table, 1), south: (table, 2), west: (table, 3)})
+    (north, south), (east, west) = partners[pairs[0]], partners[pairs[1]]
+    return tuple((p, *after.get(p, (0, 0))) for p in (north, east, south, west))
 
 
 def _seat_next(conn: sqlite3.Connection, section: str, round_: int, pair: int, direction: str,

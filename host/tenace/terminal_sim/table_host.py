@@ -27,6 +27,7 @@ from tenace.collector.link_key import link_key
 from tenace.collector.settings import Settings
 from tenace.firmware_build import SIM_DIR
 from tenace.movement import MIN_HOWELL_TABLES, howell, mitchell
+from tenace.movement.individual import MIN_INDIVIDUAL_TABLES, individual
 from tenace.store import current_results, states
 from tenace.store.director import enter_result
 from tenace.store.event import create_event
@@ -52,7 +53,8 @@ QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "
 @dataclass(frozen=True)
 class HostOptions:
     """The event a simulated terminal plays: a Mitchell with a copy of each round's boards on every table, or the
-    first `rounds` rounds of a Howell (movement "howell", at least 3 tables)."""
+    first `rounds` rounds of a Howell (movement "howell", at least 3 tables) or of a 2-table individual
+    ("individual")."""
 
     rounds: int = 3
     boards_per_round: int = 3
@@ -120,11 +122,13 @@ class TableHost:
         self.options = options
         if options.movement == "howell":
             movement = howell(max(options.tables, MIN_HOWELL_TABLES), options.boards_per_round, options.rounds)
+        elif options.movement == "individual":  # 2 tables, 8 players
+            movement = individual(MIN_INDIVIDUAL_TABLES, options.boards_per_round, options.rounds)
         elif options.movement == "mitchell":
             # A Mitchell has at most one round per table: enough tables for the rounds asked for.
             movement = mitchell(max(options.tables, options.rounds), options.boards_per_round, options.rounds)
         else:
-            raise ValueError(f"the movement is mitchell or howell, not {options.movement!r}")
+            raise ValueError(f"the movement is mitchell, howell or individual, not {options.movement!r}")
         self.path = folder / "event.sqlite"
         self.conn = create_event(self.path, name="Simulated table", sections={SECTION: movement})
         self.key = link_key(self.conn)
