@@ -19,6 +19,7 @@ from tenace.movement.serial import movement_from_json, movement_to_json
 from tenace.scoring.individual import score_individual_session
 from tenace.scoring.model import BoardResult, Played
 from tenace.store import Status, connect, ingest, sign_in
+from tenace.store.link import PlayerNumbers, record_players
 from tenace.store.model import IncomingResult
 
 
@@ -190,3 +191,35 @@ def test_the_collectors_round_plan_names_each_player_and_their_next_seat(tmp_pat
         assert round_plan(conn, 0, 1, 1).players[0] == (8, 1, 0)  # player 8 keeps North at table 1
     finally:
         conn.close()
+
+
+def test_an_individuals_players_are_named_by_the_director_or_by_the_numbers_keyed_at_the_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "individual.sqlite"
+    tenace(capsys, "event", "new", "--db", str(db), "--name", "Individual", "--movement", "individual", "--tables",
+           "2", "--boards-per-round", "1", "--rounds", "2")
+    roster = tmp_path / "members.csv"
+    roster.write_text("101,Ann Archer\n102,Bob Baker\n117,Cat Cole\n", encoding="utf-8")
+    assert tenace(capsys, "names", str(db), "--roster", str(roster))[0] == 0
+    code, out, err = tenace(capsys, "names", str(db), "--player", "8", "--member", "117")
+    assert code == 0 and out == "player 8: Cat Cole\n", err
+    conn = connect(db)
+    sign_in(conn, 2, "A", 2)
+    # At table 2 in round 1 the seats are N 3, E 5, S 7, W 6: North keys member 101, East 102 (South and West 0).
+    record_players(conn, PlayerNumbers(section="A", table=2, round=1, north=101, east=102, south=0, west=0,
+                                       terminal=2, seq=1))
+    e = individual(2, 1).at(1, 1)
+    sign_in(conn, 1, "A", 1)
+    ingest(conn, IncomingResult(terminal=1, sequence=1, section="A", table=1, round=1, board=1, ns_pair=e.ns_pair,
+                                ew_pair=e.ew_pair, contract="4S", declarer="N", tricks=10))
+    conn.close()
+    code, out, _ = tenace(capsys, "names", str(db))
+    assert "player 3: Ann Archer" in out and "player 5: Bob Baker" in out and "player 8: Cat Cole" in out
+    doc = json.loads(tenace(capsys, "results", str(db), "--json")[1])
+    named = {line["pair"]: line.get("names") for line in doc["sections"][0]["report"]["ranking"]}
+    assert named["8"] == "Cat Cole" and named["1"] is None
+    for args, message in ((["--player", "9", "--member", "5"], "section A has players 1 to 8, not 9"),
+                          (["--player", "3"], "--player and --member go together"),
+                          (["--player", "3", "--member", "0"], "a member number is 1 to 999999, not 0")):
+        code, out, err = tenace(capsys, "names", str(db), *args)
+        assert (code, out) == (2, "") and message in err, err

@@ -12,13 +12,23 @@ from tenace.commands.pair_option import parse_pair
 from tenace.errors import UsageError
 from tenace.roster import read_roster
 from tenace.store import EntryError, event_info, login_name
-from tenace.store.names import keep_roster, names_of, pair_players, roster, set_pair_players
+from tenace.store.director import chosen_section
+from tenace.store.names import (
+    individual_members,
+    keep_roster,
+    names_of,
+    pair_players,
+    roster,
+    set_individual_player,
+    set_pair_players,
+)
 
 HELP = "who the pairs are: import the club's roster, set a pair's players, list the pairs' names"
 EPILOG = """\
 examples:
   tenace names club.sqlite --roster members.csv          number, name and club id of every member
   tenace names club.sqlite --pair "NS 3" --players 101 117
+  tenace names club.sqlite --player 8 --member 117       an individual's player 8 is member 117
   tenace names club.sqlite                               every pair with its players
 
 A pair's players are those the director sets here, else the numbers keyed at its table (tenace collect
@@ -35,6 +45,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     what.add_argument("--roster", metavar="FILE", help="import the club's roster from a CSV file ('-': standard input)")
     what.add_argument("--pair", metavar="PAIR", help='the pair whose players --players names: "NS 3", "A-EW 7", "7"')
     p.add_argument("--players", type=int, nargs=2, metavar="N", help="the pair's two player numbers")
+    what.add_argument("--player", type=int, metavar="N", help="an individual's player (by the movement's number) whom "
+                                                             "--member names")
+    p.add_argument("--member", type=int, metavar="M", help="the player's member number (as in the roster)")
+    p.add_argument("--section", metavar="S", help="the individual's section, when the event has several")
     p.add_argument("--who", help="who sets them (default: the user's login name)")
     p.set_defaults(run=run)
 
@@ -42,10 +56,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if (args.pair is None) != (args.players is None):
         raise UsageError("--pair and --players go together: --pair \"NS 3\" --players 101 117")
+    if (args.player is None) != (args.member is None):
+        raise UsageError("--player and --member go together: --player 8 --member 117")
     with open_event(event_file(args)) as conn:
         try:
             if args.roster is not None:
                 _import(conn, args.roster)
+            elif args.player is not None:
+                section = chosen_section(conn, args.section)
+                set_individual_player(conn, section, args.player, args.member, who=args.who or login_name())
+                print(f"player {args.player}: {names_of((args.member,), roster(conn))}")
             elif args.pair is not None:
                 pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], option="--pair")
                 set_pair_players(conn, pair.section, pair.number, pair.field, tuple(args.players),
@@ -81,6 +101,8 @@ def _list(conn: sqlite3.Connection) -> None:
     print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''}")
     sections = event_info(conn).sections
     for s in sections:
+        for player, member in sorted(individual_members(conn, s.name).items()):
+            print(f"  {f'{s.name}-' if len(sections) > 1 else ''}player {player}: {names_of((member,), members)}")
         players = pair_players(conn, s.name)
         for (pair, direction), numbers in sorted(players.items(), key=lambda kv: (kv[0][1], kv[0][0])):
             label = f"{direction} {pair}".strip()

@@ -19,7 +19,7 @@ from tenace.store.encounters import section_boards, slot_count
 from tenace.store.event import EventInfo, event_info, partnerships
 from tenace.store.hand_records import hand_records
 from tenace.store.movement_changes import section_changes
-from tenace.store.names import names_of, pair_players, roster
+from tenace.store.names import individual_members, names_of, pair_players, roster
 from tenace.store.queries import conflicts, current_results
 from tenace.store.scoring_input import board_results, pair_id, pair_penalties
 from tenace_rules.board import dealer, vulnerability
@@ -158,6 +158,7 @@ def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method:
     if penalised:
         raise ResultsError("a Law 90 penalty in an individual is a player's, which tenace results cannot take yet")
     shown = section_shown(section, len(info.sections))
+    members, known = individual_members(conn, section), roster(conn)
     partners: dict[str, tuple[str, str]] = {}
     for number, players in partnerships(conn, section).items():
         partnership = pair_id(section, number, "")
@@ -165,7 +166,8 @@ def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method:
         if partnership in pairs.named:
             pairs.named[partnership] = Pair("+".join(map(str, players)), None, shown)
         for player, key in zip(players, partners[partnership], strict=True):
-            pairs.named[key] = Pair(str(player), None, shown)
+            names = names_of((members[player],), known) if player in members else None
+            pairs.named[key] = Pair(str(player), None, shown, names=names)
     return score_individual_session(results, partners)
 
 

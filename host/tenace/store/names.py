@@ -73,6 +73,41 @@ def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, directio
                      (section, pair, direction, players[0], players[1], who, timestamp()))
 
 
+def set_individual_player(conn: sqlite3.Connection, section: str, player: int, member: int, *, who: str) -> None:
+    """The director says who an individual's player is (a member number); committed."""
+    seats = conn.execute("SELECT count(*), max(max(first_player, second_player)) FROM partnership WHERE section = ?",
+                         (section,)).fetchone()
+    if not seats[0]:
+        raise EntryError(f"section {section} is not an individual: name its pairs' players with --pair")
+    if not 1 <= player <= seats[1]:
+        raise EntryError(f"section {section} has players 1 to {seats[1]}, not {player}")
+    if not 1 <= member <= MAX_NUMBER:
+        raise EntryError(f"a member number is 1 to {MAX_NUMBER}, not {member}")
+    with transaction(conn):
+        conn.execute("INSERT INTO individual_player (section, player, member, who, at) VALUES (?, ?, ?, ?, ?)"
+                     " ON CONFLICT (section, player) DO UPDATE SET member = excluded.member, who = excluded.who,"
+                     " at = excluded.at", (section, player, member, who, timestamp()))
+
+
+def individual_members(conn: sqlite3.Connection, section: str) -> dict[int, int]:
+    """An individual's player -> member number: the director's, else the first keyed at a table they sat at (the
+    seat's number of a PLAYERS message, read through the round's partnerships)."""
+    out: dict[int, int] = {}
+    keyed = conn.execute(
+        "SELECT n.first_player, n.second_player, w.first_player, w.second_player, p.north, p.south, p.east, p.west"
+        " FROM encounter e JOIN players p ON p.section = e.section AND p.table_no = e.table_no AND p.round = e.round"
+        " JOIN partnership n ON n.section = e.section AND n.number = e.ns_pair"
+        " JOIN partnership w ON w.section = e.section AND w.number = e.ew_pair"
+        " WHERE e.section = ? ORDER BY e.round, p.id", (section,)).fetchall()
+    for north, south, east, west, *members in keyed:
+        for player, member in zip((north, south, east, west), members, strict=True):
+            if member:
+                out.setdefault(int(player), int(member))
+    for player, member in conn.execute("SELECT player, member FROM individual_player WHERE section = ?", (section,)):
+        out[int(player)] = int(member)
+    return out
+
+
 def pair_players(conn: sqlite3.Connection, section: str) -> dict[tuple[int, str], tuple[int, int]]:
     """(pair, 'NS'/'EW', or '' in a Howell) -> its two players' numbers: the director's, else the first keyed at a
     table it sat at.

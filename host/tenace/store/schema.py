@@ -420,6 +420,16 @@ CREATE TABLE partnership (
     second_player INTEGER NOT NULL CHECK (second_player >= 1 AND second_player <> first_player),
     PRIMARY KEY (section, number)
 ) WITHOUT ROWID;
+
+-- Who an individual's players are (their member numbers, names in the roster), as the director set them.
+CREATE TABLE individual_player (
+    section TEXT NOT NULL REFERENCES section(name),
+    player INTEGER NOT NULL CHECK (player >= 1),
+    member INTEGER NOT NULL CHECK (member >= 1),
+    who TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (section, player)
+) WITHOUT ROWID;
 """
 
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
