@@ -70,6 +70,34 @@ def test_the_pbn_export_scores_back_to_the_same_rankings(tmp_path: Path, capsys:
     assert code == 0 and out == text
 
 
+def test_the_directors_adjusted_scores_go_through_the_pbn_export_to_the_same_rankings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db)
+    e1, e2, e3, e4 = (MITCHELL.at(t, 1) for t in (1, 2, 3, 4))
+    adjustments = [  # scores every vulnerability allows (Law 77): partscores
+        ["--table", "1", "--board", str(e1.boards[0]), "--ns", "A+", "--ew", "A-"],
+        ["--table", "2", "--board", str(e2.boards[0]), "--percent", "55/45"],
+        ["--table", "3", "--board", str(e3.boards[0]), "--assigned", "+140"],
+        ["--table", "4", "--board", str(e4.boards[0]), "--weighted", "3/5:+140,2/5:-110"],
+        ["--table", "4", "--board", str(e4.boards[1]), "--assigned", "+110", "--ew-assigned", "-140"],
+    ]
+    for args in adjustments:
+        code, _, err = tenace(capsys, "adjust", str(db), *args, "--why", "TD's ruling")
+        assert code == 0, (args, err)
+    pbn = tmp_path / "adjusted.pbn"
+    assert tenace(capsys, "report", str(db), "--pbn", str(pbn))[0] == 0
+    text = pbn.read_text(encoding="utf-8")
+    assert "   A+     A- " in text and "  55%    45% " in text and '"3/5:140 2/5:-110"' in text
+    assert " -     -  -    110    140 " in text, "the split: NS's +110, EW's own +140"
+    code, shown, _ = tenace(capsys, "results", str(db))
+    code2, scored, err = tenace(capsys, "score", str(pbn))
+    assert (code, code2) == (0, 0) and "left out" not in err, err
+    assert ranking(scored) == ranking(shown) and len(ranking(shown)) == 10
+    code, _, err = tenace(capsys, "score", str(pbn), "--method", "butler")
+    assert code == 0 and "an assigned score: Butler and cross-IMPs from a file take played and artificial" in err
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--pbn", "x.pbn"], "this event has sections A, B: give --section, one PBN file each"),
     (["--section", "C", "--pbn", "x.pbn"], "there is no section 'C'"),

@@ -8,13 +8,15 @@ scored is left out and described in the `problems` list the caller passes; the r
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
-from tenace.scoring.model import Artificial, Average, BoardResult, Played
+from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, assigned
 from tenace.scoring.teams import RoomScores
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract, parse_declarer, parse_vulnerability
@@ -22,6 +24,9 @@ from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 
 _AVERAGES = {"A+": Average.PLUS, "A": Average.EVEN, "A-": Average.MINUS}
+_PERCENT = re.compile(r"\d{1,3}(\.\d{1,2})?%")
+_SCORE = re.compile(r"[+-]?\d{1,4}")
+_WEIGHT = re.compile(r"\d{1,3}/\d{1,3}|\d")
 _NO_CONTRACT = ("", "-", "?")
 
 
@@ -56,6 +61,10 @@ class RawResult:
     ns_score: int | None  # recomputed by Law 77; None for an artificial result
     line: int | None = None  # the file line the row starts on
     lead: str | None = None  # the Lead column, "S9", when the file has one and the row a lead
+    # The director's assigned score (Law 12C1) when no contract was played: NS scores with their weights, "1:620"
+    # or "3/5:620 2/5:-100", and East-West's own in `ew_weights` when the two sides' scores do not balance.
+    weights: str | None = None
+    ew_weights: str | None = None
 
     @property
     def named(self) -> bool:
@@ -94,7 +103,25 @@ def score_contract(contract_text: str, declarer_text: str, result_text: str, vul
 def _artificial(cell: str) -> str | None:
     # `^` marks an adjusted score in some exporters ("^A+", "A+^"); only the award itself matters here.
     text = cell.replace("^", "").strip().upper()
-    return text if text in _AVERAGES else None
+    if text in _AVERAGES:
+        return text
+    return text if _PERCENT.fullmatch(text) and Fraction(text[:-1]) <= 100 else None
+
+
+def _assigned(cell: str, sign: int = 1) -> str | None:
+    """An assigned score's cell as stored weights (NS scores, or the side's own times `sign`): "620" (one score,
+    Law 12C1(b)) is "1:620"; "3/5:620 2/5:-100" (Law 12C1(c)) stays; None when the cell is neither. PBN has no
+    word for a weighted score: this is tenace report's, which this reader takes back."""
+    text = cell.strip()
+    if _SCORE.fullmatch(text):
+        return f"1:{sign * int(text)}"
+    parts = [part.partition(":") for part in text.split()]
+    if not parts or any(not colon or not _WEIGHT.fullmatch(w) or not _SCORE.fullmatch(s) for w, colon, s in parts):
+        return None
+    weights = [Fraction(w) for w, _, _ in parts]
+    if any(w <= 0 for w in weights) or sum(weights) != 1:
+        return None
+    return " ".join(f"{w}:{sign * int(s)}" for w, (_, _, s) in zip(weights, parts, strict=True))
 
 
 def raw_results(game: PbnGame, problems: list[LeftOut]) -> list[RawResult]:
@@ -124,11 +151,20 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
     contract = rec.get("Contract", "").strip()
     artificial = None
     score: int | None = None
+    weights = ew_weights = None
     if contract in _NO_CONTRACT:
-        ns, ew = _artificial(rec.get("Score_NS", "")), _artificial(rec.get("Score_EW", ""))
-        if ns is None or ew is None:
-            raise PbnResultError("no contract and no artificial score (A+/A/A-)")
-        artificial = (ns, ew)
+        ns_cell, ew_cell = rec.get("Score_NS", ""), rec.get("Score_EW", "")
+        ns, ew = _artificial(ns_cell), _artificial(ew_cell)
+        weights = _assigned(ns_cell)
+        if ns is not None and ew is not None:
+            artificial = (ns, ew)
+        elif weights is not None:  # Score_EW: "-", or East-West's own score when the sides' do not balance
+            ew_weights = None if ew_cell.strip() in _NO_CONTRACT else _assigned(ew_cell, -1)
+            if ew_weights is None and ew_cell.strip() not in _NO_CONTRACT:
+                raise PbnResultError(f"Score_EW {ew_cell!r} is not East-West's assigned score")
+            ew_weights = None if ew_weights == weights else ew_weights
+        else:
+            raise PbnResultError("no contract, no artificial score (A+/A/A-, 60%) and no assigned score (+620)")
     else:
         score = score_contract(contract, rec.get("Declarer", ""), rec.get("Result", ""), vul)
     return RawResult(
@@ -139,7 +175,7 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
         contract=contract, declarer=rec.get("Declarer", ""), result=rec.get("Result", ""),
         count=int(rec["Multiplicity"]) if rec.get("Multiplicity", "").isdigit() else 1,
         artificial=artificial, ns_score=score, line=line,
-        lead=rec["Lead"] if rec.get("Lead", "-") not in _NO_CONTRACT else None,
+        lead=rec["Lead"] if rec.get("Lead", "-") not in _NO_CONTRACT else None, weights=weights, ew_weights=ew_weights,
     )
 
 
@@ -176,9 +212,11 @@ def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = 
             problems.append(LeftOut(r.line, r.board, f"row {r.row}",
                                     f"a Multiplicity of {r.count} cannot be matchpointed by pair"))
             continue
-        outcome: Played | Artificial
+        outcome: Outcome
         if r.artificial is not None:
-            outcome = Artificial(_AVERAGES[r.artificial[0]], _AVERAGES[r.artificial[1]])
+            outcome = Artificial(*(_AVERAGES.get(side) or Fraction(side[:-1]) for side in r.artificial))
+        elif r.weights is not None:
+            outcome = assigned(r.weights, r.ew_weights)
         else:
             assert r.ns_score is not None
             outcome = Played(r.ns_score)

@@ -37,10 +37,26 @@ def score_imp(net: Decimal) -> str:
     return f"{'EW' if net < 0 else 'NS'} {text}"
 
 
+def assigned_cells(weights: str, ew_weights: str) -> tuple[str, str | None]:
+    """An assigned score's Score_NS and Score_EW: "620" for one score (Law 12C1(b)), "3/5:620 2/5:-100" for a
+    weighted one (PBN has no word for it: tenace score reads this back); Score_EW only when East-West have their own
+    score (a split), from their side: NS -100 for EW is "100"."""
+    def cell(text: str, sign: int) -> str:
+        parts = [(w, sign * int(s)) for w, _, s in (part.partition(":") for part in text.split())]
+        return str(parts[0][1]) if len(parts) == 1 else " ".join(f"{w}:{s}" for w, s in parts)
+
+    return cell(weights, 1), cell(ew_weights, -1) if ew_weights else None
+
+
 def score_row(line: TravellerLine, spec: list[tuple[str, int, str]]) -> list[str]:
-    """One ScoreTable row: who, what was played (or the artificial scores, A+/A-) and the method's figures."""
+    """One ScoreTable row: who, what was played (or the artificial scores, A+/A-, or the assigned one, +620) and the
+    method's figures."""
     adjusted = line.adjustment
-    scores = (adjusted.ns, adjusted.ew) if adjusted is not None else (line.ns_score, None)
+    scores: tuple[str | int | None, str | None]
+    if adjusted is not None and adjusted.weights:
+        scores = assigned_cells(adjusted.weights, adjusted.ew_weights)
+    else:
+        scores = (adjusted.ns, adjusted.ew) if adjusted is not None else (line.ns_score, None)
     values: dict[str, str | int | Decimal | None] = {
         "Table": line.table, "Round": line.round,
         "PairId_NS": line.ns.number if line.ns else None, "PairId_EW": line.ew.number if line.ew else None,

@@ -41,7 +41,7 @@ from tenace.reports.model import (
 from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
-from tenace.scoring.imp_results import ImpLine
+from tenace.scoring.imp_results import Award, ImpLine
 from tenace.scoring.matchpoints import BoardScore, MatchpointOptions, matchpoint_board
 from tenace.scoring.model import BoardResult
 from tenace.scoring.pairs_session import score_pairs_session
@@ -115,6 +115,9 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
     ns, ew = _pair(pairs, r.ns_pair), _pair(pairs, r.ew_pair)
     if r.artificial is not None:
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(*r.artificial), count=r.count)
+    if r.weights is not None:
+        return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(weights=r.weights,
+                                                                          ew_weights=r.ew_weights or ""))
     contract = parse_contract(r.contract)
     if contract.passed_out:
         return TravellerLine(r.table, r.round, ns, ew, contract="Pass", ns_score=0, count=r.count)
@@ -210,6 +213,18 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, proble
 
 def _imp_rows(games: list[PbnGame], problems: list[LeftOut]) -> tuple[list[RawResult], bool]:
     rows, named = named_rows(all_raw_results(games, problems), problems)
+    kept = []
+    for r in rows:
+        try:
+            if r.weights is not None:
+                raise ValueError("an assigned score: Butler and cross-IMPs from a file take played and artificial "
+                                 "(A+/A/A-) results")
+            for side in r.artificial or ():
+                Award.parse(side)  # a percentage has an IMP equivalent only at 60/50/40
+            kept.append(r)
+        except ValueError as e:
+            problems.append(LeftOut(r.line, r.board, f"row {r.row}", str(e)))
+    rows = kept
     if not rows:
         raise nothing_scored(games, problems)
     return rows, named

@@ -92,6 +92,16 @@ class Split:
 Outcome = Played | NotPlayed | Artificial | Weighted | Split
 
 
+def assigned(weights: str, ew_weights: str | None = None) -> Weighted | Split:
+    """An assigned score as the event file and tenace report write it, weights of NS scores ("1:620", "3/5:620
+    2/5:-100"); a Split when East-West have their own (`ew_weights`)."""
+    def parsed(text: str) -> Weighted:
+        return Weighted(tuple((Fraction(w), int(s)) for w, _, s in (part.partition(":") for part in text.split())))
+
+    ns = parsed(weights)
+    return Split(ns, parsed(ew_weights)) if ew_weights else ns
+
+
 @dataclass(frozen=True, slots=True)
 class BoardResult:
     """What happened on one board at one table, with who sat North-South and East-West.

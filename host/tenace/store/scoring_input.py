@@ -15,10 +15,9 @@ from tenace.scoring.model import (
     Penalty,
     PenaltyUnit,
     Played,
-    Split,
-    Weighted,
+    assigned,
 )
-from tenace.store.director import components, penalties
+from tenace.store.director import penalties
 from tenace.store.fields import one_field_sections
 from tenace.store.queries import current_results
 from tenace.store.versions import Version
@@ -64,8 +63,7 @@ def outcome(v: Version) -> Outcome:
     if v.kind == "artificial" and v.ns_adjust and v.ew_adjust:
         return Artificial(_side(v.ns_adjust), _side(v.ew_adjust))
     if v.kind == "weighted" and v.weights:
-        ns = Weighted(tuple(components(v.weights) or ()))
-        return Split(ns, Weighted(tuple(components(v.ew_weights) or ()))) if v.ew_weights else ns
+        return assigned(v.weights, v.ew_weights)
     raise ValueError(f"result id {v.id} ({v.kind}) has no score for the scoring engine")
 
 
