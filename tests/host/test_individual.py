@@ -23,6 +23,15 @@ from tenace.store.link import PlayerNumbers, record_players
 from tenace.store.model import IncomingResult
 
 
+def new_individual(tmp_path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> Path:
+    """A 2-table individual of 1 board a round made by `tenace event new`, with these options too."""
+    db = tmp_path / "individual.sqlite"
+    code, _, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Tuesday individual", "--movement",
+                          "individual", "--tables", "2", "--boards-per-round", "1", *options)
+    assert code == 0, err
+    return db
+
+
 @pytest.mark.parametrize("tables", [2, 3, 4, 5])
 def test_a_complete_individual_is_a_whist_design_and_passes_the_check(tables: int) -> None:
     m = individual(tables, 2)
@@ -120,12 +129,9 @@ def test_each_player_scores_the_boards_they_played_whoever_their_partner() -> No
 def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The same two rounds as above, through `tenace event new` and terminals' results: board 1 4S= (+420) at table
     1 and 3S+1 (+170) at table 2; board 2 (NS vulnerable) 4S-1 (-100) at both."""
-    db = tmp_path / "individual.sqlite"
-    code, out, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Tuesday individual", "--movement",
-                            "individual", "--tables", "2", "--boards-per-round", "1", "--rounds", "2")
-    assert code == 0, err
-    assert "Individual (first 2 of 7 rounds), 2 tables, 2 rounds of 1 boards" in out
+    db = new_individual(tmp_path, capsys, "--rounds", "2")
     code, out, _ = tenace(capsys, "event", "show", "--db", str(db))
+    assert "Individual (first 2 of 7 rounds), 2 tables, 2 rounds of 1 boards" in out
     assert "round  1 table  1: 8+1 (NS) v 2+4 (EW)  boards 1" in out
     conn = connect(db)
     sign_in(conn, 1, "A", 1)
@@ -155,9 +161,7 @@ def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pyte
 
 def test_an_individual_event_scored_by_imps_is_refused_in_one_line(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "individual.sqlite"
-    tenace(capsys, "event", "new", "--db", str(db), "--name", "Individual", "--movement", "individual", "--tables",
-           "2", "--boards-per-round", "1", "--scoring", "imps")
+    db = new_individual(tmp_path, capsys, "--scoring", "imps")
     conn = connect(db)
     sign_in(conn, 1, "A", 1)
     e = individual(2, 1).at(1, 1)
@@ -170,9 +174,7 @@ def test_an_individual_event_scored_by_imps_is_refused_in_one_line(tmp_path: Pat
 
 def test_the_collectors_round_plan_names_each_player_and_their_next_seat(tmp_path: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "individual.sqlite"
-    tenace(capsys, "event", "new", "--db", str(db), "--name", "Individual", "--movement", "individual", "--tables",
-           "2", "--boards-per-round", "1", "--rounds", "3")
+    db = new_individual(tmp_path, capsys, "--rounds", "3")
     conn = connect(db)
     try:
         m = individual(2, 1, rounds=3)
@@ -195,9 +197,7 @@ def test_the_collectors_round_plan_names_each_player_and_their_next_seat(tmp_pat
 
 def test_an_individuals_players_are_named_by_the_director_or_by_the_numbers_keyed_at_the_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "individual.sqlite"
-    tenace(capsys, "event", "new", "--db", str(db), "--name", "Individual", "--movement", "individual", "--tables",
-           "2", "--boards-per-round", "1", "--rounds", "2")
+    db = new_individual(tmp_path, capsys, "--rounds", "2")
     roster = tmp_path / "members.csv"
     roster.write_text("101,Ann Archer\n102,Bob Baker\n117,Cat Cole\n", encoding="utf-8")
     assert tenace(capsys, "names", str(db), "--roster", str(roster))[0] == 0
