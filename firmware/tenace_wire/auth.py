@@ -50,6 +50,8 @@ except ImportError:  # MicroPython: no hmac module, use hmac_sha256_small
     std_hmac = None  # type: ignore[assignment]
 
 NONCE_SIZE = 8
+CLUB_KEY_SIZE = 16  # 128 random bits, made once by the director's laptop
+CLUB_ID_SIZE = 4  # the club key's id in HELLO (pairing.club_id)
 _BLOCK = 64  # SHA-256 block size in bytes
 # The key of the two unauthenticated pairing frames (HELLO, PAIR_OFFER): public by design.
 PUBLIC_KEY = b"tenace-public-v1"
