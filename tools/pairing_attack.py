@@ -7,7 +7,7 @@ was right. Shared by tests/host/test_club_key.py and tools/bench_pairing_attack.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from tenace_wire.auth import Tagger
@@ -58,8 +58,8 @@ def recording_of(heard: list[bytes], terminal: int) -> Recording:
     return Recording(offer.nonce, mine[types.index(SIGN_IN)], getattr(hello, "club", b""))
 
 
-def find_code(recording: Recording, codes: Iterable[int], derive: Derive) -> str | None:
-    """The first code whose derived event key verifies the recorded frame's tag, or None."""
+def matching_codes(recording: Recording, codes: Iterable[int], derive: Derive) -> Iterator[str]:
+    """Every code (of `codes`, as numbers) whose derived event key verifies the recorded frame's tag."""
     frame = recording.signed
     end = len(frame) - CRC_SIZE - TAG_SIZE
     signed, tag = frame[:end], frame[end:end + TAG_SIZE]
@@ -67,8 +67,12 @@ def find_code(recording: Recording, codes: Iterable[int], derive: Derive) -> str
     for n in codes:
         code = "%06d" % n
         if Tagger(derive(code, nonce)).verify(signed, tag):
-            return code
-    return None
+            yield code
+
+
+def find_code(recording: Recording, codes: Iterable[int], derive: Derive) -> str | None:
+    """The first code whose derived event key verifies the recorded frame's tag, or None."""
+    return next(matching_codes(recording, codes, derive), None)
 
 
 def code_alone(code: str, nonce: bytes) -> bytes:

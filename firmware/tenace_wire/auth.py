@@ -36,11 +36,12 @@ Threat model, honestly:
   event: the club key alone, on a terminal left from last week, does not give tonight's key.
 - Not stopped without it (v1): a prepared eavesdropper. The code has 10^6 values (about 20 bits).
   Whoever records the PAIR_OFFER and one tagged frame of a v1 terminal can try every code offline
-  (a few seconds on a laptop in Python, far less in C), learn that event key and then forge frames
-  as any terminal that paired with the code alone, or as a terminal id not yet heard at this event
-  (the host cannot tell a new v1 terminal from him). Terminals that paired with the club key keep
-  their own key: he cannot forge theirs. So an event where every terminal has the club key is only
-  exposed through a terminal that pairs without it; the director sees which did (tenace problems).
+  (about 10 s of one core in plain Python, tools/bench_pairing_attack.py; far less in optimised
+  code), learn that event key and then forge frames as any terminal that paired with the code
+  alone, or as a terminal id not yet heard at this event (the host cannot tell a new v1 terminal
+  from him). Terminals that paired with the club key keep their own key: he cannot forge theirs.
+  So an event where every terminal has the club key is only exposed through a terminal that pairs
+  without it; the director sees which did (tenace problems).
 - Not stopped: reading. Nothing is encrypted: anyone with a 2.4 GHz receiver can read results,
   travellers and rankings as they are sent (a traveller sent to a table can be read at the next
   table, so the host should send one only after the board is played everywhere it matters).
