@@ -15,8 +15,10 @@ from cli_runner import tenace
 from pairing_attack import RecordingChannel, code_alone, find_code, recording_of, with_club_key
 from test_flash import FakeDevice, micropython_in, terminal_board, unix_device, with_fake
 
+from tenace.cli import build_parser
 from tenace.club_key import ENV, club_key_path, make_club_key, read_club_key
 from tenace.collector import Collector, link_key
+from tenace.commands.collect import start_collecting
 from tenace.errors import UsageError
 from tenace.flashing import plan as flashing_plan
 from tenace.movement import mitchell
@@ -264,3 +266,24 @@ def test_the_flashed_terminal_reads_its_club_key_on_micropython(unix_device: tup
     read = micropython_in(root, "from tenace_terminal.settings_file import read_settings\n"
                                 "s = read_settings('terminal.cfg', 1)\nprint(s['id'], s['club'].hex())")
     assert read.stdout.split() == ["9", club.key.hex()], read.stderr
+
+
+# -- tenace collect --
+
+def test_the_collector_uses_the_laptops_club_key_and_refuses_a_damaged_one(db: sqlite3.Connection, db_path: Path,
+                                                                          capsys, monkeypatch, tmp_path: Path) -> None:
+    path = tmp_path / "club.key"
+    monkeypatch.setenv(ENV, str(path))
+    club, _ = make_club_key()
+    args = build_parser().parse_args(["collect", "--db", str(db_path), "--listen", "127.0.0.1:0"])
+    collecting = start_collecting(args, db_path)
+    try:
+        assert collecting.collector.club_id == club.id
+    finally:
+        collecting.close()
+    out = capsys.readouterr().out
+    assert f"Club key {club.id} ({path}): terminals flashed with it pair with it" in out and club.key.hex() not in out
+    path.write_text("0123\n")
+    code, _, err = tenace(capsys, "collect", "--db", str(db_path), "--listen", "127.0.0.1:0")
+    assert code == 2 and err == (f"tenace collect: {path} is not a club key (32 hex digits); move it away and run "
+                                 f"tenace flash --club-key to make a new one (then flash every terminal again)\n")
