@@ -328,8 +328,10 @@ class Collector:
         if way == "club":
             log.info("terminal %d paired with the club key (id %s)", terminal, self.club_id)
         else:
-            log.warning("terminal %d paired with the code alone (no club key): whoever recorded its pairing on the "
-                        "radio can find the event key; tenace flash puts the club key on it", terminal)
+            # A warning where the club has a key (that terminal lacks it), news where it has none (as all do then).
+            log.log(logging.WARNING if self.club_id else logging.INFO, "terminal %d paired with the code alone (no "
+                    "club key): whoever recorded its pairing on the radio can find the event key; tenace flash "
+                    "--club-key puts the club key on it", terminal)
 
     def _warn(self, terminal: int, what: str, text: str, *args: object) -> None:
         if (terminal, what) not in self._warned:
