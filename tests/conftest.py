@@ -33,6 +33,13 @@ TOOLS = ROOT / "tools"
 sys.path.append(str(TOOLS))
 
 
+@pytest.fixture(autouse=True)
+def no_club_key(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test reads or makes the club key of the user running it (tenace.club_key): by default the laptop has
+    none; a test that wants one points TENACE_CLUB_KEY at its own."""
+    monkeypatch.setenv("TENACE_CLUB_KEY", str(tmp_path_factory.getbasetemp() / "no-club-key" / "club.key"))
+
+
 def venv_tool(name: str) -> Path:
     """A console script installed next to the running interpreter (.venv/bin), else on PATH; the test fails
     when set-up has not installed it."""

@@ -67,10 +67,11 @@ class SimulatedTerminal:
     acks: dict[int, int] = field(default_factory=dict)  # first seq acknowledged -> status
     refused: int = 0  # frames its session refused (most: frames for other terminals on the shared channel)
     key: bytes | None = None  # the event key, once paired
+    club: bytes | None = None  # the club key tenace flash would have written; None: it pairs with the code alone
     _hello_at: int = -HELLO_EVERY_MS
 
     def __post_init__(self) -> None:
-        self.session = TerminalSession(self.terminal, self.rng.getrandbits)
+        self.session = TerminalSession(self.terminal, self.rng.getrandbits, club=self.club)
 
     @property
     def paired(self) -> bool:

@@ -1,6 +1,6 @@
 """The terminal's link adapter: the app's link.send(dict) / link.recv() spoken as the wire protocol over any transport.
 
-    link = WireLink(transport, terminal, storage, clock, random_bits=None)
+    link = WireLink(transport, terminal, storage, clock, random_bits=None, club=None)
 transport.send(frame: bytes), transport.recv() -> bytes or None (never blocks); terminal: the wire
 terminal id (1..65534); storage: the app's journal directory (the link keeps link.state there);
 clock.ticks_ms() (wrapping at 2**30 on MicroPython: the link adds up the differences).
@@ -17,7 +17,8 @@ blocks in the state file (session.py) so that none is reused after a reboot. A s
 plan whose answer does not come (the host took the request and then died) is asked for again.
 
 Pairing. Without an event key `needs_code` is True and the app's sign_in carries the 6-digit code:
-HELLO goes out about once a second until a PAIR_OFFER; the key derived from it is kept in the state
+HELLO goes out about once a second until a PAIR_OFFER (with the club key's id when `club`, the key
+`tenace flash` wrote, is given); the key derived from it is kept in the state
 file once the host has answered a sign-in under it (proof that the code was right). No answer in
 ANSWER_MS: the key is dropped, and the app is told the code was wrong.
 
@@ -69,8 +70,9 @@ def _urandom_bits(n: int) -> int:
 
 
 class WireLink:
-    def __init__(self, transport, terminal: int, storage: str, clock, random_bits=None) -> None:
+    def __init__(self, transport, terminal: int, storage: str, clock, random_bits=None, club=None) -> None:
         self.transport = transport
+        self.club = club  # the club key from the settings file, or None (auth.py: the two ways of pairing)
         self.clock = clock
         self.terminal = terminal
         self._random_bits = random_bits or _urandom_bits
@@ -132,7 +134,7 @@ class WireLink:
         self._save()
 
     def _new_session(self, key, next_seq: int) -> TerminalSession:
-        return TerminalSession(self.terminal, self._random_bits, key, next_seq, self._reserve)
+        return TerminalSession(self.terminal, self._random_bits, key, next_seq, self._reserve, club=self.club)
 
     # ---- the app's side
 

@@ -3,13 +3,24 @@
 How a terminal gets the key (pairing). The director's laptop opens an event with a random 8-byte
 event nonce and shows a 6-digit pairing code (`pairing_code`). A terminal that has no key sends an
 unauthenticated HELLO; the host answers with an unauthenticated PAIR_OFFER carrying the event
-nonce; the person at the table keys the code shown on the laptop; both sides compute
-    event key = HMAC-SHA256(key = b"tenace-pair-v1:" + code, msg = event nonce)[:16]
-(pairing.py: `event_key`). From then on every frame carries HMAC-SHA256(event key, header + payload) truncated
-to 8 bytes (`Tagger`), and the terminal's SIGN_IN, tagged with that key, proves to the host that
-the terminal knows the code. The terminal keeps the key in its journal, so a reboot needs no new
-pairing. The two pairing frames use a fixed public key (`PUBLIC_KEY`): they carry nothing secret
-and grant nothing; a forged offer can only make that terminal's sign-in fail.
+nonce; the person at the table keys the code shown on the laptop; both sides derive the event key
+(pairing.py: `event_key`) one of two ways:
+- with the club key (v2). The laptop makes the club key once (128 random bits, tenace.club_key)
+  and `tenace flash` writes it over the USB cable into the terminal's settings file; it never goes
+  on the air. Such a terminal's HELLO carries the key's id (`club_id`: 4 bytes of a hash of it, so
+  the host knows which way to derive), and
+      event key = HMAC-SHA256(key = club key, msg = b"tenace-pair-v2:" + code + event nonce)[:16]
+- with the code alone (v1): a terminal without a club key (a borrowed unit, the browser's spare
+  terminal), whose HELLO carries no id:
+      event key = HMAC-SHA256(key = b"tenace-pair-v1:" + code, msg = event nonce)[:16]
+From then on every frame carries HMAC-SHA256(event key, header + payload) truncated to 8 bytes
+(`Tagger`), and the terminal's SIGN_IN, tagged with that key, proves to the host that the terminal
+knows the code (and, v2, holds the club key). The terminal keeps the key in its journal, so a reboot
+needs no new pairing. The two pairing frames use a fixed public key (`PUBLIC_KEY`): they carry
+nothing secret and grant nothing; a forged offer can only make that terminal's sign-in fail. The
+host keeps per terminal which way it paired (the event file) and checks its frames under that way's
+key only; a terminal that paired with the club key is never offered a v1 pairing again (a forged
+HELLO without the id cannot downgrade it), and a HELLO with another club key's id gets no offer.
 
 Threat model, honestly:
 - Stopped: noise and glitches (CRC-16 first, then the tag); frames from another event or another
@@ -19,17 +30,25 @@ Threat model, honestly:
   host's store, the terminal's replay window: see session.py); a frame of one terminal passed
   off as another's, or a host frame reflected back to the host (terminal id and the direction bit
   are inside the tag).
+- Stopped with the club key (v2): a prepared eavesdropper. He records the PAIR_OFFER and tagged
+  frames, but the event key also depends on 128 bits he never sees: trying the 10^6 codes gets him
+  nothing (tests/host/test_club_key.py tries them). The code still binds a terminal to tonight's
+  event: the club key alone, on a terminal left from last week, does not give tonight's key.
+- Not stopped without it (v1): a prepared eavesdropper. The code has 10^6 values (about 20 bits).
+  Whoever records the PAIR_OFFER and one tagged frame of a v1 terminal can try every code offline
+  (about 10 s of one core in plain Python, tools/bench_pairing_attack.py; far less in optimised
+  code), learn that event key and then forge frames as any terminal that paired with the code
+  alone, or as a terminal id not yet heard at this event (the host cannot tell a new v1 terminal
+  from him). Terminals that paired with the club key keep their own key: he cannot forge theirs.
+  So an event where every terminal has the club key is only exposed through a terminal that pairs
+  without it; the director sees which did (tenace problems).
 - Not stopped: reading. Nothing is encrypted: anyone with a 2.4 GHz receiver can read results,
   travellers and rankings as they are sent (a traveller sent to a table can be read at the next
   table, so the host should send one only after the board is played everywhere it matters).
-- Not stopped: a prepared eavesdropper. The code has 10^6 values (about 20 bits). Whoever records
-  the PAIR_OFFER and one tagged frame can try every code offline in about a second on a laptop,
-  learn the event key and then forge frames. The code keeps out people at the tables, not an
-  attacker with a radio sniffer and a plan. Without public-key cryptography (a PAKE), no short
-  code can do better; pairing over the USB cable with a full random key (`Tagger(any 16 bytes)`)
-  is the stronger option the API already allows.
-- Not stopped: jamming and flooding (denial of service), a stolen terminal (its flash holds the
-  key), a compromised laptop.
+- Not stopped: jamming and flooding (denial of service; a forged HELLO with a terminal's id can make
+  that terminal's next pairing fail), a stolen terminal (its flash holds the event key, and the
+  club key: a club that loses a terminal makes a new club key and flashes the others again), a
+  compromised laptop (it holds the club key file, readable by its user only).
 
 Why a hand-written HMAC on MicroPython: the firmware has `hashlib.sha256` built in but no `hmac`
 module. micropython-lib's current hmac is published only through mip's index, not PyPI; the PyPI
@@ -50,6 +69,8 @@ except ImportError:  # MicroPython: no hmac module, use hmac_sha256_small
     std_hmac = None  # type: ignore[assignment]
 
 NONCE_SIZE = 8
+CLUB_KEY_SIZE = 16  # 128 random bits, made once by the director's laptop
+CLUB_ID_SIZE = 4  # the club key's id in HELLO (pairing.club_id)
 _BLOCK = 64  # SHA-256 block size in bytes
 # The key of the two unauthenticated pairing frames (HELLO, PAIR_OFFER): public by design.
 PUBLIC_KEY = b"tenace-public-v1"

@@ -1,5 +1,7 @@
 """Link control messages: ACK, the pairing pair HELLO / PAIR_OFFER, and SIGN_IN with its answer (the table's settings).
 
+HELLO (2 or 6 bytes): firmware 16, then the terminal's club key id (4 bytes) if it has a club key.
+PAIR_OFFER (8 bytes): the event nonce.
 ACK (2 bytes): count 8 | status 8. The frame header's sequence number is the first one
 acknowledged; `count` frames from there are acknowledged (a fragmented message in one ACK).
 SIGN_IN (9 bytes): section 8 | table 16 | nonce 32 | firmware 16.
@@ -16,7 +18,7 @@ except ImportError:  # CPython on the host: const is only a compile-time hint
     def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
         return __value
 
-from tenace_wire.auth import NONCE_SIZE
+from tenace_wire.auth import CLUB_ID_SIZE, NONCE_SIZE
 from tenace_wire.fields import Message, malformed
 from tenace_wire.frame_types import ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER
 
@@ -58,13 +60,26 @@ class Ack(Message):
 
 
 class Hello(Message):
-    """A terminal without a key asks for the event nonce (unauthenticated)."""
+    """A terminal without a key asks for the event nonce (unauthenticated); `club` is its club key's id
+    (pairing.club_id, CLUB_ID_SIZE bytes) or empty: a terminal without a club key pairs with the code alone."""
 
     TYPE = HELLO
     FIELDS = ("firmware",)
     SPEC = (16, 0, 65535)
+    EXTRA = ("club",)
 
     firmware: int
+    club: bytes = b""
+
+    def encode_tail(self) -> bytes:
+        if not isinstance(self.club, (bytes, bytearray)) or len(self.club) not in (0, CLUB_ID_SIZE):
+            raise malformed("a club key id is %d bytes or none" % CLUB_ID_SIZE)
+        return bytes(self.club)
+
+    def decode_tail(self, tail: "bytes | memoryview") -> None:
+        if len(tail) not in (0, CLUB_ID_SIZE):
+            raise malformed("a club key id is %d bytes or none, not %d" % (CLUB_ID_SIZE, len(tail)))
+        self.club = bytes(tail)
 
 
 class PairOffer(Message):

@@ -1,11 +1,25 @@
-"""The host's end of the link (see session.py): every terminal of the event, duplicates checked with the store."""
+"""The host's end of the link (see session.py): every terminal of the event, duplicates checked with the store.
+
+One event key for every terminal, unless `use_keys` gives a terminal its own (one paired with the club key
+derives another event key: auth.py); a terminal's frames are checked under its keys, and frames to it carry the
+one its last frame verified under.
+"""
 
 from tenace_wire.auth import Tagger
 from tenace_wire.control import ACCEPTED, STORED, Ack, PairOffer, SignIn, SignInAnswer
-from tenace_wire.errors import ACCEPTED_FRAME, DUPLICATE, MALFORMED, NOT_SIGNED_IN, WRONG_TABLE, WireError, tally
+from tenace_wire.errors import (
+    ACCEPTED_FRAME,
+    BAD_TAG,
+    DUPLICATE,
+    MALFORMED,
+    NOT_SIGNED_IN,
+    WRONG_TABLE,
+    WireError,
+    tally,
+)
 from tenace_wire.fields import Message
 from tenace_wire.fragments import Reassembler, fragment_header
-from tenace_wire.frame import decode_frame, encode_frame, message_type
+from tenace_wire.frame import Frame, decode_frame, encode_frame, frame_terminal, message_type
 from tenace_wire.frame_types import ACK, FRAGMENT, FROM_TERMINAL, HELLO, PAIR_OFFER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, REFUSED, Inbound, Outbox, SeqCounter, frame_payloads
@@ -25,6 +39,7 @@ class HostSession:
                  base_ms: int = BASE_MS, max_ms: int = MAX_MS, max_pending: int = 4096) -> None:
         self.counters: "dict[str, int]" = {}  # errors.py: ACCEPTED_FRAME, DUPLICATE, reasons
         self._tagger = Tagger(key)
+        self._keys: "dict[int, list[Tagger]]" = {}  # terminal -> its own keys, the one to send under first
         self._ingested = ingested
         self._reserve = reserve
         self._block = block
@@ -50,6 +65,22 @@ class HostSession:
         def reserve_for(limit: int) -> None:
             reserve(terminal, limit)
         return SeqCounter(next_seq, reserve_for, self._block)
+
+    def use_keys(self, terminal: int, keys: "list[bytes]") -> None:
+        """The keys the terminal's frames may carry, tried in this order; the first is the key of frames to it until
+        one of its frames verifies under another. [] : the event's key alone, as for any terminal not named."""
+        if keys:
+            self._keys[terminal] = [Tagger(k) for k in keys]
+        else:
+            self._keys.pop(terminal, None)
+
+    def key_of(self, terminal: int) -> bytes:
+        """The key of frames to `terminal` now: the one its last frame verified under."""
+        return self._tagger_of(terminal).key
+
+    def _tagger_of(self, terminal: int) -> Tagger:
+        own = self._keys.get(terminal)
+        return own[0] if own else self._tagger
 
     def offer_pairing(self, terminal: int, nonce: bytes) -> bytes:
         """The PAIR_OFFER frame answering a HELLO (unauthenticated; the terminal asks again if it is lost)."""
@@ -80,8 +111,9 @@ class HostSession:
         if counter is None:
             counter = self._seqs[terminal] = self._counter(terminal, 1)
         seq = counter.take(len(frames))
+        tagger = self._tagger_of(terminal)
         for i, (ftype, payload) in enumerate(frames):
-            frame = encode_frame(self._tagger, True, ftype, terminal, seq + i, payload)
+            frame = encode_frame(tagger, True, ftype, terminal, seq + i, payload)
             self._out.put((terminal << 16) | (seq + i), frame, now)
         return seq
 
@@ -125,7 +157,7 @@ class HostSession:
         """Acknowledge a received message (after the store committed it), or refuse it for good (status >= 16)."""
         if status < REFUSED:
             self._done.add((inbound.terminal << 16) | inbound.seq)
-        self._replies.append(encode_frame(self._tagger, True, ACK, inbound.terminal, inbound.seq,
+        self._replies.append(encode_frame(self._tagger_of(inbound.terminal), True, ACK, inbound.terminal, inbound.seq,
                                           Ack(count=inbound.count, status=status).encode()))
 
     # -- receiving --
@@ -144,8 +176,26 @@ class HostSession:
             return True
         return self._ingested is not None and self._ingested(terminal, seq)
 
+    def _decode_under(self, data: "bytes | bytearray | memoryview", own: "list[Tagger]") -> Frame:
+        """Decode a frame under the first of a terminal's keys its tag verifies with, which becomes its first."""
+        for i in range(len(own)):
+            try:
+                frame = decode_frame(data, own[i], False)
+            except WireError as e:
+                if e.reason != BAD_TAG or i == len(own) - 1:
+                    raise
+                continue
+            if i:
+                own.insert(0, own.pop(i))
+            return frame
+        raise WireError(BAD_TAG, "no key")  # not reached: use_keys gives at least one
+
     def _receive(self, data: "bytes | bytearray | memoryview") -> "Inbound | None":
-        frame = decode_frame(data, self._tagger, False)
+        own = self._keys.get(frame_terminal(data))
+        if own is None:
+            frame = decode_frame(data, self._tagger, False)
+        else:
+            frame = self._decode_under(data, own)
         terminal = frame.terminal
         ftype = frame.type
         if ftype == ACK or ftype == HELLO:

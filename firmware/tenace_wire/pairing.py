@@ -1,11 +1,13 @@
-"""Pairing: the 6-digit code, the event key derived from it, and HMAC-SHA256 as a function (see auth.py).
+"""Pairing: the 6-digit code, the event key derived from it (and the club key), and HMAC-SHA256 as a function.
+
+auth.py says how pairing works and what each way stops.
 
 Imported only when a terminal pairs, and by the host: the terminal's steady state needs only auth.Tagger.
 """
 
 import hashlib
 
-from tenace_wire.auth import NONCE_SIZE, padded_key
+from tenace_wire.auth import CLUB_ID_SIZE, CLUB_KEY_SIZE, NONCE_SIZE, padded_key
 
 try:
     import hmac as std_hmac  # pyright: ignore[reportMissingImports]  # CPython only
@@ -19,6 +21,8 @@ if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.
 KEY_SIZE = 16
 CODE_DIGITS = 6
 _PAIR_PREFIX = b"tenace-pair-v1:"
+_CLUB_PREFIX = b"tenace-pair-v2:"
+_CLUB_ID_PREFIX = b"tenace-club-id:"
 
 
 def hmac_sha256_small(key: bytes, msg: "bytes | bytearray | memoryview") -> bytes:
@@ -47,11 +51,28 @@ def check_code(code: str) -> str:
     return digits
 
 
-def event_key(code: str, nonce: bytes) -> bytes:
-    """The per-event key both sides derive from the keyed pairing code and the host's event nonce."""
+def event_key(code: str, nonce: bytes, club: "bytes | None" = None) -> bytes:
+    """The per-event key both sides derive from the keyed pairing code and the host's event nonce; with the club
+    key (written by `tenace flash`, never sent on the air) it is keyed by the club key, so that the code and the
+    nonce alone, all an eavesdropper has, do not give it."""
     if len(nonce) != NONCE_SIZE:
         raise ValueError("the event nonce is %d bytes, not %d" % (NONCE_SIZE, len(nonce)))
-    return hmac_sha256(_PAIR_PREFIX + check_code(code).encode(), nonce)[:KEY_SIZE]
+    digits = check_code(code).encode()
+    if club is None:
+        return hmac_sha256(_PAIR_PREFIX + digits, nonce)[:KEY_SIZE]
+    check_club_key(club)
+    return hmac_sha256(club, _CLUB_PREFIX + digits + nonce)[:KEY_SIZE]
+
+
+def check_club_key(club: bytes) -> bytes:
+    if not isinstance(club, (bytes, bytearray)) or len(club) != CLUB_KEY_SIZE:
+        raise ValueError("a club key is %d bytes" % CLUB_KEY_SIZE)
+    return bytes(club)
+
+
+def club_id(club: bytes) -> bytes:
+    """The club key's public id (in HELLO): which key a terminal holds, not the key (a one-way hash of it)."""
+    return hashlib.sha256(_CLUB_ID_PREFIX + check_club_key(club)).digest()[:CLUB_ID_SIZE]
 
 
 def pairing_code(random_bits: "Callable[[int], int]") -> str:

@@ -51,10 +51,13 @@ class TerminalSession:
 
     def __init__(self, terminal: int, random_bits: "Callable[[int], int]", key: "bytes | None" = None,
                  next_seq: int = 1, reserve: "Callable[[int], None] | None" = None, block: int = 32,
-                 base_ms: int = BASE_MS, max_ms: int = MAX_MS, max_pending: int = 32) -> None:
+                 base_ms: int = BASE_MS, max_ms: int = MAX_MS, max_pending: int = 32,
+                 club: "bytes | None" = None) -> None:
         if not 1 <= terminal <= 65534:
             raise ValueError("terminal id %r: 1..65534" % (terminal,))
         self.terminal = terminal
+        self.club = club  # the club key `tenace flash` wrote, or None: pairing with the code alone (auth.py)
+        self._club_id = b""
         self.counters: "dict[str, int]" = {}  # errors.py: ACCEPTED_FRAME, DUPLICATE, reasons
         self._random_bits = random_bits
         self._tagger: "Tagger | None" = Tagger(key) if key else None
@@ -79,13 +82,19 @@ class TerminalSession:
         return self._seq.next
 
     def hello(self, firmware: int = 0) -> bytes:
-        """A HELLO frame (unauthenticated, not retransmitted: send it again until a PAIR_OFFER comes)."""
-        return encode_frame(NO_KEY, False, HELLO, self.terminal, 1, Hello(firmware=firmware).encode())
+        """A HELLO frame (unauthenticated, not retransmitted: send it again until a PAIR_OFFER comes), with the
+        club key's id when the terminal has one (the host then derives the event key the same way)."""
+        if self.club is not None and not self._club_id:
+            from tenace_wire.pairing import club_id  # only now: pairing is rare, RAM is not
+            self._club_id = club_id(self.club)
+        return encode_frame(NO_KEY, False, HELLO, self.terminal, 1,
+                            Hello(firmware=firmware, club=self._club_id).encode())
 
     def pair(self, code: str, nonce: bytes) -> bytes:
-        """Derive and use the event key from the keyed code and the offer's nonce; returns it for the journal."""
+        """Derive and use the event key from the keyed code, the offer's nonce and the club key if the terminal has
+        one; returns it for the journal."""
         from tenace_wire.pairing import event_key  # only now: pairing is rare, RAM is not
-        key = event_key(code, nonce)
+        key = event_key(code, nonce, self.club)
         self._tagger = Tagger(key)
         self.answer = None
         return key

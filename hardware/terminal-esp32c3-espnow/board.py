@@ -86,7 +86,8 @@ class ExpanderRows:
         self.i2c.writeto(self.addr, self._byte)
 
 
-def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE) -> App:
+def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE,
+          club=None) -> App:
     """The terminal app over its devices: `i2c` carries the SSD1306 and the PCF8574, `cols` are the six column pins
     (inputs with pull-ups), `esp` an active espnow.ESPNow, `adc` the battery's, `clock` ticks_ms/sleep_ms (time).
     main() passes the real ones; the tests pass emulations of the same shape (tests/hardware)."""
@@ -100,7 +101,7 @@ def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE) -> 
         pass  # there already: the journal of the last power-on is in it
     display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
     keypad = KeyMatrix(ExpanderRows(i2c).pins, cols, clock, LAYOUT)
-    link = WireLink(EspNowTransport(esp), terminal, storage, clock)
+    link = WireLink(EspNowTransport(esp), terminal, storage, clock, club=club)  # club: the key tenace flash wrote
     return App(keypad, display, clock, link, storage, Battery(adc), "T%d" % terminal)
 
 
@@ -128,4 +129,5 @@ def main() -> None:
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_HZ)
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COL_PINS]
     adc = ADC(Pin(BATTERY_PIN), atten=ADC.ATTN_11DB)
-    build(i2c, cols, espnow_radio(config["channel"]), adc, time, config["id"]).run()
+    build(i2c, cols, espnow_radio(config["channel"]), adc, time, config["id"],
+          club=config.get("club")).run()

@@ -61,7 +61,8 @@ class Battery:
         return percent_of(self.millivolts())
 
 
-def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAGE) -> App:
+def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAGE,
+          club=None) -> App:
     """The terminal app over its devices: `i2c` carries the SSD1306, `rows` (open drain) and `cols` (pull-ups) the
     keypad, `nrf` a micropython-lib NRF24L01 made with payload_size=PAYLOAD_SIZE, `adc` the battery's, `clock`
     ticks_ms/sleep_ms (time). main() passes the real ones; the tests pass emulations of the same shape."""
@@ -75,7 +76,7 @@ def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAG
         pass  # there already: the journal of the last power-on is in it
     display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
     keypad = KeyMatrix(rows, cols, clock, LAYOUT)
-    link = WireLink(terminal_transport(nrf), terminal, storage, clock)
+    link = WireLink(terminal_transport(nrf), terminal, storage, clock, club=club)  # club: the key tenace flash wrote
     return App(keypad, display, clock, link, storage, Battery(adc, diode_mv=200), "T%d" % terminal)
 
 
@@ -98,4 +99,5 @@ def main() -> None:
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_HZ)
     rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in ROW_PINS]
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COL_PINS]
-    build(i2c, rows, cols, nrf24_radio(config["channel"]), ADC(BATTERY_PIN), time, config["id"]).run()
+    build(i2c, rows, cols, nrf24_radio(config["channel"]), ADC(BATTERY_PIN), time, config["id"],
+          club=config.get("club")).run()

@@ -31,3 +31,14 @@ def test_no_id():
     finally:
         os.remove(PATH)
     raises(SystemExit, read_settings, "no_such_file.cfg", 5)
+
+
+def test_club_key():
+    try:
+        write("id=4\nchannel=6\nclub=000102030405060708090a0b0c0d0e0f\n")
+        assert read_settings(PATH, 5) == {"id": 4, "channel": 6, "club": bytes(range(16))}
+        for bad in ("club=0001\n", "club=zz0102030405060708090a0b0c0d0e0f\n"):
+            write("id=4\n" + bad)
+            assert "club key" in raises(SystemExit, read_settings, PATH, 5)
+    finally:
+        os.remove(PATH)

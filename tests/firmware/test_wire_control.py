@@ -15,7 +15,7 @@ from tenace_wire.control import (
     SignInAnswer,
 )
 from tenace_wire.errors import WireError
-from tenace_wire.frame_types import ACK, PAIR_OFFER, SIGN_IN_ANSWER
+from tenace_wire.frame_types import ACK, HELLO, PAIR_OFFER, SIGN_IN_ANSWER
 from tenace_wire.messages import decode_message, message_class
 
 from checks import raises
@@ -31,7 +31,8 @@ def round_trip(msg):
 def test_control_round_trips():
     assert round_trip(Ack(count=1, status=0)) == b"\x01\x00"
     round_trip(Ack(count=255, status=REFUSED_WRONG_TABLE))
-    round_trip(Hello(firmware=65535))
+    assert len(round_trip(Hello(firmware=65535))) == 2  # no club key: the HELLO of every older terminal
+    assert round_trip(Hello(firmware=7, club=b"\x10\x20\x02\xfb")) == b"\x00\x07\x10\x20\x02\xfb"
     assert len(round_trip(PairOffer(nonce=b"\x00\x01\x02\x03\x04\x05\x06\xff"))) == 8
     assert len(round_trip(SignIn(section=25, table=1023, nonce=0xFFFFFFFF, firmware=3))) == 9
 
@@ -60,3 +61,10 @@ def test_control_payloads_checked():
     raises(WireError, decode_message, PAIR_OFFER, b"\x01" * 7)
     assert "bad_type" in raises(WireError, message_class, 31)
     raises(WireError, message_class, 0)
+
+
+def test_a_club_key_id_is_four_bytes_or_none():
+    assert decode_message(HELLO, b"\x00\x01").club == b""
+    raises(WireError, decode_message, HELLO, b"\x00\x01\x02\x03\x04")
+    raises(WireError, decode_message, HELLO, b"\x00\x01\x02\x03\x04\x05\x06")
+    raises(WireError, Hello(firmware=1, club=b"\x01\x02").encode)

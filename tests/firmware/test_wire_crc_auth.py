@@ -2,7 +2,7 @@
 
 from tenace_wire.auth import TAG_SIZE, Tagger, same_bytes
 from tenace_wire.crc16 import crc16
-from tenace_wire.pairing import check_code, event_key, hmac_sha256, hmac_sha256_small, pairing_code
+from tenace_wire.pairing import check_code, club_id, event_key, hmac_sha256, hmac_sha256_small, pairing_code
 
 from checks import raises
 
@@ -69,3 +69,19 @@ def test_pairing_code_and_event_key():
     assert "6 digits" in raises(ValueError, check_code, "12345")
     raises(ValueError, check_code, "12a456")
     raises(ValueError, event_key, "123456", b"short")
+
+
+def test_event_key_with_the_club_key():
+    # Vectors from CPython's hmac and hashlib (auth.py's formulas), checked here on both interpreters.
+    nonce = b"\x01\x02\x03\x04\x05\x06\x07\x08"
+    club = bytes(range(16))
+    v1 = event_key("123456", nonce)
+    v2 = event_key("123 456", nonce, club)
+    assert v1 == bytes.fromhex("33edc4599c2e84d155cbf93af748c7d5")
+    assert v2 == bytes.fromhex("cfb0b9df0cdc41d848a233e5df60c59d")
+    # The code, the nonce and the club key each change it.
+    assert v2 != event_key("123457", nonce, club) and v2 != event_key("123456", b"\x00" * 8, club)
+    assert v2 != event_key("123456", nonce, bytes(16))
+    assert club_id(club) == bytes.fromhex("102002fb") and club_id(bytes(16)) != club_id(club)
+    raises(ValueError, event_key, "123456", nonce, b"short club key")
+    raises(ValueError, club_id, bytes(17))

@@ -184,6 +184,34 @@ def test_pairing_with_the_code() -> None:
     assert e.value.reason == "bad_tag"
 
 
+def test_pairing_with_the_club_key_and_a_terminals_own_keys_at_the_host() -> None:
+    from tenace_wire.pairing import club_id, event_key
+    rng = random.Random(6)
+    nonce, club = bytes(range(8)), bytes(range(16))
+    code_key, club_key = event_key("314159", nonce), event_key("314159", nonce, club)
+    h = HostSession(code_key, rng.getrandbits)
+    t = TerminalSession(12, rng.getrandbits, club=club)
+    hello = h.receive(t.hello(), 0)
+    assert hello is not None and hello.message.club == club_id(club)  # type: ignore[union-attr]
+    assert t.pair("314159", nonce) == club_key
+    t.sign_in(1, 8, 0)
+    frame = t.due(0)[0]
+    with pytest.raises(WireError) as e:  # under the event's key alone: refused
+        h.receive(frame, 0)
+    assert e.value.reason == "bad_tag"
+    # The terminal's own keys, tried in order; the one its frame verified under becomes the key of frames to it.
+    h.use_keys(12, [code_key, club_key])
+    inbound = h.receive(frame, 0)
+    assert inbound is not None and h.key_of(12) == club_key
+    h.acknowledge(inbound)
+    ack = h.due(0)[0]
+    assert decode_frame(ack, Tagger(club_key), True).type == ACK and t.receive(ack, 0) is not None
+    # Other terminals stay under the event's key; [] gives terminal 12 back to it.
+    assert h.key_of(13) == code_key
+    h.use_keys(12, [])
+    assert h.key_of(12) == code_key
+
+
 @pytest.mark.parametrize("msg", [
     Traveller(section=1, board=7, lines=(
         TravellerLine(ns_pair=1, ew_pair=2, level=3, strain=4, declarer=0, tricks=10, lead=1, ns_score=630,

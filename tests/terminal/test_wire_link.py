@@ -77,6 +77,22 @@ def test_a_wrong_code_is_forgotten_and_the_players_are_told():
         sim.close()
 
 
+def test_a_terminal_with_the_club_key_pairs_with_it_and_its_results_are_stored():
+    club = bytes(range(100, 116))  # written by tenace flash; the host's laptop has it too
+    sim = Simulator(rounds=1, paired=False, club=club)
+    try:
+        pair(sim)
+        until(sim, lambda: "Round 1" in screen(sim), 5000)
+        assert sim.host.sign_ins() == 1
+        with open(sim.storage + "/" + STATE_FILE) as f:
+            key = bytes.fromhex(f.read().split()[0])
+        assert len(key) == 16 and key != sim.host.key  # not the key of the code alone
+        play_round(sim, 1)
+        assert sorted(sim.host.stored()) == [1, 2, 3] and sim.app.pending == {}
+    finally:
+        sim.close()
+
+
 def play_round(sim, number, boards=3):
     """From the round screen (or the previous round's end): OK, then every board, to the round's end."""
     if "finished" in screen(sim):

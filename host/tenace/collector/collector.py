@@ -19,6 +19,13 @@ heard at the start). A spare terminal replacing a broken one is therefore accept
 broken one fell silent, or at once when the director seats it with `tenace event seat`. The replaced
 terminal keeps its binding: if it comes back, the results in its journal are still taken (the store flags
 any conflict with the spare's), though its own new sign-in to that table is refused while the spare lives.
+
+Pairing, two ways (auth.py). A terminal flashed with the club key says so in its HELLO (the key's id) and derives
+its event key from the club key; one without (a borrowed unit, the browser's spare terminal) from the code alone.
+A terminal's frames are checked under the key of its way; which way it paired is kept in the event file at its
+first frame under a new key (`tenace problems` lists it). A terminal that paired with the club key is never offered
+a pairing with the code alone afterwards, also after a restart: a forged HELLO cannot downgrade it. A HELLO with
+another club key's id gets no offer either, and the director is told to flash that terminal again.
 """
 
 from __future__ import annotations
@@ -43,7 +50,15 @@ from tenace.store import (
 from tenace.store import sign_in as store_sign_in
 from tenace.store.errors import EntryError
 from tenace.store.hand_records import board_hand_record
-from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
+from tenace.store.link import (
+    PlayerNumbers,
+    add_counts,
+    pairings,
+    record_pairing,
+    record_players,
+    seated_terminals,
+    stored_counts,
+)
 from tenace.store.movement_changes import changed_sections, movement_version
 from tenace_wire.control import (
     ACCEPTED,
@@ -56,6 +71,7 @@ from tenace_wire.control import (
     REFUSED_WRONG_TABLE,
     STORED,
     TABLE_TAKEN,
+    Hello,
     SignIn,
 )
 from tenace_wire.director_messages import Traveller
@@ -85,6 +101,7 @@ from tenace_wire.frame_types import (
     UNAUTHENTICATED,
 )
 from tenace_wire.host_session import HostSession
+from tenace_wire.pairing import club_id, event_key
 from tenace_wire.session import Inbound
 from tenace_wire.table_messages import PLAYED, Erase, Players, Request, Result
 
@@ -107,10 +124,17 @@ class Collector:
 
     def __init__(self, conn: sqlite3.Connection, settings: Settings | None = None,
                  random_bits: Callable[[int], int] = urandom_bits, *, key: LinkKey | None = None,
-                 hold_ms: int = HOLD_MS, flush_ms: int = FLUSH_MS, **session_options: int) -> None:
+                 club_key: bytes | None = None, hold_ms: int = HOLD_MS, flush_ms: int = FLUSH_MS,
+                 **session_options: int) -> None:
         self.conn = conn
         self.settings = settings or Settings()
         self.key = key or link_key(conn)
+        # With the laptop's club key: the event key of the terminals that hold it, and the key's id in their HELLO.
+        self.club_id = club_id(club_key).hex() if club_key else None
+        self._club_event_key = event_key(self.key.code, self.key.nonce, club_key) if club_key else None
+        self.ways: dict[int, str] = {}  # terminal -> "club" or "code": how it paired, as the event file keeps it
+        self._club_hello: set[int] = set()  # terminals whose HELLO carried this laptop's club key id (this run)
+        self._warned: set[tuple[int, str]] = set()  # pairing refusals already logged, once each
         self.hold_ms = hold_ms
         self.flush_ms = flush_ms
         self.session = HostSession(self.key.key, random_bits,
@@ -133,6 +157,13 @@ class Collector:
         self._resume()
 
     def _resume(self) -> None:
+        for pairing in pairings(self.conn):
+            self.ways[pairing.terminal] = pairing.way
+            self._use_keys(pairing.terminal)
+            if pairing.way == "club" and pairing.club_id != self.club_id:
+                log.warning("terminal %d paired with club key %s, which this laptop does not have%s: its frames "
+                            "will be refused", pairing.terminal, pairing.club_id,
+                            f" (it has {self.club_id})" if self.club_id else "")
         resumed = 0
         for terminal, section, table in seated_terminals(self.conn):
             number = section_number(section)
@@ -162,6 +193,8 @@ class Collector:
         if inbound is None:
             return
         self.heard[inbound.terminal] = now_ms
+        if inbound.type != HELLO:
+            self._paired(inbound.terminal)
         try:
             self._handle(inbound, data, now_ms)
         except sqlite3.Error as e:
@@ -222,7 +255,8 @@ class Collector:
         if inbound.type == ACK:
             return
         if inbound.type == HELLO:
-            self._offers.append(self.session.offer_pairing(inbound.terminal, self.key.nonce))
+            if isinstance(inbound.message, Hello) and self._may_pair(inbound.terminal, inbound.message.club.hex()):
+                self._offers.append(self.session.offer_pairing(inbound.terminal, self.key.nonce))
             return
         if inbound.duplicate:
             self.session.acknowledge(inbound, ALREADY_STORED)
@@ -239,6 +273,70 @@ class Collector:
         else:
             log.warning("terminal %d seq %d: nothing to do with %r", inbound.terminal, inbound.seq, msg)
             self.session.acknowledge(inbound, REFUSED_INVALID)
+
+    # -- pairing: with the club key or the code alone --
+
+    def _may_pair(self, terminal: int, club: str) -> bool:
+        """Whether to answer a HELLO with an offer: not for another club's key, nor with the code alone to a
+        terminal that paired with the club key (a forged HELLO must not downgrade it). Its keys follow the HELLO."""
+        if club and club != self.club_id:
+            self._warn(terminal, f"club {club}", "terminal %d holds another club key (id %s) than this laptop's (%s):"
+                       " flash it again with tenace flash, or it cannot pair", terminal, club,
+                       self.club_id or "none: tenace flash --club-key makes one")
+            return False
+        if not club and self.ways.get(terminal) == "club":
+            self._warn(terminal, "code", "terminal %d paired with the club key; a pairing with the code alone is "
+                       "refused to it (a forged HELLO, or it lost its key: flash it again)", terminal)
+            return False
+        if club:
+            self._club_hello.add(terminal)
+        else:
+            self._club_hello.discard(terminal)
+        self._use_keys(terminal)
+        return True
+
+    def _use_keys(self, terminal: int) -> None:
+        """The keys a terminal's frames are checked under: its way's, and while it may be pairing afresh the other
+        one, unless that would be a downgrade (see _may_pair)."""
+        club, code = self._club_event_key, self.key.key
+        way = self.ways.get(terminal)
+        if club is None:
+            keys = []  # the event's key (a terminal with a club key gets no offer: _may_pair)
+        elif way == "club":
+            keys = [club]
+        elif terminal in self._club_hello:
+            keys = [club, code]
+        else:
+            keys = [code] if way == "code" else [code, club]
+        self.session.use_keys(terminal, keys)
+
+    def _paired(self, terminal: int) -> None:
+        """After an authenticated frame: keep the terminal's way of pairing when it is new (its first frame under a
+        new key), and from then on check its frames under that way's key."""
+        way = "club" if self._club_event_key is not None and \
+            self.session.key_of(terminal) == self._club_event_key else "code"
+        if self.ways.get(terminal) == way:
+            return
+        try:
+            record_pairing(self.conn, terminal, way, self.club_id if way == "club" else None)
+        except sqlite3.Error as e:
+            log.error("terminal %d: how it paired not kept (%s)", terminal, e)
+            return
+        self.ways[terminal] = way
+        self._club_hello.discard(terminal)
+        self._use_keys(terminal)
+        if way == "club":
+            log.info("terminal %d paired with the club key (id %s)", terminal, self.club_id)
+        else:
+            # A warning where the club has a key (that terminal lacks it), news where it has none (as all do then).
+            log.log(logging.WARNING if self.club_id else logging.INFO, "terminal %d paired with the code alone (no "
+                    "club key): whoever recorded its pairing on the radio can find the event key; tenace flash "
+                    "--club-key puts the club key on it", terminal)
+
+    def _warn(self, terminal: int, what: str, text: str, *args: object) -> None:
+        if (terminal, what) not in self._warned:
+            self._warned.add((terminal, what))
+            log.warning(text, *args)
 
     def _sign_in(self, inbound: Inbound, msg: SignIn, now: int) -> None:
         terminal = inbound.terminal
@@ -265,7 +363,8 @@ class Collector:
                         {TABLE_TAKEN: f"terminal {holder} holds it", NO_SUCH_TABLE: "no such table",
                          EVENT_CLOSED: "the event is closed"}.get(status, status))
             return
-        log.info("terminal %d signed in at section %s table %d, round %d", terminal, name, msg.table, round_)
+        log.info("terminal %d signed in at section %s table %d, round %d (%s)", terminal, name, msg.table, round_,
+                 "club key" if self.ways.get(terminal) == "club" else "code alone")
         self._send_plans(terminal, msg.section, msg.table, round_, now)
 
     def _send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:

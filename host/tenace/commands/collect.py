@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tenace.club_key import read_club_key
 from tenace.collector import Collector, Settings, link_key
 from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service, progress
@@ -32,7 +33,9 @@ examples:
   tenace collect --db club.sqlite --serial COM3 --lead warn --traveller
   tenace collect --db club.sqlite --listen 127.0.0.1:0 --port-file port.txt    for `tenace sim`
 
-The pairing code is printed at start: key it at each terminal once. Every result is stored in the
+The pairing code is printed at start: key it at each terminal once. Terminals flashed with the club
+key (tenace flash --club-key; the file is $TENACE_CLUB_KEY or club.key in your configuration folder)
+pair with it, the others with the code alone: tenace problems lists which did which. Every result is stored in the
 event file before the table is told it is saved, so the collector may be stopped (Ctrl-C) or even
 killed and started again at any moment: nothing is lost or counted twice. A progress line is printed
 every few seconds. One collector at a time per event file: it holds FILE.lock beside the event file
@@ -120,6 +123,7 @@ def start_collecting(args: argparse.Namespace, db: Path) -> Collecting:
     except ValueError as e:
         # parse_listen names collect's flag; serve's is another.
         raise UsageError(str(e).replace("--listen ", f"{flag} ", 1)) from None
+    club = read_club_key()  # before the event file and its lock: a damaged key file is refused first
     try:
         conn = connect(db)
         key = link_key(conn)
@@ -137,7 +141,9 @@ def start_collecting(args: argparse.Namespace, db: Path) -> Collecting:
     # Sign-ins and round changes are what the director watches: shown even without --verbose.
     logging.getLogger("tenace.collector").setLevel(logging.INFO)
     print(f"Pairing code for this event: {key.spaced_code} — key it at each terminal", flush=True)
-    collector = Collector(conn, settings, key=key)
+    if club is not None:
+        print(f"Club key {club.id} ({club.path}): terminals flashed with it pair with it", flush=True)
+    collector = Collector(conn, settings, key=key, club_key=club.key if club else None)
     print(f"Director's PIN for the terminals' menu: {collector.director_pin:04d}", flush=True)
     return Collecting(conn, collector, lock, listen, args)
 

@@ -6,9 +6,11 @@ import argparse
 import tempfile
 from pathlib import Path
 
+from tenace.club_key import ClubKey, club_key_path, make_club_key, read_club_key
 from tenace.errors import UsageError
 from tenace.flashing import device as flashing_device
-from tenace.flashing.plan import Plan, check_settings, find_board, make_plan, read_board
+from tenace.flashing.plan import BoardInfo, Plan, check_settings, find_board, make_plan, read_board
+from tenace_wire.auth import CLUB_KEY_SIZE
 
 HELP = "install the firmware on a terminal or base station over USB (mpremote)"
 EPILOG = """\
@@ -25,7 +27,14 @@ the board imports (nrf24l01, ssd1306) is installed with mip, which needs the net
 --frozen (the board runs an image built from its manifest.py, hardware/README.md) only main.py,
 the settings and the packages' data files (:lang/*.txt) are written. Reset the board afterwards
 to start it. A base station that is relaying must be stopped first (its stop button): its
-console carries frames then, not a REPL."""
+console carries frames then, not a REPL.
+
+The club key. A terminal is flashed with the laptop's club key when there is one (its settings
+file gets a club= line): it then pairs so that an eavesdropper on the radio cannot find the event
+key. --club-key makes the key first if the laptop has none (128 random bits, once, in a file only
+you can read: $TENACE_CLUB_KEY, else club.key in your configuration folder; the command says
+where). Keep that file: a terminal with another club's key cannot pair here until flashed again.
+--no-club-key leaves it out (a unit you lend to another club pairs with the code alone)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,6 +49,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the board runs an image built from its manifest.py: write only main.py, the settings and "
                         "data files")
     p.add_argument("--dry-run", action="store_true", help="list what would be written where; no device needed")
+    club = p.add_mutually_exclusive_group()
+    club.add_argument("--club-key", action="store_true",
+                      help="write the club key to the terminal, making it first if this laptop has none")
+    club.add_argument("--no-club-key", action="store_true",
+                      help="write no club key: the terminal pairs with the code alone")
     p.set_defaults(run=run)
 
 
@@ -48,16 +62,24 @@ def run(args: argparse.Namespace) -> int:
     check_settings(board, args.terminal_id, args.channel)  # refused before the build and the device
     if args.frozen and not (board.folder / "manifest.py").exists():
         raise UsageError(f"--frozen: hardware/{board.folder.name} has no manifest.py to build an image from")
+    if board.role != "terminal" and args.club_key:
+        raise UsageError(f"{board.folder.name} is a base station: it takes no club key (the laptop checks the "
+                         f"frames it relays)")
     if args.dry_run:
+        club, note = club_key_for(board, args, make=False)
         with tempfile.TemporaryDirectory(prefix="tenace-flash-") as tmp:
-            print(describe(make_plan(board, Path(tmp), args.terminal_id, args.channel, args.frozen), args.port))
+            plan = make_plan(board, Path(tmp), args.terminal_id, args.channel, args.frozen, club)
+            print(describe(plan, args.port, note))
         return 0
     if not args.port:
         raise UsageError("give the device's --port (e.g. /dev/ttyACM0), or --dry-run to list the files")
+    club, note = club_key_for(board, args, make=True)
+    if note:
+        print(note)
     device = flashing_device.MpremoteDevice(args.port)
     try:
         with tempfile.TemporaryDirectory(prefix="tenace-flash-") as tmp:
-            plan = make_plan(board, Path(tmp), args.terminal_id, args.channel, args.frozen)
+            plan = make_plan(board, Path(tmp), args.terminal_id, args.channel, args.frozen, club)
             print(f"flashing {board.folder.name} ({board.role}, MicroPython {board.port}) on {args.port}")
             flashing_device.install(plan, device, say)
     finally:
@@ -66,12 +88,32 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def club_key_for(board: BoardInfo, args: argparse.Namespace, make: bool) -> tuple[ClubKey | None, str]:
+    """The club key to write (None: none) and a line to tell about it. With --club-key and no key yet it is made,
+    unless `make` is False (the dry run writes nothing: a stand-in of the same size goes in the listing)."""
+    if board.role != "terminal" or board.config is None or args.no_club_key:
+        return None, ""
+    path = club_key_path()
+    if args.club_key and make:
+        club, made = make_club_key(path)
+        return club, (f"made the club key {path} (id {club.id}): keep it; every terminal flashed from now on "
+                      f"carries it" if made else "")
+    found = read_club_key(path)
+    if found is not None:
+        return found, ""
+    if args.club_key:
+        return ClubKey(path, bytes(CLUB_KEY_SIZE)), f"would make the club key {path} first (this laptop has none)"
+    return None, (f"no club key on this laptop ({path}): the terminal will pair with the code alone; "
+                  f"tenace flash --club-key makes one")
+
+
 def say(line: str) -> None:
     print(line, flush=True)  # progress as it goes: a slow serial link takes a while per file
 
 
-def describe(plan: Plan, port: str | None) -> str:
-    """The dry run: every file, local path -> device path, and its size; then the settings and drivers."""
+def describe(plan: Plan, port: str | None, note: str = "") -> str:
+    """The dry run: every file, local path -> device path, and its size; then the settings (the club key by its
+    file and id, never the key) and drivers."""
     board = plan.board
     where = port or "the device"
     lines = [f"{board.folder.name}: {board.role}, MicroPython {board.port} port; "
@@ -82,8 +124,13 @@ def describe(plan: Plan, port: str | None) -> str:
     settings = [f"terminal id {plan.terminal_id}"] if plan.terminal_id is not None else []
     if plan.channel is not None and board.radio is not None:
         settings.append(f"{board.radio.name} channel {plan.channel}")
+    if plan.club is not None:
+        made = any(plan.club.key)  # all zero: the dry run's stand-in for a key --club-key would make
+        settings.append(f"club key from {plan.club.path}" + (f" (id {plan.club.id})" if made else ""))
     if settings and board.config:
         lines.append(f"settings in :{board.config}: {', '.join(settings)}")
+    if note:
+        lines.append(note)
     if plan.frozen:
         lines.append(f"packages, board.py and drivers: in the frozen image (hardware/{board.folder.name}/manifest.py)")
     else:

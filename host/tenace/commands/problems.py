@@ -22,8 +22,10 @@ examples:
 Conflicts: two different results for the same board at the same table; nothing counts there until the
 director decides. Refused frames are grouped by reason with their latest examples. Missing results are
 listed for the rounds under way (up to the latest round any result came in for); later rounds are
-summed up as not started. The director's log lists every action taken with tenace adjust, correct,
-erase, resolve and finish: when, who, why, and FORCED for one taken after the correction period.
+summed up as not started. Each terminal that paired is listed with how: with the club key, or with
+the code alone (an eavesdropper can forge those: tenace flash --club-key). The director's log lists
+every action taken with tenace adjust, correct, erase, resolve and finish: when, who, why, and
+FORCED for one taken after the correction period.
 Exit code 0 whatever the list holds; 2 when the file cannot be read."""
 
 

@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from tenace.club_key import ClubKey
 from tenace.errors import UsageError
 from tenace.firmware_build import FIRMWARE, FIRMWARE_PACKAGES, HARDWARE, Source, board_folders, build, package_tree
 from tenace_wire.frame_types import MAX_TERMINAL
@@ -97,6 +98,7 @@ class Plan:
     terminal_id: int | None
     channel: int | None
     frozen: bool = False  # the packages, board.py and drivers are in the device's image (manifest.py)
+    club: ClubKey | None = None  # the club key written in the settings file (tenace.club_key)
 
     def folders(self) -> list[str]:
         """The device folders the steps need, parents first."""
@@ -183,14 +185,16 @@ def main_source(folder: Path) -> Path:
     return own if own.exists() else FIRMWARE / GENERIC_MAIN
 
 
-def config_text(board: BoardInfo, terminal_id: int | None, channel: int | None) -> str:
-    """The settings file the board reads: `name=value` a line (id, channel), parsed by its board.py in a few lines;
-    a line that is not one of its names (this first one) is skipped there."""
+def config_text(board: BoardInfo, terminal_id: int | None, channel: int | None, club: ClubKey | None = None) -> str:
+    """The settings file the board reads: `name=value` a line (id, channel, club key), parsed by
+    tenace_terminal.settings_file; a line that is not one of its names (this first one) is skipped there."""
     lines = [f"# written by tenace flash for {board.folder.name}"]
     if terminal_id is not None:
         lines.append(f"id={terminal_id}")
     if channel is not None:
         lines.append(f"channel={channel}")
+    if club is not None:
+        lines.append(f"club={club.key.hex()}")
     return "\n".join(lines) + "\n"
 
 
@@ -223,7 +227,7 @@ def check_settings(board: BoardInfo, terminal_id: int | None, channel: int | Non
 
 
 def make_plan(board: BoardInfo, build_dir: Path, terminal_id: int | None, channel: int | None,
-              frozen: bool = False) -> Plan:
+              frozen: bool = False, club: ClubKey | None = None) -> Plan:
     """Build the board's firmware packages into `build_dir` (the one firmware build) and list every write.
 
     `frozen`: the device runs an image built from the board's manifest.py, with the packages, board.py and the
@@ -249,7 +253,9 @@ def make_plan(board: BoardInfo, build_dir: Path, terminal_id: int | None, channe
         steps.append(Step(board_file, "board.py", board_file.read_bytes(), "copied"))
     main = main_source(board.folder)  # main.py must be source: MicroPython runs no main.mpy
     steps.append(Step(main, "main.py", main.read_bytes(), "copied"))
+    if club is not None and (board.config is None or board.role != "terminal"):
+        raise UsageError(f"{board.folder.name} takes no club key: only a terminal's settings file holds one")
     if board.config is not None:
-        steps.append(Step(None, board.config, config_text(board, terminal_id, channel).encode(), "generated"))
+        steps.append(Step(None, board.config, config_text(board, terminal_id, channel, club).encode(), "generated"))
     log.info("flash plan for %s: %d files", board.folder.name, len(steps))
-    return Plan(board, tuple(steps), terminal_id, channel, frozen)
+    return Plan(board, tuple(steps), terminal_id, channel, frozen, club)

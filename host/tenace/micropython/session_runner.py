@@ -64,12 +64,14 @@ def provision(storage, key):
 class Simulator:
     def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False, analysed=True,
                  terminal_id="T01", compact_bytes=4096, strict=True, online=True, paired=True, loss=0.0,
-                 movement="mitchell"):
+                 movement="mitchell", club=None):
         self.own_storage = storage is None
         self.storage = storage if storage is not None else sim_devices.new_directory()
         self.clock = ManualClock(1000)
         self.host = connect({"rounds": rounds, "boards_per_round": boards_per_round, "settings": settings or {},
-                             "deals": deals, "analysed": analysed, "movement": movement})
+                             "deals": deals, "analysed": analysed, "movement": movement,
+                             "club": club.hex() if club else ""})
+        self.club = club  # the club key tenace flash would have written (the host has it too), or None
         self.radio = Radio(loss)
         self.radio.up = self.radio.down = online  # False: the terminal boots out of the host's reach
         self._polled = -_QUIET_MS
@@ -95,7 +97,8 @@ class Simulator:
         self.keypad = ScriptedKeypad()
         self.battery = FixedBattery()
         # Seeded: the same nonces and retransmission times on every run, so the heap a test needs is the same too.
-        self.link = WireLink(self.radio, TERMINAL, self.storage, self.clock, Bits(self.boots).getrandbits)
+        self.link = WireLink(self.radio, TERMINAL, self.storage, self.clock, Bits(self.boots).getrandbits,
+                             club=self.club)
         self.boots += 1
         self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,
                        self.terminal_id, self.compact_bytes)

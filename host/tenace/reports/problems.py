@@ -1,5 +1,5 @@
-"""What the director must look at in an event file (conflicts, refused frames, missing results, corrections, the
-director's log), gathered at one moment, as text or JSON: `tenace problems`."""
+"""What the director must look at in an event file (conflicts, refused frames, missing results, corrections, how the
+terminals paired, the director's log), gathered at one moment, as text or JSON: `tenace problems`."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from tenace.store import (
     refusal_groups,
 )
 from tenace.store.event import EventInfo
+from tenace.store.link import Pairing, pairings
 from tenace.store.queries import latest_rounds
 from tenace.store.versions import Slot
 
@@ -33,7 +34,8 @@ from tenace.store.versions import Slot
 class Report:
     def __init__(self, info: EventInfo, conflicts: list[Conflict], refusals: list[RefusalGroup],
                  missing: list[Missing], corrections: list[Correction], latest_round: dict[str, int],
-                 log: list[LogEntry] | None = None, published: Publication | None = None) -> None:
+                 log: list[LogEntry] | None = None, published: Publication | None = None,
+                 pairings: list[Pairing] | None = None) -> None:
         self.info = info
         self.conflicts = conflicts
         self.refusals = refusals
@@ -42,13 +44,14 @@ class Report:
         self.latest_round = latest_round  # per section: the latest round any result came in for (0: none)
         self.log = log or []  # the director's actions, in order
         self.published = published  # the session's finish, when it is finished
+        self.pairings = pairings or []  # how each terminal paired: with the club key or the code alone
 
 
 def gather(conn: sqlite3.Connection, examples: int) -> Report:
     info = event_info(conn)
     latest = {s.name: 0 for s in info.sections} | latest_rounds(conn)
     return Report(info, conflicts(conn), refusal_groups(conn, examples), missing_results(conn),
-                  corrections(conn), latest, director_log(conn), publication(conn))
+                  corrections(conn), latest, director_log(conn), publication(conn), pairings(conn))
 
 
 def to_json(report: Report) -> dict[str, Any]:
@@ -63,6 +66,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "corrections": [{"result": asdict(c.version), "replaced": [asdict(v) for v in c.replaced]}
                         for c in report.corrections],
         "director_log": [asdict(e) for e in report.log],
+        "pairings": [asdict(p) for p in report.pairings],
         "published": None if report.published is None else {
             "at": report.published.at, "who": report.published.who,
             "correction_minutes": report.published.minutes,
@@ -133,6 +137,16 @@ def render(report: Report, path: Path) -> str:
         replaced = f" replacing v{', v'.join(str(r.version) for r in fix.replaced)}" if fix.replaced else ""
         lines.append(f"  {where(v.slot)}: v{v.version} {v.describe()}{replaced}")
         lines.append(f"    by {v.origin()} at {clock(v.at)}: {v.why or '(no reason given)'}")
+
+    code_alone = [p for p in report.pairings if p.way == "code"]
+    lines += ["", f"TERMINALS PAIRED WITH THE CODE ALONE: {len(code_alone) or 'none'}"
+              + (f" of {len(report.pairings)}" if code_alone else "")]
+    if code_alone:
+        lines.append("  without the club key: whoever recorded their pairing on the radio can forge their frames"
+                     " (tenace flash --club-key)")
+    for p in report.pairings:
+        way = f"club key {p.club_id}" if p.way == "club" else "code alone"
+        lines.append(f"  terminal {p.terminal}: {way}, at {clock(p.at)}")
 
     published = report.published
     state = "session running" if published is None else (

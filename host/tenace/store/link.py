@@ -1,4 +1,5 @@
-"""What the link keeps in the event file besides results: its key, player numbers, frame counters, seated terminals."""
+"""What the link keeps in the event file besides results: its key, how each terminal paired, player numbers, frame
+counters, seated terminals."""
 
 from __future__ import annotations
 
@@ -86,3 +87,27 @@ def keep_link_key(conn: sqlite3.Connection, code: str, nonce: bytes, key: bytes)
 def seated_terminals(conn: sqlite3.Connection) -> list[tuple[int, str, int]]:
     """(terminal, section, table) of every terminal bound to a table, as the collector resumes them."""
     return [(int(t), str(s), int(n)) for t, s, n in conn.execute("SELECT id, section, table_no FROM terminal")]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """How a terminal last paired: "club" (with the club key whose id is `club_id`) or "code" (the code alone)."""
+
+    terminal: int
+    way: str
+    club_id: str | None
+    at: str
+
+
+def record_pairing(conn: sqlite3.Connection, terminal: int, way: str, club_id: str | None) -> None:
+    """Keep how a terminal paired (its first frame under a new key), committed."""
+    with transaction(conn):
+        conn.execute("INSERT INTO terminal_pairing (terminal, way, club_id, at) VALUES (?, ?, ?, ?)"
+                     " ON CONFLICT (terminal) DO UPDATE SET way = excluded.way, club_id = excluded.club_id,"
+                     " at = excluded.at", (terminal, way, club_id, timestamp()))
+
+
+def pairings(conn: sqlite3.Connection) -> list[Pairing]:
+    """How every terminal that paired with this event did, by terminal id."""
+    return [Pairing(int(t), str(w), None if c is None else str(c), str(a)) for t, w, c, a in
+            conn.execute("SELECT terminal, way, club_id, at FROM terminal_pairing ORDER BY terminal")]

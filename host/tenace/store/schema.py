@@ -432,6 +432,18 @@ CREATE TABLE individual_player (
 ) WITHOUT ROWID;
 """
 
+# How each terminal paired (issue 14's club key): the collector refuses a pairing with the code alone to a terminal
+# that paired with the club key, also after a restart, so that a forged HELLO cannot downgrade it (auth.py).
+_V11 = """
+CREATE TABLE terminal_pairing (
+    terminal INTEGER PRIMARY KEY CHECK (terminal >= 1),
+    way TEXT NOT NULL CHECK (way IN ('club', 'code')),
+    club_id TEXT,
+    at TEXT NOT NULL,
+    CHECK ((way = 'club') = (club_id IS NOT NULL))
+);
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8), (10, _V10))
+                                          (8, _V8), (10, _V10), (11, _V11))

@@ -67,6 +67,7 @@ class HostOptions:
     deals: bool = False  # hand records in the event file, so the terminal checks the lead
     analysed: bool = True  # with deals: their double-dummy analysis too (micropython/deals.py's fixed one)
     movement: str = "mitchell"
+    club: str = ""  # the laptop's club key (32 hex digits; tenace.club_key), or none
 
     @classmethod
     def from_json(cls, text: str) -> HostOptions:
@@ -78,7 +79,7 @@ class HostOptions:
                    lead=str(settings.get("lead", "on")), result=str(settings.get("result", "any")),
                    traveller=bool(settings.get("traveller", False)), language=str(settings.get("language", "en")),
                    deals=bool(data.get("deals", False)), analysed=bool(data.get("analysed", True)),
-                   movement=str(data.get("movement", "mitchell")))
+                   movement=str(data.get("movement", "mitchell")), club=str(data.get("club", "")))
 
     def settings(self) -> Settings:
         if self.result not in _RESULT_ENTRY:
@@ -139,7 +140,8 @@ class TableHost:
                 analysis = fixed_analysis(board) if options.analysed else None
                 if analysis is not None:
                     keep_analysis(self.conn, SECTION, board, deal(board), analysis)
-        self.collector = Collector(self.conn, options.settings(), random.Random(seed).getrandbits)
+        self.collector = Collector(self.conn, options.settings(), random.Random(seed).getrandbits,
+                                   club_key=bytes.fromhex(options.club) if options.club else None)
 
     def exchange(self, frames: list[bytes], now: int) -> list[bytes]:
         """The frames heard from the terminal now, then what the host broadcasts now."""
