@@ -18,7 +18,9 @@ from test_serve_playing import partial_event
 
 from tenace.cli import main
 from tenace.movement import mitchell
+from tenace.reports.event_results import _DONE
 from tenace.web.app import create_app
+from tenace.web.pages import marked_text
 from tenace.web.render import templates
 from tenace.web.words import LANGUAGES, PLACEHOLDER, language_of, parse, read, words
 
@@ -73,6 +75,15 @@ def test_every_key_a_page_asks_for_is_in_the_files() -> None:
     assert asked - set(read("en")) == set()
     # And nothing in the files that no page says: a translator's work is not wasted on it.
     assert set(read("en")) - asked - {"language"} == set()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_mark_of_a_directors_entry_is_said_in_the_pages_words(lang: str) -> None:
+    t = words(lang)
+    for done in {*_DONE.values(), "entered"}:  # as event_results marks a traveller line ("TD: adjusted")
+        said = marked_text(f"TD: {done}", t)
+        assert said == t(f"mark_{done}") and (lang == "en" or "TD" not in said), (lang, done)
+    assert marked_text("TD: shrugged", t) == t.ltr("TD: shrugged")  # one it does not know: as it is
 
 
 @pytest.mark.parametrize(("text", "error"), [

@@ -132,6 +132,14 @@ def result_cells(line: TravellerLine, t: Words) -> tuple[Markup, str, str]:
     return (t.ltr(contract.symbol_text()), line.declarer or "", tricks)
 
 
+def marked_text(marked: str, t: Words) -> Markup:
+    """A traveller line's mark (event_results: "TD: adjusted" for a director's entry) in the page's words; one this
+    page does not know as it is."""
+    known = {"TD: adjusted": t("mark_adjusted"), "TD: corrected": t("mark_corrected"), "TD: decided": t("mark_decided"),
+             "TD: erased": t("mark_erased"), "TD: entered": t("mark_entered")}
+    return known.get(marked) or t.ltr(marked)
+
+
 @dataclass(frozen=True)
 class Diagram:
     """A hand record as the board page lays it out: each seat's suits, double-dummy rows, par."""

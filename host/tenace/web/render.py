@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from tenace.reports.event_results import SectionResults
 from tenace.reports.model import Pair
-from tenace.web.pages import STRAINS, board_of, diagram, figure, pair_of, pair_slug, result_cells
+from tenace.web.pages import STRAINS, board_of, diagram, figure, marked_text, pair_of, pair_slug, result_cells
 from tenace.web.words import LANGUAGES, Words, words
 
 
@@ -61,7 +61,8 @@ def ltr(context: Context, text: object) -> Markup:
 def templates() -> Environment:
     env = Environment(loader=PackageLoader("tenace.web", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(figure=figure, result_cells=result_cells, diagram=diagram, strains=STRAINS, ltr=ltr)
+    env.globals.update(figure=figure, result_cells=result_cells, diagram=diagram, strains=STRAINS, ltr=ltr,
+                       marked_text=marked_text)
     return env
 
 
