@@ -29,14 +29,15 @@ from conftest import ROOT
 WEB = ROOT / "host" / "tenace" / "web"
 # The modules that ask for words in Python: t("key") and NotFound("key", ...).
 PYTHON = [*sorted(WEB.glob("*.py")), ROOT / "host" / "tenace" / "reports" / "html.py"]
-PUBLIC = ["layout.html", "macros.html", "rankings.html", "board.html", "pair.html", "playing.html", "missing.html"]
 
 
 def template_keys() -> set[str]:
     """The keys the public templates pass to t(...), each a literal (a key the test cannot see fails it)."""
     env = templates()
+    public = [name for name in env.list_templates() if not name.startswith("console")]  # the director's: English
+    assert {"layout.html", "rankings.html", "board.html", "pair.html", "playing.html", "missing.html"} <= set(public)
     keys = set()
-    for name in PUBLIC:
+    for name in public:
         source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
         for call in env.parse(source).find_all(nodes.Call):
             if isinstance(call.node, nodes.Name) and call.node.name == "t":
@@ -191,12 +192,16 @@ def test_each_page_renders_in_each_language(events: tuple[Path, Path], lang: str
 def test_hebrew_runs_right_to_left_with_its_numbers_and_contracts_left_to_right(events: tuple[Path, Path]) -> None:
     with TestClient(create_app(events[0])) as client:
         board = client.get("/board/A/1", params={"lang": "he"}).text
+        rankings = client.get("/", params={"lang": "he"}).text
         english = client.get("/board/A/1", params={"lang": "en"}).text
     assert '<html lang="he" dir="rtl">' in board
     # A score's minus sign and a contract's suit would otherwise be moved by the right-to-left line.
     scores = re.findall(r'<td class="n"><bdi dir="ltr">([-+]\d{2,})</bdi></td>', board)  # not the tricks (+1)
     assert len(scores) == 5
     assert re.search(r'<bdi dir="ltr">\d(NT|[♠♥♦♣])X{0,2}</bdi>', board)
+    # A shared place ("3=") and a percentage too, on every line of the rankings (five pairs a field).
+    assert len(re.findall(r'<tr><td><bdi dir="ltr">\d+=?</bdi></td>', rankings)) == 10
+    assert len(re.findall(r'<td class="n"><bdi dir="ltr">\d+\.\d\d</bdi></td>', rankings)) == 20  # % and MP
     # The deal and the double-dummy table keep the table's own layout, West on the left.
     assert '<div class="deal" dir="ltr">' in board and '<table class="dd" dir="ltr">' in board
     # A left-to-right page has nothing to isolate.
