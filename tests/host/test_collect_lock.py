@@ -1,4 +1,5 @@
-"""One `tenace collect` per event file: a second one is refused naming the first's PID; a killed one leaves no lock;
+"""One collector per event file: a second one is refused naming the first (`tenace collect` or `tenace serve`) and its
+PID; a killed one leaves no lock;
 a collector stopped with a base station connected logs no asyncio traceback."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tenace.cli import main
-from tenace.collector.lock import CollectorLock, LockHeld, lock_path
+from tenace.collector.lock import SOMEONE, CollectorLock, LockHeld, lock_path, read_holder
 from tenace.movement import mitchell
 from tenace.store import create_event
 
@@ -43,12 +44,25 @@ def port_of(proc: subprocess.Popen[str], port_file: Path) -> int:
 def test_the_lock_is_one_holder_at_a_time_and_says_who(db: Path) -> None:
     first = CollectorLock(db)
     with first:
-        assert lock_path(db).read_text() == f"{os.getpid()}\n"
+        assert lock_path(db).read_text() == f"{os.getpid()} tenace collect\n"
         with pytest.raises(LockHeld) as held:
             CollectorLock(db).acquire()  # another open file: refused even in the same process, as flock is
-        assert held.value.pid == os.getpid()
-    with CollectorLock(db):  # released: free again
-        pass
+        assert (held.value.pid, held.value.holder) == (os.getpid(), "tenace collect")
+    with CollectorLock(db, "tenace serve"), pytest.raises(LockHeld) as held:  # released: free again, for serve
+        CollectorLock(db).acquire()
+    assert str(held.value) == (f"tenace serve (PID {os.getpid()}) is already collecting into {db}: "
+                               "stop it first (Ctrl-C in its window), or go on with that one")
+
+
+@pytest.mark.parametrize(("text", "pid", "holder"), [
+    ("4242 tenace serve\n", 4242, "tenace serve"),
+    ("4242\n", 4242, SOMEONE),  # written by an older tenace: the PID alone
+    ("", None, SOMEONE),  # the holder has not written it yet
+    ("4242 rm -rf / \x1b[2J\n", 4242, SOMEONE),  # not a command of ours: not echoed to the terminal
+])
+def test_the_lock_file_names_its_holder_only_when_it_is_one_of_ours(text: str, pid: int | None,
+                                                                     holder: str) -> None:
+    assert read_holder(text) == (pid, holder)
 
 
 def test_a_second_collector_on_the_same_file_exits_2_naming_the_first(db: Path,
@@ -56,7 +70,7 @@ def test_a_second_collector_on_the_same_file_exits_2_naming_the_first(db: Path,
     with CollectorLock(db):
         assert main(["collect", "--db", str(db), "--listen", "127.0.0.1:0"]) == 2
     out, err = capsys.readouterr()
-    assert err == (f"tenace collect: another tenace collect (PID {os.getpid()}) is already collecting into {db}: "
+    assert err == (f"tenace collect: tenace collect (PID {os.getpid()}) is already collecting into {db}: "
                    "stop it first (Ctrl-C in its window), or go on with that one\n")
     assert "Pairing code" not in out  # refused before it started
 
@@ -70,12 +84,12 @@ def test_a_lock_left_by_a_killed_collector_does_not_block_and_ctrl_c_logs_no_tra
                                  "127.0.0.1:0"], capture_output=True, text=True, timeout=60)
         assert second.returncode == 2
         assert second.stderr.splitlines() == [
-            f"tenace collect: another tenace collect (PID {first.pid}) is already collecting into {db}: "
+            f"tenace collect: tenace collect (PID {first.pid}) is already collecting into {db}: "
             "stop it first (Ctrl-C in its window), or go on with that one"]
     finally:
         first.send_signal(signal.SIGKILL)  # as `tenace sim` does: the kernel drops the lock with the process
         first.communicate(timeout=20)
-    assert lock_path(db).read_text().strip() == str(first.pid)  # the file stays, the lock does not
+    assert lock_path(db).read_text() == f"{first.pid} tenace collect\n"  # the file stays, the lock does not
 
     third = collect(db, tmp_path / "port3")
     try:

@@ -200,6 +200,8 @@ def test_a_folder_in_use_is_refused_unless_forced(tmp_path: Path, capsys: pytest
     (["club.sqlite", "--html", "notes.txt"], "is a file, not a folder"),
     (["club.sqlite", "--force", "--pbn", "x.pbn"], "--force is for --html DIR"),
     (["club.sqlite", "--html", "web", "--section", "C"], "there is no section 'C'"),
+    (["club.sqlite", "--html", "web", "--lang", "fr"], "--lang 'fr': the pages speak en, he, lv, sk, sr"),
+    (["club.sqlite", "--pbn", "x.pbn", "--lang", "lv"], "--lang is for --html DIR"),
 ])
 def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch, args: list[str], message: str) -> None:
@@ -223,4 +225,4 @@ def test_one_section_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = tenace(capsys, "report", "--help")
-    assert code == 0 and "--html DIR" in out and "--force" in out and "index.html" in out
+    assert code == 0 and "--html DIR" in out and "--force" in out and "index.html" in out and "--lang XX" in out

@@ -30,6 +30,7 @@ from tenace.store.errors import StoreError
 from tenace.store.hand_records import keep_analysis, keep_hand_record
 from tenace.store.names import Member, keep_roster, set_pair_players
 from tenace.web.console import Director
+from tenace.web.words import LANGUAGES, words
 
 from conftest import ROOT
 from live_page import PHONE, served
@@ -140,6 +141,88 @@ def test_a_traveller_with_its_hand_record_on_a_phone(tmp_path: Path, browser_pat
             assert page.inner_text("p.par").startswith(f"Par NS {deal.par_score:+d}")
             assert len(page.query_selector_all("table.traveller tbody tr")) == 5
             screenshot(page, "traveller-390x844.png")
+        finally:
+            browser.close()
+
+
+def fits_the_width(page: Page) -> dict[str, int]:
+    """How wide the page and its travellers are against the room they have (the widest traveller's overflow)."""
+    return page.evaluate("""() => {
+        const s = document.scrollingElement;
+        const over = [...document.querySelectorAll('table.traveller')]
+            .map(t => t.scrollWidth - t.parentElement.clientWidth);
+        return {page: s.scrollWidth - s.clientWidth, traveller: Math.max(...over), travellers: over.length};
+    }""")
+
+
+@pytest.mark.slow
+def test_a_realistic_traveller_fits_a_phone_in_every_language(tmp_path: Path, browser_path: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """13 tables (two-digit pairs, a top of 24) and the director's weighted and split scores on the board: at 390 px
+    neither the page nor the traveller scrolls sideways (the lead and EW's share give way); a wide screen has them."""
+    path = tmp_path / "club.sqlite"
+    movement = mitchell(13, 2)
+    make_event(path, movement, 13 * 26)
+    for table, score in ((10, ["--weighted", "0.6:+460,0.4:-50"]), (11, ["--assigned", "+460", "--ew-assigned", "-50"]),
+                         (12, ["--ns", "60%", "--ew", "40%"])):
+        code, _, err = tenace(capsys, "adjust", str(path), "--table", str(table), "--board", "1", *score,
+                              "--why", "a ruling", "--who", "TD")
+        assert code == 0, err
+    with served(path) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport=PHONE)
+            for lang in LANGUAGES:
+                for where in ("board/A/1", "pair/A/NS10"):
+                    page.goto(f"{url}/{where}?lang={lang}")
+                    fit = fits_the_width(page)
+                    assert fit["travellers"] >= 1 and fit["page"] <= 0 and fit["traveller"] <= 0, (lang, where, fit)
+                page.goto(f"{url}/board/A/1?lang={lang}")
+                assert len(page.query_selector_all("table.traveller tbody tr")) == 13
+                assert not page.is_visible("table.traveller th.wide")
+            page.set_viewport_size({"width": 1024, "height": 768})
+            assert page.is_visible("table.traveller th.wide") and fits_the_width(page)["traveller"] <= 0
+        finally:
+            browser.close()
+
+
+@pytest.mark.slow
+def test_the_page_speaks_the_browsers_language_and_the_switcher_changes_it(tmp_path: Path, browser_path: str) -> None:
+    """A phone set to Latvian gets the pages in Latvian; a language chosen on the page's switcher stays in its links
+    (whatever the browser's), and on its live updates; Hebrew runs right to left."""
+    path = tmp_path / "club.sqlite"
+    movement = mitchell(5, 3)
+    make_event(path, movement, 40)
+    lv, sk = words("lv"), words("sk")
+    with served(path) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            context = browser.new_context(viewport=PHONE, locale="lv-LV")  # Accept-Language: lv-LV
+            page = context.new_page()
+            with page.expect_response(f"{url}/") as first:
+                page.goto(f"{url}/")
+            assert first.value.request.headers["accept-language"].startswith("lv")
+            assert page.get_attribute("html", "lang") == "lv"
+            assert page.inner_text("p.state") == f"{lv('results_in', done=40, expected=75)}: {lv('provisional')}"
+            assert page.inner_text("nav.langs a[aria-current]") == "Latviešu"
+            page.click("nav.langs >> text=Slovenčina")
+            page.wait_for_url(f"{url}/?lang=sk")
+            assert page.get_attribute("html", "lang") == "sk"
+            assert page.inner_text("p.state") == f"{sk('results_in', done=40, expected=75)}: {sk('provisional')}"
+            page.click("ul.boards a >> text='1'")  # the next page keeps the language chosen, not the browser's
+            page.wait_for_url(f"{url}/board/A/1?lang=sk")
+            assert page.inner_text("h2") == str(sk("board", board=1))
+            page.click(f"text={sk('rankings')}")
+            page.wait_for_url(f"{url}/?lang=sk")
+            page.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+            writer = connect(path)
+            ingest(writer, session_results(movement)[40])
+            writer.close()
+            page.wait_for_function("document.body.dataset.updates >= 1", timeout=10_000)
+            assert page.inner_text("p.state") == f"{sk('results_in', done=41, expected=75)}: {sk('provisional')}"
+            page.click("nav.langs >> text=עברית")
+            page.wait_for_url(f"{url}/?lang=he")
+            assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
         finally:
             browser.close()
 

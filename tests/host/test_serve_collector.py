@@ -47,7 +47,7 @@ def test_the_event_files_lock_holds_for_the_collector_in_serve(db: Path, capsys:
     with CollectorLock(db):
         code, out, err = tenace(capsys, *serve_args(db))
     assert code == 2 and "serving" not in out
-    assert err == (f"tenace serve: another tenace collect (PID {os.getpid()}) is already collecting into {db}: "
+    assert err == (f"tenace serve: tenace collect (PID {os.getpid()}) is already collecting into {db}: "
                    "stop it first (Ctrl-C in its window), or go on with that one\n")
 
 
@@ -204,8 +204,9 @@ def test_ctrl_c_or_sigterm_stops_both_with_the_collectors_last_line(db: Path, tm
         assert httpx.get(url.group(1) + "/playing", timeout=10).status_code == 200
         with socket.create_connection(("127.0.0.1", int(port_file.read_text())), timeout=5):
             pass  # a base station that comes and goes: the collector is listening
-        with pytest.raises(LockHeld):  # the collector in serve holds the event file
+        with pytest.raises(LockHeld) as held:  # the collector in serve holds the event file, and says so
             lock_is_free(db)
+        assert str(held.value).startswith(f"tenace serve (PID {process.pid}) is already collecting into {db}: ")
     finally:
         process.send_signal(signum)
         out, err = process.communicate(timeout=20)

@@ -2,8 +2,9 @@
 
 The operating system holds the lock for the open file (flock on Linux and macOS, a locked byte on
 Windows) and drops it when the process ends however it ends, so a collector killed with SIGKILL or a
-laptop that lost power leaves no stale lock behind. The file keeps the holder's PID for the message
-a second collector gives; it stays after use (removing it would let two collectors lock two files).
+laptop that lost power leaves no stale lock behind. The file keeps the holder's PID and command ("4242 tenace
+serve") for the message a second collector gives; it stays after use (removing it would let two collectors lock
+two files).
 """
 
 from __future__ import annotations
@@ -13,15 +14,28 @@ import sys
 from pathlib import Path
 from typing import IO
 
+# Who holds the lock when the file does not say (written by an older tenace, or not yet written).
+SOMEONE = "another collector"
+
 
 class LockHeld(Exception):
-    """Another process holds the event file's collector lock: `pid` (None when it could not be read)."""
+    """Another process holds the event file's collector lock: `pid` and `holder` ("tenace serve") as its lock file
+    says (None and SOMEONE when it could not be read)."""
 
-    def __init__(self, path: Path, pid: int | None) -> None:
-        holder = f" (PID {pid})" if pid is not None else ""
-        super().__init__(f"another tenace collect{holder} is already collecting into {path}: "
+    def __init__(self, path: Path, pid: int | None, holder: str = SOMEONE) -> None:
+        shown = f" (PID {pid})" if pid is not None else ""
+        super().__init__(f"{holder}{shown} is already collecting into {path}: "
                          "stop it first (Ctrl-C in its window), or go on with that one")
         self.pid = pid
+        self.holder = holder
+
+
+def read_holder(text: str) -> tuple[int | None, str]:
+    """(PID, command) from a lock file's text "4242 tenace serve"; a bare PID (an older tenace) has no command."""
+    pid, _, holder = text.strip().partition(" ")
+    # Only a command of ours is named: the file is anybody's to write, and the message is shown as it is.
+    known = holder if holder.startswith("tenace ") and holder[7:].isalpha() else SOMEONE
+    return (int(pid) if pid.isdigit() else None), known
 
 
 def lock_path(db: Path) -> Path:
@@ -29,10 +43,12 @@ def lock_path(db: Path) -> Path:
 
 
 class CollectorLock:
-    """Held from `acquire` until `release` (or the process's end)."""
+    """Held from `acquire` until `release` (or the process's end) by `holder`, the command that collects (named to
+    a second one that is refused)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, holder: str = "tenace collect") -> None:
         self.db = db
+        self.holder = holder
         self.path = lock_path(db)
         self._file: IO[str] | None = None
 
@@ -42,11 +58,10 @@ class CollectorLock:
         try:
             if not _try_lock(handle):
                 handle.seek(0)
-                text = handle.read(32).strip()
-                raise LockHeld(self.db, int(text) if text.isdigit() else None)
+                raise LockHeld(self.db, *read_holder(handle.read(64)))
             handle.seek(0)
             handle.truncate()
-            handle.write(f"{os.getpid()}\n")
+            handle.write(f"{os.getpid()} {self.holder}\n")
             handle.flush()
         except BaseException:
             handle.close()

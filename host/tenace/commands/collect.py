@@ -129,7 +129,7 @@ def start_collecting(args: argparse.Namespace, db: Path) -> Collecting:
         key = link_key(conn)
     except StoreError as e:
         raise UsageError(str(e)) from None
-    lock = CollectorLock(db)
+    lock = CollectorLock(db, f"tenace {args.command}")  # collect, or serve with the collector in it
     try:
         lock.acquire()
     except LockHeld as e:

@@ -14,6 +14,7 @@ from tenace.reports.event_results import EventResults, ResultsError, event_resul
 from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
+from tenace.web.words import DEFAULT, LANGUAGES
 
 HELP = "write an event file's results for others to read (PBN 2.1, CSV, a static web site)"
 EPILOG = """\
@@ -23,6 +24,7 @@ examples:
   tenace report club.sqlite --pbn -                              to standard output
   tenace report club.sqlite --csv results/                       every section's ranking and travellers
   tenace report club.sqlite --html site/                         the pages of tenace serve, as files
+  tenace report club.sqlite --html site-lv/ --lang lv            the same pages in Latvian
 
 The PBN file holds a game per board (dealer, vulnerability, the deal when the event file has its hand
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
@@ -32,7 +34,8 @@ A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites.
 The --html folder is a static site of the event: index.html with every section's ranking, a page per
 board (board/A/7.html: the traveller, with the hand record, double-dummy table and par when the event
 file has them) and a scorecard per pair (pair/A/NS3.html), the same pages as `tenace serve` without
-its live script. The links are relative: copy the folder to any web host or open index.html from disk.
+its live script, in one of the terminal's languages (--lang: en, he, lv, sk, sr; players' names as they
+are). The links are relative: copy the folder to any web host or open index.html from disk.
 A folder that is there and not empty is refused unless --force (its pages are then written over, its
 other files left). Give --pbn, --csv, --html, or several."""
 
@@ -45,6 +48,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
     p.add_argument("--html", type=Path, metavar="DIR", help="the folder for the static web site (made if new)")
     p.add_argument("--force", action="store_true", help="write the --html site into a folder that is not empty")
+    p.add_argument("--lang", metavar="XX",
+                   help=f"the --html site's language: {', '.join(LANGUAGES)} (default {DEFAULT})")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
     p.set_defaults(run=run)
 
@@ -55,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("say what to write: --pbn FILE, --csv DIR, --html DIR, or several")
     if args.force and args.html is None:
         raise UsageError("--force is for --html DIR: a folder that is not empty")
+    if args.lang is not None and args.html is None:
+        raise UsageError("--lang is for --html DIR: the static site's language")
+    if args.lang is not None and args.lang not in LANGUAGES:
+        raise UsageError(f"--lang {args.lang!r}: the pages speak {', '.join(LANGUAGES)}")
     target = None if args.pbn in (None, "-") else Path(args.pbn)
     if target is not None:
         output_file("--pbn", target, not_same_as=path)
@@ -81,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                 raise cannot_write("--csv", args.csv, e) from None
             print(f"wrote {', '.join(str(w) for w in written)}: section {each.section}", file=sys.stderr)
     if args.html is not None:
-        write_html(results, args.html)
+        write_html(results, args.html, args.lang or DEFAULT)
     if args.pbn is None:
         return 0
     if target is None:
@@ -107,9 +116,9 @@ def html_folder(folder: Path, force: bool) -> None:
         raise UsageError(f"--html {folder} is a file, not a folder: give a folder (it is made if new)")
 
 
-def write_html(results: EventResults, folder: Path) -> None:
+def write_html(results: EventResults, folder: Path, lang: str) -> None:
     output_folder("--html", folder)
-    site = Site(results, folder)
+    site = Site(results, folder, lang)
     try:
         site.index()
         for each in results.sections:

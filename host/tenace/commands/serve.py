@@ -53,7 +53,8 @@ The pages are public and read-only, with no login: the rankings of every section
 traveller with its hand record and double-dummy table when the event file has them (/board/A/7),
 each pair's scorecard (/pair/A/NS3), and which tables are still playing which boards (/playing). An
 open page follows the event file: a result the collector stores shows within a second, without
-reloading. Nothing on the pages can change the event file: it is opened read-only. --listen is
+reloading. They speak the terminal's languages (en, he, lv, sk, sr): the browser's, or the one chosen
+on the page (?lang=lv). Nothing on the pages can change the event file: it is opened read-only. --listen is
 {DEFAULT_LISTEN} unless given; port 0 picks a free one.
 
 The collector: with --serial or {RADIO_FLAG} (the options of `tenace collect`, which see) this command

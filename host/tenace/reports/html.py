@@ -10,6 +10,7 @@ from jinja2 import Environment
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.web.pages import pair_slug
 from tenace.web.render import Links, board_context, pair_context, templates
+from tenace.web.words import DEFAULT, Words, words
 
 INDEX = "index.html"
 # The index links down into board/A/ and pair/A/; a board's or a pair's page links back up two folders.
@@ -27,16 +28,18 @@ class Written:
 
 
 class Site:
-    """The static pages of one event, written into `folder` (made by the caller)."""
+    """The static pages of one event in one of the pages' languages, written into `folder` (made by the caller)."""
 
-    def __init__(self, results: EventResults, folder: Path) -> None:
+    def __init__(self, results: EventResults, folder: Path, lang: str = DEFAULT) -> None:
         self.results = results
         self.folder = folder
         self.env: Environment = templates()
+        self.words: Words = words(lang)
 
     def _write(self, relative: str, template: str, links: Links, context: dict[str, object]) -> None:
         html = self.env.get_template(template).render(results=self.results, info=self.results.info, part=False,
-                                                      live=False, links=links, **context)
+                                                      live=False, links=links, t=self.words, switcher=None,
+                                                      **context)
         target = self.folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8", newline="\n")

@@ -1,5 +1,5 @@
-"""The ASGI app of `tenace serve`: public, read-only pages (GET only), the event stream that keeps them live, and the
-director's console (/director, behind a login: web/console.py)."""
+"""The ASGI app of `tenace serve`: public, read-only pages (GET only) in the terminal's languages, the event stream
+that keeps them live, and the director's console (/director, behind a login: web/console.py)."""
 
 from __future__ import annotations
 
@@ -19,12 +19,15 @@ from tenace.web.changes import POLL_S, Changes
 from tenace.web.console import Director, console_routes
 from tenace.web.pages import EventFile, NotFound, section_of
 from tenace.web.playing import Playing
-from tenace.web.render import SERVED, board_context, pair_context, templates
+from tenace.web.render import board_context, pair_context, served_links, switcher, templates
+from tenace.web.words import DEFAULT, LANGUAGES, language_of, words
 
 # A comment line now and then keeps phones' and proxies' idle timers from closing the stream.
 KEEPALIVE_S = 15.0
-# Pages are never cached: a phone coming back to a tab must not show an old ranking.
+# Pages are never cached: a phone coming back to a tab must not show an old ranking. Their words depend on the
+# browser's languages unless the address names one.
 NO_STORE = {"Cache-Control": "no-store"}
+PAGE_HEADERS = {**NO_STORE, "Vary": "Accept-Language"}
 
 
 def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = None) -> Starlette:
@@ -39,18 +42,26 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
                      what: Callable[[EventResults], dict[str, object]] | None) -> Response:
         # The generation first: a change during the render is then still announced to this page.
         generation = changes.generation
+        # ?lang= when it names one of ours (kept in the page's links), else the browser's Accept-Language.
+        asked = request.query_params.get("lang")
+        lang = language_of(asked, request.headers.get("accept-language")) or DEFAULT
+        t, links = words(lang), served_links(asked if asked in LANGUAGES else None)
         try:
             results = await run_in_threadpool(event.results, generation)
             context = await run_in_threadpool(what, results) if what is not None else {}
         except NotFound as e:
-            return HTMLResponse(env.get_template("missing.html").render(message=str(e)), 404, headers=NO_STORE)
+            missing = env.get_template("missing.html").render(t=t, links=links, message=e.text(t))
+            return HTMLResponse(missing, 404, headers=PAGE_HEADERS)
         except ResultsError as e:
-            return HTMLResponse(env.get_template("missing.html").render(message=str(e)), 503, headers=NO_STORE)
+            # The scoring's reason stays in English under the page's own words: it is for the director.
+            missing = env.get_template("missing.html").render(t=t, links=links, message=t("unavailable"), detail=str(e))
+            return HTMLResponse(missing, 503, headers=PAGE_HEADERS)
         part = request.query_params.get("part") == "1"
         page = env.get_template(template)
         html = page.render(results=results, info=results.info, generation=generation, part=part, live=True,
-                           links=SERVED, part_url=f"{request.url.path}?part=1", **context)
-        return HTMLResponse(html, headers=NO_STORE)
+                           links=links, t=t, switcher=switcher(request.url.path),
+                           part_url=f"{request.url.path}?part=1&lang={lang}", **context)
+        return HTMLResponse(html, headers=PAGE_HEADERS)
 
     async def rankings(request: Request) -> Response:
         return await render(request, "rankings.html", None)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from markupsafe import Markup
+
 from tenace.reports.event_results import (
     EventResults,
     ResultsError,
@@ -16,9 +18,9 @@ from tenace.reports.event_results import (
     find_pair,
     scorecard,
 )
-from tenace.reports.model import HandRecord, Pair, Report, TravellerLine
-from tenace.reports.text import par_contract_text
+from tenace.reports.model import Adjustment, HandRecord, Pair, Report, TravellerLine
 from tenace.store.db import connect_read_only, read_transaction
+from tenace.web.words import Words
 from tenace_rules.contract import STRAIN_SYMBOLS
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
@@ -28,7 +30,16 @@ STRAINS = (("NT", "NT"), *SUITS)
 
 
 class NotFound(LookupError):
-    """A section, board or pair the event does not have (the page answers 404)."""
+    """A section, board or pair the event does not have (the page answers 404): the words' `key` and its values,
+    said in the page's language."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+    def text(self, t: Words) -> str:
+        return t(self.key, **self.values)
 
 
 class EventFile:
@@ -62,20 +73,20 @@ def section_of(results: EventResults, name: str) -> SectionResults:
     for s in results.sections:
         if s.section == name:
             return s
-    raise NotFound(f"there is no section {name!r}")
+    raise NotFound("no_section", section=name)
 
 
 def board_of(section: SectionResults, board: int) -> Report:
     if board not in section.boards:
-        raise NotFound(f"there is no board {board} in section {section.section}")
+        raise NotFound("no_board", board=board, section=section.section)
     return board_report(section, board)
 
 
 def pair_of(section: SectionResults, slug: str) -> tuple[Pair, Report]:
     try:
         _, pair = find_pair([section], slug)
-    except ResultsError as e:
-        raise NotFound(str(e)) from None
+    except ResultsError:
+        raise NotFound("no_pair", pair=slug, section=section.section) from None
     return pair, scorecard(section, pair)
 
 
@@ -90,17 +101,43 @@ def figure(value: Decimal | None, signed: bool = False) -> str:
     return f"{value:+}" if signed else str(value)
 
 
-def result_cells(line: TravellerLine) -> tuple[str, str, str]:
-    """(contract, declarer, tricks relative to the contract) as a phone shows them: ("4♠X", "N", "-1")."""
+def weighted_text(weights: str, t: Words) -> Markup:
+    """model.weighted_text in the page's words: "assigned NS +420", "weighted NS 3/5:420 2/5:-50"."""
+    if weights.startswith("1:") and " " not in weights:
+        return t("assigned", score=t.ltr(f"{int(weights[2:]):+d}"))
+    return t("weighted", weights=t.ltr(weights))
+
+
+def adjustment_text(adjustment: Adjustment, t: Words) -> Markup:
+    """Adjustment.text in the page's words: "A+/A-" and "60%/40%" as they are, an assigned, weighted or split score
+    said."""
+    if adjustment.weights and adjustment.ew_weights:
+        return t("split", ns=weighted_text(adjustment.weights, t), ew=weighted_text(adjustment.ew_weights, t))
+    if adjustment.weights:
+        return weighted_text(adjustment.weights, t)
+    return t.ltr(f"{adjustment.ns}/{adjustment.ew}")
+
+
+def result_cells(line: TravellerLine, t: Words) -> tuple[Markup, str, str]:
+    """(contract, declarer, tricks relative to the contract) as a phone shows them: ("4♠X", "N", "-1"); the contract
+    in the page's words, kept left to right (Words.ltr) on a Hebrew page."""
     if line.adjustment is not None:
-        return (line.adjustment.text, "", "")
+        return (adjustment_text(line.adjustment, t), "", "")
     if line.contract is None:
-        return ("not played", "", "")
+        return (t("not_played"), "", "")
     contract = parse_contract(line.contract)
     if contract.passed_out:
-        return ("passed out", "", "")
+        return (t("passed_out"), "", "")
     tricks = relative_text(contract, line.tricks) if line.tricks is not None else "?"
-    return (contract.symbol_text(), line.declarer or "", tricks)
+    return (t.ltr(contract.symbol_text()), line.declarer or "", tricks)
+
+
+def marked_text(marked: str, t: Words) -> Markup:
+    """A traveller line's mark (event_results: "TD: adjusted" for a director's entry) in the page's words; one this
+    page does not know as it is."""
+    known = {"TD: adjusted": t("mark_adjusted"), "TD: corrected": t("mark_corrected"), "TD: decided": t("mark_decided"),
+             "TD: erased": t("mark_erased"), "TD: entered": t("mark_entered")}
+    return known.get(marked) or t.ltr(marked)
 
 
 @dataclass(frozen=True)
@@ -109,14 +146,22 @@ class Diagram:
 
     hands: dict[str, list[tuple[str, str]]]  # seat -> [(suit symbol, holding or "-")]
     double_dummy: list[tuple[str, list[int]]]  # (declarer, tricks in NT S H D C)
-    par: str
+    par_score: str  # "+460", "" when the hand record has no par
+    par: Markup  # "3NT by N +2, 3NT by S +2" in the page's words
 
 
-def diagram(hand: HandRecord) -> Diagram:
+def par_contract(text: str, t: Words) -> Markup:
+    """ "4S N =" as "4♠ by N =", "4CX S -1" as "4♣X by S -1", in the page's words."""
+    bid, declarer, done = (*text.split(" "), "", "")[:3]
+    said = t("by", contract=t.ltr(parse_contract(bid).symbol_text()), seat=declarer)
+    return said + " " + t.ltr(done) if done else said
+
+
+def diagram(hand: HandRecord, t: Words) -> Diagram:
     hands = {seat: [(symbol, holding or "-") for (_, symbol), holding in zip(SUITS, text.split("."), strict=True)]
              for seat, text in hand.hands().items()}
     rows = [] if hand.double_dummy is None else [
         (seat, [hand.double_dummy[seat][strain] for strain, _ in STRAINS]) for seat in "NSEW"]
-    par = "" if hand.par_score is None else (
-        f"Par NS {hand.par_score:+d}: " + (", ".join(par_contract_text(c) for c in hand.par_contracts) or "passed out"))
-    return Diagram(hands, rows, par)
+    score = "" if hand.par_score is None else f"{hand.par_score:+d}"
+    par = Markup(", ").join(par_contract(c, t) for c in hand.par_contracts) or t("passed_out")
+    return Diagram(hands, rows, score, par if score else Markup(""))

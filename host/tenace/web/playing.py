@@ -25,7 +25,8 @@ class TableNow:
     ew: str
     boards: tuple[int, ...]  # of `round`, not in yet
     later: int  # boards of the rounds after `round` not in yet
-    sit_out: str  # "" when both pairs play `round`, else who sits out
+    ns_out: bool = False  # the movement's NS pair of `round` is not there (tenace move): EW sits out
+    ew_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,26 +70,15 @@ def still_playing(conn: sqlite3.Connection) -> list[SectionNow]:
                     current = i
                     break
             if current is None:
-                tables.append(TableNow(table, None, len(plan), "", "", (), 0, ""))
+                tables.append(TableNow(table, None, len(plan), "", "", (), 0))
                 continue
             round_, ns, ew, _ = plan[current]
             ns_text, ew_text = f"{prefix[0]}{ns}", f"{prefix[1]}{ew}"
             tables.append(TableNow(
                 table, round_, len(plan), ns_text, ew_text, tuple(missing.get((table, round_), ())),
-                sum(len(missing.get((table, r), ())) for r, _, _, _ in plan[current + 1:]),
-                _sit_out_text(ns_text, ew_text, *outs[round_])))
+                sum(len(missing.get((table, r), ())) for r, _, _, _ in plan[current + 1:]), *outs[round_]))
         out.append(SectionNow(info.name, tuple(tables)))
     return out
-
-
-def _sit_out_text(ns: str, ew: str, ns_out: bool, ew_out: bool) -> str:
-    if ns_out and ew_out:
-        return "nobody plays"
-    if ns_out:
-        return f"{ew} sits out ({ns} not there)"
-    if ew_out:
-        return f"{ns} sits out ({ew} not there)"
-    return ""
 
 
 class Playing:

@@ -4,39 +4,65 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 from tenace.reports.event_results import SectionResults
 from tenace.reports.model import Pair
-from tenace.web.pages import STRAINS, board_of, diagram, figure, pair_of, pair_slug, result_cells
+from tenace.web.pages import STRAINS, board_of, diagram, figure, marked_text, pair_of, pair_slug, result_cells
+from tenace.web.words import LANGUAGES, Words, words
 
 
 @dataclass(frozen=True)
 class Links:
     """Where a page's links point: the server's addresses (`root` "/"), or the static site's files relative to the
-    page (`root` "" or "../../", `suffix` ".html"), so that the folder works from any web host or from disk."""
+    page (`root` "" or "../../", `suffix` ".html"), so that the folder works from any web host or from disk. A
+    language chosen on a served page (`query` "?lang=lv") goes along to the next page."""
 
     root: str = "/"
     suffix: str = ""
+    query: str = ""
 
     def home(self) -> str:
         # From disk a folder does not open its index.html: name the file.
-        return f"{self.root}index.html" if self.suffix else self.root
+        return (f"{self.root}index.html" if self.suffix else self.root) + self.query
 
     def board(self, section: str, board: int) -> str:
-        return f"{self.root}board/{section}/{board}{self.suffix}"
+        return f"{self.root}board/{section}/{board}{self.suffix}{self.query}"
 
     def pair(self, section: str, pair: Pair) -> str:
-        return f"{self.root}pair/{section}/{pair_slug(pair)}{self.suffix}"
+        return f"{self.root}pair/{section}/{pair_slug(pair)}{self.suffix}{self.query}"
+
+    def playing(self) -> str:
+        return f"{self.root}playing{self.suffix}{self.query}"
 
 
 SERVED = Links()
 
 
+def served_links(lang: str | None) -> Links:
+    """The server's links, keeping the language asked for in the address (none: each page asks the browser)."""
+    return Links(query=f"?lang={lang}") if lang else SERVED
+
+
+def switcher(path: str) -> list[tuple[str, str, str]]:
+    """The language switcher of a served page: (language, its own name, this page in it) for each language."""
+    return [(lang, words(lang).name, f"{path}?lang={lang}") for lang in LANGUAGES]
+
+
+@pass_context
+def ltr(context: Context, text: object) -> Markup:
+    """`text` kept left to right in the page's language (Words.ltr)."""
+    t: Words = context["t"]
+    return t.ltr(text)
+
+
 def templates() -> Environment:
     env = Environment(loader=PackageLoader("tenace.web", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(figure=figure, result_cells=result_cells, diagram=diagram, strains=STRAINS)
+    env.globals.update(figure=figure, result_cells=result_cells, diagram=diagram, strains=STRAINS, ltr=ltr,
+                       marked_text=marked_text)
     return env
 
 
