@@ -223,3 +223,20 @@ def test_an_individuals_players_are_named_by_the_director_or_by_the_numbers_keye
                           (["--player", "3", "--member", "0"], "a member number is 1 to 999999, not 0")):
         code, out, err = tenace(capsys, "names", str(db), *args)
         assert (code, out) == (2, "") and message in err, err
+
+
+def test_an_individuals_ranking_page_heads_its_column_player(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    db = new_individual(tmp_path, capsys, "--rounds", "1")
+    conn = connect(db)
+    sign_in(conn, 1, "A", 1)
+    e = individual(2, 1).at(1, 1)
+    ingest(conn, IncomingResult(terminal=1, sequence=1, section="A", table=1, round=1, board=1, ns_pair=e.ns_pair,
+                                ew_pair=e.ew_pair, contract="4S", declarer="N", tricks=10))
+    conn.close()
+    site = tmp_path / "site"
+    for lang, word in (("en", "Player"), ("sk", "Hráč")):
+        code, _, err = tenace(capsys, "report", str(db), "--html", str(site / lang), "--lang", lang)
+        assert code == 0, err
+        page = (site / lang / "index.html").read_text(encoding="utf-8")
+        assert f"<th>{word}</th>" in page and "<th>Pair</th>" not in page
