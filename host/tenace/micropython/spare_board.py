@@ -71,14 +71,15 @@ class PageTransport:
 
 
 class SpareBoard:
-    def __init__(self, terminal, random_hex, storage=STORAGE):
+    def __init__(self, terminal, random_hex, storage=STORAGE, clock=None):
         self._random_hex = random_hex
         self.terminal = terminal
         self.keys = Keys()
         self.display = TextGrid()
         self.transport = PageTransport()
-        self.link = WireLink(self.transport, terminal, storage, Clock(), self.random_bits)
-        self.app = App(self.keys, self.display, Clock(), self.link, storage, Battery(), "T%d" % terminal)
+        clock = clock or Clock()  # (a test's manual clock)
+        self.link = WireLink(self.transport, terminal, storage, clock, self.random_bits)
+        self.app = App(self.keys, self.display, clock, self.link, storage, Battery(), "T%d" % terminal)
 
     def random_bits(self, n):
         value = int.from_bytes(unhexlify(self._random_hex((n + 7) >> 3)), "big")

@@ -157,6 +157,7 @@ def spare_routes(link: SpareLink, npm_root: Path = NPM_ROOT) -> list[BaseRoute]:
 
     async def socket(ws: WebSocket) -> None:
         if not same_origin(ws):
+            log.warning("spare terminal page refused: opened from another site (%s)", ws.headers.get("origin"))
             link.refused["another site"] = link.refused.get("another site", 0) + 1
             await ws.close(POLICY)  # before accept: the handshake is refused (403)
             return
