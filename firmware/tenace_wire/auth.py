@@ -56,16 +56,19 @@ package micropython-hmac (3.4.2.post3, 2017) is an sdist without setup.py that p
 it needs `warnings` and a hash object's `digest_size`/`block_size`, which MicroPython's sha256
 lacks. RFC 2104 is ten lines over sha256, checked against the RFC 4231 vectors on both
 interpreters (pairing.py has it; Tagger here inlines it with the padded keys computed once). On
-CPython the standard library's `hmac` is used.
+CPython the standard library's `hmac` is used. MicroPython is told by sys.implementation, not by a
+failed import: the WebAssembly port (the spare terminal page) freezes micropython-lib's hmac, whose
+copy() raises NotImplementedError.
 """
 
 import hashlib
+import sys
 
 from tenace_wire.frame_types import TAG_SIZE
 
-try:
+if sys.implementation.name != "micropython":
     import hmac as std_hmac  # pyright: ignore[reportMissingImports]  # CPython only
-except ImportError:  # MicroPython: no hmac module, use hmac_sha256_small
+else:  # hmac_sha256_small: a port that freezes micropython-lib's hmac (webassembly) has one without copy()
     std_hmac = None  # type: ignore[assignment]
 
 NONCE_SIZE = 8

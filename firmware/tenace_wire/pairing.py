@@ -6,12 +6,13 @@ Imported only when a terminal pairs, and by the host: the terminal's steady stat
 """
 
 import hashlib
+import sys
 
 from tenace_wire.auth import CLUB_ID_SIZE, CLUB_KEY_SIZE, NONCE_SIZE, padded_key
 
-try:
+if sys.implementation.name != "micropython":
     import hmac as std_hmac  # pyright: ignore[reportMissingImports]  # CPython only
-except ImportError:  # MicroPython: no hmac module, use hmac_sha256_small
+else:  # hmac_sha256_small: a port that freezes micropython-lib's hmac (webassembly) has one without copy()
     std_hmac = None  # type: ignore[assignment]
 
 TYPE_CHECKING = False

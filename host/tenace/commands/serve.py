@@ -32,6 +32,7 @@ from tenace.reports.event_results import ResultsError, event_results
 from tenace.store.db import read_transaction
 from tenace.web.app import create_app
 from tenace.web.console import Director
+from tenace.web.spare import SpareLink, installed, missing_message
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,13 @@ command and logged with the name given at login and the why. Its login is the pa
 logs one browser in, then the link is spent. The session lives in this process's memory (a restart
 logs out); its cookie is HttpOnly and SameSite=Strict, and every post must come from the console's
 own pages (its form token and the Origin of this server), else it is refused (403). A wrong
-password is refused after a second's wait and logged here."""
+password is refused after a second's wait and logged here.
+
+The spare terminal (/spare, with the collector in this process): a page that runs the terminal's own
+firmware in a phone's browser, on MicroPython's WebAssembly port (tools/setup-env installs it into
+build/npm), for a table whose terminal has failed. It signs in with the table number and the pairing
+code as a terminal does and sends the same frames, over the page's WebSocket, to this collector; its
+journal is kept by the phone's browser, so a reload loses nothing and sends nothing twice."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -110,14 +117,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director: Director, collect: bool) -> int:
     listener = bind(host, port, args.listen)
+    spare = SpareLink()
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
-    config = uvicorn.Config(create_app(path, director=director), log_level="warning", timeout_graceful_shutdown=1,
-                            access_log=False)
+    config = uvicorn.Config(create_app(path, director=director, spare=spare), log_level="warning",
+                            timeout_graceful_shutdown=1, access_log=False)
     server = uvicorn.Server(config)
     thread = None
     sigterm: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
     if collect:
-        thread = CollectorThread(args, path, on_end=lambda: setattr(server, "should_exit", True))
+        thread = CollectorThread(args, path, on_end=lambda: setattr(server, "should_exit", True), spare=spare)
         try:
             thread.start()
         except BaseException:
@@ -132,6 +140,9 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
             print(f"the director's console, one login: {director.link(base)}", flush=True)
         else:
             print(f"the director's console: {base}director (password from {args.director_password_file})", flush=True)
+        if thread is not None:
+            spare_line = f"a spare terminal for a table whose terminal failed: {base}spare on a phone"
+            print(spare_line if installed() is not None else f"no spare terminal page: {missing_message()}", flush=True)
         # Ctrl-C: uvicorn stops serving, then raises the signal again (KeyboardInterrupt: exit 130); the
         # collector is stopped on the way out either way. SIGTERM likewise when collecting, so that the collector
         # closes as `tenace collect` does on it (the default action would end the process there and then).
@@ -169,8 +180,10 @@ class CollectorThread:
     A failure is kept in `error` and `on_end` is called (the pages stop): the command then exits 1 rather than
     serve pages that no longer change. No restart: whatever failed would most likely fail again, unseen."""
 
-    def __init__(self, args: argparse.Namespace, path: Path, on_end: Callable[[], None]) -> None:
+    def __init__(self, args: argparse.Namespace, path: Path, on_end: Callable[[], None],
+                 spare: SpareLink | None = None) -> None:
         self.args = args
+        self.spare = spare  # the spare terminal pages' way in: attached to this collector while it runs
         self.path = path
         self.on_end = on_end
         self.error: BaseException | None = None
@@ -222,7 +235,13 @@ class CollectorThread:
     async def _collect(self, collecting: Collecting) -> None:
         self._loop = asyncio.get_running_loop()
         self._service = Service(collecting.collector, progress_s=collecting.args.progress)
-        await collect_until_stopped(self._service, collecting, started=self._ready.set)
+        if self.spare is not None:
+            self.spare.attach(self._loop, self._service)
+        try:
+            await collect_until_stopped(self._service, collecting, started=self._ready.set)
+        finally:
+            if self.spare is not None:
+                self.spare.detach()
         if not self._stopping:
             raise RuntimeError("the collector stopped by itself")
 

@@ -1,5 +1,6 @@
 """The ASGI app of `tenace serve`: public, read-only pages (GET only) in the terminal's languages, the event stream
-that keeps them live, and the director's console (/director, behind a login: web/console.py)."""
+that keeps them live, the director's console (/director, behind a login: web/console.py) and the spare terminal
+(/spare: web/spare.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tenace.web.console import Director, console_routes
 from tenace.web.pages import EventFile, NotFound, section_of
 from tenace.web.playing import Playing
 from tenace.web.render import board_context, pair_context, served_links, switcher, templates
+from tenace.web.spare import SpareLink, spare_routes
 from tenace.web.words import DEFAULT, LANGUAGES, language_of, words
 
 # A comment line now and then keeps phones' and proxies' idle timers from closing the stream.
@@ -30,9 +32,11 @@ NO_STORE = {"Cache-Control": "no-store"}
 PAGE_HEADERS = {**NO_STORE, "Vary": "Accept-Language"}
 
 
-def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = None) -> Starlette:
+def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = None,
+               spare: SpareLink | None = None) -> Starlette:
     """The app for one event file; it polls the file for changes while it runs (its lifespan). With `director`, the
-    director's console too (without, the app has no page that writes)."""
+    director's console too (without, the app has no page that writes). The spare terminal's frames go to the
+    collector `spare` is attached to (none: the page says that this server does not collect)."""
     env = templates()
     event = EventFile(path)
     changes = Changes(path, poll_s)
@@ -126,6 +130,7 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
     ]
     if director is not None:
         routes += console_routes(path, director)
+    routes += spare_routes(spare if spare is not None else SpareLink())
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes
     return app
