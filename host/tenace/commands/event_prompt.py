@@ -8,14 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tenace.errors import UsageError
-from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare
+from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare, teams
 
 Ask = Callable[[str], str]
 # What `event new` needs, in the order asked: the flag, the question, the default ("" for none).
 QUESTIONS = (
     ("db", "Event file to create", "club.sqlite"),
     ("name", "Event name, as printed on the results", ""),
-    ("movement", "Movement, mitchell or howell", "mitchell"),
+    ("movement", "Movement, mitchell, howell or teams", "mitchell"),
     ("tables", "Tables in play", "7"),
     ("boards_per_round", "Boards each round", "3"),
 )
@@ -23,12 +23,12 @@ QUESTIONS = (
 _OPTIONAL = {"movement": "mitchell"}
 _TRIES = 5
 
-MOVEMENTS = ("mitchell", "howell")
+MOVEMENTS = ("mitchell", "howell", "teams")
 # A movement's figures as `event new` names them in a refusal.
 OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds"}
 # Boards per round that a movement of any size accepts, to check the number of tables before they are asked
 # (a 3-table Howell shares one set among its three tables in its last round: at least 3 boards).
-_ANY_BOARDS = {"mitchell": 1, "howell": 3}
+_ANY_BOARDS = {"mitchell": 1, "howell": 3, "teams": 1}
 
 
 def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
@@ -36,6 +36,8 @@ def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: in
     at fault when it cannot be made."""
     if kind == "howell":
         return howell(tables, boards_per_round, rounds)
+    if kind == "teams":  # a two-table match: its rounds are segments, the teams staying where they sit
+        return teams(boards_per_round, rounds or 1, tables)
     if kind not in (None, "mitchell"):
         raise ValueError(f"the movement is {' or '.join(MOVEMENTS)}, not {kind!r}")
     if rounds is not None:  # mitchell(rounds=...) would be another movement: every table on the same set
@@ -52,6 +54,8 @@ def missing(args: argparse.Namespace) -> list[str]:
 
 def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool | None = None) -> None:
     """Ask for each missing flag (at a terminal), or refuse naming them (a script, a pipe: nobody to ask)."""
+    if args.movement == "teams" and args.tables is None:
+        args.tables = 2  # a team match has its two tables, no more to ask
     lacking = missing(args)
     if not lacking:
         for name, default in _OPTIONAL.items():

@@ -11,6 +11,7 @@ from tenace.errors import UsageError
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, event_results
+from tenace.reports.event_teams import seat_names
 from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
@@ -26,7 +27,9 @@ examples:
 
 The PBN file holds a game per board (dealer, vulnerability, the deal when the event file has its hand
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
-same rankings as `tenace results`. The CSV folder gets two files a section, A-ranking.csv and
+same rankings as `tenace results`. A team match is written as two games a board (open room, closed
+room) with the teams' names: `tenace score --method teams` reads it back to the same IMPs and VPs.
+The CSV folder gets two files a section, A-ranking.csv and
 A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites.
 
 The --html folder is a static site of the event: index.html with every section's ranking, a page per
@@ -71,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
                     raise UsageError(f"this event has sections {names}: give --section, one PBN file each")
                 section = results.sections[0]
                 deals = {b: d for b in section.boards if (d := hand_record(conn, section.section, b)) is not None}
+                seats = seat_names(conn, section.section)
+                if args.pbn is not None and len(section.matches) > 1:
+                    raise UsageError(f"section {section.section} holds {len(section.matches)} team matches; a PBN "
+                                     "file holds one match (--csv and --html write them all)")
         except ResultsError as e:
             raise UsageError(str(e)) from None
     if args.csv is not None:
@@ -85,11 +92,11 @@ def run(args: argparse.Namespace) -> int:
     if args.pbn is None:
         return 0
     if target is None:
-        write_section_pbn(results, section, deals, sys.stdout)
+        write_section_pbn(results, section, deals, sys.stdout, seats)
         return 0
     try:
         with target.open("w", encoding="utf-8", newline="\n") as out:
-            write_section_pbn(results, section, deals, out)
+            write_section_pbn(results, section, deals, out, seats)
     except OSError as e:
         raise cannot_write("--pbn", target, e) from None
     print(f"wrote {target}: section {section.section}, {len(section.boards)} boards, "

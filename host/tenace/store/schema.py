@@ -397,6 +397,18 @@ _V10 = """
 ALTER TABLE result ADD COLUMN ew_weights TEXT CHECK (ew_weights IS NULL OR (kind = 'weighted' AND weights IS NOT NULL));
 """
 
+# Teams (a section of kind 'teams'): each team's number and name, the same in every section of the event (a Swiss
+# plays a section a round). Team t's pairs are 2t - 1 (North-South at home) and 2t (tenace.movement.teams); their
+# players are in pair_players like any pair's.
+_V12 = """
+CREATE TABLE team (
+    number INTEGER PRIMARY KEY CHECK (number BETWEEN 1 AND 499),
+    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 80),
+    who TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8), (10, _V10))
+                                          (8, _V8), (10, _V10), (12, _V12))
