@@ -40,8 +40,8 @@ def test_each_missing_flag_is_asked_wrong_answers_are_asked_again_and_the_event_
     ask, asked = answers(str(db), "", "seven", "1", "", "0", "2")
     event_prompt.fill_in(args, ask, interactive=True)
     assert [q.split(" [")[0].rstrip(": ") for q in asked] == [
-        "Event file to create", "Movement, mitchell, howell or teams", "Tables in play", "Tables in play", "Tables in play",
-        "Boards each round", "Boards each round"]
+        "Event file to create", "Movement, mitchell, howell or teams", "Tables in play", "Tables in play",
+        "Tables in play", "Boards each round", "Boards each round"]
     out = capsys.readouterr().out
     assert "a whole number, not 'seven'" in out and "at least 2 tables, not 1" in out
     assert "each round needs at least 1 board, not 0" in out

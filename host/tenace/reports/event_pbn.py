@@ -50,8 +50,9 @@ def match_games(results: EventResults, match: MatchResult, deals: Mapping[int, s
             ns, ew = sitting[room]
             for pair, first, second in ((ns, "North", "South"), (ew, "East", "West")):
                 names = seats.get(pair, "").split(" - ")
-                if len(names) == 2:
-                    tags[first], tags[second] = names
+                for seat, name in zip((first, second), names, strict=False):
+                    if name and not name.startswith("#"):  # "#103": a number the roster does not name
+                        tags[seat] = name
             if board in deals:
                 tags["Deal"] = deals[board]
             if v.kind == "passed_out":

@@ -1,0 +1,223 @@
+"""A team match run from the event file: teams named, results stored, each board's IMPs, the match's IMPs and VPs and
+the standings checked against figures worked out here by hand (Law 77 scores, the Law 78B IMP scale, the WBF VP
+formula), the PBN export rescored by `tenace score` to the same figures, and wrong input refused in one line."""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import pytest
+from cli_runner import tenace
+
+from tenace.store import IncomingResult, Kind, connect, ingest, sign_in
+
+# Law 78B: the lower bound of each IMP band from 1 IMP up (20-40 points is 1 IMP, ..., 4000 and more is 24).
+IMP_BOUNDS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000, 2250,
+              2500, 3000, 3500, 4000)
+
+
+def imp(difference: int) -> int:
+    return sum(1 for bound in IMP_BOUNDS if abs(difference) >= bound)
+
+
+def wbf_vp(margin: int, boards: int) -> Decimal:
+    """The winner's VPs on the WBF 2013 continuous scale: 10 + 10 (1 - tau^(3M/B)) / (1 - tau^3), B = 15 sqrt(boards),
+    20 at most, to two decimals."""
+    tau = (math.sqrt(5) - 1) / 2
+    vp = min(20.0, 10 + 10 * (1 - tau ** (3 * margin / (15 * math.sqrt(boards)))) / (1 - tau ** 3))
+    return Decimal(vp).quantize(Decimal("0.01"), ROUND_HALF_UP)
+
+
+# The match: team 1 (Lions: pairs 1 and 2) at home against team 2 (Tigers: pairs 3 and 4), 4 boards. The open room is
+# table 1 (Lions pair 1 NS v Tigers pair 4 EW), the closed room table 2 (Tigers pair 3 NS v Lions pair 2 EW).
+# board: (open room contract, declarer, tricks, NS score), (closed room ...); the scores by Law 77, worked out here.
+PLAYED = {
+    # Board 1, nobody vulnerable. 4S= : 4 x 30 + 300 game = +420; 4S-1 not vulnerable: -50.
+    1: (("4S", "N", 10, 420), ("4S", "N", 9, -50)),
+    # Board 2, NS vulnerable. 3NT= : 40 + 30 + 30 + 500 = +600; 3NTX= : 2 x 100 + 500 + 50 for the double = +750.
+    2: (("3NT", "S", 9, 600), ("3NTX", "S", 9, 750)),
+    # Board 3, EW vulnerable. 2H= by E : 60 + 50 part score = EW +110; 4H= by E : 120 + 500 = EW +620.
+    3: (("2H", "E", 8, -110), ("4H", "E", 10, -620)),
+    # Board 4, both vulnerable. 4S-1 vulnerable: -100; 4S= : 120 + 500 = +620.
+    4: (("4S", "N", 9, -100), ("4S", "N", 10, 620)),
+}
+TEAMS_CSV = "team,name,first pair,,second pair,\n1,Lions,101,102,103,104\n2,Tigers,201,202,203,204\n"
+ROSTER_CSV = "number,name\n101,Ann Archer\n102,Bob Baker\n201,Cy Cole\n202,Di Dunn\n"
+
+
+def home_away(board: int) -> tuple[int, int]:
+    """The IMPs each team wins on a board: the home team is NS in the open room, so the open-room NS score minus the
+    closed-room NS score is its gain."""
+    (_, _, _, open_ns), (_, _, _, closed_ns) = PLAYED[board]
+    won = imp(open_ns - closed_ns)
+    return (won, 0) if open_ns >= closed_ns else (0, won)
+
+
+def make_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], boards: tuple[int, ...] = (1, 2, 3, 4)) -> Path:
+    """The event made as a director makes it, then the tables' results stored through the ingest API."""
+    db = tmp_path / "cup.sqlite"
+    (tmp_path / "teams.csv").write_text(TEAMS_CSV, encoding="utf-8")
+    (tmp_path / "roster.csv").write_text(ROSTER_CSV, encoding="utf-8")
+    code, _, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Cup", "--date", "2026-11-24",
+                            "--movement", "teams", "--boards-per-round", "4", "--teams", str(tmp_path / "teams.csv"))
+    assert code == 0, err
+    code, _, err = tenace(capsys, "names", str(db), "--roster", str(tmp_path / "roster.csv"))
+    assert code == 0, err
+    conn = connect(db)
+    try:
+        for table in (1, 2):
+            sign_in(conn, table, "A", table)
+        seats = {1: (1, 4), 2: (3, 2)}  # table: (NS pair, EW pair)
+        for sequence, board in enumerate(boards, 1):
+            for table, (contract, declarer, tricks, _) in zip((1, 2), PLAYED[board], strict=True):
+                ns, ew = seats[table]
+                stored = ingest(conn, IncomingResult(terminal=table, sequence=sequence, section="A", table=table,
+                                                     round=1, board=board, ns_pair=ns, ew_pair=ew, kind=Kind.NORMAL,
+                                                     contract=contract, declarer=declarer, tricks=tricks))
+                assert stored.result_id is not None, stored
+    finally:
+        conn.close()
+    return db
+
+
+def results_json(capsys: pytest.CaptureFixture[str], db: Path) -> dict:  # type: ignore[type-arg]
+    code, out, err = tenace(capsys, "results", str(db), "--json")
+    assert code == 0, err
+    return json.loads(out)  # type: ignore[no-any-return]
+
+
+def test_a_team_match_from_the_store_gives_the_hand_worked_imps_vps_and_standings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = make_match(tmp_path, capsys)
+    doc = results_json(capsys, db)
+    [section] = doc["sections"]
+    [match] = section["matches"]
+    assert (match["home"], match["away"], match["open_table"], match["closed_table"]) == (1, 2, 1, 2)
+    assert match["complete"] and match["boards_compared"] == 4
+    report = match["report"]
+    for b in report["boards"]:
+        (o_contract, _, o_tricks, o_ns), (c_contract, _, c_tricks, c_ns) = PLAYED[b["board"]]
+        assert (b["open"]["contract"], b["open"]["tricks"], b["open"]["ns_score"]) == (o_contract, str(o_tricks), o_ns)
+        assert (b["closed"]["contract"], b["closed"]["tricks"], b["closed"]["ns_score"]) == (c_contract, str(c_tricks),
+                                                                                             c_ns)
+        assert b["difference"] == o_ns - c_ns
+        assert (b["imp_home"], b["imp_away"]) == home_away(b["board"])
+    # By hand: board 1 +470 = 10 IMPs home, board 2 -150 = 4 away, board 3 +510 = 11 home, board 4 -720 = 12 away.
+    home = sum(home_away(b)[0] for b in PLAYED)
+    away = sum(home_away(b)[1] for b in PLAYED)
+    assert (home, away) == (21, 16)
+    summary = report["summary"]
+    assert (summary["home"], summary["away"]) == ("Lions", "Tigers")
+    assert (summary["imps_home"], summary["imps_away"]) == (home, away)
+    winner = wbf_vp(home - away, 4)
+    assert winner == Decimal("12.80")
+    assert (Decimal(str(summary["vp_home"])), Decimal(str(summary["vp_away"]))) == (winner, 20 - winner)
+    assert [(s["place"], s["team"], s["name"], s["matches"], s["imps_for"], s["imps_against"], Decimal(str(s["vps"])))
+            for s in doc["standings"]] == [("1", 1, "Lions", 1, home, away, winner),
+                                           ("2", 2, "Tigers", 1, away, home, 20 - winner)]
+    code, out, _ = tenace(capsys, "results", str(db))
+    assert code == 0
+    assert "Match: 1 Lions v 2 Tigers (all 4 boards in)" in out
+    assert f"IMPs {home}.00 - {away}.00   VPs {winner} - {20 - winner}" in out
+    standings = out.split("Standings\n")[1].splitlines()
+    assert [line.split() for line in standings[1:]] == [
+        ["1", "1", "Lions", "1", f"{home}.00", f"{away}.00", str(winner)],
+        ["2", "2", "Tigers", "1", f"{away}.00", f"{home}.00", str(20 - winner)]]
+
+
+def test_the_exported_pbn_rescored_by_tenace_score_gives_the_same_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = make_match(tmp_path, capsys)
+    pbn = tmp_path / "cup.pbn"
+    code, _, err = tenace(capsys, "report", str(db), "--pbn", str(pbn))
+    assert code == 0, err
+    text = pbn.read_text(encoding="utf-8")
+    assert text.count('[Room "Open"]') == 4 and text.count('[Room "Closed"]') == 4
+    assert '[HomeTeam "Lions"]' in text and '[North "Ann Archer"]' in text and '[South "Bob Baker"]' in text
+    assert '[South "Di Dunn"]' in text  # the closed room's NS is the Tigers' first pair, 201 and 202
+    assert '[East "' not in text.split('[Room "Closed"]')[1].split("\n\n")[0]  # the Lions' 103 are not in the roster
+    code, out, err = tenace(capsys, "score", str(pbn), "--method", "teams", "--json")
+    assert code == 0, err
+    rescored = json.loads(out)
+    ours = results_json(capsys, db)["sections"][0]["matches"][0]["report"]
+    assert rescored["summary"] == ours["summary"]
+    assert [(b["board"], b["difference"], b["imp_home"], b["imp_away"]) for b in rescored["boards"]] == \
+        [(b["board"], b["difference"], b["imp_home"], b["imp_away"]) for b in ours["boards"]]
+    assert rescored["problems"] == []
+
+
+def test_a_board_in_one_room_only_is_provisional_and_an_artificial_score_is_three_imps(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = make_match(tmp_path, capsys, boards=(1, 3, 4))
+    conn = connect(db)
+    try:  # board 2 is in at the open table only
+        (contract, declarer, tricks, _), _ = PLAYED[2]
+        ingest(conn, IncomingResult(terminal=1, sequence=9, section="A", table=1, round=1, board=2, ns_pair=1,
+                                    ew_pair=4, kind=Kind.NORMAL, contract=contract, declarer=declarer, tricks=tricks))
+    finally:
+        conn.close()
+    match = results_json(capsys, db)["sections"][0]["matches"][0]
+    assert not match["complete"] and match["boards_compared"] == 3
+    summary = match["report"]["summary"]
+    home, away = 10 + 11, 12  # boards 1, 3 and 4 as worked out above
+    assert (summary["imps_home"], summary["imps_away"]) == (home, away)
+    assert Decimal(str(summary["vp_home"])) == wbf_vp(home - away, 4)  # still on the 4-board scale
+    assert "not in yet: board 2 (closed)" in match["report"]["notes"][0]
+    # The director gives the closed room (Tigers NS, Lions EW) average-minus to NS and average-plus to EW (Law 12C2):
+    # 3 IMPs to the Lions, -3 to the Tigers.
+    code, _, err = tenace(capsys, "adjust", str(db), "--table", "2", "--board", "2", "--ns", "A-", "--ew", "A+",
+                          "--why", "board fouled at table 2")
+    assert code == 0, err
+    match = results_json(capsys, db)["sections"][0]["matches"][0]
+    summary = match["report"]["summary"]
+    assert match["complete"]
+    assert (summary["imps_home"], summary["imps_away"]) == (home + 3, away - 3)
+    assert Decimal(str(summary["vp_home"])) == wbf_vp(home + 3 - (away - 3), 4)
+    board2 = next(b for b in match["report"]["boards"] if b["board"] == 2)
+    assert (board2["imp_home"], board2["imp_away"], board2["difference"]) == (3, -3, None)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("results", "{db}", "--pair", "1"), "this is a team event"),
+    (("names", "{db}", "--teams", "{bad_team}"), "team 3: the event has no such team (its teams are 1, 2)"),
+    (("names", "{db}", "--teams", "{bad_line}"), "bad.csv:2: team 2: give its four players' numbers"),
+    (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--teams",
+      "{bad_team}"), "team 3: the match has no such team (its teams are 1, 2)"),
+    (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--scoring",
+      "matchpoints"), "a team match is scored in IMPs and VPs"),
+    (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--tables",
+      "3"), "a team match is played at 2 tables, not 3"),
+    (("event", "new", "--db", "{new}", "--name", "X", "--tables", "3", "--boards-per-round", "4", "--teams",
+      "{bad_team}"), "give --movement teams too"),
+])
+def test_wrong_input_for_a_team_event_gets_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], says: str) -> None:
+    db = make_match(tmp_path, capsys)
+    (tmp_path / "unknown.csv").write_text("1,Lions\n3,Bears\n", encoding="utf-8")
+    (tmp_path / "bad.csv").write_text("1,Lions\n2,Tigers,201,202\n", encoding="utf-8")
+    paths = {"db": str(db), "bad_team": str(tmp_path / "unknown.csv"), "bad_line": str(tmp_path / "bad.csv"),
+             "new": str(tmp_path / "new.sqlite")}
+    code, _, err = tenace(capsys, *(a.format(**paths) for a in args))
+    assert code == 2
+    assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "new.sqlite").exists()
+
+
+def test_teams_named_on_a_pairs_event_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    assert tenace(capsys, "event", "new", "--db", str(db), "--name", "Club", "--tables", "3",
+                  "--boards-per-round", "2")[0] == 0
+    (tmp_path / "teams.csv").write_text(TEAMS_CSV, encoding="utf-8")
+    code, _, err = tenace(capsys, "names", str(db), "--teams", str(tmp_path / "teams.csv"))
+    assert code == 2 and "the event has no teams section" in err
+
+
+def test_the_names_list_shows_each_team_and_its_pairs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = make_match(tmp_path, capsys)
+    code, out, _ = tenace(capsys, "names", str(db))
+    assert code == 0
+    assert "team 1: Lions (pairs 1 and 2)" in out and "team 2: Tigers (pairs 3 and 4)" in out
+    assert "1 (team 1: Lions): Ann Archer - Bob Baker" in out and "4 (team 2: Tigers): #203 - #204" in out
