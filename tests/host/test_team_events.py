@@ -4,8 +4,10 @@ formula), the PBN export rescored by `tenace score` to the same figures, and wro
 
 from __future__ import annotations
 
+import csv
 import json
 import math
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -178,6 +180,30 @@ def test_a_board_in_one_room_only_is_provisional_and_an_artificial_score_is_thre
     assert Decimal(str(summary["vp_home"])) == wbf_vp(home + 3 - (away - 3), 4)
     board2 = next(b for b in match["report"]["boards"] if b["board"] == 2)
     assert (board2["imp_home"], board2["imp_away"], board2["difference"]) == (3, -3, None)
+
+
+def test_the_csv_and_the_web_site_show_the_match_and_the_standings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = make_match(tmp_path, capsys)
+    code, _, err = tenace(capsys, "report", str(db), "--csv", str(tmp_path / "csv"), "--html", str(tmp_path / "site"))
+    assert code == 0, err
+    with (tmp_path / "csv" / "A-matches.csv").open(encoding="utf-8", newline="") as f:
+        [match] = list(csv.DictReader(f))
+    winner = wbf_vp(21 - 16, 4)
+    assert (match["home_name"], match["away_name"], match["boards_in"], match["imps_home"], match["imps_away"],
+            match["vp_home"], match["vp_away"]) == ("Lions", "Tigers", "4", "21.00", "16.00", str(winner),
+                                                    str(20 - winner))
+    with (tmp_path / "csv" / "A-boards.csv").open(encoding="utf-8", newline="") as f:
+        boards = list(csv.DictReader(f))
+    assert [(int(b["board"]), int(b["open_ns_score"]), int(b["closed_ns_score"]), Decimal(b["imps_home"]),
+             Decimal(b["imps_away"])) for b in boards] == [
+        (n, PLAYED[n][0][3], PLAYED[n][1][3], *map(Decimal, home_away(n))) for n in sorted(PLAYED)]
+    index = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (tmp_path / "site" / "index.html").read_text(encoding="utf-8")))
+    assert f"1 Lions v 2 Tigers: IMPs 21.00 - 16.00, VPs {winner} - {20 - winner}" in index
+    assert f"Standings Place Team Matches IMPs for against VPs 1 1 Lions 1 21.00 16.00 {winner}" in index
+    board = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (tmp_path / "site" / "board" / "A" / "3.html").read_text(
+        encoding="utf-8")))
+    assert "Open 2H E 8 -110 Closed 4H E 10 -620 IMPs: Lions 11.00, Tigers 0.00" in board
 
 
 @pytest.mark.parametrize(("args", "says"), [

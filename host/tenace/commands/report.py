@@ -30,7 +30,8 @@ record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score
 same rankings as `tenace results`. A team match is written as two games a board (open room, closed
 room) with the teams' names: `tenace score --method teams` reads it back to the same IMPs and VPs.
 The CSV folder gets two files a section, A-ranking.csv and
-A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites.
+A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites; a teams section
+gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of every board).
 
 The --html folder is a static site of the event: index.html with every section's ranking, a page per
 board (board/A/7.html: the traveller, with the hand record, double-dummy table and par when the event
