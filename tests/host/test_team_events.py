@@ -8,6 +8,8 @@ import csv
 import json
 import math
 import re
+import subprocess
+import sys
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -247,3 +249,35 @@ def test_the_names_list_shows_each_team_and_its_pairs(tmp_path: Path, capsys: py
     assert code == 0
     assert "team 1: Lions (pairs 1 and 2)" in out and "team 2: Tigers (pairs 3 and 4)" in out
     assert "1 (team 1: Lions): Ann Archer - Bob Baker" in out and "4 (team 2: Tigers): #203 - #204" in out
+
+
+@pytest.mark.slow
+def test_a_team_match_played_on_simulated_terminals_is_scored_from_what_the_tables_accepted(tmp_path: Path) -> None:
+    """The real firmware at both tables of a match over a lossy radio: the IMPs and VPs of `tenace results` are those
+    worked out here from the scores the tables' opponents accepted (each terminal's accepted.txt)."""
+    db, work = tmp_path / "sim.sqlite", tmp_path / "work"
+    proc = subprocess.run([sys.executable, "-m", "tenace", "sim", "--tables", "3", "--boards", "6",
+                           "--boards-per-round", "2", "--teams", "--loss", "0.1", "--seed", "5", "--workdir", str(work),
+                           "--db", str(db)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    accepted: dict[tuple[int, int], int] = {}  # (table, board): the NS score the table accepted
+    for table in (1, 2):  # section T is the second section: its terminals are 1001 and 1002
+        for line in (work / "terminals" / f"100{table}" / "accepted.txt").read_text(encoding="utf-8").splitlines():
+            _, board, result = line.split(" ", 2)
+            accepted[(table, int(board))] = int(result.rsplit(" ", 1)[1])
+    assert len(accepted) == 12
+    results = subprocess.run([sys.executable, "-m", "tenace", "results", str(db), "--section", "T", "--json"],
+                             capture_output=True, text=True, timeout=120)
+    assert results.returncode == 0, results.stderr
+    [match] = json.loads(results.stdout)["sections"][0]["matches"]
+    home = away = 0
+    for b in match["report"]["boards"]:
+        difference = accepted[(1, b["board"])] - accepted[(2, b["board"])]  # table 1 is the open room
+        won = (imp(difference), 0) if difference >= 0 else (0, imp(difference))
+        assert (b["imp_home"], b["imp_away"]) == won, b
+        home, away = home + won[0], away + won[1]
+    summary = match["report"]["summary"]
+    assert match["complete"] and (summary["imps_home"], summary["imps_away"]) == (home, away)
+    winner = wbf_vp(abs(home - away), 6)
+    assert Decimal(str(max(summary["vp_home"], summary["vp_away"]))) == winner
+    assert (summary["vp_home"] > summary["vp_away"]) == (home > away)

@@ -160,7 +160,7 @@ def _teams_section(conn: sqlite3.Connection, info: EventInfo, section: str,
     expected = slot_count(conn, section)
     results_in = len(current_results(conn, section))
     conflicted = len(conflicts(conn, section))
-    title = _title(info, section, results_in, expected, conflicted, published)
+    title = _title(replace(info, scoring="imps"), section, results_in, expected, conflicted, published)
     matches = tuple(section_matches(conn, section, team_names(conn), title))
     report = matches[0].report if len(matches) == 1 else Report("teams", title=title)
     if conflicted:
