@@ -40,7 +40,7 @@ def test_each_missing_flag_is_asked_wrong_answers_are_asked_again_and_the_event_
     ask, asked = answers(str(db), "", "seven", "1", "", "0", "2")
     event_prompt.fill_in(args, ask, interactive=True)
     assert [q.split(" [")[0].rstrip(": ") for q in asked] == [
-        "Event file to create", "Movement, mitchell, howell or teams", "Tables in play", "Tables in play",
+        "Event file to create", "Movement, mitchell, howell, teams or swiss", "Tables in play", "Tables in play",
         "Tables in play", "Boards each round", "Boards each round"]
     out = capsys.readouterr().out
     assert "a whole number, not 'seven'" in out and "at least 2 tables, not 1" in out
@@ -94,7 +94,7 @@ def test_a_howell_is_asked_for_and_its_own_limits_refused_in_the_answers(
     ask, asked = answers("hoWell?", "Howell", "2", "12", "3", "2", "4")
     event_prompt.fill_in(args, ask, interactive=True)
     out = capsys.readouterr().out
-    assert "mitchell or howell or teams, not 'hoWell?'" in out
+    assert "mitchell or howell or teams or swiss, not 'hoWell?'" in out
     assert "a Howell is for 3 to 10 tables, not 2" in out and "not 12 (play a Mitchell)" in out
     assert "a 3-table Howell needs at least 3 boards a round" in out  # 2 boards: refused, then 4
     assert (args.movement, args.tables, args.boards_per_round) == ("howell", 3, 4)

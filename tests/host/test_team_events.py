@@ -17,6 +17,7 @@ import pytest
 from cli_runner import tenace
 
 from tenace.store import IncomingResult, Kind, connect, ingest, sign_in
+from tenace.store.encounters import section_rounds
 
 # Law 78B: the lower bound of each IMP band from 1 IMP up (20-40 points is 1 IMP, ..., 4000 and more is 24).
 IMP_BOUNDS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000, 2250,
@@ -219,7 +220,7 @@ def test_the_csv_and_the_web_site_show_the_match_and_the_standings(
     (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--tables",
       "3"), "a team match is played at 2 tables, not 3"),
     (("event", "new", "--db", "{new}", "--name", "X", "--tables", "3", "--boards-per-round", "4", "--teams",
-      "{bad_team}"), "give --movement teams too"),
+      "{bad_team}"), "give --movement teams (or swiss) too"),
 ])
 def test_wrong_input_for_a_team_event_gets_one_line_and_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], says: str) -> None:
@@ -281,3 +282,96 @@ def test_a_team_match_played_on_simulated_terminals_is_scored_from_what_the_tabl
     winner = wbf_vp(abs(home - away), 6)
     assert Decimal(str(max(summary["vp_home"], summary["vp_away"]))) == winner
     assert (summary["vp_home"] > summary["vp_away"]) == (home > away)
+
+
+# --- a Swiss in the event file ----------------------------------------------------------------------------------
+
+SWISS_TEAMS = "1,Lions\n2,Tigers\n3,Bears\n4,Wolves\n"
+# A match's two boards: (open room NS, closed room NS) results, as in PLAYED. "home": board 1 of PLAYED as it was
+# (+420 v -50: 10 IMPs home) and board 2 (+600 v +750: 4 IMPs away); "away": board 1 the other way round (-50 v +420:
+# 10 away) and board 2 flat (+600 both); "flat": both boards flat.
+SWISS_SETS = {
+    "home": {1: (("4S", "N", 10), ("4S", "N", 9)), 2: (("3NT", "S", 9), ("3NTX", "S", 9))},
+    "away": {1: (("4S", "N", 9), ("4S", "N", 10)), 2: (("3NT", "S", 9), ("3NT", "S", 9))},
+    "flat": {1: (("4S", "N", 10), ("4S", "N", 10)), 2: (("3NT", "S", 9), ("3NT", "S", 9))},
+}
+
+
+def play_round(db: Path, section: str, outcomes: dict[int, str]) -> None:
+    """Store every table's results of a Swiss round: the match at tables 2i - 1 (open) and 2i plays SWISS_SETS's
+    set `outcomes[2i - 1]`. The seats are the event file's, as the terminals get them."""
+    conn = connect(db)
+    try:
+        seats = {table: (ns, ew) for _, table, ns, ew, _ in section_rounds(conn, section)}
+        for table, (ns, ew) in seats.items():
+            terminal = 100 * (ord(section) - 64) + table
+            sign_in(conn, terminal, section, table)
+            first = table - (table + 1) % 2  # the match's open table
+            for sequence, (board, rooms) in enumerate(sorted(SWISS_SETS[outcomes[first]].items()), 1):
+                contract, declarer, tricks = rooms[table - first]
+                ingest(conn, IncomingResult(terminal=terminal, sequence=sequence, section=section, table=table,
+                                            round=1, board=board, ns_pair=ns, ew_pair=ew, kind=Kind.NORMAL,
+                                            contract=contract, declarer=declarer, tricks=tricks))
+    finally:
+        conn.close()
+
+
+def test_a_swiss_pairs_each_next_round_from_the_event_files_vp_standings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "swiss.sqlite"
+    (tmp_path / "teams.txt").write_text(SWISS_TEAMS, encoding="utf-8")
+    code, out, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Swiss", "--movement", "swiss",
+                            "--boards-per-round", "2", "--teams", str(tmp_path / "teams.txt"))
+    assert code == 0, err
+    # Round 1 by seeding, the top half against the bottom half: 1 v 3 and 2 v 4.
+    assert "tables 1-2  1 Lions  v  3 Bears" in out and "tables 3-4  2 Tigers  v  4 Wolves" in out
+    code, _, err = tenace(capsys, "event", "next-round", str(db))
+    assert code == 2 and "round 1 (section A): the match 1 v 3 has 0 of its 2 boards in" in err
+    play_round(db, "A", {1: "home", 3: "away"})
+    # Lions beat Bears by 10 - 4 (6 IMPs), Wolves beat Tigers by 10 - 0, both over 2 boards.
+    lions, wolves = wbf_vp(6, 2), wbf_vp(10, 2)
+    code, out, err = tenace(capsys, "event", "next-round", str(db))
+    assert code == 0, err
+    table = [line.split() for line in out.split("Standings\n")[1].splitlines()[1:5]]
+    assert table == [["1", "4", "Wolves", "1", "10.00", "0.00", str(wolves)],
+                     ["2", "1", "Lions", "1", "10.00", "4.00", str(lions)],
+                     ["3", "3", "Bears", "1", "4.00", "10.00", str(20 - lions)],
+                     ["4", "2", "Tigers", "1", "0.00", "10.00", str(20 - wolves)]]
+    # Round 2: the top team against the next it has not met, down the standings: Wolves v Lions, Bears v Tigers.
+    assert "section B: round 2" in out
+    assert "tables 1-2  4 Wolves  v  1 Lions" in out and "tables 3-4  3 Bears  v  2 Tigers" in out
+    play_round(db, "B", {1: "flat", 3: "home"})  # 10 - 10 VPs; Bears beat Tigers 10 - 4
+    doc = results_json(capsys, db)
+    assert [(m["section"], m["home"], m["away"], m["open_table"]) for s in doc["sections"] for m in s["matches"]] == \
+        [("A", 1, 3, 1), ("A", 2, 4, 3), ("B", 4, 1, 1), ("B", 3, 2, 3)]
+    bears = wbf_vp(6, 2)
+    assert [(s["place"], s["team"], Decimal(str(s["vps"]))) for s in doc["standings"]] == [
+        ("1", 4, wolves + 10), ("2", 1, lions + 10), ("3", 3, 20 - lions + bears), ("4", 2, 20 - wolves + 20 - bears)]
+
+
+@pytest.mark.parametrize(("teams", "extra", "says"), [
+    ("1,Lions\n2,Tigers\n3,Bears\n", (), "3 teams: a Swiss in the event file needs an even number"),
+    ("1,Lions\n3,Bears\n", (), "a Swiss numbers its teams 1 to 2 in seeding order; team 2 is missing"),
+    ("1,Lions\n2,Tigers\n", ("--tables", "4"), "a Swiss's tables come from its teams"),
+    (None, (), "a Swiss needs its teams: give --teams FILE"),
+])
+def test_a_swiss_that_cannot_be_made_gets_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], teams: str | None, extra: tuple[str, ...],
+        says: str) -> None:
+    db = tmp_path / "swiss.sqlite"
+    given: tuple[str, ...] = ()
+    if teams is not None:
+        (tmp_path / "teams.txt").write_text(teams, encoding="utf-8")
+        given = ("--teams", str(tmp_path / "teams.txt"))
+    code, _, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Swiss", "--movement", "swiss",
+                          "--boards-per-round", "2", *given, *extra)
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+    assert not db.exists()
+
+
+def test_next_round_on_a_pairs_event_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    assert tenace(capsys, "event", "new", "--db", str(db), "--name", "Club", "--tables", "3",
+                  "--boards-per-round", "2")[0] == 0
+    code, _, err = tenace(capsys, "event", "next-round", str(db))
+    assert code == 2 and "this event is not a Swiss teams event" in err

@@ -7,7 +7,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from tenace.commands import event_prompt
+from tenace.commands import event_prompt, event_swiss
 from tenace.commands.options import in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
@@ -37,6 +37,8 @@ examples:
   tenace event new --db club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
   tenace event new --db club.sqlite --name "Howell" --movement howell --tables 4 --boards-per-round 3
   tenace event new --db match.sqlite --name "Cup" --movement teams --boards-per-round 8 --rounds 3 --teams teams.csv
+  tenace event new --db swiss.sqlite --name "Swiss" --movement swiss --boards-per-round 7 --teams teams.csv
+  tenace event next-round swiss.sqlite                           the next Swiss round, from the VP standings
   tenace event show --db club.sqlite
   tenace event seat --db club.sqlite --terminal 12 --table 3     a spare terminal replaces table 3's
   tenace event deals club.sqlite deals.pbn                      the hand records, analysed double dummy
@@ -61,7 +63,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--movement", choices=event_prompt.MOVEMENTS,
                      help="mitchell (NS and EW are two fields; the default), howell (3 to 10 tables, one field: "
                           "every pair meets every other) or teams (a two-table match, team 1 at home against team 2, "
-                          "scored in IMPs and VPs; --rounds R plays it in R segments)")
+                          "scored in IMPs and VPs; --rounds R plays it in R segments) or swiss (Swiss teams: round 1 "
+                          "from --teams, each next round with tenace event next-round)")
     new.add_argument("--rounds", type=int, metavar="R",
                      help="fewer rounds than the whole movement (a shortened Howell or Mitchell)")
     new.add_argument("--half-table", action="store_true",
@@ -70,12 +73,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--date", metavar="YYYY-MM-DD", help="the event's date (default: today)")
     new.add_argument("--scoring", choices=SCORING_METHODS,
                      help="default: matchpoints (imps for teams, the only scoring of a team match)")
+    new.add_argument("--seed", type=int, metavar="S",
+                     help="with --movement swiss: draw round 1 at random with this seed (default: by seeding, the top "
+                          "half against the bottom half)")
     new.add_argument("--teams", type=Path, metavar="FILE",
-                     help="with --movement teams: the teams, a CSV line each: number, name and optionally its four "
-                          "players' numbers (first pair's two, then the second pair's), as tenace names --teams")
+                     help="with --movement teams or swiss (in seeding order): the teams, a CSV line each: number, "
+                          "name and optionally its four players' numbers (first pair's two, then the second pair's), "
+                          "as tenace names --teams")
     new.add_argument("--section", default="A", metavar="A[,B...]",
                      help="the section's name, or several comma-separated, each with this movement (default A)")
     new.set_defaults(run=run_new)
+    event_swiss.register(actions)
 
     show = actions.add_parser("show", help="print the event, its sections and their movements",
                               description="Print the event, its sections and their movements.")
@@ -125,11 +133,21 @@ Exit 2 with one line when nothing could be imported."""
 
 
 def run_new(args: argparse.Namespace) -> int:
+    if args.movement == "swiss" and (args.tables is not None or args.rounds is not None or args.half_table):
+        raise UsageError("a Swiss's tables come from its teams (two a match) and its rounds are paired one by one "
+                         "(tenace event next-round): give no --tables, --rounds or --half-table")
+    if args.seed is not None and args.movement != "swiss":
+        raise UsageError("--seed draws the first round of a Swiss: give --movement swiss too")
+    if args.movement == "swiss" and args.teams is None:
+        raise UsageError("a Swiss needs its teams: give --teams FILE (a line a team, in seeding order)")
     event_prompt.fill_in(args)
     scoring = _scoring(args.movement, args.scoring)
-    if args.teams is not None and args.movement != "teams":
-        raise UsageError("--teams names the teams of a team match: give --movement teams too")
+    if args.teams is not None and args.movement not in ("teams", "swiss"):
+        raise UsageError("--teams names the teams of a team event: give --movement teams (or swiss) too")
     named = read_teams_option(args.teams, "--teams") if args.teams is not None else []
+    if args.movement == "swiss":
+        event_swiss.new_swiss(args, named, scoring, args.seed)
+        return 0
     try:
         movement = event_prompt.movement_of(args.movement, args.tables, args.boards_per_round, args.rounds)
         if args.half_table:
@@ -164,7 +182,7 @@ def run_new(args: argparse.Namespace) -> int:
 
 def _scoring(movement: str | None, scoring: str | None) -> str:
     """The event's scoring: as given, else matchpoints; a team match is scored in IMPs (and VPs), nothing else."""
-    if movement == "teams":
+    if movement in ("teams", "swiss"):
         if scoring not in (None, "imps"):
             raise UsageError(f"--scoring {scoring}: a team match is scored in IMPs and VPs (--scoring imps, the "
                              "default for teams)")

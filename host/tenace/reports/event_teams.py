@@ -10,6 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from tenace.movement.swiss import Match as SwissMatch
 from tenace.reports.json import to_document
 from tenace.reports.model import Board as ReportBoard
 from tenace.reports.model import Report, Room, RoomsResult, TeamMatch
@@ -205,8 +206,8 @@ def _room(v: Version) -> Room:
 
 
 def standings(matches: list[MatchResult], names: dict[int, str], teams: set[int]) -> list[TeamStanding]:
-    """Every team by VPs over its matches (a match counts once a board of it is scored), then IMP difference, then
-    team number; teams level on VPs and IMPs share a place."""
+    """Every team by VPs over its matches (a match counts once a board of it is scored); teams level on VPs share a
+    place and are listed by team number, their seeding, as a Swiss pairs them (tenace.movement.swiss.standings)."""
     vps: dict[int, Decimal] = defaultdict(Decimal)
     won: dict[int, Decimal] = defaultdict(Decimal)
     lost: dict[int, Decimal] = defaultdict(Decimal)
@@ -221,10 +222,10 @@ def standings(matches: list[MatchResult], names: dict[int, str], teams: set[int]
             won[team] += own
             lost[team] += other
             vps[team] += vp or Decimal(0)
-    order = sorted(teams, key=lambda t: (-vps[t], -(won[t] - lost[t]), t))
+    order = sorted(teams, key=lambda t: (-vps[t], t))
     out: list[TeamStanding] = []
     for i, t in enumerate(order):
-        level = out and (vps[t], won[t] - lost[t]) == (out[-1].vps, out[-1].imps_for - out[-1].imps_against)
+        level = bool(out) and vps[t] == out[-1].vps
         place = out[-1].place.rstrip("=") if level else str(i + 1)
         if level:
             out[-1] = _shared(out[-1])
@@ -236,6 +237,22 @@ def standings(matches: list[MatchResult], names: dict[int, str], teams: set[int]
 def _shared(s: TeamStanding) -> TeamStanding:
     return s if s.place.endswith("=") else TeamStanding(s.place + "=", s.team, s.name, s.matches, s.imps_for,
                                                         s.imps_against, s.vps)
+
+
+def swiss_played(sections: list[list[MatchResult]]) -> list[SwissMatch]:
+    """The rounds of a Swiss played so far (one teams section a round, in order) in the pairing's terms; ValueError
+    naming the first match not complete: a round is paired from whole results only."""
+    played = []
+    for number, matches in enumerate(sections, 1):
+        for m in matches:
+            if not m.complete:
+                raise ValueError(f"round {number} (section {m.section}): the match {m.home} v {m.away} has "
+                                 f"{m.compared} of its {m.expected} boards in; the next round is paired once every "
+                                 "match is complete")
+            totals = m.report.match
+            assert totals is not None and totals.vp_home is not None and totals.vp_away is not None
+            played.append(SwissMatch(number, m.home, m.away, totals.vp_home, totals.vp_away))
+    return played
 
 
 def standings_text(table: list[TeamStanding]) -> str:
