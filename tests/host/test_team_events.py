@@ -209,6 +209,20 @@ def test_the_csv_and_the_web_site_show_the_match_and_the_standings(
     assert "Open 2H E 8 -110 Closed 4H E 10 -620 IMPs: Lions 11.00, Tigers 0.00" in board
 
 
+def test_a_weighted_score_in_one_room_gives_each_components_imps_weighted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = make_match(tmp_path, capsys)
+    # Board 1's open room becomes half 4S= (+420) and half 4S-1 (-50) against the closed room's -50 (Law 12C1(c)):
+    # half of 470 points' 10 IMPs and half of 0: 5 IMPs to the Lions instead of 10.
+    code, _, err = tenace(capsys, "adjust", str(db), "--table", "1", "--board", "1", "--weighted", "1/2:+420,1/2:-50",
+                          "--why", "misinformation")
+    assert code == 0, err
+    report = results_json(capsys, db)["sections"][0]["matches"][0]["report"]
+    board1 = next(b for b in report["boards"] if b["board"] == 1)
+    assert (board1["imp_home"], board1["imp_away"]) == (5, 0)
+    assert (report["summary"]["imps_home"], report["summary"]["imps_away"]) == (21 - 10 + 5, 16)
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (("results", "{db}", "--pair", "1"), "this is a team event"),
     (("names", "{db}", "--teams", "{bad_team}"), "team 3: the event has no such team (its teams are 1, 2)"),
