@@ -363,8 +363,33 @@ def test_a_swiss_pairs_each_next_round_from_the_event_files_vp_standings(
         ("1", 4, wolves + 10), ("2", 1, lions + 10), ("3", 3, 20 - lions + bears), ("4", 2, 20 - wolves + 20 - bears)]
 
 
+def test_an_odd_swiss_gives_the_bye_its_vps_and_never_the_same_team_twice_while_others_had_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "swiss.sqlite"
+    (tmp_path / "teams.txt").write_text("1,Lions\n2,Tigers\n3,Bears\n", encoding="utf-8")
+    code, out, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Swiss", "--movement", "swiss",
+                            "--boards-per-round", "2", "--teams", str(tmp_path / "teams.txt"))
+    assert code == 0, err
+    # By seeding the last team has the bye, at the default 12 VPs: Lions v Tigers.
+    assert "tables 1-2  1 Lions  v  2 Tigers" in out and "bye: 3 Bears (12.00 VPs)" in out
+    play_round(db, "A", {1: "home"})  # Lions 10 - 4
+    lions = wbf_vp(6, 2)
+    code, out, err = tenace(capsys, "event", "next-round", str(db), "--bye-vps", "10")
+    assert code == 0, err
+    table = [line.split() for line in out.split("Standings\n")[1].splitlines()[1:4]]
+    assert table == [["1", "1", "Lions", "1", "10.00", "4.00", str(lions), "0"],
+                     ["2", "3", "Bears", "0", "0.00", "0.00", "12.00", "1"],
+                     ["3", "2", "Tigers", "1", "4.00", "10.00", str(20 - lions), "0"]]
+    # The bye goes to the lowest team that has had none: the Tigers; Lions v Bears.
+    assert "tables 1-2  1 Lions  v  3 Bears" in out and "bye: 2 Tigers (10.00 VPs)" in out
+    play_round(db, "B", {1: "flat"})
+    doc = results_json(capsys, db)
+    assert [(s["team"], s["matches"], s["byes"], Decimal(str(s["vps"]))) for s in doc["standings"]] == [
+        (1, 2, 0, lions + 10), (3, 1, 1, Decimal(22)), (2, 1, 1, 20 - lions + 10)]
+
+
 @pytest.mark.parametrize(("teams", "extra", "says"), [
-    ("1,Lions\n2,Tigers\n3,Bears\n", (), "3 teams: a Swiss in the event file needs an even number"),
+    ("1,Lions\n2,Tigers\n3,Bears\n", ("--bye-vps", "21"), "--bye-vps is 0 to 20 VPs (to the hundredth), not 21"),
     ("1,Lions\n3,Bears\n", (), "a Swiss numbers its teams 1 to 2 in seeding order; team 2 is missing"),
     ("1,Lions\n2,Tigers\n", ("--tables", "4"), "a Swiss's tables come from its teams"),
     (None, (), "a Swiss needs its teams: give --teams FILE"),

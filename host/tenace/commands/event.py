@@ -76,6 +76,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--seed", type=int, metavar="S",
                      help="with --movement swiss: draw round 1 at random with this seed (default: by seeding, the top "
                           "half against the bottom half)")
+    event_swiss.add_bye_vps(new)
     new.add_argument("--teams", type=Path, metavar="FILE",
                      help="with --movement teams or swiss (in seeding order): the teams, a CSV line each: number, "
                           "name and optionally its four players' numbers (first pair's two, then the second pair's), "
@@ -138,6 +139,8 @@ def run_new(args: argparse.Namespace) -> int:
                          "(tenace event next-round): give no --tables, --rounds or --half-table")
     if args.seed is not None and args.movement != "swiss":
         raise UsageError("--seed draws the first round of a Swiss: give --movement swiss too")
+    if args.bye_vps is not None and args.movement != "swiss":
+        raise UsageError("--bye-vps is for a Swiss's bye: give --movement swiss too")
     if args.movement == "swiss" and args.teams is None:
         raise UsageError("a Swiss needs its teams: give --teams FILE (a line a team, in seeding order)")
     event_prompt.fill_in(args)

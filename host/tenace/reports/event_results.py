@@ -21,7 +21,7 @@ from tenace.store.movement_changes import section_changes
 from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import conflicts, current_results
 from tenace.store.scoring_input import board_results, pair_penalties
-from tenace.store.teams import team_names, teams_in_play
+from tenace.store.teams import byes, team_names, teams_in_play
 from tenace_rules.board import dealer, vulnerability
 
 # The event's scoring as the engine's pairs method; total points have no ranking method in the engine yet.
@@ -81,7 +81,7 @@ def event_results(conn: sqlite3.Connection, section: str | None = None) -> Event
     if any(s.kind == "teams" for s in info.sections):
         every = [m for s in info.sections if s.kind == "teams"
                  for m in section_matches(conn, s.name, team_names(conn), "")]
-        table = tuple(standings(every, team_names(conn), teams_in_play(conn)))
+        table = tuple(standings(every, team_names(conn), teams_in_play(conn), byes(conn)))
     return EventResults(info, sections, published, table)
 
 

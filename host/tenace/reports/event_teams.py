@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -56,6 +57,7 @@ class TeamStanding:
     imps_for: Decimal
     imps_against: Decimal
     vps: Decimal
+    byes: int = 0  # Swiss rounds it sat out, their VPs in `vps`
 
 
 @dataclass(frozen=True)
@@ -205,13 +207,18 @@ def _room(v: Version) -> Room:
     return Room(contract="TD", declarer="", tricks="", ns_score=v.ns_score or 0)
 
 
-def standings(matches: list[MatchResult], names: dict[int, str], teams: set[int]) -> list[TeamStanding]:
+def standings(matches: list[MatchResult], names: dict[int, str], teams: set[int],
+              byes: Mapping[str, tuple[int, Decimal]] | None = None) -> list[TeamStanding]:
     """Every team by VPs over its matches (a match counts once a board of it is scored); teams level on VPs share a
     place and are listed by team number, their seeding, as a Swiss pairs them (tenace.movement.swiss.standings)."""
     vps: dict[int, Decimal] = defaultdict(Decimal)
     won: dict[int, Decimal] = defaultdict(Decimal)
     lost: dict[int, Decimal] = defaultdict(Decimal)
     played: dict[int, int] = defaultdict(int)
+    rested: dict[int, int] = defaultdict(int)
+    for team, given in (byes or {}).values():
+        vps[team] += given
+        rested[team] += 1
     for m in matches:
         totals = m.report.match
         if totals is None or m.compared == 0:
@@ -230,20 +237,24 @@ def standings(matches: list[MatchResult], names: dict[int, str], teams: set[int]
         if level:
             out[-1] = _shared(out[-1])
         out.append(TeamStanding(place + ("=" if level else ""), t, team_name(t, names), played[t], won[t], lost[t],
-                                vps[t]))
+                                vps[t], rested[t]))
     return out
 
 
 def _shared(s: TeamStanding) -> TeamStanding:
-    return s if s.place.endswith("=") else TeamStanding(s.place + "=", s.team, s.name, s.matches, s.imps_for,
-                                                        s.imps_against, s.vps)
+    return s if s.place.endswith("=") else replace(s, place=s.place + "=")
 
 
-def swiss_played(sections: list[list[MatchResult]]) -> list[SwissMatch]:
-    """The rounds of a Swiss played so far (one teams section a round, in order) in the pairing's terms; ValueError
-    naming the first match not complete: a round is paired from whole results only."""
+def swiss_played(sections: list[tuple[str, list[MatchResult]]],
+                 byes: Mapping[str, tuple[int, Decimal]]) -> list[SwissMatch]:
+    """The rounds of a Swiss played so far (one teams section a round, in order: its name and matches) and their
+    byes in the pairing's terms; ValueError naming the first match not complete: a round is paired from whole
+    results only."""
     played = []
-    for number, matches in enumerate(sections, 1):
+    for number, (section, matches) in enumerate(sections, 1):
+        if section in byes:
+            team, vps = byes[section]
+            played.append(SwissMatch(number, team, None, vps, Decimal(0)))
         for m in matches:
             if not m.complete:
                 raise ValueError(f"round {number} (section {m.section}): the match {m.home} v {m.away} has "
@@ -257,10 +268,12 @@ def swiss_played(sections: list[list[MatchResult]]) -> list[SwissMatch]:
 
 def standings_text(table: list[TeamStanding]) -> str:
     width = max([len(f"{s.team} {s.name}") for s in table] + [4])
-    lines = ["Standings", f"  {'Place':>5}  {'Team':<{width}}  Matches  IMPs for  against      VPs"]
+    rested = any(s.byes for s in table)
+    lines = ["Standings", f"  {'Place':>5}  {'Team':<{width}}  Matches  IMPs for  against      VPs"
+             + ("  Byes" if rested else "")]
     for s in table:
-        lines.append(f"  {s.place:>5}  {f'{s.team} {s.name}':<{width}}  {s.matches:>7}  {s.imps_for:>8}  "
-                     f"{s.imps_against:>7}  {s.vps:>7}")
+        lines.append(f"  {s.place:>5}  {f'{s.team} {s.name}':<{width}}  {s.matches:>7}  {s.imps_for:>8.2f}  "
+                     f"{s.imps_against:>7.2f}  {s.vps:>7.2f}" + (f"  {s.byes:>4}" if rested else ""))
     return "\n".join(lines)
 
 
@@ -272,5 +285,5 @@ def match_document(m: MatchResult) -> dict[str, Any]:
 
 
 def standings_document(table: list[TeamStanding]) -> list[dict[str, Any]]:
-    return [{"place": s.place, "team": s.team, "name": s.name, "matches": s.matches, "imps_for": float(s.imps_for),
-             "imps_against": float(s.imps_against), "vps": float(s.vps)} for s in table]
+    return [{"place": s.place, "team": s.team, "name": s.name, "matches": s.matches, "byes": s.byes,
+             "imps_for": float(s.imps_for), "imps_against": float(s.imps_against), "vps": float(s.vps)} for s in table]

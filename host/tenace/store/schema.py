@@ -407,6 +407,14 @@ CREATE TABLE team (
     who TEXT NOT NULL,
     at TEXT NOT NULL
 );
+
+-- A Swiss round's bye (a section a round, an odd number of teams): the team that sat out and the VPs the
+-- regulations give it ("12.00").
+CREATE TABLE swiss_bye (
+    section TEXT PRIMARY KEY REFERENCES section(name),
+    team INTEGER NOT NULL REFERENCES team(number),
+    vps TEXT NOT NULL
+);
 """
 
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
@@ -34,20 +35,21 @@ def teams_sections(conn: sqlite3.Connection) -> list[str]:
 
 
 def teams_in_play(conn: sqlite3.Connection) -> set[int]:
-    """The team numbers whose pairs sit somewhere in a teams section."""
+    """The team numbers whose pairs sit somewhere in a teams section, or that had a Swiss round's bye."""
     pairs = conn.execute("SELECT e.ns_pair FROM encounter e JOIN section s ON s.name = e.section WHERE s.kind = 'teams'"
                          " UNION SELECT e.ew_pair FROM encounter e JOIN section s ON s.name = e.section"
                          " WHERE s.kind = 'teams'").fetchall()
-    return {team_of(int(p)) for (p,) in pairs}
+    return {team_of(int(p)) for (p,) in pairs} | {int(t) for (t,) in conn.execute("SELECT team FROM swiss_bye")}
 
 
-def keep_teams(conn: sqlite3.Connection, teams: Sequence[Team], *, who: str) -> None:
+def keep_teams(conn: sqlite3.Connection, teams: Sequence[Team], *, who: str, bye: int | None = None) -> None:
     """Name the teams (and set their pairs' players in every teams section), in one transaction; EntryError for a
-    team the event's teams sections do not seat, a name or players that cannot be kept."""
+    team the event's teams sections do not seat (but `bye`, a Swiss's first round's), a name or players that cannot
+    be kept."""
     sections = teams_sections(conn)
     if not sections:
         raise EntryError("the event has no teams section (tenace event new --movement teams): its pairs are not teams")
-    seated = teams_in_play(conn)
+    seated = teams_in_play(conn) | ({bye} if bye is not None else set())
     for t in teams:
         if t.number not in seated:
             shown = ", ".join(map(str, sorted(seated)))
@@ -73,6 +75,17 @@ def keep_teams(conn: sqlite3.Connection, teams: Sequence[Team], *, who: str) -> 
                                  " VALUES (?, ?, '', ?, ?, ?, ?) ON CONFLICT (section, pair, direction) DO UPDATE SET"
                                  " first = excluded.first, second = excluded.second, who = excluded.who,"
                                  " at = excluded.at", (section, pair, first, second, who, at))
+
+
+def record_bye(conn: sqlite3.Connection, section: str, team: int, vps: Decimal) -> None:
+    """A Swiss round's bye: the team (named already) that sits the round out and its VPs; committed."""
+    with transaction(conn):
+        conn.execute("INSERT INTO swiss_bye (section, team, vps) VALUES (?, ?, ?)", (section, team, f"{vps:.2f}"))
+
+
+def byes(conn: sqlite3.Connection) -> dict[str, tuple[int, Decimal]]:
+    """Each Swiss round's bye by section: the team and its VPs."""
+    return {str(s): (int(t), Decimal(v)) for s, t, v in conn.execute("SELECT section, team, vps FROM swiss_bye")}
 
 
 def team_names(conn: sqlite3.Connection) -> dict[int, str]:
