@@ -361,6 +361,22 @@ def test_a_swiss_pairs_each_next_round_from_the_event_files_vp_standings(
     bears = wbf_vp(6, 2)
     assert [(s["place"], s["team"], Decimal(str(s["vps"]))) for s in doc["standings"]] == [
         ("1", 4, wolves + 10), ("2", 1, lions + 10), ("3", 3, 20 - lions + bears), ("4", 2, 20 - wolves + 20 - bears)]
+    # A round's PBN file holds one of its matches, the one --match names by a team in it: rescored to the same VPs.
+    code, _, err = tenace(capsys, "report", str(db), "--section", "B", "--pbn", str(tmp_path / "b.pbn"))
+    assert code == 2 and "section B holds 2 team matches (4 v 1, 3 v 2); a PBN file holds one: give --match" in err
+    code, _, err = tenace(capsys, "report", str(db), "--section", "B", "--pbn", str(tmp_path / "b.pbn"), "--match", "2")
+    assert code == 0, err
+    code, out, err = tenace(capsys, "score", str(tmp_path / "b.pbn"), "--method", "teams", "--json")
+    assert code == 0, err
+    summary = json.loads(out)["summary"]
+    assert (summary["home"], summary["away"], summary["imps_home"], summary["imps_away"]) == ("Bears", "Tigers", 10, 4)
+    assert Decimal(str(summary["vp_home"])) == bears
+    # The web site's page of a board of the round shows it in both matches.
+    assert tenace(capsys, "report", str(db), "--html", str(tmp_path / "site"))[0] == 0
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (tmp_path / "site" / "board" / "B" / "1.html").read_text(
+        encoding="utf-8")))
+    assert "4 Wolves v 1 Lions" in page and "3 Bears v 2 Tigers" in page
+    assert "IMPs: Bears 10.00, Tigers 0.00" in page and "IMPs: Wolves 0.00, Lions 0.00" in page
 
 
 def test_an_odd_swiss_gives_the_bye_its_vps_and_never_the_same_team_twice_while_others_had_none(

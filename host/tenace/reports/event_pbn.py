@@ -64,13 +64,13 @@ def match_games(results: EventResults, match: MatchResult, deals: Mapping[int, s
 
 
 def write_section_pbn(results: EventResults, section: SectionResults, deals: Mapping[int, str], out: TextIO,
-                      seats: Mapping[int, str] | None = None) -> None:
-    """The section's boards, travellers and ranking as PBN (open `out` with encoding="utf-8"); a teams section's one
-    match as its two rooms a board, which `tenace score --method teams` reads back."""
+                      seats: Mapping[int, str] | None = None, match: MatchResult | None = None) -> None:
+    """The section's boards, travellers and ranking as PBN (open `out` with encoding="utf-8"); a teams section's
+    match (`match`, or its only one) as its two rooms a board, which `tenace score --method teams` reads back."""
     if section.matches:
-        if len(section.matches) > 1:
+        if match is None and len(section.matches) > 1:
             raise ValueError(f"section {section.section} holds {len(section.matches)} matches; a PBN file holds one")
-        match = section.matches[0]
+        match = match or section.matches[0]
         write_report_pbn(match_games(results, match, deals, seats or {}), match.report, out)
         return
     write_report_pbn(section_games(results, section, deals), section.report, out)
