@@ -114,3 +114,20 @@ def test_a_script_without_movement_gets_a_mitchell_as_before(tmp_path: Path) -> 
     conn = connect(tmp_path / "m.sqlite")
     assert [(s.kind, s.one_field) for s in event_info(conn).sections] == [("mitchell", False)]
     conn.close()
+
+
+def test_a_team_match_asked_for_has_its_two_tables_without_asking(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "cup.sqlite"
+    args = parsed("--name", "Cup")
+    ask, asked = answers(str(db), "teams", "40", "8")
+    event_prompt.fill_in(args, ask, interactive=True)
+    assert [q.split(" [")[0].rstrip(": ") for q in asked] == [
+        "Event file to create", "Movement, mitchell, howell, teams or swiss", "Boards each round", "Boards each round"]
+    assert "a round has 1 to 36 boards, not 40" in capsys.readouterr().out
+    assert args.run(args) == 0
+    conn = connect(db)
+    info = event_info(conn)
+    conn.close()
+    assert (info.scoring, info.sections[0].kind, info.sections[0].tables, info.sections[0].boards_per_round) == (
+        "imps", "teams", 2, 8)

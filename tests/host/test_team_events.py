@@ -398,6 +398,10 @@ def test_an_odd_swiss_gives_the_bye_its_vps_and_never_the_same_team_twice_while_
                      ["3", "2", "Tigers", "1", "4.00", "10.00", str(20 - lions), "0"]]
     # The bye goes to the lowest team that has had none: the Tigers; Lions v Bears.
     assert "tables 1-2  1 Lions  v  3 Bears" in out and "bye: 2 Tigers (10.00 VPs)" in out
+    code, out, _ = tenace(capsys, "event", "show", "--db", str(db))
+    assert code == 0 and "team 3: Bears, pairs 5 and 6" in out
+    assert out.count("bye: ") == 2 and "bye: 3 Bears (12.00 VPs)" in out and "bye: 2 Tigers (10.00 VPs)" in out
+    assert "round  1 table  2:  3 (NS) v  2 (EW)  2 Tigers v 1 Lions" in out  # round 1's closed room, section A
     play_round(db, "B", {1: "flat"})
     doc = results_json(capsys, db)
     assert [(s["team"], s["matches"], s["byes"], Decimal(str(s["vps"]))) for s in doc["standings"]] == [

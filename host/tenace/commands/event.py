@@ -26,7 +26,7 @@ from tenace.store import (
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS
 from tenace.store.movement_changes import sit_outs
-from tenace.store.teams import Team, keep_teams, team_of
+from tenace.store.teams import Team, byes, keep_teams, team_names, team_of
 from tenace.teams_file import TeamsFileError, read_teams_file
 from tenace_wire.frame_types import MAX_TERMINAL
 
@@ -137,13 +137,13 @@ def run_new(args: argparse.Namespace) -> int:
     if args.movement == "swiss" and (args.tables is not None or args.rounds is not None or args.half_table):
         raise UsageError("a Swiss's tables come from its teams (two a match) and its rounds are paired one by one "
                          "(tenace event next-round): give no --tables, --rounds or --half-table")
+    event_prompt.fill_in(args)
     if args.seed is not None and args.movement != "swiss":
         raise UsageError("--seed draws the first round of a Swiss: give --movement swiss too")
     if args.bye_vps is not None and args.movement != "swiss":
         raise UsageError("--bye-vps is for a Swiss's bye: give --movement swiss too")
     if args.movement == "swiss" and args.teams is None:
         raise UsageError("a Swiss needs its teams: give --teams FILE (a line a team, in seeding order)")
-    event_prompt.fill_in(args)
     scoring = _scoring(args.movement, args.scoring)
     if args.teams is not None and args.movement not in ("teams", "swiss"):
         raise UsageError("--teams names the teams of a team event: give --movement teams (or swiss) too")
@@ -181,6 +181,10 @@ def run_new(args: argparse.Namespace) -> int:
     print(f"created {args.db}: {args.name!r}, section{'s' if len(names) > 1 else ''} {', '.join(names)}: "
           f"{movement.name}, boards 1-{movement.boards}")
     return 0
+
+
+def _team(number: int, names: dict[int, str]) -> str:
+    return f"{number} {names[number]}" if number in names else f"team {number}"
 
 
 def _scoring(movement: str | None, scoring: str | None) -> str:
@@ -222,12 +226,20 @@ def run_show(args: argparse.Namespace) -> int:
     except StoreError as e:
         raise UsageError(str(e)) from None
     print(f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')}")
+    teams = team_names(conn)
+    rested = byes(conn)
+    for number, name in sorted(teams.items()):
+        print(f"team {number}: {name}, pairs {2 * number - 1} and {2 * number}")
     for s in info.sections:
         print(f"section {s.name}: {s.movement}")
+        if s.name in rested:
+            print(f"  bye: {_team(rested[s.name][0], teams)} ({rested[s.name][1]} VPs)")
         out = sit_outs(conn, s.name)  # after tenace move, or a half table's phantom
         for round_, table, ns, ew, boards in section_rounds(conn, s.name):
             # A Howell's pair is named by its number alone; where it sits this round follows it.
             seated = f"{ns:>2} (NS) v {ew:>2} (EW)" if s.one_field else f"NS {ns:>2} v EW {ew:>2}"
+            if s.kind == "teams":  # whose pairs they are: "team 1 v team 2 (1 Lions v 2 Tigers)"
+                seated += f"  {_team(team_of(ns), teams)} v {_team(team_of(ew), teams)}"
             absent = out.get((table, round_))
             note = "" if absent is None else "  sit-out: " + (
                 "both pairs out" if all(absent) else f"{'NS' if absent[0] else 'EW'} {ns if absent[0] else ew} absent")

@@ -73,6 +73,8 @@ def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool 
     for name, question, default in QUESTIONS:
         if getattr(args, name) is None:
             setattr(args, name, _answer(args, name, question, default, ask))
+        if name == "movement" and args.movement in ("teams", "swiss") and args.tables is None:
+            args.tables = 2  # as above: the tables of a team match are not asked
 
 
 def _answer(args: argparse.Namespace, name: str, question: str, default: str, ask: Ask) -> object:
