@@ -225,6 +225,14 @@ def test_a_weighted_score_in_one_room_gives_each_components_imps_weighted(
 
 @pytest.mark.parametrize(("args", "says"), [
     (("results", "{db}", "--pair", "1"), "this is a team event"),
+    (("names", "{db}", "--pair", "NS 1", "--players", "5", "6"),
+     "section A is a team match: its pairs have no direction, name it 1"),
+    (("adjust", "{db}", "--pair", "1", "--penalty", "25%", "--why", "slow play"),
+     "section A is a team event: a Law 90 penalty there is in IMPs or VPs"),
+    (("adjust", "{db}", "--table", "1", "--board", "2", "--percent", "60/40", "--why", "x"),
+     "its artificial scores are A+, A or A- (+3, 0, -3 IMPs), not percentages"),
+    (("adjust", "{db}", "--table", "1", "--board", "2", "--assigned", "+420", "--ew-assigned", "-50", "--why", "x"),
+     "a split score (--ew-assigned, --ew-weighted) is not scored in a team match yet"),
     (("names", "{db}", "--teams", "{bad_team}"), "team 3: the event has no such team (its teams are 1, 2)"),
     (("names", "{db}", "--teams", "{bad_line}"), "bad.csv:2: team 2: give its four players' numbers"),
     (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--teams",
