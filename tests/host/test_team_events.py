@@ -369,6 +369,10 @@ def test_a_swiss_pairs_each_next_round_from_the_event_files_vp_standings(
     bears = wbf_vp(6, 2)
     assert [(s["place"], s["team"], Decimal(str(s["vps"]))) for s in doc["standings"]] == [
         ("1", 4, wolves + 10), ("2", 1, lions + 10), ("3", 3, 20 - lions + bears), ("4", 2, 20 - wolves + 20 - bears)]
+    code, out, _ = tenace(capsys, "results", str(db), "--section", "B", "--board", "1")
+    assert code == 0 and "Standings" not in out
+    assert [line.split()[:1] + line.split()[-2:] for line in out.splitlines() if line.startswith("    1 ")] == [
+        ["1", "0.00", "0.00"], ["1", "10.00", "0.00"]]  # board 1 of Wolves v Lions (flat), of Bears v Tigers
     # A round's PBN file holds one of its matches, the one --match names by a team in it: rescored to the same VPs.
     code, _, err = tenace(capsys, "report", str(db), "--section", "B", "--pbn", str(tmp_path / "b.pbn"))
     assert code == 2 and "section B holds 2 team matches (4 v 1, 3 v 2); a PBN file holds one: give --match" in err

@@ -76,11 +76,13 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write("\n")
         if args.pair is not None:
             write_scorecard(report, sys.stdout)
-        elif args.board is None and len(by_name[name].matches) > 1:  # a teams section with several matches
+        elif len(by_name[name].matches) > 1:  # a Swiss round: every match (or a board of each)
             sys.stdout.write(report.title + "\n")
             for match in by_name[name].matches:
+                shown = tuple(b for b in match.report.boards if args.board in (None, b.board))
                 sys.stdout.write("\n")
-                write_text(replace(match.report, title=match.report.title.split("\n")[-1]), sys.stdout)
+                write_text(replace(match.report, title=match.report.title.split("\n")[-1], boards=shown,
+                                   notes=match.report.notes if args.board is None else ()), sys.stdout)
         else:
             write_text(report, sys.stdout)
     if results.standings and args.board is None:
