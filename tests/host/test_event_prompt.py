@@ -40,8 +40,8 @@ def test_each_missing_flag_is_asked_wrong_answers_are_asked_again_and_the_event_
     ask, asked = answers(str(db), "", "seven", "1", "", "0", "2")
     event_prompt.fill_in(args, ask, interactive=True)
     assert [q.split(" [")[0].rstrip(": ") for q in asked] == [
-        "Event file to create", "Movement, mitchell, howell or individual", "Tables in play", "Tables in play",
-        "Tables in play", "Boards each round", "Boards each round"]
+        "Event file to create", "Movement, mitchell, howell, individual, teams or swiss", "Tables in play",
+        "Tables in play", "Tables in play", "Boards each round", "Boards each round"]
     out = capsys.readouterr().out
     assert "a whole number, not 'seven'" in out and "at least 2 tables, not 1" in out
     assert "each round needs at least 1 board, not 0" in out
@@ -94,7 +94,7 @@ def test_a_howell_is_asked_for_and_its_own_limits_refused_in_the_answers(
     ask, asked = answers("hoWell?", "Howell", "2", "12", "3", "2", "4")
     event_prompt.fill_in(args, ask, interactive=True)
     out = capsys.readouterr().out
-    assert "mitchell, howell or individual, not 'hoWell?'" in out
+    assert "mitchell, howell, individual, teams or swiss, not 'hoWell?'" in out
     assert "a Howell is for 3 to 10 tables, not 2" in out and "not 12 (play a Mitchell)" in out
     assert "a 3-table Howell needs at least 3 boards a round" in out  # 2 boards: refused, then 4
     assert (args.movement, args.tables, args.boards_per_round) == ("howell", 3, 4)
@@ -114,3 +114,21 @@ def test_a_script_without_movement_gets_a_mitchell_as_before(tmp_path: Path) -> 
     conn = connect(tmp_path / "m.sqlite")
     assert [(s.kind, s.one_field) for s in event_info(conn).sections] == [("mitchell", False)]
     conn.close()
+
+
+def test_a_team_match_asked_for_has_its_two_tables_without_asking(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "cup.sqlite"
+    args = parsed("--name", "Cup")
+    ask, asked = answers(str(db), "teams", "40", "8")
+    event_prompt.fill_in(args, ask, interactive=True)
+    assert [q.split(" [")[0].rstrip(": ") for q in asked] == [
+        "Event file to create", "Movement, mitchell, howell, individual, teams or swiss", "Boards each round",
+        "Boards each round"]
+    assert "a round has 1 to 36 boards, not 40" in capsys.readouterr().out
+    assert args.run(args) == 0
+    conn = connect(db)
+    info = event_info(conn)
+    conn.close()
+    assert (info.scoring, info.sections[0].kind, info.sections[0].tables, info.sections[0].boards_per_round) == (
+        "imps", "teams", 2, 8)

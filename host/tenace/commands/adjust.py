@@ -79,8 +79,26 @@ def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) 
         return _penalty(conn, args, who, why)
     fields = score_fields(args)
     where = slot(conn, args)
+    _team_score(conn, where.section, fields)
     enter_result(conn, *where, who=who, why=why, action=Action.ADJUST, force=args.force, **fields)
     return logged(conn)
+
+
+def _kind(conn: sqlite3.Connection, section: str) -> str:
+    return next((s.kind for s in event_info(conn).sections if s.name == section), "mitchell")
+
+
+def _team_score(conn: sqlite3.Connection, section: str, fields: dict[str, Any]) -> None:
+    """A team match's adjusted scores are A+/A/A- (Law 12C2: +3/0/-3 IMPs) or assigned and weighted ones (12C1);
+    UsageError for a pairs' percentage or a split score, which its scoring does not take."""
+    if _kind(conn, section) != "teams":
+        return
+    if fields["kind"] == "artificial" and not {fields["ns_adjust"], fields["ew_adjust"]} <= {"A+", "A", "A-"}:
+        raise UsageError(f"section {section} is a team event: its artificial scores are A+, A or A- (+3, 0, -3 "
+                         "IMPs), not percentages")
+    if fields.get("ew_weights") is not None:
+        raise UsageError(f"section {section} is a team event: a split score (--ew-assigned, --ew-weighted) is not "
+                         "scored in a team match yet; give one --assigned or --weighted score for both sides")
 
 
 def score_fields(args: argparse.Namespace) -> dict[str, Any]:
@@ -168,6 +186,9 @@ def penalty_amount(args: argparse.Namespace) -> tuple[Fraction, str]:
 def _penalty(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
     amount, unit = penalty_amount(args)
     pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], args.section, option="--pair")
+    if _kind(conn, pair.section) == "teams":
+        raise UsageError(f"section {pair.section} is a team event: a Law 90 penalty there is in IMPs or VPs, which "
+                         "tenace does not score yet (a percentage of a top or matchpoints are for pairs)")
     add_penalty(conn, pair.section, pair.number, pair.field or None, amount, unit,
                 who=who, why=why, board=args.board, force=args.force)
     return logged(conn)

@@ -7,23 +7,38 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from tenace.commands import event_prompt
+from tenace.commands import event_prompt, event_swiss
 from tenace.commands.options import in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
 from tenace.errors import UsageError
 from tenace.movement import MovementError, half_table, nothing_to_compare
-from tenace.store import EntryError, StoreError, connect, create_event, event_info, sign_in, terminal_status
+from tenace.store import (
+    EntryError,
+    StoreError,
+    connect,
+    create_event,
+    event_info,
+    login_name,
+    sign_in,
+    terminal_status,
+)
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS, partnerships
 from tenace.store.movement_changes import sit_outs
+from tenace.store.teams import Team, byes, keep_teams, team_names, team_of
+from tenace.teams_file import TeamsFileError, read_teams_file
 from tenace_wire.frame_types import MAX_TERMINAL
 
-HELP = "create an event file (a Mitchell or a Howell per section), show it, seat a terminal at a table, import deals"
+HELP = ("create an event file (a Mitchell, a Howell or a team match per section), show it, seat a terminal at a "
+        "table, import deals")
 EPILOG = """\
 examples:
   tenace event new --db club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
   tenace event new --db club.sqlite --name "Howell" --movement howell --tables 4 --boards-per-round 3
+  tenace event new --db match.sqlite --name "Cup" --movement teams --boards-per-round 8 --rounds 3 --teams teams.csv
+  tenace event new --db swiss.sqlite --name "Swiss" --movement swiss --boards-per-round 7 --teams teams.csv
+  tenace event next-round swiss.sqlite                           the next Swiss round, from the VP standings
   tenace event show --db club.sqlite
   tenace event seat --db club.sqlite --terminal 12 --table 3     a spare terminal replaces table 3's
   tenace event deals club.sqlite deals.pbn                      the hand records, analysed double dummy
@@ -37,27 +52,40 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    new = actions.add_parser("new", help="create a new event file with a Mitchell or a Howell movement",
-                             description="Create a new event file (never overwrites one) with a plain Mitchell or a "
-                                         "Howell. Run at a terminal without the flags, it asks for them.")
+    new = actions.add_parser("new", help="create a new event file with a Mitchell, a Howell or a team match",
+                             description="Create a new event file (never overwrites one) with a plain Mitchell, a "
+                                         "Howell or a two-table team match. Run at a terminal without the flags, it "
+                                         "asks for them.")
     new.add_argument("--db", type=Path, metavar="FILE", help="the event file to create")
     new.add_argument("--name", help="the event's name, as printed on results")
     new.add_argument("--tables", type=int, metavar="N", help="tables in play (2 or more)")
     new.add_argument("--boards-per-round", type=int, metavar="M", help="boards played each round")
     new.add_argument("--movement", choices=event_prompt.MOVEMENTS,
                      help="mitchell (NS and EW are two fields; the default), howell (3 to 10 tables, one field: "
-                          "every pair meets every other) or individual (2 to 5 tables of four players, each "
-                          "partnering every other once; ranked by player)")
+                          "every pair meets every other), individual (2 to 5 tables of four players, each "
+                          "partnering every other once; ranked by player), teams (a two-table match, team 1 at home "
+                          "against team 2, scored in IMPs and VPs; --rounds R plays it in R segments) or swiss (Swiss "
+                          "teams: round 1 from --teams, each next round with tenace event next-round)")
     new.add_argument("--rounds", type=int, metavar="R",
                      help="fewer rounds than the whole movement (a shortened Howell or Mitchell)")
     new.add_argument("--half-table", action="store_true",
                      help="one pair short: a Mitchell's NS pair of the last table or a Howell's pair 2N is absent, "
                           "whoever meets it sits out (a late pair takes its place with tenace move --present)")
     new.add_argument("--date", metavar="YYYY-MM-DD", help="the event's date (default: today)")
-    new.add_argument("--scoring", choices=SCORING_METHODS, default="matchpoints", help="default: matchpoints")
+    new.add_argument("--scoring", choices=SCORING_METHODS,
+                     help="default: matchpoints (imps for teams, the only scoring of a team match)")
+    new.add_argument("--seed", type=int, metavar="S",
+                     help="with --movement swiss: draw round 1 at random with this seed (default: by seeding, the top "
+                          "half against the bottom half)")
+    event_swiss.add_bye_vps(new)
+    new.add_argument("--teams", type=Path, metavar="FILE",
+                     help="with --movement teams or swiss (in seeding order): the teams, a CSV line each: number, "
+                          "name and optionally its four players' numbers (first pair's two, then the second pair's), "
+                          "as tenace names --teams")
     new.add_argument("--section", default="A", metavar="A[,B...]",
                      help="the section's name, or several comma-separated, each with this movement (default A)")
     new.set_defaults(run=run_new)
+    event_swiss.register(actions)
 
     show = actions.add_parser("show", help="print the event, its sections and their movements",
                               description="Print the event, its sections and their movements.")
@@ -107,7 +135,23 @@ Exit 2 with one line when nothing could be imported."""
 
 
 def run_new(args: argparse.Namespace) -> int:
+    if args.movement == "swiss" and (args.tables is not None or args.rounds is not None or args.half_table):
+        raise UsageError("a Swiss's tables come from its teams (two a match) and its rounds are paired one by one "
+                         "(tenace event next-round): give no --tables, --rounds or --half-table")
     event_prompt.fill_in(args)
+    if args.seed is not None and args.movement != "swiss":
+        raise UsageError("--seed draws the first round of a Swiss: give --movement swiss too")
+    if args.bye_vps is not None and args.movement != "swiss":
+        raise UsageError("--bye-vps is for a Swiss's bye: give --movement swiss too")
+    if args.movement == "swiss" and args.teams is None:
+        raise UsageError("a Swiss needs its teams: give --teams FILE (a line a team, in seeding order)")
+    scoring = _scoring(args.movement, args.scoring)
+    if args.teams is not None and args.movement not in ("teams", "swiss"):
+        raise UsageError("--teams names the teams of a team event: give --movement teams (or swiss) too")
+    named = read_teams_option(args.teams, "--teams") if args.teams is not None else []
+    if args.movement == "swiss":
+        event_swiss.new_swiss(args, named, scoring, args.seed)
+        return 0
     try:
         movement = event_prompt.movement_of(args.movement, args.tables, args.boards_per_round, args.rounds)
         if args.half_table:
@@ -115,17 +159,57 @@ def run_new(args: argparse.Namespace) -> int:
         why = nothing_to_compare(movement)
         if why is not None:
             raise UsageError(why)
-        conn = create_event(args.db, name=args.name, date=args.date, scoring=args.scoring,
+        seated = {team_of(p) for e in movement.encounters for p in (e.ns_pair, e.ew_pair)}
+        unknown = [t.number for t in named if t.number not in seated]
+        if unknown:
+            raise UsageError(f"--teams {args.teams}: team {unknown[0]}: the match has no such team (its teams are "
+                             f"{', '.join(map(str, sorted(seated)))})")
+        conn = create_event(args.db, name=args.name, date=args.date, scoring=scoring,
                             sections=dict.fromkeys(_section_names(args.section), movement))
     except MovementError as e:
         raise movement_error(e, event_prompt.OPTIONS) from None
     except (ValueError, StoreError) as e:
         raise UsageError(str(e)) from None
-    conn.close()
+    try:
+        if named:
+            keep_teams(conn, named, who=login_name())
+    except EntryError as e:
+        raise UsageError(f"--teams {args.teams}: {e} (the event file is made: name the teams with tenace names "
+                         "--teams)") from None
+    finally:
+        conn.close()
     names = _section_names(args.section)
     print(f"created {args.db}: {args.name!r}, section{'s' if len(names) > 1 else ''} {', '.join(names)}: "
           f"{movement.name}, boards 1-{movement.boards}")
     return 0
+
+
+def _team(number: int, names: dict[int, str]) -> str:
+    return f"{number} {names[number]}" if number in names else f"team {number}"
+
+
+def _scoring(movement: str | None, scoring: str | None) -> str:
+    """The event's scoring: as given, else matchpoints; a team match is scored in IMPs (and VPs), nothing else."""
+    if movement in ("teams", "swiss"):
+        if scoring not in (None, "imps"):
+            raise UsageError(f"--scoring {scoring}: a team match is scored in IMPs and VPs (--scoring imps, the "
+                             "default for teams)")
+        return "imps"
+    return scoring or "matchpoints"
+
+
+def read_teams_option(path: Path, option: str) -> list[Team]:
+    """The teams a --teams FILE names; UsageError with the file and line for one that cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"{option} {path}: not UTF-8 text (save the teams as CSV, UTF-8)") from None
+    except OSError as e:
+        raise UsageError(f"{option} {path}: cannot read it: {e.strerror or e}") from None
+    try:
+        return read_teams_file(text, str(path))
+    except TeamsFileError as e:
+        raise UsageError(str(e)) from None
 
 
 def _section_names(text: str) -> list[str]:
@@ -143,8 +227,14 @@ def run_show(args: argparse.Namespace) -> int:
     except StoreError as e:
         raise UsageError(str(e)) from None
     print(f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')}")
+    teams = team_names(conn)
+    rested = byes(conn)
+    for number, name in sorted(teams.items()):
+        print(f"team {number}: {name}, pairs {2 * number - 1} and {2 * number}")
     for s in info.sections:
         print(f"section {s.name}: {s.movement}")
+        if s.name in rested:
+            print(f"  bye: {_team(rested[s.name][0], teams)} ({rested[s.name][1]} VPs)")
         out = sit_outs(conn, s.name)  # after tenace move, or a half table's phantom
         players = partnerships(conn, s.name)
         for round_, table, ns, ew, boards in section_rounds(conn, s.name):
@@ -154,6 +244,8 @@ def run_show(args: argparse.Namespace) -> int:
                 seated = f"{'+'.join(map(str, players[ns]))} (NS) v {'+'.join(map(str, players[ew]))} (EW)"
             else:
                 seated = f"{ns:>2} (NS) v {ew:>2} (EW)" if s.one_field else f"NS {ns:>2} v EW {ew:>2}"
+            if s.kind == "teams":  # whose pairs they are: "team 1 v team 2 (1 Lions v 2 Tigers)"
+                seated += f"  {_team(team_of(ns), teams)} v {_team(team_of(ew), teams)}"
             absent = out.get((table, round_))
             note = "" if absent is None else "  sit-out: " + (
                 "both pairs out" if all(absent) else f"{'NS' if absent[0] else 'EW'} {ns if absent[0] else ew} absent")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tenace.errors import UsageError
-from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare
+from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare, teams
 from tenace.movement.individual import individual
 
 Ask = Callable[[str], str]
@@ -16,7 +16,7 @@ Ask = Callable[[str], str]
 QUESTIONS = (
     ("db", "Event file to create", "club.sqlite"),
     ("name", "Event name, as printed on the results", ""),
-    ("movement", "Movement, mitchell, howell or individual", "mitchell"),
+    ("movement", "Movement, mitchell, howell, individual, teams or swiss", "mitchell"),
     ("tables", "Tables in play", "7"),
     ("boards_per_round", "Boards each round", "3"),
 )
@@ -24,13 +24,13 @@ QUESTIONS = (
 _OPTIONAL = {"movement": "mitchell"}
 _TRIES = 5
 
-MOVEMENTS = ("mitchell", "howell", "individual")
-_ONE_OF = "mitchell, howell or individual"
+MOVEMENTS = ("mitchell", "howell", "individual", "teams", "swiss")
+_ONE_OF = "mitchell, howell, individual, teams or swiss"
 # A movement's figures as `event new` names them in a refusal.
 OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds"}
 # Boards per round that a movement of any size accepts, to check the number of tables before they are asked
 # (a 3-table Howell shares one set among its three tables in its last round: at least 3 boards).
-_ANY_BOARDS = {"mitchell": 1, "howell": 3, "individual": 1}
+_ANY_BOARDS = {"mitchell": 1, "howell": 3, "individual": 1, "teams": 1, "swiss": 1}
 
 
 def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
@@ -40,6 +40,10 @@ def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: in
         return howell(tables, boards_per_round, rounds)
     if kind == "individual":
         return individual(tables, boards_per_round, rounds)
+    if kind == "teams":  # a two-table match: its rounds are segments, the teams staying where they sit
+        return teams(boards_per_round, rounds or 1, tables)
+    if kind == "swiss":  # its rounds are paired one by one (commands.event_swiss); a match checks the boards
+        return teams(boards_per_round)
     if kind not in (None, "mitchell"):
         raise ValueError(f"the movement is {_ONE_OF}, not {kind!r}")
     if rounds is not None:  # mitchell(rounds=...) would be another movement: every table on the same set
@@ -56,6 +60,8 @@ def missing(args: argparse.Namespace) -> list[str]:
 
 def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool | None = None) -> None:
     """Ask for each missing flag (at a terminal), or refuse naming them (a script, a pipe: nobody to ask)."""
+    if args.movement in ("teams", "swiss") and args.tables is None:
+        args.tables = 2  # a team match has its two tables (a Swiss two a match, from its teams): nothing to ask
     lacking = missing(args)
     if not lacking:
         for name, default in _OPTIONAL.items():
@@ -71,6 +77,8 @@ def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool 
     for name, question, default in QUESTIONS:
         if getattr(args, name) is None:
             setattr(args, name, _answer(args, name, question, default, ask))
+        if name == "movement" and args.movement in ("teams", "swiss") and args.tables is None:
+            args.tables = 2  # as above: the tables of a team match are not asked
 
 
 def _answer(args: argparse.Namespace, name: str, question: str, default: str, ask: Ask) -> object:

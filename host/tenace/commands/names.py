@@ -7,6 +7,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from tenace.commands.event import read_teams_option
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.commands.pair_option import parse_pair
 from tenace.errors import UsageError
@@ -22,6 +23,7 @@ from tenace.store.names import (
     set_individual_player,
     set_pair_players,
 )
+from tenace.store.teams import keep_teams, team_names, team_of
 
 HELP = "who the pairs are: import the club's roster, set a pair's players, list the pairs' names"
 EPILOG = """\
@@ -30,11 +32,15 @@ examples:
   tenace names club.sqlite --pair "NS 3" --players 101 117
   tenace names club.sqlite --player 8 --member 117       an individual's player 8 is member 117
   tenace names club.sqlite                               every pair with its players
+  tenace names match.sqlite --teams teams.csv            a team match's teams: number, name, four players
 
 A pair's players are those the director sets here, else the numbers keyed at its table (tenace collect
 --players optional|required). Their names come from the roster and appear in tenace results and the
 published reports; a number missing from the roster shows as #117. The roster CSV has a member a line:
-number, name, and optionally a club id (comma, semicolon or tab; a header line is passed over)."""
+number, name, and optionally a club id (comma, semicolon or tab; a header line is passed over).
+In a team match team 1's pairs are 1 (North-South at home, table 1) and 2 (East-West at table 2),
+team 2's are 3 and 4; a teams file's line is "1,Lions,101,102,103,104": team 1 is the Lions, pair 1
+is players 101 and 102, pair 2 players 103 and 104."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,6 +49,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_event_file(p)
     what = p.add_mutually_exclusive_group()
     what.add_argument("--roster", metavar="FILE", help="import the club's roster from a CSV file ('-': standard input)")
+    what.add_argument("--teams", type=Path, metavar="FILE",
+                      help="name the teams of a team match: a CSV line a team, number, name and optionally its four "
+                           "players' numbers (first pair's two, then the second pair's)")
     what.add_argument("--pair", metavar="PAIR", help='the pair whose players --players names: "NS 3", "A-EW 7", "7"')
     p.add_argument("--players", type=int, nargs=2, metavar="N", help="the pair's two player numbers")
     what.add_argument("--player", type=int, metavar="N", help="an individual's player (by the movement's number) whom "
@@ -66,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
                 section = chosen_section(conn, args.section)
                 set_individual_player(conn, section, args.player, args.member, who=args.who or login_name())
                 print(f"player {args.player}: {names_of((args.member,), roster(conn))}")
+            elif args.teams is not None:
+                teams = read_teams_option(args.teams, "--teams")
+                keep_teams(conn, teams, who=args.who or login_name())
+                print(f"teams: {len(teams)} named")
             elif args.pair is not None:
                 pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], option="--pair")
                 set_pair_players(conn, pair.section, pair.number, pair.field, tuple(args.players),
@@ -100,6 +113,9 @@ def _list(conn: sqlite3.Connection) -> None:
     members = roster(conn)
     print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''}")
     sections = event_info(conn).sections
+    teams = team_names(conn)
+    for number, name in sorted(teams.items()):
+        print(f"  team {number}: {name} (pairs {2 * number - 1} and {2 * number})")
     for s in sections:
         for player, member in sorted(individual_members(conn, s.name).items()):
             print(f"  {f'{s.name}-' if len(sections) > 1 else ''}player {player}: {names_of((member,), members)}")
@@ -108,4 +124,6 @@ def _list(conn: sqlite3.Connection) -> None:
             label = f"{direction} {pair}".strip()
             if len(sections) > 1:
                 label = f"{s.name}-{label}"
-            print(f"  {label}: {names_of(numbers, members)}")
+            team = f" (team {team_of(pair)}{': ' + teams[team_of(pair)] if team_of(pair) in teams else ''})" \
+                if s.kind == "teams" else ""
+            print(f"  {label}{team}: {names_of(numbers, members)}")

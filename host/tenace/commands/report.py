@@ -10,7 +10,8 @@ from tenace.commands.options import add_event_file, cannot_write, event_file, op
 from tenace.errors import UsageError
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
-from tenace.reports.event_results import EventResults, ResultsError, event_results
+from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
+from tenace.reports.event_teams import MatchResult, seat_names
 from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
@@ -28,8 +29,12 @@ examples:
 
 The PBN file holds a game per board (dealer, vulnerability, the deal when the event file has its hand
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
-same rankings as `tenace results`. The CSV folder gets two files a section, A-ranking.csv and
-A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites.
+same rankings as `tenace results`. A team match is written as two games a board (open room, closed
+room) with the teams' names: `tenace score --method teams` reads it back to the same IMPs and VPs; a
+Swiss round's section has several matches: --match TEAM picks the one a team plays.
+The CSV folder gets two files a section, A-ranking.csv and
+A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites; a teams section
+gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of every board).
 
 The --html folder is a static site of the event: index.html with every section's ranking, a page per
 board (board/A/7.html: the traveller, with the hand record, double-dummy table and par when the event
@@ -51,6 +56,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--lang", metavar="XX",
                    help=f"the --html site's language: {', '.join(LANGUAGES)} (default {DEFAULT})")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
+    p.add_argument("--match", type=int, metavar="TEAM",
+                   help="--pbn of a Swiss round (a section of several team matches): the match this team plays")
     p.set_defaults(run=run)
 
 
@@ -58,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     path = event_file(args)
     if args.pbn is None and args.csv is None and args.html is None:
         raise UsageError("say what to write: --pbn FILE, --csv DIR, --html DIR, or several")
+    if args.match is not None and args.pbn is None:
+        raise UsageError("--match picks the team match a --pbn file holds: give --pbn FILE too")
     if args.force and args.html is None:
         raise UsageError("--force is for --html DIR: a folder that is not empty")
     if args.lang is not None and args.html is None:
@@ -80,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
                     raise UsageError(f"this event has sections {names}: give --section, one PBN file each")
                 section = results.sections[0]
                 deals = {b: d for b in section.boards if (d := hand_record(conn, section.section, b)) is not None}
+                seats = seat_names(conn, section.section)
+                match = _match(section, args.match) if args.pbn is not None else None
         except ResultsError as e:
             raise UsageError(str(e)) from None
     if args.csv is not None:
@@ -94,16 +105,32 @@ def run(args: argparse.Namespace) -> int:
     if args.pbn is None:
         return 0
     if target is None:
-        write_section_pbn(results, section, deals, sys.stdout)
+        write_section_pbn(results, section, deals, sys.stdout, seats, match)
         return 0
     try:
         with target.open("w", encoding="utf-8", newline="\n") as out:
-            write_section_pbn(results, section, deals, out)
+            write_section_pbn(results, section, deals, out, seats, match)
     except OSError as e:
         raise cannot_write("--pbn", target, e) from None
     print(f"wrote {target}: section {section.section}, {len(section.boards)} boards, "
           f"{section.results_in} of {section.expected} results", file=sys.stderr)
     return 0
+
+
+def _match(section: SectionResults, team: int | None) -> MatchResult | None:
+    """The match --match names in a teams section of several (a Swiss round); None for one match or a pairs section."""
+    if team is None:
+        if len(section.matches) > 1:
+            shown = ", ".join(f"{m.home} v {m.away}" for m in section.matches)
+            raise UsageError(f"section {section.section} holds {len(section.matches)} team matches ({shown}); a PBN "
+                             "file holds one: give --match TEAM")
+        return None
+    if not section.matches:
+        raise UsageError(f"--match {team}: section {section.section} is not a team event")
+    found = next((m for m in section.matches if team in (m.home, m.away)), None)
+    if found is None:
+        raise UsageError(f"--match {team}: team {team} plays no match in section {section.section}")
+    return found
 
 
 def html_folder(folder: Path, force: bool) -> None:

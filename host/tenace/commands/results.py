@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
 from tenace.commands.options import add_event_file, event_file, open_event
@@ -17,6 +18,7 @@ from tenace.reports.event_results import (
     find_pair,
     scorecard,
 )
+from tenace.reports.event_teams import match_document, standings_document, standings_text
 from tenace.reports.json import to_document
 from tenace.reports.model import Report
 from tenace.reports.text import write_scorecard, write_text
@@ -34,7 +36,11 @@ The figures are the scoring engine's (matchpoints or Butler IMPs, as the event i
 results that count now. While the session runs the title says how many results are in of how many
 the movement expects; conflicting results count for nothing until the director decides (tenace
 resolve). A director's entry is marked [TD] on its traveller; a Law 90 penalty shows beside the
-pair's total, which it is already taken from."""
+pair's total, which it is already taken from.
+
+A team event (tenace event new --movement teams) shows each match: both rooms of every board, the
+IMPs (Law 78B), the match's IMPs and its VPs on the WBF 20-point scale; then the teams' standings
+by VPs (then IMP difference). The home team sits NS at its match's first table (the open room)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,19 +70,32 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document(results, reports), indent=2, ensure_ascii=False))
         return 0
-    for i, (_, report) in enumerate(reports):
+    by_name = {s.section: s for s in results.sections}
+    for i, (name, report) in enumerate(reports):
         if i:
             sys.stdout.write("\n")
         if args.pair is not None:
             write_scorecard(report, sys.stdout)
+        elif len(by_name[name].matches) > 1:  # a Swiss round: every match (or a board of each)
+            sys.stdout.write(report.title + "\n")
+            for match in by_name[name].matches:
+                shown = tuple(b for b in match.report.boards if args.board in (None, b.board))
+                sys.stdout.write("\n")
+                write_text(replace(match.report, title=match.report.title.split("\n")[-1], boards=shown,
+                                   notes=match.report.notes if args.board is None else ()), sys.stdout)
         else:
             write_text(report, sys.stdout)
+    if results.standings and args.board is None:
+        sys.stdout.write("\n" + standings_text(list(results.standings)) + "\n")
     return 0
 
 
 def chosen(results: EventResults, args: argparse.Namespace) -> list[tuple[str, Report]]:
     """The reports asked for, by section: whole, one board's traveller, or one pair's scorecard."""
     if args.pair is not None:
+        if results.sections and all(s.matches for s in results.sections):
+            raise ResultsError(f"--pair {args.pair}: this is a team event, its results go by match and team, not by "
+                               "pair: tenace results EVENT shows every match and the standings")
         section, pair = find_pair(results.sections, args.pair)
         return [(section.section, scorecard(section, pair))]
     if args.board is not None:
@@ -93,7 +112,7 @@ def document(results: EventResults, reports: list[tuple[str, Report]]) -> dict[s
     """The JSON: the event, then each section's progress and its report (as `tenace score --json` writes one)."""
     by_name = {s.section: s for s in results.sections}
     info = results.info
-    return {
+    doc: dict[str, Any] = {
         "event": {"name": info.name, "date": info.date, "scoring": info.scoring},
         "published": None if results.published is None else {
             "at": results.published.at, "who": results.published.who,
@@ -101,5 +120,10 @@ def document(results: EventResults, reports: list[tuple[str, Report]]) -> dict[s
             "correction_period_ends": results.published.ends.isoformat()},
         "sections": [{"section": name, "results_in": by_name[name].results_in, "expected": by_name[name].expected,
                       "conflicts": by_name[name].conflicts, "complete": by_name[name].complete,
-                      "report": to_document(report)} for name, report in reports],
+                      "report": to_document(report),
+                      **({"matches": [match_document(m) for m in by_name[name].matches]}
+                         if by_name[name].matches else {})} for name, report in reports],
     }
+    if results.standings:
+        doc["standings"] = standings_document(list(results.standings))
+    return doc

@@ -52,6 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--howell", type=int, default=0, metavar="N",
                    help=f"a second section, B, playing a complete Howell on N tables "
                         f"({MIN_HOWELL_TABLES}-{MAX_HOWELL_TABLES}; default none)")
+    p.add_argument("--teams", action="store_true",
+                   help="a section T: a two-table team match (team 1 v team 2) over the session's rounds, two more "
+                        "terminals; tenace results shows the match in IMPs and VPs")
     p.add_argument("--change", action="store_true",
                    help="the director changes the movement once mid-session (tenace move): a pair of section A "
                         "leaves, its opponents sit out; the section's tables wait until the new plans reach them")
@@ -90,9 +93,10 @@ def check_options(args: argparse.Namespace) -> None:
     if args.howell:
         in_range("--howell", args.howell, MIN_HOWELL_TABLES, MAX_HOWELL_TABLES)
     in_range("--per-process", args.per_process, 1, MAX_TABLES)
-    processes = -(-(args.tables + args.howell) // args.per_process)
+    tables = args.tables + args.howell + (2 if args.teams else 0)
+    processes = -(-tables // args.per_process)
     if processes > MAX_PROCESSES:
-        raise UsageError(f"{args.tables + args.howell} tables with --per-process {args.per_process} make {processes} "
+        raise UsageError(f"{tables} tables with --per-process {args.per_process} make {processes} "
                          f"MicroPython processes, at most {MAX_PROCESSES}: raise --per-process")
     in_range("--kill-host", args.kill_host, 0, MAX_KILLS)
     in_range("--down", args.down, 0, 60, unit="seconds")
@@ -108,7 +112,8 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     options = SimOptions(tables=args.tables, boards=args.boards, boards_per_round=args.boards_per_round,
-                         howell_tables=args.howell, change=args.change, faults=rates, kill_host=args.kill_host,
+                         howell_tables=args.howell, teams=args.teams, change=args.change, faults=rates,
+                         kill_host=args.kill_host,
                          down_s=args.down, unplug_s=args.unplug, seed=args.seed, per_process=args.per_process,
                          timeout_s=args.timeout, scoring=args.scoring)
     try:
@@ -138,8 +143,9 @@ def report(result: SimResult, db: Path) -> None:
     c = result.comparison
     with open_event(db) as conn, read_transaction(conn):
         sections = event_results(conn).sections
-    for section in sections:  # the rankings from the event file, with the players' names
-        write_text(replace(section.report, boards=(), notes=()), sys.stdout, travellers=False)
+    for section in sections:  # the rankings from the event file, with the players' names; a team match in full
+        write_text(section.report if section.matches else replace(section.report, boards=(), notes=()), sys.stdout,
+                   travellers=False)
     sys.stdout.flush()
     air = result.air
     stored = max(c.stored, 1)

@@ -21,8 +21,18 @@ def csv_names(section: str) -> tuple[str, str]:
     return f"{section}-ranking.csv", f"{section}-travellers.csv"
 
 
+MATCH_COLUMNS = ("section", "home", "home_name", "away", "away_name", "boards", "boards_in", "imps_home", "imps_away",
+                 "vp_home", "vp_away")
+ROOMS_COLUMNS = ("section", "home", "away", "board", "open_contract", "open_declarer", "open_tricks", "open_ns_score",
+                 "closed_contract", "closed_declarer", "closed_tricks", "closed_ns_score", "difference", "imps_home",
+                 "imps_away")
+
+
 def write_section_csv(section: SectionResults, folder: Path) -> tuple[Path, Path]:
-    """Write the section's ranking and travellers into `folder` (UTF-8, a header line, one row a line)."""
+    """Write the section's ranking and travellers into `folder` (UTF-8, a header line, one row a line); a teams
+    section's matches and their boards (A-matches.csv, A-boards.csv)."""
+    if section.matches:
+        return _write_matches(section, folder)
     report = section.report
     ranking_path, travellers_path = (folder / name for name in csv_names(section.section))
     with ranking_path.open("w", encoding="utf-8", newline="") as f:
@@ -44,6 +54,30 @@ def write_section_csv(section: SectionResults, folder: Path) -> tuple[Path, Path
                               _number(t.mp_ew), _number(t.percent_ns), _number(t.percent_ew), _number(t.imp_ns),
                               _number(t.imp_ew), t.marked))
     return ranking_path, travellers_path
+
+
+def _write_matches(section: SectionResults, folder: Path) -> tuple[Path, Path]:
+    matches_path, boards_path = folder / f"{section.section}-matches.csv", folder / f"{section.section}-boards.csv"
+    with matches_path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(MATCH_COLUMNS)
+        for m in section.matches:
+            t = m.report.match
+            if t is not None:
+                out.writerow((section.section, m.home, t.home, m.away, t.away, m.expected, m.compared, t.imps_home,
+                              t.imps_away, _number(t.vp_home), _number(t.vp_away)))
+    with boards_path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(ROOMS_COLUMNS)
+        for m in section.matches:
+            for b in m.report.boards:
+                if b.rooms is None:
+                    continue
+                o, c = b.rooms.open, b.rooms.closed
+                out.writerow((section.section, m.home, m.away, b.board, o.contract, o.declarer, o.tricks, o.ns_score,
+                              c.contract, c.declarer, c.tricks, c.ns_score, _number(b.rooms.difference),
+                              b.rooms.imp_home, b.rooms.imp_away))
+    return matches_path, boards_path
 
 
 def _label(pair: Pair | None) -> str:

@@ -8,6 +8,7 @@ from typing import TextIO
 
 from tenace.pbn.reader import PbnGame
 from tenace.reports.event_results import EventResults, SectionResults
+from tenace.reports.event_teams import MatchResult
 from tenace.reports.pbn import write_report_pbn
 from tenace_rules.board import dealer, vulnerability
 
@@ -27,6 +28,49 @@ def section_games(results: EventResults, section: SectionResults, deals: Mapping
     return games
 
 
-def write_section_pbn(results: EventResults, section: SectionResults, deals: Mapping[int, str], out: TextIO) -> None:
-    """The section's boards, travellers and ranking as PBN (open `out` with encoding="utf-8")."""
+def match_games(results: EventResults, match: MatchResult, deals: Mapping[int, str],
+                seats: Mapping[int, str]) -> list[PbnGame]:
+    """A team match as PBN's two games a board, the open room first (the home team North-South there), each with its
+    contract, declarer and tricks; a room without a played result (not in yet, the director's score) is left out.
+    `seats` names each pair's players by pair number, for the North... West tags."""
+    info = results.info
+    t = match.report.match
+    home, away = (t.home, t.away) if t else ("", "")
+    # Team t's pairs are 2t - 1 (NS at its home table) and 2t: the open room seats home 2h - 1 v away 2a, the closed
+    # room away 2a - 1 v home 2h.
+    sitting = {"Open": (2 * match.home - 1, 2 * match.away), "Closed": (2 * match.away - 1, 2 * match.home)}
+    games = []
+    for board, *versions in match.rooms:
+        for room, v in zip(("Open", "Closed"), versions, strict=True):
+            if v is None or v.kind not in ("normal", "passed_out"):
+                continue
+            tags = {"Event": info.name, "Date": info.date.replace("-", "."), "Section": match.section,
+                    "Board": str(board), "Dealer": dealer(board), "Vulnerable": _VULNERABLE[vulnerability(board)],
+                    "Room": room, "HomeTeam": home, "VisitTeam": away}
+            ns, ew = sitting[room]
+            for pair, first, second in ((ns, "North", "South"), (ew, "East", "West")):
+                names = seats.get(pair, "").split(" - ")
+                for seat, name in zip((first, second), names, strict=False):
+                    if name and not name.startswith("#"):  # "#103": a number the roster does not name
+                        tags[seat] = name
+            if board in deals:
+                tags["Deal"] = deals[board]
+            if v.kind == "passed_out":
+                tags.update(Declarer="", Contract="Pass", Result="")
+            else:
+                tags.update(Declarer=v.declarer or "", Contract=v.contract or "", Result=str(v.tricks))
+            games.append(PbnGame(tags=tags))
+    return games
+
+
+def write_section_pbn(results: EventResults, section: SectionResults, deals: Mapping[int, str], out: TextIO,
+                      seats: Mapping[int, str] | None = None, match: MatchResult | None = None) -> None:
+    """The section's boards, travellers and ranking as PBN (open `out` with encoding="utf-8"); a teams section's
+    match (`match`, or its only one) as its two rooms a board, which `tenace score --method teams` reads back."""
+    if section.matches:
+        if match is None and len(section.matches) > 1:
+            raise ValueError(f"section {section.section} holds {len(section.matches)} matches; a PBN file holds one")
+        match = match or section.matches[0]
+        write_report_pbn(match_games(results, match, deals, seats or {}), match.report, out)
+        return
     write_report_pbn(section_games(results, section, deals), section.report, out)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from tenace.reports.event_teams import MatchResult, TeamStanding, section_matches, standings
 from tenace.reports.model import Board, HandRecord, Pair, Report, Setting, TravellerLine, section_shown
 from tenace.reports.session import Play, session_report
 from tenace.reports.store_results import StorePairs, section_options
@@ -22,6 +23,7 @@ from tenace.store.movement_changes import section_changes
 from tenace.store.names import individual_members, names_of, pair_players, roster
 from tenace.store.queries import conflicts, current_results
 from tenace.store.scoring_input import board_results, pair_id, pair_penalties
+from tenace.store.teams import byes, team_names, teams_in_play
 from tenace_rules.board import dealer, vulnerability
 
 # The event's scoring as the engine's pairs method; total points have no ranking method in the engine yet.
@@ -43,6 +45,7 @@ class SectionResults:
     conflicts: int  # slots left out of the scoring until the director decides
     boards: tuple[int, ...]  # the boards the movement plays in the section
     hands: dict[int, HandRecord] = field(default_factory=dict)  # the kept deals (tenace event deals), by board
+    matches: tuple[MatchResult, ...] = ()  # a teams section's matches; `report` is then its first match's
 
     @property
     def complete(self) -> bool:
@@ -54,6 +57,7 @@ class EventResults:
     info: EventInfo
     sections: tuple[SectionResults, ...]
     published: Publication | None  # when the session was finished, with its correction period (Law 79C)
+    standings: tuple[TeamStanding, ...] = ()  # the teams by VPs over every teams section's matches
 
 
 def event_results(conn: sqlite3.Connection, section: str | None = None) -> EventResults:
@@ -75,7 +79,12 @@ def event_results(conn: sqlite3.Connection, section: str | None = None) -> Event
     moves = [e for e in entries if e.action == "move"]
     sections = tuple(_section(conn, info, name, method, published, log, moves) for name in names
                      if section in (None, name))
-    return EventResults(info, sections, published)
+    table: tuple[TeamStanding, ...] = ()
+    if any(s.kind == "teams" for s in info.sections):
+        every = [m for s in info.sections if s.kind == "teams"
+                 for m in section_matches(conn, s.name, team_names(conn), "")]
+        table = tuple(standings(every, team_names(conn), teams_in_play(conn), byes(conn)))
+    return EventResults(info, sections, published, table)
 
 
 def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) -> None:
@@ -92,6 +101,8 @@ def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) 
 
 def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
              log: dict[int, LogEntry], moves: list[LogEntry]) -> SectionResults:
+    if next(s.kind for s in info.sections if s.name == section) == "teams":
+        return _teams_section(conn, info, section, published)
     pairs = StorePairs(len(info.sections))
     results = board_results(conn, section, pair_name=pairs)
     penalised = pair_penalties(conn, section, pair_name=pairs)
@@ -169,6 +180,23 @@ def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method:
             names = names_of((members[player],), known) if player in members else None
             pairs.named[key] = Pair(str(player), None, shown, names=names)
     return score_individual_session(results, partners)
+
+
+def _teams_section(conn: sqlite3.Connection, info: EventInfo, section: str,
+                   published: Publication | None) -> SectionResults:
+    """A teams section: each match scored by the team engine (IMPs, VPs); the section's report is its first match."""
+    expected = slot_count(conn, section)
+    results_in = len(current_results(conn, section))
+    conflicted = len(conflicts(conn, section))
+    title = _title(replace(info, scoring="imps"), section, results_in, expected, conflicted, published)
+    matches = tuple(section_matches(conn, section, team_names(conn), title))
+    report = matches[0].report if len(matches) == 1 else Report("teams", title=title)
+    if conflicted:
+        report = replace(report, notes=(
+            *report.notes, f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the "
+            "director decides (tenace problems lists them, tenace resolve settles them)"))
+    return SectionResults(section, report, results_in, expected, conflicted, tuple(section_boards(conn, section)),
+                          matches=matches)
 
 
 # What each director's action did to a result, as its traveller line is marked.

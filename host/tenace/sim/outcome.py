@@ -16,6 +16,7 @@ from tenace.store.scoring_input import board_results, pair_id
 
 SECTION = "A"  # the Mitchell's section
 HOWELL_SECTION = "B"  # the Howell's, when asked for
+TEAMS_SECTION = "T"  # the team match's, when asked for
 Slot = tuple[str, int, int, int]  # section, table, round, board
 Seats = dict[int, tuple[str, int]]  # terminal id -> (section, table)
 

@@ -15,10 +15,10 @@ from tenace.collector import round_plans
 from tenace.collector.link_key import link_key
 from tenace.errors import Failure, UsageError
 from tenace.firmware_build import build_firmware
-from tenace.movement import Movement, howell, mitchell
+from tenace.movement import Movement, howell, mitchell, teams
 from tenace.sim.event_setup import create_simulated_event
 from tenace.sim.faults import FaultRates
-from tenace.sim.outcome import HOWELL_SECTION, SECTION, Comparison, Seats, compare, read_accepted
+from tenace.sim.outcome import HOWELL_SECTION, SECTION, TEAMS_SECTION, Comparison, Seats, compare, read_accepted
 from tenace.sim.processes import CollectorProcess, TerminalGroup
 from tenace.sim.radio import AirStats, VirtualRadio
 from tenace.store import EntryError, connect, current_results
@@ -40,6 +40,7 @@ class SimOptions:
     boards_per_round: int = 3
     howell_tables: int = 0  # a second section, B, playing a complete Howell on this many tables (0: none)
     change: bool = False  # one movement change in the middle of the session: a pair of section A leaves
+    teams: bool = False  # a section T: a two-table team match over the session's rounds
     faults: FaultRates = field(default_factory=FaultRates)
     kill_host: int = 0  # times the collector is SIGKILLed, spread over the session
     down_s: float = 1.0  # how long the host stays dead each time
@@ -52,7 +53,7 @@ class SimOptions:
     scoring: str = "mp"  # how both rankings are computed: "mp" or "butler"
 
     def movements(self) -> dict[str, Movement]:
-        """Section A's Mitchell, and section B's Howell when asked for."""
+        """Section A's Mitchell, section B's Howell and section T's team match when asked for."""
         if self.boards % self.boards_per_round:
             raise UsageError(f"--boards {self.boards} is not a whole number of rounds of "
                              f"{self.boards_per_round} boards")
@@ -66,6 +67,8 @@ class SimOptions:
         out = {SECTION: mitchell(self.tables, self.boards_per_round, rounds)}
         if self.howell_tables:
             out[HOWELL_SECTION] = howell(self.howell_tables, self.boards_per_round)
+        if self.teams:
+            out[TEAMS_SECTION] = teams(self.boards_per_round, rounds)
         return out
 
 

@@ -61,7 +61,9 @@ def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, directio
     # A Howell's pair 7 sits both ways; a Mitchell's "7" could be NS 7 or EW 7.
     single = one_field(conn, section)
     if single and direction:
-        raise EntryError(f"section {section} is a Howell: its pairs have no direction, name it {pair}")
+        teams = conn.execute("SELECT 1 FROM section WHERE name = ? AND kind = 'teams'", (section,)).fetchone()
+        raise EntryError(f"section {section} is {'a team match' if teams else 'a Howell'}: its pairs have no "
+                         f"direction, name it {pair}")
     if not single and not direction:
         raise EntryError(f"section {section} is a Mitchell: say NS {pair} or EW {pair}")
     if any(not 1 <= n <= MAX_NUMBER for n in players) or players[0] == players[1]:

@@ -444,6 +444,26 @@ CREATE TABLE terminal_pairing (
 );
 """
 
+# Teams (a section of kind 'teams'): each team's number and name, the same in every section of the event (a Swiss
+# plays a section a round). Team t's pairs are 2t - 1 (North-South at home) and 2t (tenace.movement.teams); their
+# players are in pair_players like any pair's.
+_V12 = """
+CREATE TABLE team (
+    number INTEGER PRIMARY KEY CHECK (number BETWEEN 1 AND 499),
+    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 80),
+    who TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+
+-- A Swiss round's bye (a section a round, an odd number of teams): the team that sat out and the VPs the
+-- regulations give it ("12.00").
+CREATE TABLE swiss_bye (
+    section TEXT PRIMARY KEY REFERENCES section(name),
+    team INTEGER NOT NULL REFERENCES team(number),
+    vps TEXT NOT NULL
+);
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8), (10, _V10), (11, _V11))
+                                          (8, _V8), (10, _V10), (11, _V11), (12, _V12))
