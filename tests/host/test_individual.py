@@ -32,6 +32,16 @@ def new_individual(tmp_path: Path, capsys: pytest.CaptureFixture[str], *options:
     return db
 
 
+def first_board_played(db: Path) -> None:
+    """Table 1's terminal stores board 1 of round 1: 4S by North, making."""
+    conn = connect(db)
+    sign_in(conn, 1, "A", 1)
+    e = individual(2, 1).at(1, 1)
+    ingest(conn, IncomingResult(terminal=1, sequence=1, section="A", table=1, round=1, board=1, ns_pair=e.ns_pair,
+                                ew_pair=e.ew_pair, contract="4S", declarer="N", tricks=10))
+    conn.close()
+
+
 @pytest.mark.parametrize("tables", [2, 3, 4, 5])
 def test_a_complete_individual_is_a_whist_design_and_passes_the_check(tables: int) -> None:
     m = individual(tables, 2)
@@ -162,12 +172,7 @@ def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pyte
 def test_an_individual_event_scored_by_imps_is_refused_in_one_line(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     db = new_individual(tmp_path, capsys, "--scoring", "imps")
-    conn = connect(db)
-    sign_in(conn, 1, "A", 1)
-    e = individual(2, 1).at(1, 1)
-    ingest(conn, IncomingResult(terminal=1, sequence=1, section="A", table=1, round=1, board=1, ns_pair=e.ns_pair,
-                                ew_pair=e.ew_pair, contract="4S", declarer="N", tricks=10))
-    conn.close()
+    first_board_played(db)
     code, out, err = tenace(capsys, "results", str(db))
     assert (code, out) == (2, "") and "an individual is ranked by matchpoints; this event is scored by imps" in err
 
@@ -228,12 +233,7 @@ def test_an_individuals_players_are_named_by_the_director_or_by_the_numbers_keye
 def test_an_individuals_ranking_page_heads_its_column_player(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     db = new_individual(tmp_path, capsys, "--rounds", "1")
-    conn = connect(db)
-    sign_in(conn, 1, "A", 1)
-    e = individual(2, 1).at(1, 1)
-    ingest(conn, IncomingResult(terminal=1, sequence=1, section="A", table=1, round=1, board=1, ns_pair=e.ns_pair,
-                                ew_pair=e.ew_pair, contract="4S", declarer="N", tricks=10))
-    conn.close()
+    first_board_played(db)
     site = tmp_path / "site"
     for lang, word in (("en", "Player"), ("sk", "Hráč")):
         code, _, err = tenace(capsys, "report", str(db), "--html", str(site / lang), "--lang", lang)
