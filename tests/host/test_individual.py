@@ -107,6 +107,15 @@ def test_impossible_individuals_are_refused_in_one_line(capsys: pytest.CaptureFi
     assert (code, out) == (2, "") and message in err and err.count("\n") == 1, err
 
 
+def test_an_individual_event_with_a_half_table_is_refused_naming_the_flag(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = tenace(capsys, "event", "new", "--db", str(tmp_path / "x.sqlite"), "--name", "X", "--movement",
+                            "individual", "--tables", "3", "--boards-per-round", "2", "--half-table")
+    assert (code, out) == (2, "") and err == ("tenace event: --half-table: an individual here is for whole tables of "
+                                              "four players\n")
+    assert not (tmp_path / "x.sqlite").exists()
+
+
 def test_movement_check_rejects_partners_on_a_pairs_movement(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     doc = movement_to_json(individual(2, 1))

@@ -27,7 +27,8 @@ _TRIES = 5
 MOVEMENTS = ("mitchell", "howell", "individual", "teams", "swiss")
 _ONE_OF = "mitchell, howell, individual, teams or swiss"
 # A movement's figures as `event new` names them in a refusal.
-OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds"}
+OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds",
+           "phantom": "--half-table"}
 # Boards per round that a movement of any size accepts, to check the number of tables before they are asked
 # (a 3-table Howell shares one set among its three tables in its last round: at least 3 boards).
 _ANY_BOARDS = {"mitchell": 1, "howell": 3, "individual": 1, "teams": 1, "swiss": 1}
