@@ -19,6 +19,10 @@ heard at the start). A spare terminal replacing a broken one is therefore accept
 broken one fell silent, or at once when the director seats it with `tenace event seat`. The replaced
 terminal keeps its binding: if it comes back, the results in its journal are still taken (the store flags
 any conflict with the spare's), though its own new sign-in to that table is refused while the spare lives.
+
+Field tools. A terminal's STATUS is kept as its latest (tenace.store.field) for `tenace terminals`, and the
+terminals heard are marked so in the event file at each flush. A survey asked for by `tenace survey` (a row in the
+event file, looked for every second) is run here, on whatever links this collector has (survey.py).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Callable
 from tenace.collector import board_messages, board_reports, round_plans
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
 from tenace.collector.settings import Settings
+from tenace.collector.survey import SurveyRun, TerminalProbes
 from tenace.collector.wire_results import incoming_erase, incoming_result, section_letter, section_number
 from tenace.store import (
     Status,
@@ -41,7 +46,17 @@ from tenace.store import (
     reserve_host_sequence,
 )
 from tenace.store import sign_in as store_sign_in
+from tenace.store.clock import timestamp
 from tenace.store.errors import EntryError
+from tenace.store.field import (
+    StatusReport,
+    finish_survey,
+    heard_terminals,
+    keep_status,
+    last_survey_id,
+    pending_survey,
+    start_survey,
+)
 from tenace.store.hand_records import board_hand_record
 from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
 from tenace.store.movement_changes import changed_sections, movement_version
@@ -72,6 +87,8 @@ from tenace_wire.errors import (
     WireError,
     tally,
 )
+from tenace_wire.field_messages import CHECKS, FAILED, PASSED, Ping
+from tenace_wire.field_messages import Status as StatusMessage
 from tenace_wire.fields import Message
 from tenace_wire.frame import peek_header
 from tenace_wire.frame_types import (
@@ -130,6 +147,10 @@ class Collector:
         self._moves_seen = 0
         self._moves_at: int | None = None
         self._pushes: dict[int, list[Message]] = {}  # terminal -> messages to push, paced by _pump
+        self._heard_since: set[int] = set()  # terminals heard since the last flush
+        self.survey: SurveyRun | None = None
+        self._surveys_seen = last_survey_id(conn)  # surveys asked before this collector started are stale
+        self._surveys_at: int | None = None
         self._resume()
 
     def _resume(self) -> None:
@@ -162,6 +183,7 @@ class Collector:
         if inbound is None:
             return
         self.heard[inbound.terminal] = now_ms
+        self._heard_since.add(inbound.terminal)
         try:
             self._handle(inbound, data, now_ms)
         except sqlite3.Error as e:
@@ -181,6 +203,7 @@ class Collector:
         if self._pushes:
             self._pump(now_ms)
         out.extend(self.session.due(now_ms))
+        self._survey(now_ms, out)
         if now_ms - self._flushed_at >= self.flush_ms:
             self.flush(now_ms)
         return out
@@ -193,10 +216,12 @@ class Collector:
         delta = {reason: n - self._flushed.get(reason, 0) for reason, n in current.items()}
         try:
             add_counts(self.conn, delta)
+            heard_terminals(self.conn, dict.fromkeys(self._heard_since, timestamp()))
         except sqlite3.Error as e:
             log.error("link counters not saved (%s); will try again", e)
             return
         self._flushed = current
+        self._heard_since.clear()
 
     def close(self) -> None:
         """Flush the counters (the connection is the caller's)."""
@@ -220,6 +245,8 @@ class Collector:
 
     def _handle(self, inbound: Inbound, raw: bytes, now: int) -> None:
         if inbound.type == ACK:
+            if self.survey is not None:
+                self.survey.acked(inbound.terminal, inbound.seq, now)
             return
         if inbound.type == HELLO:
             self._offers.append(self.session.offer_pairing(inbound.terminal, self.key.nonce))
@@ -236,6 +263,8 @@ class Collector:
             self._players(inbound, msg)
         elif isinstance(msg, Request):
             self._request(inbound, msg, now)
+        elif isinstance(msg, StatusMessage):
+            self._status(inbound, msg)
         else:
             log.warning("terminal %d seq %d: nothing to do with %r", inbound.terminal, inbound.seq, msg)
             self.session.acknowledge(inbound, REFUSED_INVALID)
@@ -415,6 +444,56 @@ class Collector:
             return
         self.session.acknowledge(inbound, STORED)
         self._send(inbound.terminal, answer, now)
+
+    def _status(self, inbound: Inbound, msg: StatusMessage) -> None:
+        """Keep a terminal's status report as its latest (committed before the ACK, as everything stored)."""
+        passed = tuple(name for i, name in enumerate(CHECKS) if msg.checks & (8 >> i))
+        factory = {PASSED: "passed", FAILED: "failed"}.get(msg.factory, "not run")
+        keep_status(self.conn, StatusReport(
+            inbound.terminal, f"{msg.major}.{msg.minor}.{msg.patch}", msg.battery_mv or None, msg.battery,
+            msg.rssi or None, msg.sent, msg.retried, factory, passed if factory != "not run" else ()))
+        self.session.acknowledge(inbound, STORED)
+
+    def _survey(self, now: int, out: list[bytes]) -> None:
+        """Take up a survey `tenace survey` asked for, send the PINGs due, and store the figures once it is over."""
+        run = self.survey
+        if run is None:
+            if self._surveys_at is not None and now - self._surveys_at < MOVES_MS:
+                return
+            self._surveys_at = now
+            try:
+                asked = pending_survey(self.conn, self._surveys_seen)
+                if asked is None:
+                    return
+                self._surveys_seen = asked.id
+                start_survey(self.conn, asked.id)
+            except sqlite3.Error as e:
+                log.error("survey requests not read (%s); will try again", e)
+                return
+            run = self.survey = SurveyRun(asked.id, now, asked.seconds, asked.interval_ms)
+            for terminal, (section, table) in self.session.bindings.items():
+                run.terminals[terminal] = TerminalProbes(section_letter(section), table, next_at=now)
+            log.info("radio survey %d: %d terminal(s), %d s", asked.id, len(run.terminals), asked.seconds)
+        for terminal in run.due(now):
+            if self.session.span(terminal) >= PUSH_SPAN:
+                run.skipped(terminal, now)
+                continue
+            try:
+                seq, frame = self.session.probe(terminal, Ping(number=run.number))
+            except WireError as e:  # sequence numbers used up
+                log.warning("terminal %d: no survey ping: %s", terminal, e)
+                run.skipped(terminal, now)
+                continue
+            run.sent(terminal, seq, now)
+            out.append(frame)
+        if run.finished(now):
+            try:
+                finish_survey(self.conn, run.survey_id, run.lines())
+            except sqlite3.Error as e:
+                log.error("survey %d not saved (%s); will try again", run.survey_id, e)
+                return
+            log.info("radio survey %d done", run.survey_id)
+            self.survey = None
 
     def _send(self, terminal: int, msg: Message, now: int) -> None:
         try:

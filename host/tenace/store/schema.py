@@ -391,6 +391,47 @@ CREATE TABLE sit_out (
 ) WITHOUT ROWID;
 """
 
+_V9 = """
+-- The latest STATUS each terminal sent (tenace_wire/field_messages.py), for `tenace terminals`: one row a
+-- terminal, replaced by the next. `factory` is its last factory test; `checks` the checks that passed in it.
+CREATE TABLE terminal_status (
+    terminal INTEGER PRIMARY KEY CHECK (terminal >= 1),
+    received TEXT NOT NULL,
+    firmware TEXT NOT NULL CHECK (length(firmware) BETWEEN 1 AND 20),
+    battery_mv INTEGER CHECK (battery_mv BETWEEN 1 AND 8191),  -- NULL: the board gives no voltage
+    battery INTEGER NOT NULL CHECK (battery BETWEEN 0 AND 100),
+    rssi INTEGER CHECK (rssi BETWEEN -127 AND -1),  -- dBm; NULL: the radio does not tell
+    sent INTEGER NOT NULL CHECK (sent >= 0),
+    retried INTEGER NOT NULL CHECK (retried >= 0),
+    factory TEXT NOT NULL CHECK (factory IN ('not run', 'passed', 'failed')),
+    checks TEXT NOT NULL  -- the checks that passed, space-separated: "keys display radio battery"
+);
+
+-- `tenace survey`: a request the running collector takes up (it polls the file), then the round trips it timed
+-- per terminal: PINGs sent, ACKs back, and the round trip's fastest, median and slowest in milliseconds.
+CREATE TABLE survey (
+    id INTEGER PRIMARY KEY,
+    asked TEXT NOT NULL,
+    seconds INTEGER NOT NULL CHECK (seconds BETWEEN 1 AND 600),
+    interval_ms INTEGER NOT NULL CHECK (interval_ms BETWEEN 20 AND 10000),
+    started TEXT,
+    finished TEXT
+);
+
+CREATE TABLE survey_result (
+    survey INTEGER NOT NULL REFERENCES survey(id),
+    terminal INTEGER NOT NULL CHECK (terminal >= 1),
+    section TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    pings INTEGER NOT NULL CHECK (pings >= 0),
+    answered INTEGER NOT NULL CHECK (answered BETWEEN 0 AND pings),
+    rtt_min INTEGER,
+    rtt_median INTEGER,
+    rtt_max INTEGER,
+    PRIMARY KEY (survey, terminal)
+) WITHOUT ROWID;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8))
+                                          (8, _V8), (9, _V9))
