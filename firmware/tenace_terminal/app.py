@@ -7,11 +7,17 @@ Devices (hard rule 6), each a small object the board file or a simulator passes 
   link.send(msg: dict), link.recv() -> dict or None (messages to and from the host, each with a 'type');
     the link owns delivery: each message is handed to it once (a pending result again after a reboot)
   storage: a directory path on a mounted filesystem (the journal lives there)
-  battery.percent() -> int 0..100 (read every 10 s: at 15 % or less a warning line, see _BATTERY_LOW)
+  battery.percent() -> int 0..100 (read every 10 s: at 15 % or less a warning line, see _BATTERY_LOW), and
+    optionally battery.millivolts() for the status report
 
 Every state change that must survive a reboot is a journal record, applied by the same code
 (_apply) when it happens and when the journal is replayed at start-up, so a rebooted terminal is
 in the same round, with the same pending results, as before the power went.
+
+Field tools. After each sign-in and every 5 minutes the app hands the link a status report (firmware, battery,
+the last factory test's result) for the director's inventory (`tenace terminals`). BACK and OK held at power-on
+(a keypad with held(): the board's key matrix) start the factory test (screens/factory.py) instead of the
+session; its result is kept in FACTORY_FILE beside the journal.
 """
 
 import gc
@@ -38,6 +44,9 @@ _BATTERY_LOW = const(15)
 _BATTERY_OK = const(20)
 _BATTERY_EVERY_MS = const(10000)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython: differences are masked
+_STATUS_EVERY_MS = const(300000)
+FACTORY_FILE = "factory.txt"  # the last factory test: "state checks round-trip-ms millivolts" (field_messages.py)
+FACTORY_CHORD = ("BACK", "OK")
 
 # What the host may set at sign-in; these are used for whatever it leaves out.
 DEFAULT_SETTINGS = {
@@ -129,6 +138,9 @@ class App:
         if threshold is not None:
             threshold(_GC_EVERY)
         self.journal = Journal(storage)
+        self.storage = storage
+        self.factory = self.factory_result()
+        self._status_at = 0
         # Session state: all of it is rebuilt from the journal by _apply.
         self.signin = None  # the host's sign_in_ok record: section, table, settings
         self.section = ""
@@ -165,7 +177,12 @@ class App:
             link.send(self.pending[seq])
         display.rtl = messages.is_rtl()  # (also without a journal: the language the firmware started in)
         self._check_battery(clock.ticks_ms())
-        self._first_screen()
+        held = getattr(keypad, "held", None)
+        chord = held() if held is not None else ()
+        if FACTORY_CHORD[0] in chord and FACTORY_CHORD[1] in chord:
+            self.go("factory")
+        else:
+            self._first_screen()
         self._switch()
 
     # ---- journal: every lasting change is a record, applied the same way live and on replay
@@ -361,7 +378,10 @@ class App:
                           "table": message.get("table", 0), "settings": message.get("settings") or {}}
                 if self.record(record):
                     self.ask_round(1, False)
+                    self.send_status()
                 self.dirty = True
+            elif self.signin is not None:
+                self.send_status()  # the link signed in again by itself (after a reboot)
         elif kind == "round_plan":
             self._on_plan(message)
         elif kind == "traveller":
@@ -472,6 +492,12 @@ class App:
         """Leave the menu for a new screen: the one it was opened on is not coming back."""
         self.menu_return = None
 
+    def leave_factory(self) -> None:
+        """The factory test is done: start as usual, and tell the host its result if signed in already."""
+        self._first_screen()
+        if self.signin is not None:
+            self.send_status()
+
     def refuse(self, key: str, *args) -> None:
         """A key that cannot be taken here: the bottom line says why."""
         self.status = messages.text(key, *args)
@@ -499,6 +525,8 @@ class App:
         now = self.clock.ticks_ms()
         if (now - self._battery_at) & _TICKS_MASK >= _BATTERY_EVERY_MS:
             self._check_battery(now)
+            if (now - self._status_at) & _TICKS_MASK >= _STATUS_EVERY_MS and self.signin is not None:
+                self.send_status()
         self._switch()
         message = self.link.recv()
         if message is not None:
@@ -548,6 +576,29 @@ class App:
         if shown != self.battery_low:
             self.battery_low = shown
             self.dirty = True
+
+    def factory_result(self) -> list:
+        """[state, checks, round-trip ms, millivolts] of the last factory test; [0, 0, -1, 0] when never run."""
+        try:
+            with open(self.storage.rstrip("/") + "/" + FACTORY_FILE) as f:
+                words = f.read().split()
+            return [int(words[0]), int(words[1]), int(words[2]), int(words[3])]
+        except (OSError, ValueError, IndexError):
+            return [0, 0, -1, 0]
+
+    def send_status(self) -> None:
+        """Hand the link a status report for the director's inventory (it goes only while signed in)."""
+        self._status_at = self.clock.ticks_ms()
+        try:
+            millivolts = getattr(self.battery, "millivolts", None)
+            mv = millivolts() if millivolts is not None else 0
+            percent = self.battery.percent()
+        except Exception as e:  # a failed reading (ADC) must not stop the terminal
+            self._report(e)
+            return
+        factory = self.factory
+        self.link.send({"type": "status", "version": VERSION, "mv": mv, "percent": percent,
+                        "factory": factory[0], "checks": factory[1]})
 
     def _report(self, error: Exception) -> None:
         self.faults += 1

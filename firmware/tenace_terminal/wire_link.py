@@ -32,6 +32,12 @@ the table plays on, and its results go when the link is back. Where the lead is 
 sends the hand records of those rounds' boards; they are kept the same way (link.deals), so the lead is
 still checked with the laptop shut. A plan sent again unasked for the app's round or the next, and not
 as kept, is a movement change (tenace move): it goes to the app marked "changed".
+
+Field tools. The app's {"type": "status"} (firmware, battery, factory test) goes to the host as a STATUS with the
+link's own counters (frames sent and retransmitted) and the radio's signal strength where the transport tells it
+(transport.rssi()); only when signed in. The host's PINGs (`tenace survey`) are acknowledged by the session and
+never reach the app. {"type": "probe"} (the factory test) sends HELLO until the host's PAIR_OFFER answers, which
+needs no key: the app gets {"type": "probe", "ms": round trip}, or ms -1 after PROBE_MS without an answer.
 """
 
 import os
@@ -57,6 +63,7 @@ HELLO_MS = const(1000)
 ANSWER_MS = const(10000)  # a sign-in under a fresh key unanswered this long: the code was wrong
 REQUEST_MS = const(10000)  # a round plan expected this long, its request taken by the host: asked again
 DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
+PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this long is a failure
 _TICKS_MASK = const(0x3FFFFFFF)
 STATE_FILE = "link.state"
 PLANS_FILE = "link.plans"
@@ -103,6 +110,7 @@ class WireLink:
         self._deals = False  # the lead is checked: round plans go to the app with their hand records
         self._held = None  # [plan dict, deals, deadline, analyses] while hand records are on their way
         self._round = 0  # the last round plan given to the app
+        self._probe = [-1, 0]  # the factory test's round trip: since when (-1: none asked), the last HELLO's time
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
         self.last_fault = ""
@@ -148,6 +156,11 @@ class WireLink:
                 self._ask_round(message)
             elif kind == "ranking_request" and self.session.signed_in:
                 self._request(RANKING, self.section, self.table, 0, 0)
+            elif kind == "status" and self.session.signed_in:
+                self._status(message)
+            elif kind == "probe":
+                self._probe[0] = self.now
+                self._hello_at = self.now
             self._pump()
         except Exception as e:  # never into the app: a result is journaled there and comes again at the next boot
             self._trouble(e)
@@ -243,6 +256,20 @@ class WireLink:
         asked[1] = self.now
         asked[2] = self._request(ROUND_PLAN, self.section, self.table, asked[0], 0)
 
+    def _status(self, message: dict) -> None:
+        from tenace_wire.field_messages import COUNT_MAX, Status, version_fields
+
+        self._own_seq_left()
+        major, minor, patch = version_fields(message.get("version", ""))
+        sent, retried = self.session.traffic()
+        rssi = getattr(self.transport, "rssi", None)
+        level = rssi() if rssi is not None else 0
+        status = Status(major=major, minor=minor, patch=patch, battery_mv=min(max(message.get("mv", 0), 0), 8191),
+                        battery=min(max(message.get("percent", 0), 0), 100), rssi=min(max(level, -127), 0),
+                        sent=min(sent, COUNT_MAX), retried=min(retried, COUNT_MAX),
+                        factory=message.get("factory", 0), checks=message.get("checks", 0))
+        self.session.queue(status, self.now)
+
     def _request(self, what: int, section: int, table: int, number: int, board: int) -> int:
         self._own_seq_left()
         return self.session.queue(Request(what=what, section=section, table=table, round=number, board=board),
@@ -302,6 +329,15 @@ class WireLink:
         held = self._held
         if held is not None and now >= held[2]:
             self._give_plan()  # without the hand records still missing: the lead is not checked there
+        probe = self._probe
+        if probe[0] >= 0:
+            if now - probe[0] >= PROBE_MS:
+                probe[0] = -1
+                self.inbox.append({"type": "probe", "ms": -1})
+            elif now >= self._hello_at:
+                self.transport.send(self.session.hello())
+                probe[1] = now
+                self._hello_at = now + HELLO_MS
 
     def _on_inbound(self, inbound) -> None:
         ftype = inbound.type
@@ -309,6 +345,10 @@ class WireLink:
         if ftype == ACK:
             self._on_ack(inbound.seq, msg.status)
         elif ftype == PAIR_OFFER:
+            probe = self._probe
+            if probe[0] >= 0:
+                probe[0] = -1
+                self.inbox.append({"type": "probe", "ms": self.now - probe[1]})
             if self._code:
                 self._fresh = self.session.pair(self._code, msg.nonce)
                 self._code = ""
