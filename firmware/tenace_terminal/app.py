@@ -14,10 +14,10 @@ Every state change that must survive a reboot is a journal record, applied by th
 (_apply) when it happens and when the journal is replayed at start-up, so a rebooted terminal is
 in the same round, with the same pending results, as before the power went.
 
-Field tools. After each sign-in and every 5 minutes the app hands the link a status report (firmware, battery,
-the last factory test's result) for the director's inventory (`tenace terminals`). BACK and OK held at power-on
-(a keypad with held(): the board's key matrix) start the factory test (screens/factory.py) instead of the
-session; its result is kept in FACTORY_FILE beside the journal.
+Field tools (field_report.py, loaded for each call and let go after: RAM). After each sign-in and every 5 minutes
+the app hands the link a status report (firmware, battery, the last factory test's result) for the director's
+inventory (`tenace terminals`). keypad_layout.FACTORY_CHORD held at power-on (a keypad with held(): the board's key
+matrix) starts the factory test (screens/factory.py) instead of the session.
 """
 
 import gc
@@ -45,8 +45,6 @@ _BATTERY_OK = const(20)
 _BATTERY_EVERY_MS = const(10000)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython: differences are masked
 _STATUS_EVERY_MS = const(300000)
-FACTORY_FILE = "factory.txt"  # the last factory test: "state checks round-trip-ms millivolts" (field_messages.py)
-FACTORY_CHORD = ("BACK", "OK")
 
 # What the host may set at sign-in; these are used for whatever it leaves out.
 DEFAULT_SETTINGS = {
@@ -139,8 +137,7 @@ class App:
             threshold(_GC_EVERY)
         self.journal = Journal(storage)
         self.storage = storage
-        self.factory = self.factory_result()
-        self._status_at = 0
+        self.status_at = 0  # when the last status report was handed to the link
         # Session state: all of it is rebuilt from the journal by _apply.
         self.signin = None  # the host's sign_in_ok record: section, table, settings
         self.section = ""
@@ -177,9 +174,7 @@ class App:
             link.send(self.pending[seq])
         display.rtl = messages.is_rtl()  # (also without a journal: the language the firmware started in)
         self._check_battery(clock.ticks_ms())
-        held = getattr(keypad, "held", None)
-        chord = held() if held is not None else ()
-        if FACTORY_CHORD[0] in chord and FACTORY_CHORD[1] in chord:
+        if hasattr(keypad, "held") and self.field("chord_held"):
             self.go("factory")
         else:
             self._first_screen()
@@ -378,10 +373,10 @@ class App:
                           "table": message.get("table", 0), "settings": message.get("settings") or {}}
                 if self.record(record):
                     self.ask_round(1, False)
-                    self.send_status()
+                    self.field("send_status")
                 self.dirty = True
             elif self.signin is not None:
-                self.send_status()  # the link signed in again by itself (after a reboot)
+                self.field("send_status")  # the link signed in again by itself (after a reboot)
         elif kind == "round_plan":
             self._on_plan(message)
         elif kind == "traveller":
@@ -496,7 +491,7 @@ class App:
         """The factory test is done: start as usual, and tell the host its result if signed in already."""
         self._first_screen()
         if self.signin is not None:
-            self.send_status()
+            self.field("send_status")
 
     def refuse(self, key: str, *args) -> None:
         """A key that cannot be taken here: the bottom line says why."""
@@ -525,8 +520,8 @@ class App:
         now = self.clock.ticks_ms()
         if (now - self._battery_at) & _TICKS_MASK >= _BATTERY_EVERY_MS:
             self._check_battery(now)
-            if (now - self._status_at) & _TICKS_MASK >= _STATUS_EVERY_MS and self.signin is not None:
-                self.send_status()
+            if (now - self.status_at) & _TICKS_MASK >= _STATUS_EVERY_MS and self.signin is not None:
+                self.field("send_status")
         self._switch()
         message = self.link.recv()
         if message is not None:
@@ -577,28 +572,15 @@ class App:
             self.battery_low = shown
             self.dirty = True
 
-    def factory_result(self) -> list:
-        """[state, checks, round-trip ms, millivolts] of the last factory test; [0, 0, -1, 0] when never run."""
-        try:
-            with open(self.storage.rstrip("/") + "/" + FACTORY_FILE) as f:
-                words = f.read().split()
-            return [int(words[0]), int(words[1]), int(words[2]), int(words[3])]
-        except (OSError, ValueError, IndexError):
-            return [0, 0, -1, 0]
+    def field(self, name: str):
+        """Call `name`(app) of tenace_terminal.field_report, loaded for the call and let go after: code that runs
+        every few minutes takes no RAM between."""
+        from tenace_terminal import field_report
 
-    def send_status(self) -> None:
-        """Hand the link a status report for the director's inventory (it goes only while signed in)."""
-        self._status_at = self.clock.ticks_ms()
         try:
-            millivolts = getattr(self.battery, "millivolts", None)
-            mv = millivolts() if millivolts is not None else 0
-            percent = self.battery.percent()
-        except Exception as e:  # a failed reading (ADC) must not stop the terminal
-            self._report(e)
-            return
-        factory = self.factory
-        self.link.send({"type": "status", "version": VERSION, "mv": mv, "percent": percent,
-                        "factory": factory[0], "checks": factory[1]})
+            return getattr(field_report, name)(self)
+        finally:
+            forget("tenace_terminal.field_report")
 
     def _report(self, error: Exception) -> None:
         self.faults += 1

@@ -257,17 +257,15 @@ class WireLink:
         asked[2] = self._request(ROUND_PLAN, self.section, self.table, asked[0], 0)
 
     def _status(self, message: dict) -> None:
-        from tenace_wire.field_messages import COUNT_MAX, Status, version_fields
-
         self._own_seq_left()
-        major, minor, patch = version_fields(message.get("version", ""))
-        sent, retried = self.session.traffic()
-        rssi = getattr(self.transport, "rssi", None)
-        level = rssi() if rssi is not None else 0
-        status = Status(major=major, minor=minor, patch=patch, battery_mv=min(max(message.get("mv", 0), 0), 8191),
-                        battery=min(max(message.get("percent", 0), 0), 100), rssi=min(max(level, -127), 0),
-                        sent=min(sent, COUNT_MAX), retried=min(retried, COUNT_MAX),
-                        factory=message.get("factory", 0), checks=message.get("checks", 0))
+        from tenace_terminal import field_report
+        from tenace_terminal.app import forget
+
+        try:
+            status = field_report.status_message(self, message)
+        finally:  # the message is built: its code leaves RAM until the next report, minutes away
+            forget("tenace_terminal.field_report")
+            forget("tenace_wire.field_messages")
         self.session.queue(status, self.now)
 
     def _request(self, what: int, section: int, table: int, number: int, board: int) -> int:

@@ -11,6 +11,7 @@ from bus_models import FakeI2C, PCF8574Model, SSD1306Model
 from fake_matrix import FakeMatrix, TicksClock
 from sim_devices import new_directory, remove_directory
 from tenace_terminal import font
+from tenace_terminal.field_report import factory_result
 from tenace_terminal.keypad_layout import LAYOUT, all_keys
 
 from tenace_wire.auth import NONCE_SIZE
@@ -233,7 +234,7 @@ def test_factory_test_passes():
         _factory_test_passes(storage)
         gc.collect()  # the first power-on's rig is gone: two at once would not fit MicroPython's test heap
         again = Rig(storage=storage)  # powered on again, no chord: the session's start, the result still there
-        assert again.app.screen_name == "startup" and again.app.factory[:2] == [1, 15]
+        assert again.app.screen_name == "startup" and factory_result(storage)[:2] == [1, 15]
     finally:
         remove_directory(storage)
 
@@ -302,6 +303,6 @@ def test_factory_test_fails():
         screen = app.screen
         assert screen.stage == 3 and screen.checks == 0 and screen.ms == -1
         assert hellos == 5  # once a second
-        assert app.factory[:3] == [2, 0, -1] and app.faults == 0
+        assert factory_result(rig.storage)[:3] == [2, 0, -1] and app.faults == 0
     finally:
         rig.close()

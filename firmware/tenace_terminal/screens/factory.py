@@ -6,12 +6,12 @@
 3. Radio: HELLO to the base station until the collector's PAIR_OFFER answers (it needs no key), timed; no
    answer in 5 s fails it.
 4. Battery: the cell's voltage, a pass between 3.0 V and 4.35 V (a cell there, neither flat nor overcharged).
-The results are shown, and kept on flash (app.FACTORY_FILE) for the status report the host's inventory lists
+The results are shown, and kept on flash (field_report.FACTORY_FILE) for the status report the host's inventory lists
 (`tenace terminals`). OK then starts the terminal as usual. The texts are English only: the test is the
 builder's, at the bench, not the players'.
 """
 
-from tenace_terminal.app import FACTORY_FILE
+from tenace_terminal.field_report import keep_factory_result
 from tenace_terminal.keypad_layout import LAYOUT
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -90,20 +90,13 @@ class Screen(BaseScreen):
             self.checks |= BATTERY
 
     def _save(self) -> None:
-        app = self.app
         result = [PASSED if self.checks == KEYS | DISPLAY | RADIO | BATTERY else FAILED, self.checks, self.ms,
                   self.mv]
-        path = app.storage.rstrip("/") + "/" + FACTORY_FILE
         try:
-            with open(path + ".tmp", "w") as f:
-                f.write("%d %d %d %d\n" % (result[0], result[1], result[2], result[3]))
-            import os
-
-            os.rename(path + ".tmp", path)
+            keep_factory_result(self.app.storage, result)
             self.saved = True
         except OSError as e:
             print("factory test: not saved: %s" % e)
-        app.factory = result
 
     def draw(self, display) -> None:
         stage = self.stage

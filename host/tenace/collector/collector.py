@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable
+from typing import cast
 
 from tenace.collector import board_messages, board_reports, round_plans
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
@@ -98,6 +99,7 @@ from tenace_wire.frame_types import (
     MAX_TERMINAL,
     RANKING,
     ROUND_PLAN,
+    STATUS,
     TRAVELLER,
     UNAUTHENTICATED,
 )
@@ -263,8 +265,10 @@ class Collector:
             self._players(inbound, msg)
         elif isinstance(msg, Request):
             self._request(inbound, msg, now)
-        elif isinstance(msg, StatusMessage):
-            self._status(inbound, msg)
+        elif inbound.type == STATUS and msg is not None:
+            # By its type, not its class: a simulated terminal in this process lets the module go between reports
+            # (RAM), and the next report's class is a new one.
+            self._status(inbound, cast(StatusMessage, msg))
         else:
             log.warning("terminal %d seq %d: nothing to do with %r", inbound.terminal, inbound.seq, msg)
             self.session.acknowledge(inbound, REFUSED_INVALID)
