@@ -7,17 +7,11 @@ Devices (hard rule 6), each a small object the board file or a simulator passes 
   link.send(msg: dict), link.recv() -> dict or None (messages to and from the host, each with a 'type');
     the link owns delivery: each message is handed to it once (a pending result again after a reboot)
   storage: a directory path on a mounted filesystem (the journal lives there)
-  battery.percent() -> int 0..100 (read every 10 s: at 15 % or less a warning line, see _BATTERY_LOW), and
-    optionally battery.millivolts() for the status report
+  battery.percent() -> int 0..100 (read every 10 s: at 15 % or less a warning line, see _BATTERY_LOW)
 
 Every state change that must survive a reboot is a journal record, applied by the same code
 (_apply) when it happens and when the journal is replayed at start-up, so a rebooted terminal is
 in the same round, with the same pending results, as before the power went.
-
-Field tools (field_report.py, loaded for each call and let go after: RAM). After each sign-in and every 5 minutes
-the app hands the link a status report (firmware, battery, the last factory test's result) for the director's
-inventory (`tenace terminals`). keypad_layout.FACTORY_CHORD held at power-on (a keypad with held(): the board's key
-matrix) starts the factory test (screens/factory.py) instead of the session.
 """
 
 import gc
@@ -44,7 +38,6 @@ _BATTERY_LOW = const(15)
 _BATTERY_OK = const(20)
 _BATTERY_EVERY_MS = const(10000)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython: differences are masked
-_STATUS_EVERY_MS = const(300000)
 
 # What the host may set at sign-in; these are used for whatever it leaves out.
 DEFAULT_SETTINGS = {
@@ -136,8 +129,6 @@ class App:
         if threshold is not None:
             threshold(_GC_EVERY)
         self.journal = Journal(storage)
-        self.storage = storage
-        self.status_at = 0  # when the last status report was handed to the link
         # Session state: all of it is rebuilt from the journal by _apply.
         self.signin = None  # the host's sign_in_ok record: section, table, settings
         self.section = ""
@@ -174,10 +165,7 @@ class App:
             link.send(self.pending[seq])
         display.rtl = messages.is_rtl()  # (also without a journal: the language the firmware started in)
         self._check_battery(clock.ticks_ms())
-        if hasattr(keypad, "held") and self.field("chord_held"):
-            self.go("factory")
-        else:
-            self._first_screen()
+        self._first_screen()
         self._switch()
 
     # ---- journal: every lasting change is a record, applied the same way live and on replay
@@ -373,10 +361,7 @@ class App:
                           "table": message.get("table", 0), "settings": message.get("settings") or {}}
                 if self.record(record):
                     self.ask_round(1, False)
-                    self.field("send_status")
                 self.dirty = True
-            elif self.signin is not None:
-                self.field("send_status")  # the link signed in again by itself (after a reboot)
         elif kind == "round_plan":
             self._on_plan(message)
         elif kind == "traveller":
@@ -487,12 +472,6 @@ class App:
         """Leave the menu for a new screen: the one it was opened on is not coming back."""
         self.menu_return = None
 
-    def leave_factory(self) -> None:
-        """The factory test is done: start as usual, and tell the host its result if signed in already."""
-        self._first_screen()
-        if self.signin is not None:
-            self.field("send_status")
-
     def refuse(self, key: str, *args) -> None:
         """A key that cannot be taken here: the bottom line says why."""
         self.status = messages.text(key, *args)
@@ -520,8 +499,6 @@ class App:
         now = self.clock.ticks_ms()
         if (now - self._battery_at) & _TICKS_MASK >= _BATTERY_EVERY_MS:
             self._check_battery(now)
-            if (now - self.status_at) & _TICKS_MASK >= _STATUS_EVERY_MS and self.signin is not None:
-                self.field("send_status")
         self._switch()
         message = self.link.recv()
         if message is not None:
@@ -571,16 +548,6 @@ class App:
         if shown != self.battery_low:
             self.battery_low = shown
             self.dirty = True
-
-    def field(self, name: str):
-        """Call `name`(app) of tenace_terminal.field_report, loaded for the call and let go after: code that runs
-        every few minutes takes no RAM between."""
-        from tenace_terminal import field_report
-
-        try:
-            return getattr(field_report, name)(self)
-        finally:
-            forget("tenace_terminal.field_report")
 
     def _report(self, error: Exception) -> None:
         self.faults += 1

@@ -6,12 +6,11 @@
 3. Radio: HELLO to the base station until the collector's PAIR_OFFER answers (it needs no key), timed; no
    answer in 5 s fails it.
 4. Battery: the cell's voltage, a pass between 3.0 V and 4.35 V (a cell there, neither flat nor overcharged).
-The results are shown, and kept on flash (field_report.FACTORY_FILE) for the status report the host's inventory lists
-(`tenace terminals`). OK then starts the terminal as usual. The texts are English only: the test is the
-builder's, at the bench, not the players'.
+The results are shown, and kept on flash (wire_link.FACTORY_FILE, beside the journal) for the status report the
+host's inventory lists (`tenace terminals`). OK then starts the terminal as usual. The texts are English only:
+the test is the builder's, at the bench, not the players'.
 """
 
-from tenace_terminal.field_report import keep_factory_result
 from tenace_terminal.keypad_layout import LAYOUT
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
@@ -63,7 +62,10 @@ class Screen(BaseScreen):
                 self.stage = _RADIO
                 self.app.link.send({"type": "probe"})
         elif stage == _DONE and key == "OK":
-            self.app.leave_factory()
+            link = self.app.link
+            if getattr(link, "status_at", -1) >= 0:
+                link.status_at = 0  # signed in: the result goes to the host at once
+            self.app._first_screen()  # as at power-on: the session under way (from the journal), or the sign-in
 
     def message(self, message: dict) -> None:
         if self.stage != _RADIO or message.get("type") != "probe":
@@ -92,8 +94,15 @@ class Screen(BaseScreen):
     def _save(self) -> None:
         result = [PASSED if self.checks == KEYS | DISPLAY | RADIO | BATTERY else FAILED, self.checks, self.ms,
                   self.mv]
-        try:
-            keep_factory_result(self.app.storage, result)
+        path = getattr(self.app.link, "factory_path", "")
+        if not path:
+            return  # a link without flash of its own (a simulator's): nothing to keep
+        try:  # whole or not at all: a new file, then renamed over the old one
+            with open(path + ".tmp", "w") as f:
+                f.write("%d %d %d %d\n" % (result[0], result[1], result[2], result[3]))
+            import os
+
+            os.rename(path + ".tmp", path)
             self.saved = True
         except OSError as e:
             print("factory test: not saved: %s" % e)

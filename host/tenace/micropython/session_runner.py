@@ -95,7 +95,8 @@ class Simulator:
         self.keypad = ScriptedKeypad()
         self.battery = FixedBattery()
         # Seeded: the same nonces and retransmission times on every run, so the heap a test needs is the same too.
-        self.link = WireLink(self.radio, TERMINAL, self.storage, self.clock, Bits(self.boots).getrandbits)
+        self.link = WireLink(self.radio, TERMINAL, self.storage, self.clock, Bits(self.boots).getrandbits,
+                             self.battery)
         self.boots += 1
         self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,
                        self.terminal_id, self.compact_bytes)
