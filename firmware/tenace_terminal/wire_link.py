@@ -37,9 +37,9 @@ Field tools. After every accepted sign-in and every STATUS_MS the link sends a S
 (`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
 test (FACTORY_FILE), its own counters (frames sent and sent again) and the radio's signal strength where the
 transport tells it (transport.rssi()). The app is not involved: its RAM is the screens'. The host's PINGs
-(`tenace survey`) are acknowledged by the session and
-never reach the app. {"type": "probe"} (the factory test) sends HELLO until the host's PAIR_OFFER answers, which
-needs no key: the app gets {"type": "probe", "ms": round trip}, or ms -1 after PROBE_MS without an answer.
+(`tenace survey`) are acknowledged by the session and never reach the app. {"type": "probe"} (the factory test)
+sends HELLO until the host's PAIR_OFFER answers, which needs no key: the app gets {"type": "probe", "ms": round
+trip}, or ms -1 after PROBE_MS without an answer.
 """
 
 import os
