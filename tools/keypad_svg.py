@@ -29,6 +29,14 @@ COLOURS = {"OK": "#d9f2d9", "BACK": "#f9e0c7", "MENU": "#dde6f7", "PASS": "#eeee
 log = logging.getLogger("keypad_svg")
 
 
+CAPTION_MM = 6.0  # below the caps: the factory test's chord
+
+
+def load_chord(path: Path = LAYOUT_FILE) -> tuple[str, ...]:
+    """FACTORY_CHORD from the firmware module: the keys held at power-on for the factory test."""
+    return tuple(runpy.run_path(str(path))["FACTORY_CHORD"])
+
+
 def load_layout(path: Path = LAYOUT_FILE) -> tuple[tuple[str, ...], ...]:
     """LAYOUT from the firmware module, run as a file (host code does not import tenace_terminal)."""
     layout = runpy.run_path(str(path))["LAYOUT"]
@@ -37,11 +45,13 @@ def load_layout(path: Path = LAYOUT_FILE) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(row) for row in layout)
 
 
-def render(layout: tuple[tuple[str, ...], ...]) -> str:
-    """The legend as an SVG document: one rounded cap per key, an empty place where there is none."""
+def render(layout: tuple[tuple[str, ...], ...], chord: tuple[str, ...] = ("BACK", "OK")) -> str:
+    """The legend as an SVG document: one rounded cap per key, an empty place where there is none, and the factory
+    test's chord below."""
     cols, rows = len(layout[0]), len(layout)
     width = 2 * MARGIN_MM + (cols - 1) * PITCH_MM + KEY_MM
-    height = 2 * MARGIN_MM + (rows - 1) * PITCH_MM + KEY_MM
+    grid = 2 * MARGIN_MM + (rows - 1) * PITCH_MM + KEY_MM
+    height = grid + CAPTION_MM
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
@@ -65,6 +75,9 @@ def render(layout: tuple[tuple[str, ...], ...]) -> str:
                        f'fill="{fill}" stroke="#000000" stroke-width="0.3"/>'
                        f'<text x="{x + KEY_MM / 2:g}" y="{y + KEY_MM / 2 + size * 0.35:g}" font-size="{size:g}" '
                        f'text-anchor="middle" fill="{ink}">{escape(label)}</text></g>')
+    caption = " + ".join(chord) + " held at power-on: factory test"
+    out.append(f'<text x="{width / 2:g}" y="{grid + CAPTION_MM / 2 - 1:g}" font-size="3.2" text-anchor="middle" '
+               f'fill="#000000">{escape(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -76,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
-        svg = render(load_layout())
+        svg = render(load_layout(), load_chord())
         if args.check:
             same = args.out.read_text(encoding="utf-8") == svg
             log.info("%s is %s", args.out, "up to date" if same else "out of date: run tools/keypad_svg.py")

@@ -30,6 +30,7 @@ class EspNowTransport:
         self._esp = esp
         self._peer = peer
         self.dropped = 0  # frames ESP-NOW would not queue (ESP_ERR_ESPNOW_NO_MEM)
+        self._host = None  # the MAC the last host frame came from (the base station's): its signal is rssi()
         try:
             esp.add_peer(peer)
         except OSError as e:  # registered already (a second transport, a board file): one peer is the point
@@ -43,6 +44,16 @@ class EspNowTransport:
             self.dropped += 1
 
     def recv(self) -> "bytes | None":
-        _mac, msg = self._esp.irecv(0)
+        mac, msg = self._esp.irecv(0)
+        if msg is None:
+            return None
+        if len(msg) and msg[0] & 0x80:  # a host frame (frame.py's direction bit), not another terminal's
+            self._host = mac
         # irecv reuses its buffer for the next message: the frame is copied out.
-        return None if msg is None else bytes(msg)
+        return bytes(msg)
+
+    def rssi(self) -> int:
+        """The signal strength in dBm of the base station's last frame (ESP-NOW's peers_table), 0 when unknown."""
+        table = getattr(self._esp, "peers_table", None)
+        entry = table.get(self._host) if table is not None and self._host is not None else None
+        return entry[0] if entry else 0

@@ -58,6 +58,19 @@ class KeyMatrix:
         self._scan()
         return self._next()
 
+    def held(self) -> list:
+        """The names of the keys down at this instant, from one scan without debounce: a chord held at power-on
+        (the factory test's), whose contacts settled long before. Those keys are still reported by read()."""
+        self._scan()
+        raw = self._raw
+        layout = self.layout
+        out = []
+        for r in range(len(raw)):
+            for c in range(len(self.cols)):
+                if raw[r] & (1 << c) and layout[r][c]:
+                    out.append(layout[r][c])
+        return out
+
     def _scan(self) -> None:
         rows = self.rows
         cols = self.cols

@@ -22,3 +22,7 @@ LAYOUT = (
 def all_keys() -> tuple:
     """Every key name on the keypad, row by row."""
     return tuple([k for row in LAYOUT for k in row if k])
+
+# Held while the terminal is switched on: the factory test (screens/factory.py) instead of the session. Two keys of
+# one row, so that no ghost (three corners of a rectangle) can make the chord.
+FACTORY_CHORD = ("BACK", "OK")

@@ -33,14 +33,26 @@ the table plays on, and its results go when the link is back. Where the lead is 
 sends the hand records of those rounds' boards; they are kept the same way (link.deals), so the lead is
 still checked with the laptop shut. A plan sent again unasked for the app's round or the next, and not
 as kept, is a movement change (tenace move): it goes to the app marked "changed".
+
+Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
+(`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
+test (FACTORY_FILE), its own counters (frames sent and sent again) and the radio's signal strength where the
+transport tells it (transport.rssi()). The app is not involved: its RAM is the screens'. The host's PINGs
+(`tenace survey`) are acknowledged by the session and never reach the app. {"type": "probe"} (the factory test)
+sends HELLO until the host's PAIR_OFFER answers, which needs no key: the app gets {"type": "probe", "ms": round
+trip}, or ms -1 after PROBE_MS without an answer.
 """
 
 import os
 
-from tenace_terminal import messages, wire_mapping
+from tenace_terminal import VERSION, messages, wire_mapping
 from tenace_terminal.journal import _sync
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
+
+# At start, with the rest of the link: imported at the first report, in the middle of a session's heap, it would
+# split the free space the screens' code needs in one piece (MicroPython's heap is never compacted).
+from tenace_wire.field_messages import COUNT_MAX, Status, version_fields
 from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, RANKING, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import REFUSED
@@ -58,6 +70,9 @@ HELLO_MS = const(1000)
 ANSWER_MS = const(10000)  # a sign-in under a fresh key unanswered this long: the code was wrong
 REQUEST_MS = const(10000)  # a round plan expected this long, its request taken by the host: asked again
 DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
+PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this long is a failure
+STATUS_MS = const(300000)  # a status report this often while signed in
+FACTORY_FILE = "factory.txt"  # the last factory test (screens/factory.py): "state checks round-trip-ms millivolts"
 _TICKS_MASK = const(0x3FFFFFFF)
 STATE_FILE = "link.state"
 PLANS_FILE = "link.plans"
@@ -70,7 +85,8 @@ def _urandom_bits(n: int) -> int:
 
 
 class WireLink:
-    def __init__(self, transport, terminal: int, storage: str, clock, random_bits=None, club=None) -> None:
+    def __init__(self, transport, terminal: int, storage: str, clock, random_bits=None, battery=None,
+                 club=None) -> None:
         self.transport = transport
         self.club = club  # the club key from the settings file, or None (auth.py: the two ways of pairing)
         self.clock = clock
@@ -105,6 +121,10 @@ class WireLink:
         self._deals = False  # the lead is checked: round plans go to the app with their hand records
         self._held = None  # [plan dict, deals, deadline, analyses] while hand records are on their way
         self._round = 0  # the last round plan given to the app
+        self._probe = [-1, 0]  # the factory test's round trip: since when (-1: none asked), the last HELLO's time
+        self.battery = battery  # the app's (percent(), and millivolts() where the board has it): the status report
+        self.factory_path = base + FACTORY_FILE  # the factory test keeps its result there
+        self.status_at = -1  # when the next status report is due (-1: at the next accepted sign-in)
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
         self.last_fault = ""
@@ -150,6 +170,9 @@ class WireLink:
                 self._ask_round(message)
             elif kind == "ranking_request" and self.session.signed_in:
                 self._request(RANKING, self.section, self.table, 0, 0)
+            elif kind == "probe":
+                self._probe[0] = self.now
+                self._hello_at = self.now
             self._pump()
         except Exception as e:  # never into the app: a result is journaled there and comes again at the next boot
             self._trouble(e)
@@ -245,6 +268,37 @@ class WireLink:
         asked[1] = self.now
         asked[2] = self._request(ROUND_PLAN, self.section, self.table, asked[0], 0)
 
+    def _status(self) -> None:
+        """Queue a STATUS: firmware, battery, the last factory test (FACTORY_FILE), this link's counters and the
+        transport's signal."""
+        self.status_at = self.now + STATUS_MS
+        self._own_seq_left()
+        mv = percent = 0
+        battery = self.battery
+        if battery is not None:
+            try:
+                millivolts = getattr(battery, "millivolts", None)
+                mv = millivolts() if millivolts is not None else 0
+                percent = battery.percent()
+            except Exception as e:  # a failed reading (ADC): reported as none
+                print("wire_link: battery: %s" % e)
+        factory = [0, 0]
+        try:
+            with open(self.factory_path) as f:
+                words = f.read().split()
+            factory = [int(words[0]), int(words[1])]
+        except (OSError, ValueError, IndexError):
+            pass  # never tested: "not run"
+        major, minor, patch = version_fields(VERSION)
+        sent, retried = self.session.traffic()
+        rssi = getattr(self.transport, "rssi", None)
+        level = rssi() if rssi is not None else 0
+        status = Status(major=major, minor=minor, patch=patch, battery_mv=min(max(mv, 0), 8191),
+                        battery=min(max(percent, 0), 100), rssi=min(max(level, -127), 0),
+                        sent=min(sent, COUNT_MAX), retried=min(retried, COUNT_MAX), factory=factory[0],
+                        checks=factory[1])
+        self.session.queue(status, self.now)
+
     def _request(self, what: int, section: int, table: int, number: int, board: int) -> int:
         self._own_seq_left()
         return self.session.queue(Request(what=what, section=section, table=table, round=number, board=board),
@@ -304,6 +358,17 @@ class WireLink:
         held = self._held
         if held is not None and now >= held[2]:
             self._give_plan()  # without the hand records still missing: the lead is not checked there
+        if 0 <= self.status_at <= now and self.session.signed_in:
+            self._status()
+        probe = self._probe
+        if probe[0] >= 0:
+            if now - probe[0] >= PROBE_MS:
+                probe[0] = -1
+                self.inbox.append({"type": "probe", "ms": -1})
+            elif now >= self._hello_at:
+                self.transport.send(self.session.hello())
+                probe[1] = now
+                self._hello_at = now + HELLO_MS
 
     def _on_inbound(self, inbound) -> None:
         ftype = inbound.type
@@ -311,6 +376,10 @@ class WireLink:
         if ftype == ACK:
             self._on_ack(inbound.seq, msg.status)
         elif ftype == PAIR_OFFER:
+            probe = self._probe
+            if probe[0] >= 0:
+                probe[0] = -1
+                self.inbox.append({"type": "probe", "ms": self.now - probe[1]})
             if self._code:
                 self._fresh = self.session.pair(self._code, msg.nonce)
                 self._code = ""
@@ -376,6 +445,7 @@ class WireLink:
             self._save()
         self._deals = answer.lead_entry >= LEAD_CHECKED
         if answer.status == ACCEPTED:
+            self.status_at = self.now  # a status report after every sign-in, then every STATUS_MS
             self._new_plans(changed)
             if self._asked[0]:
                 self._ask_plan()  # the app asked before the sign-in

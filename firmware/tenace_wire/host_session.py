@@ -117,6 +117,16 @@ class HostSession:
             self._out.put((terminal << 16) | (seq + i), frame, now)
         return seq
 
+    def probe(self, terminal: int, msg: Message) -> "tuple[int, bytes]":
+        """A one-frame message to a terminal that is sent once and never retransmitted (a survey's PING: the loss is
+        what it measures). Returns its sequence number and frame, for the caller to put on the air."""
+        payload = msg.encode()
+        counter = self._seqs.get(terminal)
+        if counter is None:
+            counter = self._seqs[terminal] = self._counter(terminal, 1)
+        seq = counter.take(1)
+        return seq, encode_frame(self._tagger, True, msg.TYPE, terminal, seq, payload)
+
     def next_seq(self, terminal: int) -> int:
         counter = self._seqs.get(terminal)
         return counter.next if counter is not None else 1

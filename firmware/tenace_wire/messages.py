@@ -1,9 +1,10 @@
 """Every message by frame type: decode_message(type, payload) and encode_message(message).
 
-The message classes live in four modules, imported on first use so that a terminal holds in
+The message classes live in five modules, imported on first use so that a terminal holds in
 RAM only the code of the messages it meets (the MicroPython heap is small):
 control.py (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER), table_messages.py (RESULT, PLAYERS,
-ERASE, REQUEST), director_messages.py (ROUND_PLAN, TRAVELLER, RANKING, TEXT), hand_record.py (HAND_RECORD).
+ERASE, REQUEST), director_messages.py (ROUND_PLAN, TRAVELLER, RANKING, TEXT), hand_record.py (HAND_RECORD),
+field_messages.py (STATUS, PING).
 Every field is checked on decode; a bad payload raises WireError("malformed", why).
 """
 
@@ -15,6 +16,7 @@ from tenace_wire.frame_types import (
     HAND_RECORD,
     HELLO,
     PAIR_OFFER,
+    PING,
     PLAYERS,
     RANKING,
     REQUEST,
@@ -22,6 +24,7 @@ from tenace_wire.frame_types import (
     ROUND_PLAN,
     SIGN_IN,
     SIGN_IN_ANSWER,
+    STATUS,
     TEXT,
     TRAVELLER,
 )
@@ -41,6 +44,9 @@ def message_class(ftype: int) -> "type[Message]":
     if ftype in (ROUND_PLAN, TRAVELLER, RANKING, TEXT):
         from tenace_wire import director_messages as d
         return d.Text if ftype == TEXT else (d.RoundPlan, d.Traveller, d.Ranking)[ftype - ROUND_PLAN]
+    if ftype == STATUS or ftype == PING:
+        from tenace_wire import field_messages as f
+        return f.Status if ftype == STATUS else f.Ping
     raise WireError(BAD_TYPE, "no message of type %r" % (ftype,))
 
 

@@ -110,6 +110,8 @@ class Outbox:
         self.max_ms = max_ms
         self.limit = limit
         self.waiting: "dict[int, list]" = {}  # type: ignore[type-arg]  # key -> [frame, due_ms, attempt]
+        self.sent = 0  # frames put on the air the first time, and again (the link's loss, for a terminal's STATUS)
+        self.retried = 0
 
     def __len__(self) -> int:
         return len(self.waiting)
@@ -141,6 +143,10 @@ class Outbox:
             entry = self.waiting[key]
             if entry[1] <= now:
                 out.append(entry[0])
+                if entry[2]:
+                    self.retried += 1
+                else:
+                    self.sent += 1
                 entry[1] = now + self.delay(entry[2])
                 entry[2] += 1
 

@@ -159,6 +159,10 @@ class TerminalSession:
     def next_due(self) -> "int | None":
         return self._out.next_due()
 
+    def traffic(self) -> "tuple[int, int]":
+        """(frames sent, frames sent again) since this session was made: the uplink's loss as the terminal sees it."""
+        return self._out.sent, self._out.retried
+
     def _keyed(self) -> Tagger:
         if self._tagger is None:
             raise WireError(NOT_SIGNED_IN, "no event key yet: pair first")

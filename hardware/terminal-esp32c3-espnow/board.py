@@ -19,7 +19,7 @@ from tenace_radio.espnow_transport import CHANNEL, RXBUF, EspNowTransport
 from tenace_terminal.app import App
 from tenace_terminal.battery import percent_of
 from tenace_terminal.key_matrix import KeyMatrix
-from tenace_terminal.keypad_layout import LAYOUT
+from tenace_terminal.keypad_layout import FACTORY_CHORD, LAYOUT
 from tenace_terminal.settings_file import read_settings
 from tenace_terminal.text_display import TextDisplay
 from tenace_terminal.wire_link import WireLink
@@ -86,6 +86,14 @@ class ExpanderRows:
         self.i2c.writeto(self.addr, self._byte)
 
 
+def factory_test_or_session(app: App, keypad: KeyMatrix) -> App:
+    """The factory test (screens/factory.py) instead of the session when FACTORY_CHORD is held at power-on."""
+    held = keypad.held()
+    if FACTORY_CHORD[0] in held and FACTORY_CHORD[1] in held:
+        app.go("factory")
+    return app
+
+
 def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE,
           club=None) -> App:
     """The terminal app over its devices: `i2c` carries the SSD1306 and the PCF8574, `cols` are the six column pins
@@ -101,8 +109,10 @@ def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE,
         pass  # there already: the journal of the last power-on is in it
     display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
     keypad = KeyMatrix(ExpanderRows(i2c).pins, cols, clock, LAYOUT)
-    link = WireLink(EspNowTransport(esp), terminal, storage, clock, club=club)  # club: the key tenace flash wrote
-    return App(keypad, display, clock, link, storage, Battery(adc), "T%d" % terminal)
+    battery = Battery(adc)
+    # club: the key tenace flash wrote
+    link = WireLink(EspNowTransport(esp), terminal, storage, clock, battery=battery, club=club)
+    return factory_test_or_session(App(keypad, display, clock, link, storage, battery, "T%d" % terminal), keypad)
 
 
 def espnow_radio(channel: int):

@@ -18,7 +18,7 @@ from tenace_radio.nrf24_transport import CHANNEL, PAYLOAD_SIZE, terminal_transpo
 from tenace_terminal.app import App
 from tenace_terminal.battery import percent_of
 from tenace_terminal.key_matrix import KeyMatrix
-from tenace_terminal.keypad_layout import LAYOUT
+from tenace_terminal.keypad_layout import FACTORY_CHORD, LAYOUT
 from tenace_terminal.settings_file import read_settings
 from tenace_terminal.text_display import TextDisplay
 from tenace_terminal.wire_link import WireLink
@@ -61,6 +61,14 @@ class Battery:
         return percent_of(self.millivolts())
 
 
+def factory_test_or_session(app: App, keypad: KeyMatrix) -> App:
+    """The factory test (screens/factory.py) instead of the session when FACTORY_CHORD is held at power-on."""
+    held = keypad.held()
+    if FACTORY_CHORD[0] in held and FACTORY_CHORD[1] in held:
+        app.go("factory")
+    return app
+
+
 def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAGE,
           club=None) -> App:
     """The terminal app over its devices: `i2c` carries the SSD1306, `rows` (open drain) and `cols` (pull-ups) the
@@ -76,8 +84,10 @@ def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAG
         pass  # there already: the journal of the last power-on is in it
     display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
     keypad = KeyMatrix(rows, cols, clock, LAYOUT)
-    link = WireLink(terminal_transport(nrf), terminal, storage, clock, club=club)  # club: the key tenace flash wrote
-    return App(keypad, display, clock, link, storage, Battery(adc, diode_mv=200), "T%d" % terminal)
+    battery = Battery(adc, diode_mv=200)
+    # club: the key tenace flash wrote
+    link = WireLink(terminal_transport(nrf), terminal, storage, clock, battery=battery, club=club)
+    return factory_test_or_session(App(keypad, display, clock, link, storage, battery, "T%d" % terminal), keypad)
 
 
 def nrf24_radio(channel: int):

@@ -27,13 +27,15 @@ from tenace.commands import results as results_command
 from tenace.commands import score as score_command
 from tenace.commands import serve as serve_command
 from tenace.commands import sim as sim_command
+from tenace.commands import survey as survey_command
 from tenace.commands import terminal as terminal_command
+from tenace.commands import terminals as terminals_command
 from tenace.errors import Failure, UsageError
 
 COMMANDS = (adjust_command, collect_command, contract_command, correct_command, demo_command, erase_command,
             event_command, finish_command, flash_command, move_command, movement_command, names_command,
             problems_command, report_command, resolve_command, results_command, score_command, serve_command,
-            sim_command, terminal_command)
+            sim_command, survey_command, terminal_command, terminals_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

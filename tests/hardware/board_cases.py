@@ -1,19 +1,29 @@
 """A terminal board file's build() on emulated buses: the SSD1306's start-up and RAM, keys through the matrix (and
-the PCF8574), the battery reading, the radio driver's set-up. Runs on CPython (test_board_buses.py) and on the
-MicroPython unix port (mp_runner), once per board file, which is imported as `board` as on the device.
+the PCF8574), the battery reading, the radio driver's set-up, the factory test (BACK and OK held at power-on).
+Runs on CPython (test_board_buses.py) and on the MicroPython unix port (mp_runner), once per board file, which is
+imported as `board` as on the device.
 """
+
+import gc
 
 import board
 from bus_models import FakeI2C, PCF8574Model, SSD1306Model
 from fake_matrix import FakeMatrix, TicksClock
 from sim_devices import new_directory, remove_directory
 from tenace_terminal import font
-from tenace_terminal.keypad_layout import LAYOUT
+from tenace_terminal.keypad_layout import LAYOUT, all_keys
+
+from tenace_wire.auth import NONCE_SIZE
+from tenace_wire.control import PairOffer
+from tenace_wire.frame import encode_frame
+from tenace_wire.frame_types import HELLO, PAIR_OFFER
+from tenace_wire.session import NO_KEY
 
 from checks import raises
 
 TERMINAL = 7
 CELL_MV = 3820  # 50 % on the boards' Li-ion curve
+BASE_MAC = b"\x02\x00\x00\x00\x00\x01"
 
 
 class FakeADC:
@@ -42,27 +52,56 @@ def pin_uv(cell_mv):
 class Rig:
     """The board's app built over an emulated I2C bus, a simulated key matrix, a fake radio and a fake ADC."""
 
-    def __init__(self):
-        self.storage = new_directory()
+    def __init__(self, held=(), storage=None):
+        self.storage = storage or new_directory()
         self.bus = FakeI2C()
         self.oled = self.bus.attach(board.OLED_ADDR, SSD1306Model())
         self.matrix = FakeMatrix(LAYOUT)
+        self.matrix.press(*held)  # keys held while the power comes on
         self.clock = TicksClock(1000)
         self.adc = FakeADC(pin_uv(CELL_MV))
         if board.PORT == "esp32":
             from fake_espnow import Air, FakeEspNow
+            from tenace_radio.espnow_transport import EspNowTransport
 
             self.expander = self.bus.attach(board.EXPANDER_ADDR, PCF8574Model(self.matrix.rows))
-            self.radio = FakeEspNow(Air(), b"\x02\x00\x00\x00\x00\x07")
+            air = Air()
+            self.radio = FakeEspNow(air, b"\x02\x00\x00\x00\x00\x07")
+            self.base = EspNowTransport(FakeEspNow(air, BASE_MAC))
             self.app = board.build(self.bus, self.matrix.cols, self.radio, self.adc, self.clock, TERMINAL,
                                    self.storage)
         else:
+            from tenace_radio.nrf24_transport import base_station_transport
             from test_radio_nrf24 import Ether, FakeNrf24
 
             self.expander = None
-            self.radio = FakeNrf24(Ether())
+            ether = Ether()
+            self.radio = FakeNrf24(ether)
+            self.base = base_station_transport(FakeNrf24(ether))
             self.app = board.build(self.bus, self.matrix.rows, self.matrix.cols, self.radio, self.adc, self.clock,
                                    TERMINAL, self.storage)
+
+    def run(self, ms):
+        """The app's loop for `ms` milliseconds, a step every 5 ms."""
+        for _ in range(ms // 5):
+            self.app.step()
+            self.clock.now += 5
+
+    def tap(self, name):
+        """A finger on key `name`: down for 40 ms (twice the debounce), then up for 40 ms."""
+        self.matrix.press(name)
+        self.run(40)
+        self.matrix.release(name)
+        self.run(40)
+
+    def heard_by_base(self):
+        """The frames the base station heard from the terminal since last asked."""
+        out = []
+        frame = self.base.recv()
+        while frame is not None:
+            out.append(frame)
+            frame = self.base.recv()
+        return out
 
     def keys(self, ms):
         """Read the keypad every 5 ms for `ms` milliseconds: the keys it gave."""
@@ -180,3 +219,95 @@ def test_bus_errors():
     oled.receive(b"\x80\xfe")
     oled.receive(b"\x80")
     assert oled.errors == ["unknown command 0xfe", "control byte 0x80 with nothing after it"], oled.errors
+
+
+def kept(storage):
+    """The factory test's result as kept on flash, its words."""
+    with open(storage + "/factory.txt") as f:
+        return f.read().split()
+
+
+def cell_lit(oled, col, row):
+    """Pixels lit in the text cell (col, row) of the panel: 6 columns of page `row`, from column 1."""
+    start = row * 128 + 1 + col * 6
+    return sum([bin(b).count("1") for b in oled.ram[start:start + 6]])
+
+
+def test_factory_test_passes():
+    storage = new_directory()
+    try:
+        _factory_test_passes(storage)
+        gc.collect()  # the first power-on's rig is gone: two at once would not fit MicroPython's test heap
+        again = Rig(storage=storage)  # powered on again, no chord: the session's start, the result still there
+        assert again.app.screen_name == "startup" and kept(storage)[:2] == ["1", "15"]
+    finally:
+        remove_directory(storage)
+
+
+def _factory_test_passes(storage):
+    rig = Rig(held=("BACK", "OK"), storage=storage)
+    app = rig.app
+    rig.run(60)  # the chord's keys count as seen: they were pressed
+    assert app.screen_name == "factory"
+    rig.matrix.release("BACK", "OK")
+    rig.run(40)
+    oled = rig.oled
+    assert cell_lit(oled, 0, 6) > 24 and cell_lit(oled, 12, 6) > 24  # BACK and OK shown inverse (pressed)
+    assert cell_lit(oled, 0, 1) < 24  # "1" not yet: its glyph alone (inverse: more than half the cell lit)
+    keys = [k for k in all_keys() if k not in ("BACK", "OK")]
+    for name in keys[:-1]:
+        rig.tap(name)
+    assert app.screen.stage == 0 and cell_lit(oled, 0, 1) > 24
+    rig.tap(keys[-1])
+    assert app.screen.stage == 1
+    assert oled.lit() > 7 * 126 * 8, oled.lit()  # the display pattern: every cell lit
+    rig.matrix.press("OK")  # no dark pixel
+    hellos = []
+    for _ in range(20):
+        rig.run(5)
+        hellos += [f for f in rig.heard_by_base() if f[0] & 0x1F == HELLO]
+        if hellos:
+            break
+    assert len(hellos) == 1 and not hellos[0][0] & 0x80  # the radio check's call, from the terminal
+    rig.matrix.release("OK")
+    rig.run(30)  # the collector takes 30 ms to answer
+    offer = PairOffer(nonce=bytes(NONCE_SIZE)).encode()
+    rig.base.send(encode_frame(NO_KEY, True, PAIR_OFFER, TERMINAL, 1, offer))
+    rig.run(20)
+    screen = app.screen
+    assert screen.stage == 3 and screen.checks == 15 and 30 <= screen.ms <= 40, (screen.stage, screen.ms)
+    with open(storage + "/factory.txt") as f:
+        words = f.read().split()
+    assert words[:2] == ["1", "15"] and int(words[2]) == screen.ms and abs(int(words[3]) - CELL_MV) <= 2
+    if board.PORT == "esp32":  # the base station's signal as ESP-NOW measured it
+        rig.radio.peers_table = {BASE_MAC: [-48, 0]}
+        assert app.link.transport.rssi() == -48
+    rig.tap("OK")
+    assert app.screen_name == "startup"
+
+
+def test_factory_test_fails():
+    rig = Rig(held=("BACK", "OK"))
+    try:
+        app = rig.app
+        rig.run(60)
+        rig.matrix.release("BACK", "OK")
+        rig.run(40)
+        rig.tap("1")
+        rig.tap("BACK")
+        rig.tap("BACK")
+        assert app.screen.stage == 0  # twice is not enough
+        rig.tap("BACK")  # three times running: the key check given up, failed
+        assert app.screen.stage == 1
+        rig.tap("BACK")  # a dark pixel seen
+        rig.adc.uv = pin_uv(2800)  # a flat cell
+        hellos = 0
+        for _ in range(6):  # nobody answers the radio for 5.1 s (the base station heard, its FIFO read)
+            rig.run(850)
+            hellos += len([f for f in rig.heard_by_base() if f[0] & 0x1F == HELLO])
+        screen = app.screen
+        assert screen.stage == 3 and screen.checks == 0 and screen.ms == -1
+        assert hellos == 5  # once a second
+        assert kept(rig.storage)[:3] == ["2", "0", "-1"] and app.faults == 0
+    finally:
+        rig.close()

@@ -10,7 +10,8 @@ import pytest
 
 
 def test_the_committed_svg_is_the_generated_one() -> None:
-    assert keypad_svg.SVG_FILE.read_text(encoding="utf-8") == keypad_svg.render(keypad_svg.load_layout()), (
+    generated = keypad_svg.render(keypad_svg.load_layout(), keypad_svg.load_chord())
+    assert keypad_svg.SVG_FILE.read_text(encoding="utf-8") == generated, (
         "hardware/keypad.svg is out of date: run tools/keypad_svg.py")
 
 
@@ -21,13 +22,15 @@ def test_every_key_of_the_layout_has_one_cap_and_no_place_without_a_key_has_one(
     assert re.findall(r'<g id="key-([^"]+)">', svg) == names
     assert len(names) == 33 and svg.count("<rect ") == 33 + 1  # 33 caps and the background
     assert ">♠ S<" in svg and ">▲<" in svg and ">−<" in svg  # the legend's symbols, not the key names
+    assert ">BACK + OK held at power-on: factory test<" in keypad_svg.render(layout, keypad_svg.load_chord())
 
 
 def test_a_changed_layout_changes_the_svg(tmp_path: Path) -> None:
     moved = tmp_path / "keypad_layout.py"
     text = keypad_svg.LAYOUT_FILE.read_text(encoding="utf-8").replace('("BACK", "", ""', '("", "BACK", ""')
     moved.write_text(text, encoding="utf-8")
-    assert keypad_svg.render(keypad_svg.load_layout(moved)) != keypad_svg.SVG_FILE.read_text(encoding="utf-8")
+    committed = keypad_svg.SVG_FILE.read_text(encoding="utf-8")
+    assert keypad_svg.render(keypad_svg.load_layout(moved), keypad_svg.load_chord()) != committed
     assert keypad_svg.main(["--check"]) == 0
 
 

@@ -26,6 +26,10 @@ A terminal's frames are checked under the key of its way; which way it paired is
 first frame under a new key (`tenace problems` lists it). A terminal that paired with the club key is never offered
 a pairing with the code alone afterwards, also after a restart: a forged HELLO cannot downgrade it. A HELLO with
 another club key's id gets no offer either, and the director is told to flash that terminal again.
+
+Field tools. A terminal's STATUS is kept as its latest (tenace.store.field) for `tenace terminals`, and the
+terminals heard are marked so in the event file at each flush. A survey asked for by `tenace survey` (a row in the
+event file, looked for every second) is run here, on whatever links this collector has (survey.py).
 """
 
 from __future__ import annotations
@@ -33,10 +37,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable
+from typing import cast
 
 from tenace.collector import board_messages, board_reports, round_plans
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
 from tenace.collector.settings import Settings
+from tenace.collector.survey import SurveyRun, TerminalProbes
 from tenace.collector.wire_results import incoming_erase, incoming_result, section_letter, section_number
 from tenace.store import (
     Status,
@@ -48,7 +54,17 @@ from tenace.store import (
     reserve_host_sequence,
 )
 from tenace.store import sign_in as store_sign_in
+from tenace.store.clock import timestamp
 from tenace.store.errors import EntryError
+from tenace.store.field import (
+    StatusReport,
+    finish_survey,
+    heard_terminals,
+    keep_status,
+    last_survey_id,
+    pending_survey,
+    start_survey,
+)
 from tenace.store.hand_records import board_hand_record
 from tenace.store.link import (
     PlayerNumbers,
@@ -88,6 +104,8 @@ from tenace_wire.errors import (
     WireError,
     tally,
 )
+from tenace_wire.field_messages import CHECKS, FAILED, PASSED, Ping
+from tenace_wire.field_messages import Status as StatusMessage
 from tenace_wire.fields import Message
 from tenace_wire.frame import peek_header
 from tenace_wire.frame_types import (
@@ -97,6 +115,7 @@ from tenace_wire.frame_types import (
     MAX_TERMINAL,
     RANKING,
     ROUND_PLAN,
+    STATUS,
     TRAVELLER,
     UNAUTHENTICATED,
 )
@@ -154,6 +173,10 @@ class Collector:
         self._moves_seen = 0
         self._moves_at: int | None = None
         self._pushes: dict[int, list[Message]] = {}  # terminal -> messages to push, paced by _pump
+        self._heard_since: set[int] = set()  # terminals heard since the last flush
+        self.survey: SurveyRun | None = None
+        self._surveys_seen = last_survey_id(conn)  # surveys asked before this collector started are stale
+        self._surveys_at: int | None = None
         self._resume()
 
     def _resume(self) -> None:
@@ -195,6 +218,7 @@ class Collector:
         self.heard[inbound.terminal] = now_ms
         if inbound.type != HELLO:
             self._paired(inbound.terminal)
+        self._heard_since.add(inbound.terminal)
         try:
             self._handle(inbound, data, now_ms)
         except sqlite3.Error as e:
@@ -214,6 +238,7 @@ class Collector:
         if self._pushes:
             self._pump(now_ms)
         out.extend(self.session.due(now_ms))
+        self._survey(now_ms, out)
         if now_ms - self._flushed_at >= self.flush_ms:
             self.flush(now_ms)
         return out
@@ -226,10 +251,12 @@ class Collector:
         delta = {reason: n - self._flushed.get(reason, 0) for reason, n in current.items()}
         try:
             add_counts(self.conn, delta)
+            heard_terminals(self.conn, dict.fromkeys(self._heard_since, timestamp()))
         except sqlite3.Error as e:
             log.error("link counters not saved (%s); will try again", e)
             return
         self._flushed = current
+        self._heard_since.clear()
 
     def close(self) -> None:
         """Flush the counters (the connection is the caller's)."""
@@ -253,6 +280,8 @@ class Collector:
 
     def _handle(self, inbound: Inbound, raw: bytes, now: int) -> None:
         if inbound.type == ACK:
+            if self.survey is not None:
+                self.survey.acked(inbound.terminal, inbound.seq, now)
             return
         if inbound.type == HELLO:
             if isinstance(inbound.message, Hello) and self._may_pair(inbound.terminal, inbound.message.club.hex()):
@@ -270,6 +299,10 @@ class Collector:
             self._players(inbound, msg)
         elif isinstance(msg, Request):
             self._request(inbound, msg, now)
+        elif inbound.type == STATUS and msg is not None:
+            # By its type, not its class: a simulated terminal in this process lets the module go between reports
+            # (RAM), and the next report's class is a new one.
+            self._status(inbound, cast(StatusMessage, msg))
         else:
             log.warning("terminal %d seq %d: nothing to do with %r", inbound.terminal, inbound.seq, msg)
             self.session.acknowledge(inbound, REFUSED_INVALID)
@@ -514,6 +547,56 @@ class Collector:
             return
         self.session.acknowledge(inbound, STORED)
         self._send(inbound.terminal, answer, now)
+
+    def _status(self, inbound: Inbound, msg: StatusMessage) -> None:
+        """Keep a terminal's status report as its latest (committed before the ACK, as everything stored)."""
+        passed = tuple(name for i, name in enumerate(CHECKS) if msg.checks & (8 >> i))
+        factory = {PASSED: "passed", FAILED: "failed"}.get(msg.factory, "not run")
+        keep_status(self.conn, StatusReport(
+            inbound.terminal, f"{msg.major}.{msg.minor}.{msg.patch}", msg.battery_mv or None, msg.battery,
+            msg.rssi or None, msg.sent, msg.retried, factory, passed if factory != "not run" else ()))
+        self.session.acknowledge(inbound, STORED)
+
+    def _survey(self, now: int, out: list[bytes]) -> None:
+        """Take up a survey `tenace survey` asked for, send the PINGs due, and store the figures once it is over."""
+        run = self.survey
+        if run is None:
+            if self._surveys_at is not None and now - self._surveys_at < MOVES_MS:
+                return
+            self._surveys_at = now
+            try:
+                asked = pending_survey(self.conn, self._surveys_seen)
+                if asked is None:
+                    return
+                self._surveys_seen = asked.id
+                start_survey(self.conn, asked.id)
+            except sqlite3.Error as e:
+                log.error("survey requests not read (%s); will try again", e)
+                return
+            run = self.survey = SurveyRun(asked.id, now, asked.seconds, asked.interval_ms)
+            for terminal, (section, table) in self.session.bindings.items():
+                run.terminals[terminal] = TerminalProbes(section_letter(section), table, next_at=now)
+            log.info("radio survey %d: %d terminal(s), %d s", asked.id, len(run.terminals), asked.seconds)
+        for terminal in run.due(now):
+            if self.session.span(terminal) >= PUSH_SPAN:
+                run.skipped(terminal, now)
+                continue
+            try:
+                seq, frame = self.session.probe(terminal, Ping(number=run.number))
+            except WireError as e:  # sequence numbers used up
+                log.warning("terminal %d: no survey ping: %s", terminal, e)
+                run.skipped(terminal, now)
+                continue
+            run.sent(terminal, seq, now)
+            out.append(frame)
+        if run.finished(now):
+            try:
+                finish_survey(self.conn, run.survey_id, run.lines())
+            except sqlite3.Error as e:
+                log.error("survey %d not saved (%s); will try again", run.survey_id, e)
+                return
+            log.info("radio survey %d done", run.survey_id)
+            self.survey = None
 
     def _send(self, terminal: int, msg: Message, now: int) -> None:
         try:

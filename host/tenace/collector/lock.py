@@ -81,6 +81,15 @@ class CollectorLock:
         self.release()
 
 
+def collector_running(db: Path) -> bool:
+    """Whether a collector holds the event file's lock now (tried, and let go at once, without writing the PID)."""
+    path = lock_path(db)
+    if not path.exists():
+        return False
+    with open(path, "a+", encoding="ascii") as handle:
+        return not _try_lock(handle)  # a lock taken here is dropped when the file is closed
+
+
 if sys.platform == "win32":
     import msvcrt
 

@@ -96,6 +96,10 @@ class Questions:
         """The director changes the movement from `round_` on: "late"/"leave" "NS3", "close" 3, "swap" "NS1:NS2"."""
         return self.ask("move", change, what, round_)
 
+    def status(self):
+        """The terminals' latest status reports as the event file keeps them, a line each: "1 0.1.0 87% 0 not_run -"."""
+        return self.ask("status")
+
     def forget(self, terminal):
         """The collector loses where `terminal` sits (a fault)."""
         self.ask("forget", terminal)

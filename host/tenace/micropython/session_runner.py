@@ -98,7 +98,7 @@ class Simulator:
         self.battery = FixedBattery()
         # Seeded: the same nonces and retransmission times on every run, so the heap a test needs is the same too.
         self.link = WireLink(self.radio, TERMINAL, self.storage, self.clock, Bits(self.boots).getrandbits,
-                             club=self.club)
+                             self.battery, club=self.club)
         self.boots += 1
         self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,
                        self.terminal_id, self.compact_bytes)

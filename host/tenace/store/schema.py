@@ -391,6 +391,48 @@ CREATE TABLE sit_out (
 ) WITHOUT ROWID;
 """
 
+# The field tools (issue 14): each terminal's latest status report, and the radio surveys tenace survey asks for.
+_V9 = """
+-- The latest STATUS each terminal sent (tenace_wire/field_messages.py), for `tenace terminals`: one row a
+-- terminal, replaced by the next. `factory` is its last factory test; `checks` the checks that passed in it.
+CREATE TABLE terminal_status (
+    terminal INTEGER PRIMARY KEY CHECK (terminal >= 1),
+    received TEXT NOT NULL,
+    firmware TEXT NOT NULL CHECK (length(firmware) BETWEEN 1 AND 20),
+    battery_mv INTEGER CHECK (battery_mv BETWEEN 1 AND 8191),  -- NULL: the board gives no voltage
+    battery INTEGER NOT NULL CHECK (battery BETWEEN 0 AND 100),
+    rssi INTEGER CHECK (rssi BETWEEN -127 AND -1),  -- dBm; NULL: the radio does not tell
+    sent INTEGER NOT NULL CHECK (sent >= 0),
+    retried INTEGER NOT NULL CHECK (retried >= 0),
+    factory TEXT NOT NULL CHECK (factory IN ('not run', 'passed', 'failed')),
+    checks TEXT NOT NULL  -- the checks that passed, space-separated: "keys display radio battery"
+);
+
+-- `tenace survey`: a request the running collector takes up (it polls the file), then the round trips it timed
+-- per terminal: PINGs sent, ACKs back, and the round trip's fastest, median and slowest in milliseconds.
+CREATE TABLE survey (
+    id INTEGER PRIMARY KEY,
+    asked TEXT NOT NULL,
+    seconds INTEGER NOT NULL CHECK (seconds BETWEEN 1 AND 600),
+    interval_ms INTEGER NOT NULL CHECK (interval_ms BETWEEN 20 AND 10000),
+    started TEXT,
+    finished TEXT
+);
+
+CREATE TABLE survey_result (
+    survey INTEGER NOT NULL REFERENCES survey(id),
+    terminal INTEGER NOT NULL CHECK (terminal >= 1),
+    section TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    pings INTEGER NOT NULL CHECK (pings >= 0),
+    answered INTEGER NOT NULL CHECK (answered BETWEEN 0 AND pings),
+    rtt_min INTEGER,
+    rtt_median INTEGER,
+    rtt_max INTEGER,
+    PRIMARY KEY (survey, terminal)
+) WITHOUT ROWID;
+"""
+
 # Law 12C1(b) scores that need not balance, and individual events.
 _V10 = """
 -- A weighted (or assigned) result's `weights` are North-South's and `ew_weights` East-West's when the two sides'
@@ -466,4 +508,4 @@ CREATE TABLE swiss_bye (
 
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8), (10, _V10), (11, _V11), (12, _V12))
+                                          (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12))

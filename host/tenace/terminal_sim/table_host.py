@@ -31,6 +31,7 @@ from tenace.movement.individual import MIN_INDIVIDUAL_TABLES, individual
 from tenace.store import current_results, states
 from tenace.store.director import enter_result
 from tenace.store.event import create_event
+from tenace.store.field import inventory
 from tenace.store.hand_records import DoubleDummy, keep_analysis, keep_hand_record
 from tenace.store.link import all_player_numbers, stored_counts
 from tenace.store.movement_changes import close_table, set_presence, swap_pairs
@@ -47,7 +48,8 @@ _KINDS = {"normal": "played", "passed_out": "passed_out", "artificial": "adjuste
 # The app's names for what the host sets at sign-in, and the collector's (tenace_terminal.app.DEFAULT_SETTINGS).
 _RESULT_ENTRY = {"any": "any", "relative": "relative", "tricks": "total"}
 # What a terminal on MicroPython may ask over the line protocol: TableHost's methods of these names.
-QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "close_event", "forget", "move")
+QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "close_event", "forget", "move",
+             "status")
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,13 @@ class TableHost:
         """Frames the collector took for a copy of one it had (acknowledged again, not stored again)."""
         self.collector.flush()
         return stored_counts(self.conn).get(DUPLICATE, 0)
+
+    def status(self) -> str | None:
+        """The latest status report of each terminal, "terminal firmware battery% mV factory checks" (`tenace
+        terminals`' figures), one a line; None when none came."""
+        rows = [r for r in inventory(self.conn) if r.status is not None]
+        return "\n".join(f"{r.terminal} {s.firmware} {s.battery}% {s.battery_mv or 0} {s.factory.replace(' ', '_')} "
+                         f"{'+'.join(s.checks) or '-'}" for r in rows if (s := r.status) is not None) or None
 
     def close(self) -> None:
         self.collector.close()
