@@ -21,6 +21,7 @@ from tenace.collector.lock import CollectorLock
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, sign_in
 from tenace.store.field import ask_survey, survey, survey_lines
+from tenace.store.link import record_pairing
 from tenace_wire import slip
 from tenace_wire.auth import Tagger
 from tenace_wire.control import STORED, Ack, PairOffer, SignInAnswer
@@ -96,6 +97,7 @@ def test_statuses_are_kept_and_listed(db_path: Path, capsys: pytest.CaptureFixtu
     assert first.acks[seqs[0]] == STORED and second.acks[seqs[1]] == STORED
     loop.collector.flush(loop.now)
     sign_in(conn, 9, "A", 3, who="director")  # seated by hand, never reported: dashes
+    record_pairing(conn, 103, "club", "0a1b2c3d")  # as the collector keeps it when a terminal pairs with the club key
     conn.close()
 
     code, out, err = tenace(capsys, "terminals", str(db_path))
@@ -104,10 +106,10 @@ def test_statuses_are_kept_and_listed(db_path: Path, capsys: pytest.CaptureFixtu
     assert lines[0].split()[:4] == ["terminal", "table", "firmware", "battery"]
     row = {line.split()[0]: line for line in lines[1:-1]}
     assert row["101"].split()[1:5] == ["A1", "0.1.0", "68%", "3900"] and "-55 dBm" in row["101"]
-    assert "4.8% of 126" in row["101"] and row["101"].endswith("passed")
+    assert "4.8% of 126" in row["101"] and " passed " in row["101"] and row["101"].endswith(" code alone")
     assert "failed (display, radio, battery)" in row["102"] and " - " in row["102"]  # no voltage, no signal
-    assert "35%" in row["103"] and row["103"].endswith("not run")
-    assert row["9"].split()[1:4] == ["A3", "-", "-"]
+    assert "35%" in row["103"] and " not run " in row["103"] and row["103"].endswith(" club key")
+    assert row["9"].split()[1:4] == ["A3", "-", "-"] and row["9"].endswith(" -")
     assert lines[-1] == "4 terminal(s), 3 with a status report"
 
     code, out, _ = tenace(capsys, "terminals", str(db_path), "--json")
@@ -116,6 +118,7 @@ def test_statuses_are_kept_and_listed(db_path: Path, capsys: pytest.CaptureFixtu
     assert doc[101]["factory_checks_passed"] == ["keys", "display", "radio", "battery"]
     assert doc[102]["rssi_dbm"] is None and doc[102]["factory_checks_passed"] == ["keys"]
     assert doc[101]["last_heard"] is not None and doc[9]["firmware"] is None
+    assert (doc[101]["paired"], doc[103]["paired"], doc[9]["paired"]) == ("code", "club", None)
 
 
 def test_an_event_without_terminals(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,8 +9,9 @@ from typing import Any
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.store.db import read_transaction
 from tenace.store.field import InventoryRow, inventory
+from tenace.store.link import pairings
 
-HELP = "list the event's terminals: table, firmware, battery, last heard, signal and loss, factory test"
+HELP = "list the event's terminals: table, firmware, battery, last heard, signal and loss, factory test, pairing"
 EPILOG = """\
 examples:
   tenace terminals club.sqlite
@@ -20,7 +21,9 @@ Each terminal reports its firmware version, battery, link counters and its last 
 signs in and every 5 minutes after; the collector keeps the latest. `signal` is the strength of the base
 station's frames where the radio tells it (ESP-NOW), `loss` the share of the terminal's frames it had to
 send again. `last heard` is the last frame the collector took from it. A terminal seated by the director
-(tenace event seat) that never reported shows dashes. Exit code 0; 2 when the file cannot be read."""
+(tenace event seat) that never reported shows dashes. `paired` says how it paired with the event: with the
+club key tenace flash wrote, or with the code alone (a borrowed unit, the phone's spare terminal).
+Exit code 0; 2 when the file cannot be read."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,10 +40,15 @@ def loss_percent(sent: int, retried: int) -> float | None:
     return round(100 * retried / total, 1) if total else None
 
 
-def to_json(row: InventoryRow) -> dict[str, Any]:
+# How a terminal paired (tenace.store.link.pairings), as the inventory shows it.
+_PAIRED = {"club": "club key", "code": "code alone"}
+
+
+def to_json(row: InventoryRow, way: str | None = None) -> dict[str, Any]:
     s = row.status
     return {
         "terminal": row.terminal, "section": row.section, "table": row.table, "last_heard": row.last_heard,
+        "paired": way,
         "status_received": row.received,
         "firmware": s.firmware if s else None,
         "battery": s.battery if s else None,
@@ -54,12 +62,13 @@ def to_json(row: InventoryRow) -> dict[str, Any]:
     }
 
 
-def _line(row: InventoryRow) -> list[str]:
+def _line(row: InventoryRow, way: str | None) -> list[str]:
     s = row.status
     where = f"{row.section}{row.table}" if row.section is not None else "-"
     heard = row.last_heard.replace("T", " ")[:19] if row.last_heard else "never"
+    paired = _PAIRED.get(way or "", "-")
     if s is None:
-        return [str(row.terminal), where, "-", "-", heard, "-", "-", "-"]
+        return [str(row.terminal), where, "-", "-", heard, "-", "-", "-", paired]
     battery = f"{s.battery}%" + (f" {s.battery_mv} mV" if s.battery_mv else "")
     signal = f"{s.rssi} dBm" if s.rssi is not None else "-"
     loss = loss_percent(s.sent, s.retried)
@@ -68,15 +77,17 @@ def _line(row: InventoryRow) -> list[str]:
     if s.factory == "failed":
         failed = [c for c in ("keys", "display", "radio", "battery") if c not in s.checks]
         factory += " (" + ", ".join(failed) + ")"
-    return [str(row.terminal), where, s.firmware, battery, heard, signal, link, factory]
+    return [str(row.terminal), where, s.firmware, battery, heard, signal, link, factory, paired]
 
 
-def render(rows: list[InventoryRow], name: str) -> str:
+def render(rows: list[InventoryRow], name: str, ways: dict[int, str] | None = None) -> str:
     if not rows:
         return (f"{name}: no terminal has signed in or reported yet (they report when they sign in to "
                 "`tenace collect`)")
-    table = [["terminal", "table", "firmware", "battery", "last heard (UTC)", "signal", "loss", "factory test"]]
-    table += [_line(row) for row in rows]
+    ways = ways or {}
+    table = [["terminal", "table", "firmware", "battery", "last heard (UTC)", "signal", "loss", "factory test",
+              "paired"]]
+    table += [_line(row, ways.get(row.terminal)) for row in rows]
     widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in table]
     reported = sum(1 for row in rows if row.status is not None)
@@ -88,8 +99,10 @@ def run(args: argparse.Namespace) -> int:
     path = event_file(args)
     with open_event(path) as conn, read_transaction(conn):
         rows = inventory(conn)
+        ways = {p.terminal: p.way for p in pairings(conn)}
     if args.json:
-        print(json.dumps({"terminals": [to_json(row) for row in rows]}, indent=2, ensure_ascii=False))
+        print(json.dumps({"terminals": [to_json(row, ways.get(row.terminal)) for row in rows]}, indent=2,
+                         ensure_ascii=False))
     else:
-        print(render(rows, str(path)))
+        print(render(rows, str(path), ways))
     return 0
