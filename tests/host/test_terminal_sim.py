@@ -161,16 +161,17 @@ def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
     assert "[terminal-summary]" in (root / "tools" / "sim" / "readme-screens.keys").read_text(encoding="utf-8")
 
 
-def test_the_pixel_terminal_runs_compiled_in_three_quarters_of_its_200k_heap(tmp_path: Path) -> None:
+def test_the_pixel_terminal_runs_compiled_in_three_quarters_of_its_216k_heap(tmp_path: Path) -> None:
     # Hard rule 5 for the real display: app, font, display, link and simulator compiled by mpy-cross, as on a
-    # device. 200 KB declared (4/3 of the 140 KB it was seen to run in, rounded up), run in 150 KB.
+    # device. 216 KB declared (4/3 of the 151 KB it was seen to run in since the club key and the status reports,
+    # 150 failing; 140 before; rounded up so that it runs 5 % above), run in 162 KB.
     from conftest import venv_tool
 
     build(tmp_path, package_tree(FIRMWARE) + flat(SIM_DIR))
     keys = ["3", "OK", "OK", "4", "S", "N", "K", "H", "+", "1", "OK", "MENU", "1", "5"]
     port, stop = serve()  # the collector it signs in to
     try:
-        proc = subprocess.run([str(venv_tool("micropython")), "-X", "heapsize=150k", "-m", "terminal_main"],
+        proc = subprocess.run([str(venv_tool("micropython")), "-X", "heapsize=162k", "-m", "terminal_main"],
                               input="\n".join(keys) + "\n", cwd=tmp_path,
                               env=dict(os.environ, MICROPYPATH=".", TENACE_HOST_PORT=str(port)),
                               capture_output=True, text=True, timeout=120)
