@@ -9,16 +9,28 @@ from pathlib import Path
 
 from tenace.firmware_build import HARDWARE, SIM_DIR, build, flat, package_tree
 
-from conftest import FIRMWARE, FIRMWARE_TESTS, venv_tool
+from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, venv_tool
 
 HERE = Path(__file__).resolve().parent
 TERMINALS = ["terminal-esp32c3-espnow", "terminal-pico-nrf24"]
+# micropython-lib's drivers the board files import (ssd1306), as tools/setup-env fetched them from PyPI.
+DRIVERS = ROOT / "build" / "drivers"
+
+
+def drivers() -> Path:
+    """build/drivers, or an AssertionError saying how to get it (the drivers are the tests' hardware's)."""
+    if not (DRIVERS / "ssd1306.py").is_file():
+        raise AssertionError(f"{DRIVERS / 'ssd1306.py'} is missing: run ./tools/setup-env, which fetches "
+                             "micropython-lib's SSD1306 driver at the version tools/constraints.txt pins")
+    return DRIVERS
 
 
 def mpy_tree(out: Path, terminal: str) -> Path:
-    """The firmware, hardware/<terminal>/board.py as board, and the test programs and fakes, in `out`."""
+    """The firmware, hardware/<terminal>/board.py as board, micropython-lib's ssd1306, and the test programs and
+    fakes, in `out`."""
     return build(out, [*package_tree(FIRMWARE), (HARDWARE / terminal / "board.py", Path("board.py")),
-                       *flat(HERE, ["board_cases.py", "bus_models.py", "emulated_terminal.py", "ssd1306.py"]),
+                       *flat(HERE, ["board_cases.py", "bus_models.py", "emulated_terminal.py"]),
+                       *flat(drivers(), ["ssd1306.py"]),
                        *flat(FIRMWARE_TESTS, ["checks.py", "fake_espnow.py", "fake_matrix.py", "mp_runner.py",
                                               "radio_frames.py", "test_radio_nrf24.py"]),
                        *flat(SIM_DIR, ["scripted_player.py", "sim_devices.py"])])

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from board_trees import HERE, TERMINALS, mpy_tree, run_module
+from board_trees import HERE, TERMINALS, drivers, mpy_tree, run_module
 
 from tenace.firmware_build import HARDWARE
 
@@ -23,6 +23,15 @@ CASES = re.findall(r"^def (test_\w+)", (HERE / "board_cases.py").read_text(encod
 # firmware's code and the test modules, which the unix port keeps in the heap. Declared 4/3 of it, run in 3/4.
 HEAP_KB = 248
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
+
+
+def framebuf_standin() -> ModuleType:
+    """tests/host/framebuf_standin.py, CPython's framebuf for these tests."""
+    spec = importlib.util.spec_from_file_location("framebuf", HERE.parent / "host" / "framebuf_standin.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_board(name: str) -> ModuleType:
@@ -37,7 +46,12 @@ def load_board(name: str) -> ModuleType:
 
 @pytest.fixture(params=TERMINALS)
 def cases(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
-    sys.path.insert(0, str(HERE))  # the stand-in ssd1306 and the bus models, by bare name as on MicroPython
+    # micropython-lib's ssd1306 and the bus models by bare name, as on MicroPython; the driver's own imports as
+    # CPython has them: micropython.const a plain function, framebuf the host tests' pure-Python stand-in.
+    sys.path[:0] = [str(HERE), str(drivers())]
+    sys.modules["micropython"] = ModuleType("micropython")
+    sys.modules["micropython"].const = lambda value: value  # type: ignore[attr-defined]
+    sys.modules["framebuf"] = framebuf_standin()
     try:
         load_board(request.param)
         sys.modules.pop("board_cases", None)
@@ -46,7 +60,8 @@ def cases(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
         yield board_cases
     finally:
         sys.path.remove(str(HERE))
-        for name in ("board", "board_cases", "ssd1306"):
+        sys.path.remove(str(drivers()))
+        for name in ("board", "board_cases", "ssd1306", "micropython", "framebuf"):
             sys.modules.pop(name, None)
 
 
