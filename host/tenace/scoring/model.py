@@ -92,14 +92,17 @@ class Split:
 Outcome = Played | NotPlayed | Artificial | Weighted | Split
 
 
-def assigned(weights: str, ew_weights: str | None = None) -> Weighted | Split:
-    """An assigned score as the event file and tenace report write it, weights of NS scores ("1:620", "3/5:620
-    2/5:-100"); a Split when East-West have their own (`ew_weights`)."""
-    def parsed(text: str) -> Weighted:
-        return Weighted(tuple((Fraction(w), int(s)) for w, _, s in (part.partition(":") for part in text.split())))
+def weight_parts(text: str) -> tuple[tuple[Fraction, int], ...]:
+    """Weights of NS scores as the event file and tenace report write them, "1:620" or "3/5:620 2/5:-100", as
+    (weight, NS score) pairs."""
+    return tuple((Fraction(w), int(s)) for w, _, s in (part.partition(":") for part in text.split()))
 
-    ns = parsed(weights)
-    return Split(ns, parsed(ew_weights)) if ew_weights else ns
+
+def assigned(weights: str, ew_weights: str | None = None) -> Weighted | Split:
+    """An assigned score in that written form (`weight_parts`); a Split when East-West have their own
+    (`ew_weights`)."""
+    ns = Weighted(weight_parts(weights))
+    return Split(ns, Weighted(weight_parts(ew_weights))) if ew_weights else ns
 
 
 @dataclass(frozen=True, slots=True)

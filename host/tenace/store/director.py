@@ -13,6 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 
+from tenace.scoring.model import weight_parts
 from tenace.store import clock, validate
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
@@ -318,9 +319,7 @@ def possible_scores(vulnerable: str) -> frozenset[int]:
 
 def components(weights: str | None) -> list[tuple[Fraction, int]] | None:
     """Stored weights ("3/5:420 2/5:-50") as (weight, NS score) pairs; None for none."""
-    if weights is None:
-        return None
-    return [(Fraction(w), int(s)) for w, s in (part.split(":") for part in weights.split())]
+    return None if weights is None else list(weight_parts(weights))
 
 
 def _check_scores(entry: Entry) -> None:
