@@ -228,14 +228,20 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
         message = "This login link is wrong or was used already." if link else "Wrong password."
         return page("console_login.html", 401, token=None, error=message)
 
-    async def login(request: Request) -> Response:
+    async def same_site_form(request: Request, what: str, refusal: str) -> dict[str, str] | Response:
+        """The form of a POST from this server's own page, else the 403 that refuses it (cross-site, or too large)."""
         if not same_origin(request):
-            log.warning("director's console: a cross-site login refused, from %s", client(request))
-            return forbidden("refused: a login must come from this server's own login page")
+            log.warning("director's console: a cross-site %s refused, from %s", what, client(request))
+            return forbidden(refusal)
         try:
-            form = await form_of(request)
+            return await form_of(request)
         except UsageError as e:
             return forbidden(str(e))
+
+    async def login(request: Request) -> Response:
+        form = await same_site_form(request, "login", "refused: a login must come from this server's own login page")
+        if isinstance(form, Response):
+            return form
         name = form.get("name", "director")[:40]
         token = form.get("token")
         if token is not None:
@@ -256,13 +262,10 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
         session = director.session(request)
         if session is None:
             return forbidden("refused: not logged in to the director's console")
-        if not same_origin(request):
-            log.warning("director's console: a cross-site post refused, from %s", client(request))
-            return forbidden("refused: the post does not come from the director's console (cross-site)")
-        try:
-            form = await form_of(request)
-        except UsageError as e:
-            return forbidden(str(e))
+        form = await same_site_form(request, "post",
+                                    "refused: the post does not come from the director's console (cross-site)")
+        if isinstance(form, Response):
+            return form
         if not hmac.compare_digest(form.get("csrf", "").encode(), session.csrf.encode()):
             log.warning("director's console: a post without this session's form token refused, from %s",
                         client(request))
