@@ -101,7 +101,8 @@ def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) 
 
 def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
              log: dict[int, LogEntry], moves: list[LogEntry]) -> SectionResults:
-    if next(s.kind for s in info.sections if s.name == section) == "teams":
+    kind = next(s.kind for s in info.sections if s.name == section)
+    if kind == "teams":
         return _teams_section(conn, info, section, published)
     pairs = StorePairs(len(info.sections))
     results = board_results(conn, section, pair_name=pairs)
@@ -131,7 +132,6 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     expected = slot_count(conn, section)
     conflicted = len(conflicts(conn, section))
     title = _title(info, section, len(results), expected, conflicted, published)
-    kind = next(s.kind for s in info.sections if s.name == section)
     if results:
         try:
             if kind == "individual":
