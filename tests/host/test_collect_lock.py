@@ -106,3 +106,33 @@ def test_a_lock_left_by_a_killed_collector_does_not_block_and_ctrl_c_logs_no_tra
     assert "base station tcp" in err and "collector stopped" in out
     for word in ("Traceback", "CancelledError", "ERROR"):
         assert word not in out + err, out + err
+
+
+
+# Run as `python -c`: a SIGTERM (as `tenace sim` sends after Ctrl-C reached the whole group) lands exactly where it
+# once printed a traceback, after asyncio's loop has closed its wakeup pipe and before it removes its handlers.
+_LATE_SIGTERM = """
+import asyncio.selector_events, os, signal, sys, threading, time
+from pathlib import Path
+from tenace.cli import main
+loop_class = asyncio.selector_events.BaseSelectorEventLoop
+close_pipe = loop_class._close_self_pipe
+def close_then_signal(self):
+    close_pipe(self)
+    os.kill(os.getpid(), signal.SIGTERM)
+loop_class._close_self_pipe = close_then_signal
+port_file = Path(sys.argv[2])
+def ctrl_c():
+    while not (port_file.exists() and port_file.read_text().strip()):
+        time.sleep(0.02)
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=ctrl_c, daemon=True).start()
+sys.exit(main(["collect", "--db", sys.argv[1], "--listen", "127.0.0.1:0", "--port-file", sys.argv[2]]))
+"""
+
+
+def test_a_stop_signal_that_arrives_while_it_closes_is_ignored(db: Path, tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-c", _LATE_SIGTERM, str(db), str(tmp_path / "port")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "collector stopped" in proc.stdout and "Traceback" not in proc.stderr, proc.stdout + proc.stderr

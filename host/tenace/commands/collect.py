@@ -148,22 +148,40 @@ def start_collecting(args: argparse.Namespace, db: Path) -> Collecting:
     return Collecting(conn, collector, lock, listen, args)
 
 
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 def run(args: argparse.Namespace) -> int:
     collecting = start_collecting(args, args.db)
+    previous = {signum: signal.getsignal(signum) for signum in _STOP_SIGNALS}
     try:
         return asyncio.run(_serve(collecting))
     finally:
         collecting.close()
+        with contextlib.suppress(ValueError):  # not the main thread: nothing was changed
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 async def _serve(collecting: Collecting) -> int:
     service = Service(collecting.collector, progress_s=collecting.args.progress)
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    handled = []
+    for signum in _STOP_SIGNALS:
         # Windows has no signal handlers in asyncio: Ctrl-C arrives there as KeyboardInterrupt instead.
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, service.stopping.set)
-    return await collect_until_stopped(service, collecting)
+            handled.append(signum)
+    try:
+        return await collect_until_stopped(service, collecting)
+    finally:
+        # Already stopping: a second signal (Ctrl-C reaches the whole group, then `tenace sim` sends SIGTERM)
+        # is ignored until run() restores the handlers. Removed here, while the loop is open, because
+        # loop.close() closes its wakeup pipe before removing them, and a signal in between printed
+        # "OSError: [Errno 9] Bad file descriptor" with a traceback.
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_IGN)
 
 
 async def collect_until_stopped(service: Service, collecting: Collecting,
