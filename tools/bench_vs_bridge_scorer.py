@@ -21,14 +21,13 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_board
-from tenace.scoring.imp_results import ImpLine, Score
+from tenace.scoring.imp_results import ImpLine
 from tenace.scoring.matchpoints import BoardScore, Factoring, MatchpointOptions, matchpoint_board, mp1_raw
 from tenace.scoring.model import BoardResult, Played
 
@@ -69,16 +68,10 @@ def mp_full_values(scored: Sequence[BoardScore]) -> list[list[float]]:
     return [[float(t.ns.exact) if t.ns is not None else float("nan") for t in board.tables] for board in scored]
 
 
-def tenace_cross(boards: Boards) -> list[list[ImpLine]]:
-    """Cross-IMPs per comparison, equal scores grouped into Score(ns, count) entries (grouping timed), and each
-    result's line in the board's order."""
-    out = []
-    for b in boards:
-        counts = Counter(b)
-        scored = cross_imps_board([Score(s, c) for s, c in counts.items()], PER_COMPARISON)
-        per_score = dict(zip(counts, scored.lines, strict=True))
-        out.append([per_score[s] for s in b])
-    return out
+def tenace_cross(boards: Boards) -> list[tuple[ImpLine, ...]]:
+    """Cross-IMPs per comparison, called as `tenace score` calls it: one entry per result in the board's order
+    (here the NS scores as ints, the input the peer's games also hold), each result's line back in that order."""
+    return [cross_imps_board(b, PER_COMPARISON).lines for b in boards]
 
 
 def cross_values(lines: Sequence[Sequence[ImpLine]]) -> list[list[float]]:
@@ -189,8 +182,8 @@ def main() -> None:
     print(f"{args.boards} boards of realistic Law 77 scores (seed {args.seed}); times in ms, best of "
           f"{args.repeat} runs over all boards, each side timed inside its own runtime, start-up excluded")
     print("Tenace matchpoints: mp1_raw per board; Tenace matchpoint_board: full board (BoardResult in, exact + "
-          "published MPs and % for NS and EW, unfactored); Tenace cross-IMPs: cross_imps_board on Score(ns, count) "
-          "entries, grouping timed; values converted for the comparison after the timing, on both sides\n")
+          "published MPs and % for NS and EW, unfactored); Tenace cross-IMPs: cross_imps_board on the board's NS "
+          "scores, one per result; values converted for the comparison after the timing, on both sides\n")
     header = (f"{'method':<20} {'results/board':>13} {'Tenace ms':>11} {'bridge-scorer ms':>17} {'ratio':>9}"
               f" {'compared':>9} {'mismatches':>10}")
     print(header)

@@ -103,5 +103,9 @@ def as_entries(entries: Iterable[Entry | int]) -> list[Entry]:
                 score = plain[e] = Score(e)
             out.append(score)
         else:
-            raise TypeError(f"a board entry is a Score, an ArtificialImps or an int NS score, not {e!r}")
+            raise not_an_entry(e)
     return out
+
+
+def not_an_entry(e: object) -> TypeError:
+    return TypeError(f"a board entry is a Score, an ArtificialImps or an int NS score, not {e!r}")
