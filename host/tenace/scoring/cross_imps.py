@@ -64,22 +64,25 @@ def cross_imp_totals(counts: Mapping[int, int]) -> dict[int, int]:
     Few distinct scores: each pair of distinct scores is IMPed once (both ways, by multiplicity); more:
     by steps (_totals_by_steps). Both are exact integer sums and equal (a property test checks it).
     """
-    return _totals({v: c for v, c in counts.items() if c > 0})
+    values, totals = _totals({v: c for v, c in counts.items() if c > 0})
+    return dict(zip(values, totals, strict=True))
 
 
-def _totals(counts: Mapping[int, int]) -> dict[int, int]:
-    """cross_imp_totals of counts that are all positive."""
+def _totals(counts: Mapping[int, int]) -> tuple[list[int], list[int]]:
+    """The distinct scores sorted, and each one's total, from counts that are all positive."""
     values = sorted(counts)
-    if len(values) <= PAIRWISE_MAX_DISTINCT:
-        return _totals_pairwise(values, [counts[v] for v in values])
-    return _totals_by_steps(values, counts)
+    weights = list(map(counts.__getitem__, values))
+    if len(values) > PAIRWISE_MAX_DISTINCT:
+        return values, _totals_by_steps(values, weights)
+    if values and values[-1] - values[0] >= _DIFF_MAX:  # not Law 77 scores: the look-up by tens, which takes any
+        return values, _totals_pairwise_by_tens(values, weights)
+    return values, _totals_pairwise(values, weights)
 
 
-def _totals_pairwise(values: list[int], weights: list[int]) -> dict[int, int]:
-    """Sorted distinct scores and their multiplicities: O(distinct^2) IMP look-ups, one per pair."""
+def _totals_pairwise(values: list[int], weights: list[int]) -> list[int]:
+    """Sorted distinct scores (less than _DIFF_MAX apart) and their multiplicities: O(distinct^2) IMP look-ups, one
+    per pair."""
     d = len(values)
-    if d and values[-1] - values[0] >= _DIFF_MAX:  # not Law 77 scores: the look-up by tens, which takes any
-        return _totals_pairwise_by_tens(values, weights)
     totals = [0] * d
     by_diff = _IMPS_BY_DIFF
     for i in range(d):
@@ -91,10 +94,10 @@ def _totals_pairwise(values: list[int], weights: list[int]) -> dict[int, int]:
                 lost += k * weights[j]
                 totals[j] += k * w
         totals[i] -= lost
-    return dict(zip(values, totals, strict=True))
+    return totals
 
 
-def _totals_pairwise_by_tens(values: list[int], weights: list[int]) -> dict[int, int]:
+def _totals_pairwise_by_tens(values: list[int], weights: list[int]) -> list[int]:
     """_totals_pairwise for scores any distance apart: IMPs looked up by tens of points, 24 from 4,000 up."""
     d = len(values)
     totals = [0] * d
@@ -109,17 +112,17 @@ def _totals_pairwise_by_tens(values: list[int], weights: list[int]) -> dict[int,
                 lost += k * weights[j]
                 totals[j] += k * w
         totals[i] -= lost
-    return dict(zip(values, totals, strict=True))
+    return totals
 
 
-def _totals_by_steps(values: list[int], counts: Mapping[int, int]) -> dict[int, int]:
+def _totals_by_steps(values: list[int], weights: list[int]) -> list[int]:
     """Sum over others o of IMPs(s - o) = sum over the 24 steps L of #{o <= s - L} - #{o >= s + L}: with the
     distinct scores sorted and prefix counts, each term is one bisection, so a board costs
     O(24 * distinct * log distinct) however many times each score occurred.
     """
     if not values:
-        return {}
-    prefix = list(accumulate((counts[v] for v in values), initial=0))
+        return []
+    prefix = list(accumulate(weights, initial=0))
     n = prefix[-1]
     spread = values[-1] - values[0]
     totals = [0] * len(values)
@@ -129,7 +132,7 @@ def _totals_by_steps(values: list[int], counts: Mapping[int, int]) -> dict[int, 
         below = [prefix[bisect_right(values, v - step)] for v in values]
         above = [n - prefix[bisect_left(values, v + step)] for v in values]
         totals = [t + b - a for t, b, a in zip(totals, below, above, strict=True)]
-    return dict(zip(values, totals, strict=True))
+    return totals
 
 
 def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = CrossImpOptions()) -> CrossImpBoard:
@@ -146,43 +149,47 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
     recorded = 0
     awards = False
     for e in entries:
-        if isinstance(e, Score):
+        kind = type(e)
+        if kind is int or (kind is not bool and isinstance(e, int)):  # the exact type first: a tenth faster
+            counts[e] = count_of(e, 0) + 1  # type: ignore[index, arg-type]  # an int: mypy cannot see it
+            keep(e)  # type: ignore[arg-type]
+            recorded += 1
+        elif isinstance(e, Score):
             ns, n = e.ns, e.count
             counts[ns] = count_of(ns, 0) + n
             keep(ns)
-        elif isinstance(e, int) and not isinstance(e, bool):
-            ns, n = e, 1
-            counts[ns] = count_of(ns, 0) + 1
-            keep(ns)
+            recorded += n
         elif isinstance(e, ArtificialImps):
-            n = e.count
             awards = True
             keep(e)
+            recorded += e.count
         else:
             raise not_an_entry(e)
-        recorded += n
     results = recorded if not awards else sum(counts.values())
-    comparisons = max(results - 1, 0)
-    totals = _totals(counts)
+    comparisons = results - 1 if results else 0
+    values, sums = _totals(counts)  # of one length: zipped without strict=, which costs a twelfth of a club board
     unit = options.unit
-    if unit is _PER_COMPARISON:
+    if not comparisons:  # a lone result (its total is 0) or none: nothing to compare with
+        divisor = 1
+    elif unit is _PER_COMPARISON:
         divisor = comparisons
     elif unit is _TOTAL:
         divisor = 1
     else:
         divisor = recorded - 1
-    if not comparisons:  # a lone result (its total is 0) or none: nothing to compare with
-        divisor = 1
     # One line per distinct score, shared by its occurrences and across boards (ImpLine is immutable).
-    kept = _LINES.get
-    per_score = {s: kept((t, divisor)) or _line(t, divisor) for s, t in totals.items()}
+    lines_of = _LINES.get(divisor)
+    if lines_of is None:
+        lines_of = _lines(divisor)
+    line = lines_of.get
+    per_score = {s: line(t) or _line(lines_of, t, divisor) for s, t in zip(values, sums)}  # noqa: B905
     if not awards:
         lines = tuple(map(per_score.__getitem__, order))  # type: ignore[arg-type]  # every item an int here
     else:
         scale = comparisons if unit is _TOTAL and options.artificial_per_comparison else 1
         lines = tuple([per_score[e] if isinstance(e, int) else
                        ImpLine(Fraction(e.ns_imps) * scale, Fraction(e.ew_imps) * scale) for e in order])
-    return _board(unit, results, comparisons, totals, lines)
+    return _board(unit, results, comparisons, dict(zip(values, sums)), lines)  # noqa: B905
 
 
 # Read on every board as module constants: a member read off its Enum class costs about 0.17 us in Python 3.11.
@@ -204,16 +211,23 @@ def _board(unit: CrossImpUnit, results: int, comparisons: int, totals: Mapping[i
     return board
 
 
-_LINES: dict[tuple[int, int], ImpLine] = {}
+_LINES: dict[int, dict[int, ImpLine]] = {}  # divisor -> total -> line
 _LINES_MAX = 65536
 
 
-def _line(total: int, divisor: int) -> ImpLine:
-    """The line of total/divisor IMPs, made once: boards of one size share their few hundred values."""
-    got = _LINES.get((total, divisor))
-    if got is None:
-        if len(_LINES) >= _LINES_MAX:
-            _LINES.clear()
-        ns = Fraction(total, divisor)
-        got = _LINES[total, divisor] = ImpLine(ns, -ns)
+def _lines(divisor: int) -> dict[int, ImpLine]:
+    """The lines kept for boards of one divisor (of one size): they share their few hundred values."""
+    if len(_LINES) >= 256:
+        _LINES.clear()
+    got: dict[int, ImpLine] = {}
+    _LINES[divisor] = got
+    return got
+
+
+def _line(lines: dict[int, ImpLine], total: int, divisor: int) -> ImpLine:
+    """The line of total/divisor IMPs, made once."""
+    if len(lines) >= _LINES_MAX:
+        lines.clear()
+    ns = Fraction(total, divisor)
+    got = lines[total] = ImpLine(ns, -ns)
     return got
