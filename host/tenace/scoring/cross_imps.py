@@ -40,8 +40,14 @@ class CrossImpBoard:
     unit: CrossImpUnit
     results: int  # played results, multiplicity counted
     comparisons: int  # comparisons per played result: results - 1
-    totals: Mapping[int, int]  # distinct NS score -> its total IMPs against all other played results
+    scores: list[int]  # the distinct NS scores of the played results, ascending
+    score_totals: list[int]  # each one's total IMPs against all other played results
     lines: tuple[ImpLine, ...]  # one per entry, in the order given, in `unit`
+
+    @property
+    def totals(self) -> dict[int, int]:
+        """Distinct NS score -> its total IMPs (made when read: a board's scoring has no use for it)."""
+        return dict(zip(self.scores, self.score_totals, strict=True))
 
 
 # Up to this many distinct scores, IMPing each pair of distinct scores once costs less than the 24 steps'
@@ -85,15 +91,14 @@ def _totals_pairwise(values: list[int], weights: list[int]) -> list[int]:
     d = len(values)
     totals = [0] * d
     by_diff = _IMPS_BY_DIFF
-    for i in range(d):
-        v, w = values[i], weights[i]
-        lost = 0
-        for j in range(i + 1, d):
-            k = by_diff[values[j] - v]  # values[j] > v: sorted and distinct
-            if k:
-                lost += k * weights[j]
-                totals[j] += k * w
-        totals[i] -= lost
+    for j in range(1, d):  # each score against the lower ones, with no test for a 0: a tenth faster
+        v, w = values[j], weights[j]
+        won = 0
+        for i in range(j):
+            k = by_diff[v - values[i]]  # v > values[i]: sorted and distinct
+            won += k * weights[i]
+            totals[i] -= k * w
+        totals[j] += won
     return totals
 
 
@@ -189,24 +194,26 @@ def cross_imps_board(entries: Iterable[Entry | int], options: CrossImpOptions = 
         scale = comparisons if unit is _TOTAL and options.artificial_per_comparison else 1
         lines = tuple([per_score[e] if isinstance(e, int) else
                        ImpLine(Fraction(e.ns_imps) * scale, Fraction(e.ew_imps) * scale) for e in order])
-    return _board(unit, results, comparisons, dict(zip(values, sums)), lines)  # noqa: B905
+    return _board(unit, results, comparisons, values, sums, lines)
 
 
 # Read on every board as module constants: a member read off its Enum class costs about 0.17 us in Python 3.11.
 _PER_COMPARISON, _TOTAL = CrossImpUnit.PER_COMPARISON, CrossImpUnit.TOTAL
-_SLOTS = tuple(CrossImpBoard.__dict__[name].__set__ for name in ("unit", "results", "comparisons", "totals", "lines"))
+_SLOTS = tuple(CrossImpBoard.__dict__[name].__set__
+               for name in ("unit", "results", "comparisons", "scores", "score_totals", "lines"))
 
 
-def _board(unit: CrossImpUnit, results: int, comparisons: int, totals: Mapping[int, int],
+def _board(unit: CrossImpUnit, results: int, comparisons: int, scores: list[int], score_totals: list[int],
            lines: tuple[ImpLine, ...]) -> CrossImpBoard:
     """CrossImpBoard(...) through its slots' descriptors: the generated frozen __init__ (object.__setattr__ per
     field) costs about twice as much, a tenth of a club board's cross-IMPs."""
     board = object.__new__(CrossImpBoard)
-    set_unit, set_results, set_comparisons, set_totals, set_lines = _SLOTS
+    set_unit, set_results, set_comparisons, set_scores, set_totals, set_lines = _SLOTS
     set_unit(board, unit)
     set_results(board, results)
     set_comparisons(board, comparisons)
-    set_totals(board, totals)
+    set_scores(board, scores)
+    set_totals(board, score_totals)
     set_lines(board, lines)
     return board
 
