@@ -240,16 +240,17 @@ def team_match(games: list[PbnGame]) -> bool:
                                                                     for g in games)
 
 
-def imp_entries(rows: list[RawResult]) -> dict[int, list[Entry]]:
-    """IMP input per board, in row order: scores with their multiplicities, artificial awards as ±3 IMPs."""
-    boards: dict[int, list[Entry]] = defaultdict(list)
+def imp_entries(rows: list[RawResult]) -> dict[int, list[Entry | int]]:
+    """IMP input per board, in row order: scores (a plain int for a score scored once, the scorers' fast path) with
+    their multiplicities, artificial awards as ±3 IMPs."""
+    boards: dict[int, list[Entry | int]] = defaultdict(list)
     for r in rows:
         if r.artificial is not None:
             boards[r.board].append(ArtificialImps.awards(Award.parse(r.artificial[0]), Award.parse(r.artificial[1]),
                                                          r.count))
         else:
             assert r.ns_score is not None
-            boards[r.board].append(Score(r.ns_score, r.count))
+            boards[r.board].append(r.ns_score if r.count == 1 else Score(r.ns_score, r.count))
     return dict(boards)
 
 
