@@ -169,13 +169,19 @@ def agreement(boards: Boards) -> dict[str, Agreement]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--boards", type=int, default=26)
-    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1_000, 10_000])
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--boards", type=int, default=26, help="boards in the field (default 26, a club session)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1_000, 10_000], help="results per board")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each side; the best counts (default 3)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cap-seconds", type=float, default=60.0,
                     help="a peer run longer than this stops and is extrapolated to all boards")
     args = ap.parse_args()
+    for flag, value, least in (("--boards", args.boards, 1), ("--repeat", args.repeat, 1),
+                               ("--sizes", min(args.sizes), 2)):
+        if value < least:
+            ap.error(f"{flag} is {least} or more, not {value}")
+    if not args.cap_seconds > 0:
+        ap.error(f"--cap-seconds is more than 0, not {args.cap_seconds:g}")
     if node() is None:
         raise SystemExit("node is not installed: this benchmark needs it for bridge-scorer")
     ensure_peer()
