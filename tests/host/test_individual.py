@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 from decimal import Decimal
+from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from tenace.movement import check
 from tenace.movement.individual import individual
 from tenace.movement.serial import movement_from_json, movement_to_json
 from tenace.scoring.individual import score_individual_session
-from tenace.scoring.model import BoardResult, Played
+from tenace.scoring.matchpoints import DEFAULT_OPTIONS
+from tenace.scoring.model import Artificial, Average, BoardResult, Played
 from tenace.store import Status, connect, ingest, sign_in
 from tenace.store.link import PlayerNumbers, record_players
 from tenace.store.model import IncomingResult
@@ -143,6 +145,27 @@ def test_each_player_scores_the_boards_they_played_whoever_their_partner() -> No
     with pytest.raises(ValueError, match="partnership 1 has results but no players"):
         score_individual_session(results, {k: v for k, v in partners.items() if k != "1"})
 
+
+
+def test_law_12c2c_revises_an_average_plus_by_each_players_own_percentage() -> None:
+    """Three rounds of one board, top 2. Board 1: +420 at table 1 (8+1 beat 2+4), +170 at table 2 (5+6 beat 3+7).
+    Board 2: +620 at table 1 (8+2 beat 3+5), -100 at table 2 (6+7 beat 4+1). So players 8 and 6 have 4 of 4
+    (100 %) and players 3 and 4 have 0 of 4. Board 3, table 1: 8+3 v 4+6, average-plus to both sides (60 %: 6/5).
+    Law 12C2(c) gives the contestant's own percentage when it is above 60: players 8 and 6 get 2 (100 %), their
+    partners 3 and 4 keep 6/5, though each pair of partners shared the board."""
+    m = individual(2, 1, rounds=3)
+    outcomes = {(1, 1): Played(420), (2, 1): Played(170), (1, 2): Played(620), (2, 2): Played(-100),
+                (1, 3): Artificial(Average.PLUS, Average.PLUS), (2, 3): Played(100)}
+    results = [BoardResult("A", e.table, e.round, e.boards[0], str(e.ns_pair), str(e.ew_pair),
+                           outcomes[e.table, e.round]) for e in m.encounters]
+    partners = {str(n): (str(a), str(b)) for n, (a, b) in enumerate(m.partners, start=1)}
+    assert (partners["9"], partners["10"]) == (("8", "3"), ("4", "6"))  # board 3 at table 1, as the docstring says
+    totals = score_individual_session(results, partners).totals
+    assert {p: (totals[p].exact, totals[p].top) for p in ("8", "6", "3", "4")} == {
+        "8": (4 + 2, 6), "6": (4 + 2, 6), "3": (Fraction(6, 5), 6), "4": (Fraction(6, 5), 6)}
+    assert totals["8"].percent == Decimal("100.00") and totals["3"].percent == Decimal("20.00")
+    unrevised = score_individual_session(results, partners, replace(DEFAULT_OPTIONS, law_12c2c=False)).totals
+    assert unrevised["8"].exact == 4 + Fraction(6, 5)
 
 
 def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

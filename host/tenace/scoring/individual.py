@@ -4,48 +4,49 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from decimal import Decimal
-from fractions import Fraction
 
 from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MatchpointOptions
 from tenace.scoring.model import BoardResult
-from tenace.scoring.pairs_session import PairTotal, SessionScore, rank_session, score_pairs_session
+from tenace.scoring.pairs_session import (
+    PairSums,
+    SessionScore,
+    pair_total,
+    rank_session,
+    revisions,
+    score_pairs_session,
+)
 from tenace.scoring.ranking import FieldMode
-from tenace.scoring.rounding import round_ratio
 
 
 def score_individual_session(results: Iterable[BoardResult], partners: Mapping[str, tuple[str, str]],
                              options: MatchpointOptions = DEFAULT_OPTIONS) -> SessionScore:
     """Matchpoint an individual: the results name partnerships (as a Howell's pairs, one field) and `partners`
     names each partnership's two players. Every board is scored as a pairs board; each player's total is the
-    sum of the MPs and tops of the boards they played, whoever their partner was, and the players are ranked
-    on it in one field. The session's `totals` and `ranking` are the players'; its boards stay by partnership.
-    A Law 12C2(c) average-plus is revised on the partnership's own boards (a round's), and there are no Law 90
-    penalties here: both would be the player's in an individual, and neither is asked for yet.
+    sum of their sides on the boards they played, whoever their partner was, and the players are ranked on it in
+    one field. The session's `totals` and `ranking` are the players'; its boards stay by partnership.
+
+    Law 12C2(c) revises an average-plus or -minus by the contestant's own percentage, here the player's over all
+    their boards: the two partners of one board may get different figures, so the boards show the averages and
+    each player's total holds their own. There are no Law 90 penalties here: they would be the player's too, and
+    none is asked for yet.
     """
     one_field = replace(options, fields=FieldMode.ONE)
-    session = score_pairs_session(results, one_field)
-    sums: dict[str, list[PairTotal]] = {}
-    for partnership, total in session.totals.items():
+    session = score_pairs_session(results, replace(one_field, law_12c2c=False))
+    for partnership in session.totals:
         if partnership not in partners:
             raise ValueError(f"partnership {partnership} has results but no players")
-        for player in partners[partnership]:
-            sums.setdefault(player, []).append(total)
-    totals = {player: _player_total(player, got, one_field) for player, got in sums.items()}
+    sums: dict[str, PairSums] = {}
+    for board in session.boards:
+        key = (board.section, board.board)
+        for r, (ns, ew) in zip(board.results, board.figures, strict=True):
+            if ns is None or ew is None:  # not played: the board counts for none of the four
+                continue
+            for partnership, side, opponents in ((r.ns_pair, ns, r.ew_pair), (r.ew_pair, ew, r.ns_pair)):
+                for player in partners[partnership]:
+                    acc = sums.get(player)
+                    if acc is None:
+                        acc = sums[player] = PairSums(session.totals[partnership].section)
+                    acc.add(key, side, opponents)
+    revised = revisions(sums, one_field)
+    totals = {player: pair_total(player, acc, revised, None, one_field) for player, acc in sums.items()}
     return SessionScore(one_field, session.boards, totals, tuple(rank_session(totals, None, one_field)))
-
-
-def _player_total(player: str, partnerships: list[PairTotal], o: MatchpointOptions) -> PairTotal:
-    """A player's total: the sums of their partnerships' boards (MPs as published, or exact, as the options rank)."""
-    exact = sum((t.exact for t in partnerships), Fraction(0))
-    top = sum(t.top for t in partnerships)
-    if o.total_from_published_boards:  # each partnership's MPs are its published boards' sum: add them up
-        mp = sum((t.mp for t in partnerships), Decimal(0))
-        n, d = mp.as_integer_ratio()
-    else:
-        mp = round_ratio(exact.numerator, exact.denominator, o.total_mp_decimals, o.rounding)
-        n, d = exact.numerator, exact.denominator
-    percent = round_ratio(n * 100, d * top, o.total_percent_decimals, o.rounding) if top else Decimal(50)
-    directions = frozenset(d for t in partnerships for d in t.directions)
-    return PairTotal(player, partnerships[0].section, directions, sum(t.boards for t in partnerships), top, exact, mp,
-                     percent, Fraction(0))

@@ -65,8 +65,9 @@ class SessionScore:
         return found[0]
 
 
-class _Pair:
-    """Sums of one pair over the session's boards (numerators by denominator: no Fraction adds)."""
+class PairSums:
+    """Sums of one pair (in an individual, one player) over the session's boards (numerators by denominator: no
+    Fraction adds)."""
 
     __slots__ = ("artificial", "boards", "directions", "num", "pub", "section", "top", "versus")
 
@@ -125,7 +126,7 @@ def score_pairs_session(
 
     scores: dict[BoardKey, BoardScore] = {}
     averages: dict[BoardKey, list[tuple[int, str]]] = {}  # (table index, NS/EW) holding an Average
-    pairs: dict[str, _Pair] = {}
+    pairs: dict[str, PairSums] = {}
     for key in sorted(entries, key=_key_order):
         board = scores[key] = matchpoint_board(list(entries[key].values()), o, expected[key[0]], key[0])
         where = [(i, side.direction) for i, (ns, ew) in enumerate(board.figures) if ns is not None
@@ -138,14 +139,14 @@ def score_pairs_session(
             for pair, side, opponent in ((r.ns_pair, ns, r.ew_pair), (r.ew_pair, ew, r.ns_pair)):
                 acc = pairs.get(pair)
                 if acc is None:
-                    acc = pairs[pair] = _Pair(pair_section[pair])
+                    acc = pairs[pair] = PairSums(pair_section[pair])
                 acc.add(key, side, opponent)
 
-    revised = _revisions(scores, averages, pairs, o)
+    revised = revisions(pairs, o)
     boards = [_with_revisions(b, key, averages[key], revised) if revised and key in averages else b
               for key, b in scores.items()]
     penalty = _penalties(boards, list(penalties))
-    totals = {p: _total(p, a, revised, penalty.get(p), o) for p, a in pairs.items()}
+    totals = {p: pair_total(p, a, revised, penalty.get(p), o) for p, a in pairs.items()}
 
     def head_to_head(a: str, b: str) -> Fraction | None:
         got = pairs[a].versus.get(b)
@@ -155,22 +156,21 @@ def score_pairs_session(
     return SessionScore(o, tuple(boards), totals, tuple(ranking))
 
 
-def _revisions(scores: Mapping[BoardKey, BoardScore], averages: Mapping[BoardKey, list[tuple[int, str]]],
-               pairs: Mapping[str, _Pair], o: BoardOptions) -> dict[tuple[BoardKey, str], SideScore]:
-    """Law 12C2(c): the average-plus/minus sides that the pair's own session percentage replaces."""
+def revisions(sums: Mapping[str, PairSums], o: BoardOptions) -> dict[tuple[BoardKey, str], SideScore]:
+    """Law 12C2(c): the average-plus/minus sides that the contestant's own session percentage replaces."""
     out: dict[tuple[BoardKey, str], SideScore] = {}
     if not o.law_12c2c:
         return out
-    own: dict[str, Fraction | None] = {}
-    for key, where in averages.items():
-        for pair, side in _sides_at(scores[key], where):
+    for who, acc in sums.items():
+        averages = [(key, side) for key, side in acc.artificial.items() if side.average is not None]
+        if not averages:
+            continue
+        own = acc.exact() * 100 / acc.top if acc.top else None
+        for key, side in averages:
             assert side.average is not None
-            if pair not in own:
-                acc = pairs[pair]
-                own[pair] = acc.exact() * 100 / acc.top if acc.top else None
-            pct = revised_percent(side, own[pair], o)
+            pct = revised_percent(side, own, o)
             if pct is not None:
-                out[key, pair] = artificial_side(side.direction, side.average, side.top, o, percent=pct)
+                out[key, who] = artificial_side(side.direction, side.average, side.top, o, percent=pct)
     return out
 
 
@@ -193,7 +193,7 @@ def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> di
     return out
 
 
-def _total(p: str, a: _Pair, revised: Mapping[tuple[BoardKey, str], SideScore], taken: Fraction | None,
+def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideScore], taken: Fraction | None,
            o: RankingOptions) -> PairTotal:
     exact, pub, top = a.exact(), a.pub, a.top
     for key, side in a.artificial.items():
@@ -214,14 +214,6 @@ def _total(p: str, a: _Pair, revised: Mapping[tuple[BoardKey, str], SideScore], 
         n, d = exact.numerator, exact.denominator
     percent = round_ratio(n * 100, d * top, o.total_percent_decimals, o.rounding) if top else Decimal(50)
     return PairTotal(p, a.section, frozenset(a.directions), a.boards, top, exact, mp, percent, taken or Fraction(0))
-
-
-def _sides_at(board: BoardScore, where: Iterable[tuple[int, str]]) -> Iterable[tuple[str, SideScore]]:
-    for i, direction in where:
-        t = board.tables[i]
-        pair, side = (t.result.ns_pair, t.ns) if direction == NS else (t.result.ew_pair, t.ew)
-        if side is not None:
-            yield pair, side
 
 
 def _with_revisions(board: BoardScore, key: BoardKey, where: Iterable[tuple[int, str]],
