@@ -201,6 +201,38 @@ def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pyte
     assert "8+1 v 2+4" in out and "4+1 v 6+7" in out and "3+7" not in out
 
 
+def test_an_individuals_results_show_each_players_law_12c2c_figure(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The three rounds of the Law 12C2(c) test above, through the event file: board 3 at table 1 adjusted to A+
+    for both sides. Players 8 and 6 (100 % elsewhere) score 2 on it, their partners 3 and 4 keep 60 %."""
+    db = new_individual(tmp_path, capsys, "--rounds", "3")
+    conn = connect(db)
+    sign_in(conn, 1, "A", 1)
+    sign_in(conn, 2, "A", 2)
+    plays = {(1, 1): ("4S", 10), (2, 1): ("3S", 10), (1, 2): ("4S", 10), (2, 2): ("4S", 9), (2, 3): ("2S", 8)}
+    for e in individual(2, 1, rounds=3).encounters:
+        if (e.table, e.round) in plays:
+            contract, tricks = plays[e.table, e.round]
+            outcome = ingest(conn, IncomingResult(terminal=e.table, sequence=e.round, section="A", table=e.table,
+                                                  round=e.round, board=e.boards[0], ns_pair=e.ns_pair,
+                                                  ew_pair=e.ew_pair, contract=contract, declarer="N", tricks=tricks))
+            assert outcome.status is Status.STORED, outcome
+    conn.close()
+    code, _, err = tenace(capsys, "adjust", str(db), "--table", "1", "--board", "3", "--ns", "A+", "--ew", "A+",
+                          "--why", "board fouled", "--who", "TD")
+    assert code == 0, err
+    doc = json.loads(tenace(capsys, "results", str(db), "--json")[1])
+    report = doc["sections"][0]["report"]
+    ranking = {line["pair"]: (line["mp"], line["percent"]) for line in report["ranking"]}
+    assert {p: ranking[p] for p in "8634"} == {"8": (6.0, 100.0), "6": (6.0, 100.0), "3": (1.2, 20.0),
+                                               "4": (1.2, 20.0)}
+    notes = [n for n in report["notes"] if "12C2(c)" in n]
+    assert notes == ["board 3 table 1: player 8's A+ is their own 100.00 % (Law 12C2(c))",
+                     "board 3 table 1: player 6's A+ is their own 100.00 % (Law 12C2(c))"]
+    code, out, _ = tenace(capsys, "results", str(db), "--pair", "8")
+    assert code == 0 and "player 8's A+ is their own 100.00 %" in out
+
+
 def test_an_individual_event_scored_by_imps_is_refused_in_one_line(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     db = new_individual(tmp_path, capsys, "--scoring", "imps")

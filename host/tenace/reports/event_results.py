@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -15,6 +15,7 @@ from tenace.reports.store_results import StorePairs, section_options
 from tenace.scoring.individual import score_individual_session
 from tenace.scoring.model import BoardResult, Penalty
 from tenace.scoring.pairs_methods import AnySessionScore, score_session
+from tenace.scoring.pairs_session import SessionScore
 from tenace.store.director import LogEntry, Publication, director_log, penalties, publication
 from tenace.store.encounters import section_boards, slot_count
 from tenace.store.event import EventInfo, event_info, partnerships
@@ -135,12 +136,15 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     if results:
         try:
             if kind == "individual":
-                session: AnySessionScore = _individual(conn, info, section, method, pairs, penalised, results)
+                session: AnySessionScore
+                session, revised = _individual(conn, info, section, method, pairs, penalised, results)
+                notes.extend(revised)
             else:
                 session = score_session(results, method, section_options(kind != "mitchell"), penalties=penalised)
         except ValueError as e:
             raise ResultsError(str(e)) from None
         report = session_report(session, pairs.named, method, title, plays)
+
         boards = tuple(replace(b, lines=tuple(_marked(b.board, line, marks) for line in b.lines))
                        for b in report.boards)
         report = replace(report, boards=boards)
@@ -161,9 +165,9 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
 
 
 def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, pairs: StorePairs,
-                penalised: Sequence[Penalty], results: Sequence[BoardResult]) -> AnySessionScore:
+                penalised: Sequence[Penalty], results: Sequence[BoardResult]) -> tuple[SessionScore, list[str]]:
     """An individual section ranked by player: its partnerships (the results' pairs) named by their players, "8+1",
-    and each player named by number."""
+    and each player named by number; and the notes of its players' Law 12C2(c) figures."""
     if method != "mp":
         raise ResultsError(f"an individual is ranked by matchpoints; this event is scored by {info.scoring}")
     if penalised:
@@ -179,7 +183,25 @@ def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method:
         for player, key in zip(players, partners[partnership], strict=True):
             names = names_of((members[player],), known) if player in members else None
             pairs.named[key] = Pair(str(player), None, shown, names=names)
-    return score_individual_session(results, partners)
+    session = score_individual_session(results, partners)
+    return session, _revised_notes(session, partners, pairs.named)
+
+
+def _revised_notes(session: SessionScore, partners: Mapping[str, tuple[str, str]],
+                   named: Mapping[str, Pair]) -> list[str]:
+    """A note for each player whose average Law 12C2(c) replaced by their own percentage: the board's line shows the
+    partnership's average, the player's total holds their own figure."""
+    notes = []
+    for board in session.boards:
+        for r in board.results:
+            for partnership in (r.ns_pair, r.ew_pair):
+                for player in partners.get(partnership, ()):
+                    side = session.revised.get(((board.section, board.board), player))
+                    if side is not None:
+                        average = side.average.value if side.average else "average"
+                        notes.append(f"board {board.board} table {r.table}: player {named[player].number}'s {average} "
+                                     f"is their own {side.percent} % (Law 12C2(c))")
+    return notes
 
 
 def _teams_section(conn: sqlite3.Connection, info: EventInfo, section: str,

@@ -37,7 +37,7 @@ def score_individual_session(results: Iterable[BoardResult], partners: Mapping[s
             raise ValueError(f"partnership {partnership} has results but no players")
     sums: dict[str, PairSums] = {}
     for board in session.boards:
-        key = (board.section, board.board)
+        key = (board.section, board.board)  # the key of SessionScore.revised
         for r, (ns, ew) in zip(board.results, board.figures, strict=True):
             if ns is None or ew is None:  # not played: the board counts for none of the four
                 continue
@@ -49,4 +49,4 @@ def score_individual_session(results: Iterable[BoardResult], partners: Mapping[s
                     acc.add(key, side, opponents)
     revised = revisions(sums, one_field)
     totals = {player: pair_total(player, acc, revised, None, one_field) for player, acc in sums.items()}
-    return SessionScore(one_field, session.boards, totals, tuple(rank_session(totals, None, one_field)))
+    return SessionScore(one_field, session.boards, totals, tuple(rank_session(totals, None, one_field)), revised)

@@ -49,6 +49,9 @@ class SessionScore:
     boards: tuple[BoardScore, ...]
     totals: dict[str, PairTotal]
     ranking: tuple[Placing, ...]  # field by field, best first
+    # Law 12C2(c) sides held in the totals but not on the boards, by (board key, contestant): an individual's
+    # players, whose partners on the board may keep the average.
+    revised: dict[tuple[BoardKey, str], SideScore] = field(default_factory=dict)
     _placings: dict[str, Placing] = field(default_factory=dict, repr=False, compare=False)
 
     def placing(self, pair: str) -> Placing:
