@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_mp_reference import POOL, options, reference_board, rows, shown
 
-from tenace.scoring import matchpoints
+from tenace.scoring import cross_imps, matchpoints
 from tenace.scoring.cross_imps import (
     _DIFF_MAX,
     PAIRWISE_MAX_DISTINCT,
@@ -107,3 +107,16 @@ def test_cross_imps_lines_kept_across_boards_are_exact(boards: list[dict[int, in
             want = Fraction(total, divisor) if n > 1 else Fraction(0)
             assert (line.ns_imps, line.ew_imps) == (want, -want)
             assert type(line.ns_imps) is Fraction
+
+
+def test_the_lines_kept_stay_bounded_and_exact_after_they_are_cleared() -> None:
+    """20 board sizes (20 divisors) of 2,000 distinct scores each: more than the cache keeps, which is cleared and
+    refilled, never past 8 divisors of 8,192 lines, and every line still exact."""
+    for n in range(2_000, 2_020):
+        scores = list(range(0, 10 * n, 10))
+        got = cross_imps_board(scores, CrossImpOptions())
+        assert len(cross_imps._LINES) <= cross_imps._DIVISORS_MAX
+        assert all(len(kept) <= cross_imps._LINES_MAX for kept in cross_imps._LINES.values())
+        low = sum(imps(scores[0] - o) for o in scores)
+        assert got.lines[0].ns_imps == Fraction(low, n - 1) and got.lines[-1].ns_imps == Fraction(-low, n - 1)
+

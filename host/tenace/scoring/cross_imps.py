@@ -219,12 +219,14 @@ def _board(unit: CrossImpUnit, results: int, comparisons: int, scores: list[int]
 
 
 _LINES: dict[int, dict[int, ImpLine]] = {}  # divisor -> total -> line
-_LINES_MAX = 65536
+# At most 8 divisors of 8,192 lines kept, 65,536 lines in all (a few MB): a session has one or two board sizes.
+_DIVISORS_MAX = 8
+_LINES_MAX = 8192
 
 
 def _lines(divisor: int) -> dict[int, ImpLine]:
     """The lines kept for boards of one divisor (of one size): they share their few hundred values."""
-    if len(_LINES) >= 256:
+    if len(_LINES) >= _DIVISORS_MAX:
         _LINES.clear()
     got: dict[int, ImpLine] = {}
     _LINES[divisor] = got
