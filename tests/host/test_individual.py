@@ -231,6 +231,9 @@ def test_an_individuals_results_show_each_players_law_12c2c_figure(tmp_path: Pat
                      "board 3 table 1: player 6's A+ is their own 100.00 % (Law 12C2(c))"]
     code, out, _ = tenace(capsys, "results", str(db), "--pair", "8")
     assert code == 0 and "player 8's A+ is their own 100.00 %" in out
+    code, _, err = tenace(capsys, "results", str(db), "--pair", "99")
+    assert code == 2 and err == ("tenace results: there is no player '99' with results in this event (players are "
+                                 "named like 1, 2, ...)\n")
 
 
 def test_an_individual_event_scored_by_imps_is_refused_in_one_line(tmp_path: Path,

@@ -279,11 +279,14 @@ def find_pair(sections: Sequence[SectionResults], text: str) -> tuple[SectionRes
         return (exact or found)[0]
     if found:
         raise ResultsError(f"pair {text!r} is ambiguous: say {' or '.join(p.label for _, p in found)}")
+    # An individual's players (numbers) before its partnerships ("8+1"), which `--pair` also takes.
+    who = "player" if any(s.report.settings.get("ranked") == "players" for s in sections) else "pair"
     known = sorted((p for s in sections for p in s.report.pairs()),
-                   key=lambda p: (p.section or "", p.direction or "", int(p.number) if p.number.isdigit() else 0))
+                   key=lambda p: (p.section or "", p.direction or "", not p.number.isdigit(),
+                                  int(p.number) if p.number.isdigit() else 0))
     shown = ", ".join(p.label for p in known[:2]) + (", ..." if len(known) > 2 else "")
-    raise ResultsError(f"there is no pair {text!r} with results in this event"
-                       + (f" (pairs are named like {shown})" if known else " (no results yet)"))
+    raise ResultsError(f"there is no {who} {text!r} with results in this event"
+                       + (f" ({who}s are named like {shown})" if known else " (no results yet)"))
 
 
 def scorecard(results: SectionResults, pair: Pair) -> Report:
