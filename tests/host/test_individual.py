@@ -64,6 +64,21 @@ def test_a_complete_individual_is_a_whist_design_and_passes_the_check(tables: in
     assert "partners: each of the" in report.observations[1] and "couples partners once" in report.observations[1]
 
 
+def keyed(db: Path, rounds: int, plays: dict[tuple[int, int], tuple[str, int]]) -> None:
+    """The 2-table individual's terminals store these results, {(table, round): (contract by North, tricks)}."""
+    conn = connect(db)
+    sign_in(conn, 1, "A", 1)
+    sign_in(conn, 2, "A", 2)
+    for e in individual(2, 1, rounds=rounds).encounters:
+        if (e.table, e.round) in plays:
+            contract, tricks = plays[e.table, e.round]
+            outcome = ingest(conn, IncomingResult(terminal=e.table, sequence=e.round, section="A", table=e.table,
+                                                  round=e.round, board=e.boards[0], ns_pair=e.ns_pair,
+                                                  ew_pair=e.ew_pair, contract=contract, declarer="N", tricks=tricks))
+            assert outcome.status is Status.STORED, outcome
+    conn.close()
+
+
 def test_a_shortened_individual_keeps_only_the_partnerships_that_sit_down() -> None:
     m = individual(3, 2, rounds=4)
     assert m.rounds == 4 and check(m).ok
@@ -175,17 +190,7 @@ def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pyte
     code, out, _ = tenace(capsys, "event", "show", "--db", str(db))
     assert "Individual (first 2 of 7 rounds), 2 tables, 2 rounds of 1 boards" in out
     assert "round  1 table  1: 8+1 (NS) v 2+4 (EW)  boards 1" in out
-    conn = connect(db)
-    sign_in(conn, 1, "A", 1)
-    sign_in(conn, 2, "A", 2)
-    plays = {(1, 1): ("4S", 10), (2, 1): ("3S", 10), (1, 2): ("4S", 9), (2, 2): ("4S", 9)}
-    for e in individual(2, 1, rounds=2).encounters:
-        contract, tricks = plays[e.table, e.round]
-        outcome = ingest(conn, IncomingResult(terminal=e.table, sequence=e.round, section="A", table=e.table,
-                                              round=e.round, board=e.boards[0], ns_pair=e.ns_pair,
-                                              ew_pair=e.ew_pair, contract=contract, declarer="N", tricks=tricks))
-        assert outcome.status is Status.STORED, outcome
-    conn.close()
+    keyed(db, 2, {(1, 1): ("4S", 10), (2, 1): ("3S", 10), (1, 2): ("4S", 9), (2, 2): ("4S", 9)})
     doc = json.loads(tenace(capsys, "results", str(db), "--json")[1])
     report = doc["sections"][0]["report"]
     ranking = {line["pair"]: (line["rank"], line["mp"], line["percent"]) for line in report["ranking"]}
@@ -206,18 +211,7 @@ def test_an_individuals_results_show_each_players_law_12c2c_figure(tmp_path: Pat
     """The three rounds of the Law 12C2(c) test above, through the event file: board 3 at table 1 adjusted to A+
     for both sides. Players 8 and 6 (100 % elsewhere) score 2 on it, their partners 3 and 4 keep 60 %."""
     db = new_individual(tmp_path, capsys, "--rounds", "3")
-    conn = connect(db)
-    sign_in(conn, 1, "A", 1)
-    sign_in(conn, 2, "A", 2)
-    plays = {(1, 1): ("4S", 10), (2, 1): ("3S", 10), (1, 2): ("4S", 10), (2, 2): ("4S", 9), (2, 3): ("2S", 8)}
-    for e in individual(2, 1, rounds=3).encounters:
-        if (e.table, e.round) in plays:
-            contract, tricks = plays[e.table, e.round]
-            outcome = ingest(conn, IncomingResult(terminal=e.table, sequence=e.round, section="A", table=e.table,
-                                                  round=e.round, board=e.boards[0], ns_pair=e.ns_pair,
-                                                  ew_pair=e.ew_pair, contract=contract, declarer="N", tricks=tricks))
-            assert outcome.status is Status.STORED, outcome
-    conn.close()
+    keyed(db, 3, {(1, 1): ("4S", 10), (2, 1): ("3S", 10), (1, 2): ("4S", 10), (2, 2): ("4S", 9), (2, 3): ("2S", 8)})
     code, _, err = tenace(capsys, "adjust", str(db), "--table", "1", "--board", "3", "--ns", "A+", "--ew", "A+",
                           "--why", "board fouled", "--who", "TD")
     assert code == 0, err
