@@ -43,6 +43,21 @@ def first_board_played(db: Path) -> None:
                                 ew_pair=e.ew_pair, contract="4S", declarer="N", tricks=10))
     conn.close()
 
+def keyed(db: Path, rounds: int, plays: dict[tuple[int, int], tuple[str, int]]) -> None:
+    """The 2-table individual's terminals store these results, {(table, round): (contract by North, tricks)}."""
+    conn = connect(db)
+    sign_in(conn, 1, "A", 1)
+    sign_in(conn, 2, "A", 2)
+    for e in individual(2, 1, rounds=rounds).encounters:
+        if (e.table, e.round) in plays:
+            contract, tricks = plays[e.table, e.round]
+            outcome = ingest(conn, IncomingResult(terminal=e.table, sequence=e.round, section="A", table=e.table,
+                                                  round=e.round, board=e.boards[0], ns_pair=e.ns_pair,
+                                                  ew_pair=e.ew_pair, contract=contract, declarer="N", tricks=tricks))
+            assert outcome.status is Status.STORED, outcome
+    conn.close()
+
+
 
 @pytest.mark.parametrize("tables", [2, 3, 4, 5])
 def test_a_complete_individual_is_a_whist_design_and_passes_the_check(tables: int) -> None:
@@ -62,21 +77,6 @@ def test_a_complete_individual_is_a_whist_design_and_passes_the_check(tables: in
     assert {partnered[c] for c in every} == {1} and {opposed[c] for c in every} == {2}
     assert set(report.meetings.values()) == {2}
     assert "partners: each of the" in report.observations[1] and "couples partners once" in report.observations[1]
-
-
-def keyed(db: Path, rounds: int, plays: dict[tuple[int, int], tuple[str, int]]) -> None:
-    """The 2-table individual's terminals store these results, {(table, round): (contract by North, tricks)}."""
-    conn = connect(db)
-    sign_in(conn, 1, "A", 1)
-    sign_in(conn, 2, "A", 2)
-    for e in individual(2, 1, rounds=rounds).encounters:
-        if (e.table, e.round) in plays:
-            contract, tricks = plays[e.table, e.round]
-            outcome = ingest(conn, IncomingResult(terminal=e.table, sequence=e.round, section="A", table=e.table,
-                                                  round=e.round, board=e.boards[0], ns_pair=e.ns_pair,
-                                                  ew_pair=e.ew_pair, contract=contract, declarer="N", tricks=tricks))
-            assert outcome.status is Status.STORED, outcome
-    conn.close()
 
 
 def test_a_shortened_individual_keeps_only_the_partnerships_that_sit_down() -> None:
