@@ -7,8 +7,8 @@ is several times faster there than CPython (0.06 against 0.25 ms for 26 boards o
 
 The timed region is the scoring call and nothing after it: the peer's `value`s are read off its games after its
 timing, and Tenace's exact figures (Fractions) are turned into floats for the comparison after its own, so neither
-side pays for the other's conversion. Both runtimes collect
-garbage as they always do: neither collector is switched off or tuned.
+side pays for the other's conversion. Both runtimes collect garbage as they always do: neither collector is
+switched off or tuned.
 
 What each side leaves per result is alike: the peer points each game at a figures object shared by equal scores
 (matchpointsNS/EW); matchpoint_board's BoardScore holds, per table, a reference to the (NS, EW) SideScores shared
