@@ -107,10 +107,7 @@ class HostSession:
         """Queue a message to a terminal, retransmitted until acknowledged; returns its first sequence number."""
         frames = frame_payloads(msg.TYPE, msg.encode())
         self._out.room(len(frames))
-        counter = self._seqs.get(terminal)
-        if counter is None:
-            counter = self._seqs[terminal] = self._counter(terminal, 1)
-        seq = counter.take(len(frames))
+        seq = self._seq_counter(terminal).take(len(frames))
         tagger = self._tagger_of(terminal)
         for i, (ftype, payload) in enumerate(frames):
             frame = encode_frame(tagger, True, ftype, terminal, seq + i, payload)
@@ -121,11 +118,14 @@ class HostSession:
         """A one-frame message to a terminal that is sent once and never retransmitted (a survey's PING: the loss is
         what it measures). Returns its sequence number and frame, for the caller to put on the air."""
         payload = msg.encode()
+        seq = self._seq_counter(terminal).take(1)
+        return seq, encode_frame(self._tagger_of(terminal), True, msg.TYPE, terminal, seq, payload)
+
+    def _seq_counter(self, terminal: int) -> SeqCounter:
         counter = self._seqs.get(terminal)
         if counter is None:
             counter = self._seqs[terminal] = self._counter(terminal, 1)
-        seq = counter.take(1)
-        return seq, encode_frame(self._tagger, True, msg.TYPE, terminal, seq, payload)
+        return counter
 
     def next_seq(self, terminal: int) -> int:
         counter = self._seqs.get(terminal)

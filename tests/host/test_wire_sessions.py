@@ -18,8 +18,9 @@ from tenace_wire.director_messages import (
     TravellerLine,
 )
 from tenace_wire.errors import DUPLICATE, NOT_MINE, NOT_SIGNED_IN, REPLAY, WRONG_TABLE, WireError
+from tenace_wire.field_messages import Ping
 from tenace_wire.frame import decode_frame, encode_frame
-from tenace_wire.frame_types import ACK, MAX_FRAME, OVERHEAD, RESULT, ROUND_PLAN
+from tenace_wire.frame_types import ACK, MAX_FRAME, OVERHEAD, PING, RESULT, ROUND_PLAN
 from tenace_wire.hand_record import HandRecord
 from tenace_wire.host_session import HostSession
 from tenace_wire.messages import decode_message
@@ -206,6 +207,8 @@ def test_pairing_with_the_club_key_and_a_terminals_own_keys_at_the_host() -> Non
     h.acknowledge(inbound)
     ack = h.due(0)[0]
     assert decode_frame(ack, Tagger(club_key), True).type == ACK and t.receive(ack, 0) is not None
+    _, ping = h.probe(12, Ping(number=1))  # a survey's PING too: under the event's key the terminal drops it
+    assert decode_frame(ping, Tagger(club_key), True).type == PING
     # Other terminals stay under the event's key; [] gives terminal 12 back to it.
     assert h.key_of(13) == code_key
     h.use_keys(12, [])
