@@ -11,7 +11,7 @@ host's inventory lists (`tenace terminals`). OK then starts the terminal as usua
 the test is the builder's, at the bench, not the players'.
 """
 
-from tenace_terminal.keypad_layout import LAYOUT
+from tenace_terminal.keypad_layout import LAYOUT, all_keys
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 from tenace_wire.field_messages import BATTERY, DISPLAY, FAILED, KEYS, PASSED, RADIO
@@ -32,11 +32,7 @@ class Screen(BaseScreen):
         super().__init__(app)
         self.stage = _KEYS
         self.seen = []
-        self.count = 0
-        for row in LAYOUT:
-            for name in row:
-                if name:
-                    self.count += 1
+        self.count = len(all_keys())
         self.backs = 0
         self.checks = 0
         self.ms = -1

@@ -10,6 +10,7 @@ from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.store.db import read_transaction
 from tenace.store.field import InventoryRow, inventory
 from tenace.store.link import pairings
+from tenace_wire.field_messages import CHECKS
 
 HELP = "list the event's terminals: table, firmware, battery, last heard, signal and loss, factory test, pairing"
 EPILOG = """\
@@ -75,7 +76,7 @@ def _line(row: InventoryRow, way: str | None) -> list[str]:
     link = f"{loss:g}% of {s.sent + s.retried}" if loss is not None else "-"
     factory = s.factory
     if s.factory == "failed":
-        failed = [c for c in ("keys", "display", "radio", "battery") if c not in s.checks]
+        failed = [c for c in CHECKS if c not in s.checks]
         factory += " (" + ", ".join(failed) + ")"
     return [str(row.terminal), where, s.firmware, battery, heard, signal, link, factory, paired]
 
