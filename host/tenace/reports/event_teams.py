@@ -16,8 +16,8 @@ from tenace.reports.json import to_document
 from tenace.reports.model import Board as ReportBoard
 from tenace.reports.model import Report, Room, RoomsResult, TeamMatch
 from tenace.reports.rescore import imps
+from tenace.scoring.imp_pairs_session import weighted_imps
 from tenace.scoring.imp_results import Award
-from tenace.scoring.imps import imps as imp_scale
 from tenace.scoring.model import Artificial, Average, Outcome, Played, Weighted
 from tenace.scoring.teams import ArtificialBoard, RoomScores, TeamBoard, TeamMatchOptions, score_team_match
 from tenace.store.encounters import section_rounds
@@ -173,17 +173,12 @@ def _board(board: int, open_room: Outcome, closed_room: Outcome) -> TeamBoard:
             home, away = home + _award(closed_room.ew), away + _award(closed_room.ns)
         return ArtificialBoard(board, home, away)
     if isinstance(open_room, Weighted) and isinstance(closed_room, Played):
-        net = _weighted(open_room, closed_room.ns_score)
+        net = weighted_imps(open_room, closed_room.ns_score)
         return ArtificialBoard(board, max(net, Fraction(0)), max(-net, Fraction(0)))
     if isinstance(closed_room, Weighted) and isinstance(open_room, Played):
-        net = -_weighted(closed_room, open_room.ns_score)  # the closed room's NS is the away team
+        net = -weighted_imps(closed_room, open_room.ns_score)  # the closed room's NS is the away team
         return ArtificialBoard(board, max(net, Fraction(0)), max(-net, Fraction(0)))
     raise _NotCompared(f"the rooms hold {_what(open_room)} and {_what(closed_room)}, which give no IMPs together")
-
-
-def _weighted(room: Weighted, other_ns: int) -> Fraction:
-    """Law 12C1(c) in IMPs: each component's IMPs against the other room, weighted (NS of the weighted room's view)."""
-    return sum((w * imp_scale(score - other_ns) for w, score in room.components), Fraction(0))
 
 
 def _what(o: Outcome) -> str:

@@ -109,9 +109,10 @@ def _weighted_line(r: BoardResult, board: ButlerBoard) -> ImpLine:
     if not board.scores_in_datum:
         raise ValueError(f"board {r.board} table {r.table}: an assigned score needs other results to form a datum")
     ns_side, ew_side = (outcome.ns, outcome.ew) if isinstance(outcome, Split) else (outcome, outcome)
-    return ImpLine(_weighted_imps(ns_side, board.datum), -_weighted_imps(ew_side, board.datum))
+    return ImpLine(weighted_imps(ns_side, board.datum), -weighted_imps(ew_side, board.datum))
 
 
-def _weighted_imps(score: Weighted, datum: Fraction) -> Fraction:
-    """NS's IMPs for a weighted score against the datum: the weighted sum of its components' IMPs."""
-    return sum((w * imps(s - datum) for w, s in score.components), Fraction(0))
+def weighted_imps(score: Weighted, against: Fraction | int) -> Fraction:
+    """Law 12C1(c) in IMPs: a weighted score's NS IMPs against a datum or the other room's NS score, the weighted sum
+    of its components' IMPs."""
+    return sum((w * imps(s - against) for w, s in score.components), Fraction(0))
