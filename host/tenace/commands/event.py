@@ -146,7 +146,7 @@ def run_new(args: argparse.Namespace) -> int:
     if args.movement == "swiss" and args.teams is None:
         raise UsageError("a Swiss needs its teams: give --teams FILE (a line a team, in seeding order)")
     scoring = _scoring(args.movement, args.scoring)
-    if args.teams is not None and args.movement not in ("teams", "swiss"):
+    if args.teams is not None and args.movement not in event_prompt.TEAM_MOVEMENTS:
         raise UsageError("--teams names the teams of a team event: give --movement teams (or swiss) too")
     named = read_teams_option(args.teams, "--teams") if args.teams is not None else []
     if args.movement == "swiss":
@@ -190,7 +190,7 @@ def _team(number: int, names: dict[int, str]) -> str:
 
 def _scoring(movement: str | None, scoring: str | None) -> str:
     """The event's scoring: as given, else matchpoints; a team match is scored in IMPs (and VPs), nothing else."""
-    if movement in ("teams", "swiss"):
+    if movement in event_prompt.TEAM_MOVEMENTS:
         if scoring not in (None, "imps"):
             raise UsageError(f"--scoring {scoring}: a team match is scored in IMPs and VPs (--scoring imps, the "
                              "default for teams)")

@@ -12,11 +12,14 @@ from tenace.movement import Movement, MovementError, howell, mitchell, nothing_t
 from tenace.movement.individual import individual
 
 Ask = Callable[[str], str]
+MOVEMENTS = ("mitchell", "howell", "individual", "teams", "swiss")
+_ONE_OF = ", ".join(MOVEMENTS[:-1]) + " or " + MOVEMENTS[-1]
+TEAM_MOVEMENTS = ("teams", "swiss")
 # What `event new` needs, in the order asked: the flag, the question, the default ("" for none).
 QUESTIONS = (
     ("db", "Event file to create", "club.sqlite"),
     ("name", "Event name, as printed on the results", ""),
-    ("movement", "Movement, mitchell, howell, individual, teams or swiss", "mitchell"),
+    ("movement", f"Movement, {_ONE_OF}", "mitchell"),
     ("tables", "Tables in play", "7"),
     ("boards_per_round", "Boards each round", "3"),
 )
@@ -24,8 +27,6 @@ QUESTIONS = (
 _OPTIONAL = {"movement": "mitchell"}
 _TRIES = 5
 
-MOVEMENTS = ("mitchell", "howell", "individual", "teams", "swiss")
-_ONE_OF = "mitchell, howell, individual, teams or swiss"
 # A movement's figures as `event new` names them in a refusal.
 OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "rounds": "--rounds",
            "phantom": "--half-table"}
@@ -61,8 +62,7 @@ def missing(args: argparse.Namespace) -> list[str]:
 
 def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool | None = None) -> None:
     """Ask for each missing flag (at a terminal), or refuse naming them (a script, a pipe: nobody to ask)."""
-    if args.movement in ("teams", "swiss") and args.tables is None:
-        args.tables = 2  # a team match has its two tables (a Swiss two a match, from its teams): nothing to ask
+    _team_tables(args)
     lacking = missing(args)
     if not lacking:
         for name, default in _OPTIONAL.items():
@@ -78,8 +78,13 @@ def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool 
     for name, question, default in QUESTIONS:
         if getattr(args, name) is None:
             setattr(args, name, _answer(args, name, question, default, ask))
-        if name == "movement" and args.movement in ("teams", "swiss") and args.tables is None:
-            args.tables = 2  # as above: the tables of a team match are not asked
+        if name == "movement":
+            _team_tables(args)
+
+
+def _team_tables(args: argparse.Namespace) -> None:
+    if args.movement in TEAM_MOVEMENTS and args.tables is None:
+        args.tables = 2  # a team match has its two tables (a Swiss two a match, from its teams): nothing to ask
 
 
 def _answer(args: argparse.Namespace, name: str, question: str, default: str, ask: Ask) -> object:
