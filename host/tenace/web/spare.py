@@ -73,16 +73,12 @@ def firmware_bundle(root: Path = FIRMWARE, board: Path = BOARD) -> bytes:
 class PageStation(BaseStation):
     """A spare terminal's page as a base station: one frame per WebSocket message each way (no SLIP)."""
 
-    def __init__(self, name: str, write: Callable[[bytes], None]) -> None:
-        super().__init__(name, write)
-        self._write_frame = write
-
     def packets(self, data: bytes) -> list[bytes]:
         return [data]
 
     def send(self, frames: list[bytes]) -> None:
         for frame in frames:
-            self._write_frame(frame)
+            self._write(frame)
 
 
 @dataclass
