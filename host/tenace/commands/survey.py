@@ -12,6 +12,7 @@ from typing import Any
 from tenace.collector.lock import collector_running
 from tenace.commands.options import add_event_file, event_file, in_range, open_event
 from tenace.errors import UsageError
+from tenace.reports.text import columns
 from tenace.store.db import read_transaction
 from tenace.store.field import SurveyLine, ask_survey, inventory, survey, survey_lines
 
@@ -66,8 +67,7 @@ def render(lines: list[SurveyLine], rssi: dict[int, int | None], seconds: int, i
         level = rssi.get(x.terminal)
         table.append([f"{x.section}{x.table}", str(x.terminal), str(x.pings), str(x.answered),
                       f"{lost:g}%" if lost is not None else "-", trip, f"{level} dBm" if level is not None else "-"])
-    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
-    out = [head] + ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in table]
+    out = [head, *columns(table)]
     silent = [x for x in lines if x.pings and not x.answered]
     if silent:
         out.append("no answer from " + ", ".join(f"{x.section}{x.table} (terminal {x.terminal})" for x in silent)

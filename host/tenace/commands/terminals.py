@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from tenace.commands.options import add_event_file, event_file, open_event
+from tenace.reports.text import columns
 from tenace.store.db import read_transaction
 from tenace.store.field import InventoryRow, inventory
 from tenace.store.link import pairings
@@ -89,8 +90,7 @@ def render(rows: list[InventoryRow], name: str, ways: dict[int, str] | None = No
     table = [["terminal", "table", "firmware", "battery", "last heard (UTC)", "signal", "loss", "factory test",
               "paired"]]
     table += [_line(row, ways.get(row.terminal)) for row in rows]
-    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in table]
+    lines = columns(table)
     reported = sum(1 for row in rows if row.status is not None)
     lines.append(f"{len(rows)} terminal(s), {reported} with a status report")
     return "\n".join(lines)

@@ -37,6 +37,12 @@ def pair_text(pair: Pair | None) -> str:
     return pair.label if pair else ""
 
 
+def columns(table: list[list[str]]) -> list[str]:
+    """Rows of cells as left-aligned columns two spaces apart (the field tools' tables), trailing blanks cut."""
+    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in table]
+
+
 def traveller_line(line: TravellerLine, imps: bool) -> str:
     """One traveller line: table, pairs, result, NS score and the figures of the method (MPs and %, or IMPs)."""
     table = f"table {line.table:>2}" if line.table is not None else _NO_TABLE
