@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -75,13 +76,13 @@ def render(lines: list[SurveyLine], rssi: dict[int, int | None], seconds: int, i
     return "\n".join(out)
 
 
-def wait_for(path: Path, survey_id: int, seconds: int, sleep: Callable[[float], None] = time.sleep,
-             clock: Callable[[], float] = time.monotonic) -> None:
-    """Until the collector has finished the survey; UsageError when it does not take it up or finish it."""
+def wait_for(conn: sqlite3.Connection, path: Path, survey_id: int, seconds: int,
+             sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> None:
+    """Until the collector has finished the survey (read on `conn`, in autocommit: each read sees its commits);
+    UsageError when it does not take it up or finish it."""
     start = clock()
     while True:
-        with open_event(path) as conn:
-            found = survey(conn, survey_id)
+        found = survey(conn, survey_id)
         if found is not None and found.finished is not None:
             return
         waited = clock() - start
@@ -103,10 +104,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no collector is running on {path}: start `tenace collect` with the base station, "
                              "let the terminals sign in, then survey")
         survey_id = ask_survey(conn, args.seconds, args.interval)
-    wait_for(path, survey_id, args.seconds)
-    with open_event(path) as conn, read_transaction(conn):
-        lines = survey_lines(conn, survey_id)
-        rssi = {row.terminal: row.status.rssi if row.status else None for row in inventory(conn)}
+        wait_for(conn, path, survey_id, args.seconds)
+        with read_transaction(conn):
+            lines = survey_lines(conn, survey_id)
+            rssi = {row.terminal: row.status.rssi if row.status else None for row in inventory(conn)}
     if args.json:
         print(json.dumps({"survey": survey_id, "seconds": args.seconds, "interval_ms": args.interval,
                           "terminals": [line_json(x, rssi.get(x.terminal)) for x in lines]}, indent=2))
