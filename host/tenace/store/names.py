@@ -69,10 +69,16 @@ def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, directio
     if any(not 1 <= n <= MAX_NUMBER for n in players) or players[0] == players[1]:
         raise EntryError(f"a pair is two different players, numbered 1 to {MAX_NUMBER}, not {players}")
     with transaction(conn):
-        conn.execute("INSERT INTO pair_players (section, pair, direction, first, second, who, at)"
-                     " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (section, pair, direction) DO UPDATE SET"
-                     " first = excluded.first, second = excluded.second, who = excluded.who, at = excluded.at",
-                     (section, pair, direction, players[0], players[1], who, timestamp()))
+        put_pair_players(conn, section, pair, direction, players, who, timestamp())
+
+
+def put_pair_players(conn: sqlite3.Connection, section: str, pair: int, direction: str, players: tuple[int, int],
+                     who: str, at: str) -> None:
+    """The pair's two players, replacing any named before; in the caller's transaction."""
+    conn.execute("INSERT INTO pair_players (section, pair, direction, first, second, who, at)"
+                 " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (section, pair, direction) DO UPDATE SET"
+                 " first = excluded.first, second = excluded.second, who = excluded.who, at = excluded.at",
+                 (section, pair, direction, players[0], players[1], who, at))
 
 
 def set_individual_player(conn: sqlite3.Connection, section: str, player: int, member: int, *, who: str) -> None:

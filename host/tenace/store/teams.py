@@ -11,7 +11,7 @@ from decimal import Decimal
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
 from tenace.store.errors import EntryError
-from tenace.store.names import MAX_NUMBER
+from tenace.store.names import MAX_NUMBER, put_pair_players
 
 MAX_TEAM = 499  # pairs 997 and 998: the store numbers pairs up to 999
 
@@ -71,10 +71,7 @@ def keep_teams(conn: sqlite3.Connection, teams: Sequence[Team], *, who: str, bye
                 continue
             for section in sections:
                 for pair, first, second in ((2 * t.number - 1, *t.players[:2]), (2 * t.number, *t.players[2:])):
-                    conn.execute("INSERT INTO pair_players (section, pair, direction, first, second, who, at)"
-                                 " VALUES (?, ?, '', ?, ?, ?, ?) ON CONFLICT (section, pair, direction) DO UPDATE SET"
-                                 " first = excluded.first, second = excluded.second, who = excluded.who,"
-                                 " at = excluded.at", (section, pair, first, second, who, at))
+                    put_pair_players(conn, section, pair, "", (first, second), who, at)
 
 
 def record_bye(conn: sqlite3.Connection, section: str, team: int, vps: Decimal) -> None:
