@@ -12,7 +12,7 @@ from tenace.commands.options import add_event_file, event_file, movement_error, 
 from tenace.errors import UsageError
 from tenace.movement import MovementError, check
 from tenace.movement.swiss import MAX_TEAMS, Match, Round, next_round
-from tenace.reports.event_teams import section_matches, standings, standings_text, swiss_played
+from tenace.reports.event_teams import TeamStanding, section_matches, standings, standings_text, swiss_played
 from tenace.store import EntryError, StoreError, add_section, create_event, event_info, login_name
 from tenace.store.db import read_transaction
 from tenace.store.teams import Team, byes, keep_teams, record_bye, team_names
@@ -98,7 +98,7 @@ def new_swiss(args: argparse.Namespace, teams: list[Team], scoring: str, seed: i
 
 def run_next_round(args: argparse.Namespace) -> int:
     with open_event(event_file(args)) as conn:
-        names, sections, played, boards = _so_far(conn)
+        names, sections, played, boards, table = _so_far(conn)
         if len(sections) == len(ROUND_SECTIONS):
             raise UsageError(f"the event has {len(sections)} rounds, sections A to Z: the terminals name no more")
         try:
@@ -107,8 +107,6 @@ def run_next_round(args: argparse.Namespace) -> int:
             raise movement_error(e, {"boards": "--boards"}) from None
         _checked(paired)
         rest = bye_vps(args.bye_vps)
-        every = [m for s in sections for m in section_matches(conn, s, team_names(conn), "")]
-        table = standings(every, team_names(conn), set(range(1, len(names) + 1)), byes(conn))
         section = ROUND_SECTIONS[len(sections)]
         try:
             add_section(conn, section, paired.movement)
@@ -121,8 +119,9 @@ def run_next_round(args: argparse.Namespace) -> int:
     return 0
 
 
-def _so_far(conn: sqlite3.Connection) -> tuple[tuple[str, ...], list[str], list[Match], int]:
-    """The teams' names, the rounds' sections, the matches played and the boards a match of the last round."""
+def _so_far(conn: sqlite3.Connection) -> tuple[tuple[str, ...], list[str], list[Match], int, list[TeamStanding]]:
+    """The teams' names, the rounds' sections, the matches played, the boards a match of the last round and the
+    standings, all read at one moment."""
     with read_transaction(conn):
         info = event_info(conn)
         if not info.sections or any(s.kind != "teams" for s in info.sections):
@@ -132,11 +131,14 @@ def _so_far(conn: sqlite3.Connection) -> tuple[tuple[str, ...], list[str], list[
             raise UsageError(f"a Swiss's rounds are sections A, B, C...; this event has {', '.join(sections)}")
         known = team_names(conn)
         names = seeded([Team(n, name) for n, name in known.items()], "the event's teams")
+        matches = [(s, section_matches(conn, s, known, "")) for s in sections]
+        rested = byes(conn)
         try:
-            played = swiss_played([(s, section_matches(conn, s, known, "")) for s in sections], byes(conn))
+            played = swiss_played(matches, rested)
         except ValueError as e:
             raise UsageError(str(e)) from None
-    return names, sections, played, info.sections[-1].boards_per_round
+    table = standings([m for _, ms in matches for m in ms], known, set(range(1, len(names) + 1)), rested)
+    return names, sections, played, info.sections[-1].boards_per_round, table
 
 
 def _checked(paired: Round) -> None:
