@@ -82,9 +82,11 @@ def event_results(conn: sqlite3.Connection, section: str | None = None) -> Event
                      if section in (None, name))
     table: tuple[TeamStanding, ...] = ()
     if any(s.kind == "teams" for s in info.sections):
+        # The matches of the sections just built, and of those `section` left out (standings read no title).
+        known, built = team_names(conn), {s.section: s.matches for s in sections}
         every = [m for s in info.sections if s.kind == "teams"
-                 for m in section_matches(conn, s.name, team_names(conn), "")]
-        table = tuple(standings(every, team_names(conn), teams_in_play(conn), byes(conn)))
+                 for m in (built[s.name] if s.name in built else section_matches(conn, s.name, known, ""))]
+        table = tuple(standings(every, known, teams_in_play(conn), byes(conn)))
     return EventResults(info, sections, published, table)
 
 
