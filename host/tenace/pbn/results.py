@@ -16,7 +16,7 @@ from fractions import Fraction
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
-from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, assigned
+from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, assigned, weights_text
 from tenace.scoring.teams import RoomScores
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract, parse_declarer, parse_vulnerability
@@ -121,7 +121,7 @@ def _assigned(cell: str, sign: int = 1) -> str | None:
     weights = [Fraction(w) for w, _, _ in parts]
     if any(w <= 0 for w in weights) or sum(weights) != 1:
         return None
-    return " ".join(f"{w}:{sign * int(s)}" for w, (_, _, s) in zip(weights, parts, strict=True))
+    return weights_text((w, sign * int(s)) for w, (_, _, s) in zip(weights, parts, strict=True))
 
 
 def raw_results(game: PbnGame, problems: list[LeftOut]) -> list[RawResult]:

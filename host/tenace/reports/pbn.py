@@ -11,7 +11,7 @@ from tenace.pbn.reader import PbnColumn, PbnGame, PbnTable
 from tenace.pbn.results import team_rooms
 from tenace.pbn.writer import write_pbn
 from tenace.reports.model import Report, TravellerLine
-from tenace.scoring.model import weight_parts
+from tenace.scoring.model import weight_parts, weights_text
 
 _MP_COLUMNS = [("Table", 2, "R"), ("Round", 2, "R"), ("PairId_NS", 2, "R"), ("PairId_EW", 2, "R"),
                ("Contract", 5, "L"), ("Declarer", 1, "R"), ("Result", 2, "R"), ("Score_NS", 6, "R"),
@@ -44,7 +44,7 @@ def assigned_cells(weights: str, ew_weights: str) -> tuple[str, str | None]:
     score (a split), from their side: NS -100 for EW is "100"."""
     def cell(text: str, sign: int) -> str:
         parts = [(w, sign * s) for w, s in weight_parts(text)]
-        return str(parts[0][1]) if len(parts) == 1 else " ".join(f"{w}:{s}" for w, s in parts)
+        return str(parts[0][1]) if len(parts) == 1 else weights_text(parts)
 
     return cell(weights, 1), cell(ew_weights, -1) if ew_weights else None
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 from tenace.movement import Movement
 from tenace.reports.model import EW, NS, Adjustment, Board, Pair, RankingLine, Report, TravellerLine
 from tenace.scoring.imp_pairs_session import ImpSessionScore
-from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, Split, Weighted
+from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, Split, Weighted, weights_text
 from tenace.scoring.pairs_methods import AnySessionScore
 from tenace.scoring.rounding import round_fraction, to_decimal
 from tenace_rules.board import dealer, vulnerability
@@ -33,11 +33,6 @@ def _side(side: Average | Fraction) -> str:
     return side.value if isinstance(side, Average) else f"{side}%"
 
 
-def _weights(score: Weighted) -> str:
-    """A weighted score as the store keeps it: "3/5:420 2/5:-50"."""
-    return " ".join(f"{w}:{s}" for w, s in score.components)
-
-
 def traveller_line(r: BoardResult, pairs: Mapping[str, Pair], play: Play | None) -> TravellerLine:
     """A result as the scoring engine took it, with what was played when it is known."""
     ns, ew = pairs.get(r.ns_pair, Pair(r.ns_pair)), pairs.get(r.ew_pair, Pair(r.ew_pair))
@@ -49,10 +44,11 @@ def traveller_line(r: BoardResult, pairs: Mapping[str, Pair], play: Play | None)
     if isinstance(outcome, Artificial):
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(_side(outcome.ns), _side(outcome.ew)))
     if isinstance(outcome, Weighted):
-        return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(weights=_weights(outcome)))
+        return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(weights=weights_text(outcome.components)))
     if isinstance(outcome, Split):
         return TravellerLine(r.table, r.round, ns, ew,
-                             adjustment=Adjustment(weights=_weights(outcome.ns), ew_weights=_weights(outcome.ew)))
+                             adjustment=Adjustment(weights=weights_text(outcome.ns.components),
+                                                       ew_weights=weights_text(outcome.ew.components)))
     return TravellerLine(r.table, r.round, ns, ew)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -96,6 +97,11 @@ def weight_parts(text: str) -> tuple[tuple[Fraction, int], ...]:
     """Weights of NS scores as the event file and tenace report write them, "1:620" or "3/5:620 2/5:-100", as
     (weight, NS score) pairs."""
     return tuple((Fraction(w), int(s)) for w, _, s in (part.partition(":") for part in text.split()))
+
+
+def weights_text(parts: Iterable[tuple[Fraction, int]]) -> str:
+    """(weight, NS score) pairs in the form `weight_parts` reads: "3/5:620 2/5:-100"."""
+    return " ".join(f"{w}:{s}" for w, s in parts)
 
 
 def assigned(weights: str, ew_weights: str | None = None) -> Weighted | Split:

@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from tenace.scoring.model import weights_text
 from tenace.store.model import IncomingResult, Kind, Refusal
 from tenace_rules.board import vulnerability
 from tenace_rules.contract import Contract
@@ -180,7 +181,7 @@ def weights_of(components: object) -> str:
     """Law 12C1(c) components (weight, NS score) as stored: "3/5:420 2/5:-50"; weights > 0, summing to 1."""
     if not isinstance(components, (list, tuple)) or not components:
         raise Bad("inconsistent", f"a weighted score is a list of (weight, NS score), not {show(components)}")
-    out: list[str] = []
+    out: list[tuple[Fraction, int]] = []
     total = Fraction(0)
     for part in components:
         if not isinstance(part, (list, tuple)) or len(part) != 2:
@@ -197,10 +198,10 @@ def weights_of(components: object) -> str:
             raise Bad("inconsistent", f"a weight must be a positive fraction such as 3/5, not {show(weight_value)}")
         score = whole(score_value, "a weighted component's NS score", -MAX_SCORE, MAX_SCORE, "inconsistent")
         total += weight
-        out.append(f"{weight}:{score}")
+        out.append((weight, score))
     if total != 1:
         raise Bad("inconsistent", f"the weights of a weighted score must add up to 1, not {total}")
-    return " ".join(out)
+    return weights_text(out)
 
 
 def entry_of(message: IncomingResult, *, from_terminal: bool = True, weights: object = None,
