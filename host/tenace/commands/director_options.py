@@ -1,5 +1,4 @@
-"""What the director's commands share: their options (the table and board, the result, who and why, --force), read
-into the director's inputs, the event file, and the director's refusals said with the options' names."""
+"""What the director's commands share: their options read into the director's inputs, the event file, the refusals."""
 
 from __future__ import annotations
 

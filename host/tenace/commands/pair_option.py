@@ -1,5 +1,4 @@
-"""A pair as a director writes it on the command line ("NS 3", "B-EW 7", a Howell's "7"): the director's parser,
-its refusals naming the option."""
+"""A pair as a director writes it on the command line ("NS 3"): the director's parser, refusals naming the option."""
 
 from __future__ import annotations
 

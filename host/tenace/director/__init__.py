@@ -1,2 +1,1 @@
-"""The director's actions (adjust, correct, erase, resolve, move, finish) on typed inputs, for the commands and the
-console alike: each front end parses its own arguments or form into these types and names its own fields."""
+"""The director's actions (adjust, correct, erase, resolve, move, finish) on typed inputs, for commands and console."""

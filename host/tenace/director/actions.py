@@ -1,5 +1,4 @@
-"""The director's actions on an open event file, each signed and logged; each returns its line of the director's log.
-The store's refusals (EntryError, LateChange) pass through; the inputs' are DirectorInputError."""
+"""The director's actions on an open event file, each signed and logged, each answering its director's log line."""
 
 from __future__ import annotations
 

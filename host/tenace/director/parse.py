@@ -1,5 +1,4 @@
-"""The director's inputs from their text (a command's options, a console's form) to their types; each refusal is a
-DirectorInputError naming the field at fault."""
+"""The director's inputs from their text (options, form fields) to their types; refusals name the field at fault."""
 
 from __future__ import annotations
 
