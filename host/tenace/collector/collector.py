@@ -27,7 +27,7 @@ first frame under a new key (`tenace problems` lists it). A terminal that paired
 a pairing with the code alone afterwards, also after a restart: a forged HELLO cannot downgrade it. A HELLO with
 another club key's id gets no offer either, and the director is told to flash that terminal again.
 
-Field tools. A terminal's STATUS is kept as its latest (tenace.store.field) for `tenace terminals`, and the
+Field tools. A terminal's STATUS is kept as its latest (tenace.store.terminal_reports) for `tenace terminals`, and the
 terminals heard are marked so in the event file at each flush. A survey asked for by `tenace survey` (a row in the
 event file, looked for every second) is run here, on whatever links this collector has (survey.py).
 """
@@ -56,15 +56,6 @@ from tenace.store import (
 from tenace.store import sign_in as store_sign_in
 from tenace.store.clock import timestamp
 from tenace.store.errors import EntryError
-from tenace.store.field import (
-    StatusReport,
-    finish_survey,
-    heard_terminals,
-    keep_status,
-    last_survey_id,
-    pending_survey,
-    start_survey,
-)
 from tenace.store.hand_records import board_hand_record
 from tenace.store.link import (
     PlayerNumbers,
@@ -76,6 +67,15 @@ from tenace.store.link import (
     stored_counts,
 )
 from tenace.store.movement_changes import changed_sections, movement_version
+from tenace.store.terminal_reports import (
+    StatusReport,
+    finish_survey,
+    heard_terminals,
+    keep_status,
+    last_survey_id,
+    pending_survey,
+    start_survey,
+)
 from tenace_wire.control import (
     ACCEPTED,
     ALREADY_STORED,

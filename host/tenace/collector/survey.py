@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from tenace.store.field import SurveyLine
+from tenace.store.terminal_reports import SurveyLine
 
 ANSWER_MS = 2_000
 
