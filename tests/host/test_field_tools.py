@@ -20,8 +20,8 @@ from tenace.collector import Collector, link_key
 from tenace.collector.lock import CollectorLock
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, sign_in
-from tenace.store.field import ask_survey, survey, survey_lines
 from tenace.store.link import record_pairing
+from tenace.store.terminal_reports import ask_survey, survey, survey_lines
 from tenace_wire import slip
 from tenace_wire.auth import Tagger
 from tenace_wire.control import STORED, Ack, PairOffer, SignInAnswer

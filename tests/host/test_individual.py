@@ -18,8 +18,8 @@ from tenace.movement import check
 from tenace.movement.individual import individual
 from tenace.movement.serial import movement_from_json, movement_to_json
 from tenace.scoring.individual import score_individual_session
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
+from tenace.scoring.mp_options import DEFAULT_OPTIONS
 from tenace.store import Status, connect, ingest, sign_in
 from tenace.store.link import PlayerNumbers, record_players
 from tenace.store.model import IncomingResult

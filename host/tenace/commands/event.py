@@ -13,6 +13,8 @@ from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
 from tenace.errors import UsageError
 from tenace.movement import MovementError, half_table, nothing_to_compare
+from tenace.movement.check import span
+from tenace.movement.model import team_of
 from tenace.store import (
     EntryError,
     StoreError,
@@ -26,7 +28,7 @@ from tenace.store import (
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS, partnerships
 from tenace.store.movement_changes import sit_outs
-from tenace.store.teams import Team, byes, keep_teams, team_names, team_of
+from tenace.store.teams import Team, byes, keep_teams, team_names
 from tenace.teams_file import TeamsFileError, read_teams_file
 from tenace_wire.frame_types import MAX_TERMINAL
 
@@ -330,15 +332,4 @@ def _import_file(conn: sqlite3.Connection, section: str, file: str) -> None:
         raise UsageError(f"{name}: no deal imported ({len(outcome.skipped)} skipped, listed above)")
     replaced = f", {len(outcome.replaced)} replacing another deal" if outcome.replaced else ""
     print(f"section {section}: {len(outcome.boards)} deal{'s' if len(outcome.boards) != 1 else ''} kept"
-          f" (boards {_spans(outcome.boards)}){replaced}, {len(outcome.skipped)} skipped")
-
-
-def _spans(boards: tuple[int, ...]) -> str:
-    """1-5, 7, 9-10."""
-    spans: list[list[int]] = []
-    for b in boards:
-        if spans and b == spans[-1][1] + 1:
-            spans[-1][1] = b
-        else:
-            spans.append([b, b])
-    return ", ".join(f"{a}-{z}" if z > a else str(a) for a, z in spans)
+          f" (boards {span(outcome.boards)}){replaced}, {len(outcome.skipped)} skipped")
