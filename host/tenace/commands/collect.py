@@ -18,7 +18,7 @@ from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service, progress
 from tenace.collector.settings import LEAD, PLAYER_NUMBERS, RESULT_ENTRY
 from tenace.collector.tcp_link import TcpServer, parse_listen, serve_tcp, write_port_file
-from tenace.commands.options import cannot_write, in_range, output_file
+from tenace.commands.options import add_event_file, cannot_write, in_range, output_file, with_event_file
 from tenace.errors import UsageError
 from tenace.store import StoreError, connect
 from tenace.terminal_sim.process import LANGUAGES
@@ -29,25 +29,25 @@ MAX_PROGRESS_S = 3600
 HELP = "collect results from the tables: the base station on a serial port, or the simulator over TCP"
 EPILOG = """\
 examples:
-  tenace collect --db club.sqlite --serial /dev/ttyUSB0            the base station on USB
-  tenace collect --db club.sqlite --serial COM3 --lead warn --traveller
-  tenace collect --db club.sqlite --listen 127.0.0.1:0 --port-file port.txt    for `tenace sim`
+  tenace collect club.sqlite --serial /dev/ttyUSB0                 the base station on USB
+  tenace collect club.sqlite --serial COM3 --lead warn --traveller
+  tenace collect club.sqlite --listen 127.0.0.1:0 --port-file port.txt         for `tenace sim`
 
 The pairing code is printed at start: key it at each terminal once. Terminals flashed with the club
 key (tenace flash --club-key; the file is $TENACE_CLUB_KEY or club.key in your configuration folder)
 pair with it, the others with the code alone: tenace problems lists which did which. Every result is stored in the
 event file before the table is told it is saved, so the collector may be stopped (Ctrl-C) or even
 killed and started again at any moment: nothing is lost or counted twice. A progress line is printed
-every few seconds. One collector at a time per event file: it holds FILE.lock beside the event file
+every few seconds. One collector at a time per event file: it holds EVENT.lock beside the event file
 while it runs. Exit code 0 when stopped, 2 when the event file or the port cannot be used."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("collect", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", type=Path, required=True, metavar="FILE", help="the event file")
+    add_event_file(p)
     add_collector_options(p, "--listen")
-    p.set_defaults(run=run)
+    p.set_defaults(run=with_event_file(run))  # run reads the event file as args.db
 
 
 def add_collector_options(p: argparse._ActionsContainer, radio_flag: str) -> None:
