@@ -5,9 +5,9 @@
 `board` is a terminal's hardware/<board>/board.py, as on the device. Its build() gets an I2C bus with an SSD1306
 model (and the PCF8574 of the ESP32-C3 build), a simulated key matrix that a scripted player's finger presses
 and releases key by key, a fake battery ADC, and a radio driver of the board's kind (espnow.ESPNow or
-micropython-lib's NRF24L01) whose air is the simulator's virtual radio: a TCP connection to tenace.sim.radio,
-SLIP-framed, as host/tenace/micropython/radio_terminal.py connects the simulator's own terminals. Writes what the
-table accepted to DIR/ID/accepted.txt (the simulator's format, tenace.sim.outcome.read_accepted), prints
+micropython-lib's NRF24L01) whose air is the simulator's virtual radio: a TCP connection to tenace.simulation.radio,
+SLIP-framed, as host/tenace/simulation/boards/radio_terminal.py connects the simulator's own terminals. Writes what the
+table accepted to DIR/ID/accepted.txt (the simulator's format, tenace.simulation.session.outcome.read_accepted), prints
 "PANEL ..." with what the display received and "DONE ID keys=N faults=N" when the host has every result.
 """
 

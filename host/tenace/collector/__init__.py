@@ -8,7 +8,7 @@
 - board_messages.py: a report's traveller or ranking as the wire messages the terminals show;
 - collector.py: Collector, frames in and frames out, no I/O of its own (like HostSession);
 - service.py: the asyncio loop (base stations, ticker, progress); tcp_link.py and serial_link.py: its transports.
-(tools/loopback.py puts terminals and a collector on a simulated channel, for the tests and a benchmark.)
+(tenace.simulation.loopback puts terminals and a collector on a simulated channel, for the tests and a benchmark.)
 """
 
 from tenace.collector.collector import Collector

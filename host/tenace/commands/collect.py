@@ -20,8 +20,8 @@ from tenace.collector.settings import LEAD, PLAYER_NUMBERS, RESULT_ENTRY
 from tenace.collector.tcp_link import TcpServer, parse_listen, serve_tcp, write_port_file
 from tenace.commands.options import cannot_write, in_range, output_file
 from tenace.errors import UsageError
+from tenace.simulation.terminal.process import LANGUAGES
 from tenace.store import StoreError, connect
-from tenace.terminal_sim.process import LANGUAGES
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The terminal app on the MicroPython unix port, pixel for pixel: keys in on stdin, SSD1306 frames out on stdout.
 
-Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPYPATH=firmware:host/tenace/micropython
-and TENACE_HOST_PORT the loopback port of the collector it serves (tenace/terminal_sim/table_host.py):
+Started by `tenace terminal` (tenace.simulation.terminal.process), with MICROPYPATH=firmware:<this folder>
+and TENACE_HOST_PORT the loopback port of the collector it serves (tenace.simulation.terminal.table_host):
     micropython terminal_main.py [lang=he] [storage=/tmp/dir] [rounds=3] [boards=3] [deals=1] [traveller=1]
 
 The line protocol on stdout, one message per line:

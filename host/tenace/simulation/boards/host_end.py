@@ -1,6 +1,6 @@
 """The simulated terminal's other end: its radio in memory, and the real collector behind it.
 
-Under CPython (pytest) the collector runs in this process (tenace.terminal_sim.table_host); under the
+Under CPython (pytest) the collector runs in this process (tenace.simulation.terminal.table_host); under the
 MicroPython unix port it runs in the CPython process that started this one, reached by a line protocol
 on the loopback port named by TENACE_HOST_PORT. Either way the terminal's frames are the real ones.
 """
@@ -113,7 +113,7 @@ class LocalHost(Questions):
         import tempfile
         from pathlib import Path
 
-        from tenace.terminal_sim.table_host import HostOptions, TableHost
+        from tenace.simulation.terminal.table_host import HostOptions, TableHost
 
         self._remove = shutil.rmtree
         self.folder = tempfile.mkdtemp(prefix="tenace-host-")
@@ -134,14 +134,16 @@ class LocalHost(Questions):
 
 
 class RemoteHost(Questions):
-    """A TableHost in the CPython process listening on TENACE_HOST_PORT (tenace.terminal_sim.table_host.serve)."""
+    """A TableHost in the CPython process listening on TENACE_HOST_PORT (tenace.simulation.terminal.table_host's
+    serve)."""
 
     def __init__(self, options):
         import socket
 
         port = os.getenv("TENACE_HOST_PORT")
         if not port:
-            raise OSError("TENACE_HOST_PORT is not set: start the table host first (tenace.terminal_sim.table_host)")
+            raise OSError("TENACE_HOST_PORT is not set: start the table host first"
+                          " (tenace.simulation.terminal.table_host)")
         self.sock = socket.socket()
         self.sock.connect(socket.getaddrinfo("127.0.0.1", int(port))[0][-1])
         # TCP_NODELAY (Linux: level 6, option 1): an exchange is written in small pieces, each to go at once.
@@ -210,9 +212,10 @@ class RemoteHost(Questions):
 
 
 def connect(options):
-    """The host for a simulated terminal: options as tenace.terminal_sim.table_host.HostOptions.from_json reads."""
+    """The host for a simulated terminal: options as HostOptions.from_json reads them
+    (tenace.simulation.terminal.table_host)."""
     try:
-        import tenace.terminal_sim.table_host  # noqa: F401  (CPython with tenace installed)
+        import tenace.simulation.terminal.table_host  # noqa: F401  (CPython with tenace installed)
     except ImportError:
         return RemoteHost(options)
     return LocalHost(options)

@@ -1,6 +1,6 @@
 """The simulator's terminal process on the MicroPython unix port: real terminal apps, scripted players, a TCP radio.
 
-Started by `tenace sim` (host/tenace/sim), with MICROPYPATH=<mpy-cross'd firmware>:host/tenace/micropython:
+Started by `tenace sim` (tenace.simulation.session), with MICROPYPATH=<mpy-cross'd firmware>:<this folder>:
     micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:A3,ID:B1...
 Each terminal is the real App (firmware/tenace_terminal) with a WireLink over its own TCP connection
 to the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed by

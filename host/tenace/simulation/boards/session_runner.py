@@ -16,7 +16,7 @@ AssertionError from the key or message that caused it, unless the Simulator was 
 (an interactive run).
 
 Run it directly to print the screens of a key script:
-    python3 host/tenace/micropython/session_runner.py 3 OK OK 4 S N K H + 1 OK
+    python3 host/tenace/simulation/boards/session_runner.py 3 OK OK 4 S N K H + 1 OK
 """
 
 # The app first: its message index is made while the heap is still empty and in one piece.
