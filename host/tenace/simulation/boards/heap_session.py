@@ -77,6 +77,8 @@ def main():
     gc.collect()
     code = gc.mem_alloc()
     storage = os.getenv("TENACE_JOURNAL_DIR")  # an empty folder of its own, made by the caller
+    if storage is None:
+        raise SystemExit("heap_session: TENACE_JOURNAL_DIR names an empty folder for the journal")
     devices = LeanDevices()
     display = TextGrid()
     app = App(devices, display, devices, devices, storage, devices)

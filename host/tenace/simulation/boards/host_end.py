@@ -32,7 +32,7 @@ class Radio:
         return self.loss > 0 and self.bits.getrandbits(16) < self.loss * 65536
 
     def send(self, frame):
-        if self.up and not (self.losing and peek_header(frame)[2] in self.losing) and not self.lost():
+        if self.up and not (self.losing and peek_header(frame)[2] in self.losing) and not self.lost():  # pyright: ignore[reportOptionalSubscript]
             self.to_host.append(bytes(frame))
 
     def deliver(self, frames):
@@ -63,6 +63,11 @@ def _by_number(answer):
 
 class Questions:
     """What the tests ask the host: read from its event file."""
+
+    def ask(self, name, *args):
+        """The host's answer to the question `name`, with `args` (LocalHost: in this process; RemoteHost: over
+        its TCP port)."""
+        raise NotImplementedError
 
     def result(self, round_, board):
         """The summary of what arrived last for `board` of round `round_` ("played v0 4S N 11 HK +450"), or None."""
@@ -113,7 +118,8 @@ class LocalHost(Questions):
         import tempfile
         from pathlib import Path
 
-        from tenace.simulation.terminal.table_host import HostOptions, TableHost
+        # CPython only, with tenace installed: pyright checks these programs against the unix port's stubs.
+        from tenace.simulation.terminal.table_host import HostOptions, TableHost  # pyright: ignore[reportMissingImports]
 
         self._remove = shutil.rmtree
         self.folder = tempfile.mkdtemp(prefix="tenace-host-")
@@ -215,7 +221,7 @@ def connect(options):
     """The host for a simulated terminal: options as HostOptions.from_json reads them
     (tenace.simulation.terminal.table_host)."""
     try:
-        import tenace.simulation.terminal.table_host  # noqa: F401  (CPython with tenace installed)
+        import tenace.simulation.terminal.table_host  # noqa: F401  # pyright: ignore[reportMissingImports]  (CPython)
     except ImportError:
         return RemoteHost(options)
     return LocalHost(options)

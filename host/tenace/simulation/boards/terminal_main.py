@@ -43,17 +43,19 @@ class FrameDevice(framebuf.FrameBuffer):
         # In slices: a device-sized heap has no 4 KB in one piece to spare for the whole frame's hex.
         view = memoryview(self.buffer)
         for start in range(0, len(self.buffer), 128):
-            out.write(hexlify(view[start:start + 128]).decode())
+            # hexlify takes any buffer (the stubs say bytes): a slice of the view, not a copy.
+            out.write(hexlify(view[start:start + 128]).decode())  # pyright: ignore[reportArgumentType]
         out.write("\n")
 
 
 class PixelSimulator(Simulator):
     """The headless simulator (link, collector, clock), with the real display."""
 
-    def new_display(self):
+    # Pixels in place of text lines, and press() returns no text: the screen went out on show().
+    def new_display(self):  # pyright: ignore[reportIncompatibleMethodOverride]
         return TextDisplay(FrameDevice())
 
-    def press(self, key):
+    def press(self, key):  # pyright: ignore[reportIncompatibleMethodOverride]
         # The pixels are the screen here: they went out on show(); there is no text to return.
         self.keypad.push(key)
         self.keys_pressed += 1
