@@ -24,11 +24,10 @@ needs_oracles = pytest.mark.oracles
 
 # The firmware's own tests import their helpers by bare name, as they do under MicroPython.
 sys.path.insert(0, str(FIRMWARE_TESTS))
-# The terminal app, its headless simulator (host/tenace/micropython) and the test harness (tools/sim) are
-# imported the same way by tests/terminal.
-SIM_HARNESS = ROOT / "tools" / "sim"
-sys.path[1:1] = [str(FIRMWARE), str(SIM_DIR), str(SIM_HARNESS)]
-# What tests and benchmarks share and the product does not ship: sample results, simulated scores, a loopback.
+# The terminal app and the simulator's MicroPython programs (host/tenace/simulation/boards) are imported the
+# same way by tests/terminal.
+sys.path[1:1] = [str(FIRMWARE), str(SIM_DIR)]
+# What tests and benchmarks share and the product does not ship: sample results, simulated scores.
 TOOLS = ROOT / "tools"
 sys.path.append(str(TOOLS))
 

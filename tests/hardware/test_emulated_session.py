@@ -20,11 +20,11 @@ from board_trees import TERMINALS, micropython_command, mpy_tree
 
 from tenace.collector.link_key import link_key
 from tenace.movement import mitchell
-from tenace.sim.event_setup import create_simulated_event
-from tenace.sim.faults import FaultRates
-from tenace.sim.outcome import compare, read_accepted
-from tenace.sim.processes import CollectorProcess
-from tenace.sim.radio import VirtualRadio
+from tenace.simulation.faults import FaultRates
+from tenace.simulation.radio import VirtualRadio
+from tenace.simulation.session.event_setup import create_simulated_event
+from tenace.simulation.session.outcome import compare, read_accepted
+from tenace.simulation.session.processes import CollectorProcess
 from tenace.store import current_results
 
 SEED = 5

@@ -13,6 +13,7 @@ from tenace.collector import Collector, Settings, link_key, pushes
 from tenace.collector import collector as collector_module
 from tenace.collector.link_key import LinkKey
 from tenace.movement import mitchell
+from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.store import EntryError, connect, create_event, finish_session, refusals
 from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy, hand_record, keep_analysis, keep_hand_record
 from tenace.store.movement_changes import set_presence
@@ -43,8 +44,6 @@ from tenace_wire.table_messages import (
     Request,
     Result,
 )
-
-from loopback import Channel, Loopback, SimulatedTerminal
 
 MOVEMENT = mitchell(3, 2)  # 3 tables, 3 rounds of 2 boards
 

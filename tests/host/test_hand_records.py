@@ -17,9 +17,9 @@ from tenace.deals.progress import Progress
 from tenace.movement import mitchell
 from tenace.pbn.reader import read_pbn
 from tenace.reports.json import from_document, to_document
+from tenace.simulation.terminal.table_host import fixed_analysis, fixed_deal
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hand_records import DoubleDummy, hand_records
-from tenace.terminal_sim.table_host import fixed_analysis, fixed_deal
 
 from conftest import ORACLES, needs_oracles
 from sample_results import session_results

@@ -14,11 +14,11 @@ from PIL import Image
 
 from tenace.cli import main
 from tenace.firmware_build import SIM_DIR, build, flat, package_tree
-from tenace.terminal_sim import interactive
-from tenace.terminal_sim.process import Options
-from tenace.terminal_sim.screen import DARK, LIT, half_blocks, png_image, screen_text
-from tenace.terminal_sim.scripted import parse_script, run_script, write_screens
-from tenace.terminal_sim.table_host import serve
+from tenace.simulation.terminal import interactive
+from tenace.simulation.terminal.process import Options
+from tenace.simulation.terminal.screen import DARK, LIT, half_blocks, png_image, screen_text
+from tenace.simulation.terminal.scripted import parse_script, run_script, write_screens
+from tenace.simulation.terminal.table_host import serve
 
 from conftest import FIRMWARE
 
