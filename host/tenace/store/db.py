@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+from tenace.store import ledger
 from tenace.store.errors import StoreError
 from tenace.store.schema import APPLICATION_ID, MIGRATIONS
 
@@ -69,6 +70,8 @@ def _configure(conn: sqlite3.Connection, path: Path) -> None:
     # FULL: a COMMIT is on disk before it returns, so an acknowledged result survives a power cut.
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
+    # The chain's triggers hash every row written (tenace.store.ledger).
+    ledger.register(conn)
 
 
 def migrate(conn: sqlite3.Connection, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:

@@ -98,6 +98,12 @@ def current_results(conn: sqlite3.Connection, section: str | None = None) -> lis
     return [s.current for s in states(conn, section).values() if s.current is not None and s.current.kind != "erased"]
 
 
+def damaged_results(conn: sqlite3.Connection, section: str | None = None) -> list[Version]:
+    """Every stored version that fails its check as it is read back (row_check), in the order stored: none of them
+    counts, and a slot whose latest result is damaged has no result until the director enters one."""
+    return [v for v in load_versions(conn, section=section) if v.damage]
+
+
 def conflicts(conn: sqlite3.Connection, section: str | None = None) -> list[Conflict]:
     return [Conflict(s.slot, s.heads, s.versions) for s in states(conn, section).values() if s.conflict]
 
@@ -111,7 +117,8 @@ def corrections(conn: sqlite3.Connection) -> list[Correction]:
 
 
 def missing_results(conn: sqlite3.Connection, section: str | None = None) -> list[Missing]:
-    """What the movement expects and is not in: no version yet, or erased. Conflicts and sit-outs are not missing."""
+    """What the movement expects and is not in: no version yet, or erased. Conflicts, damaged results and sit-outs are
+    not missing."""
     known = states(conn, section)
     rows = conn.execute(
         "SELECT b.section, b.round, b.table_no, b.board, e.ns_pair, e.ew_pair FROM encounter_board b "

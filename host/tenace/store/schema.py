@@ -506,6 +506,60 @@ CREATE TABLE swiss_bye (
 );
 """
 
+# Every change chained (tenace.store.ledger): the tables whose rows are the evening's evidence, each with its key
+# columns and every column, as they are at version 13. A row's content is the JSON array of its columns, and its digest
+# is SHA-256 of the previous digest and that content: an edit made outside Tenace no longer matches its content, and
+# a content edited to match breaks the chain from there on. tenace_digest() is registered on every connection that
+# writes (db.connect): a program without it cannot add a result without dropping these triggers first.
+CHAINED: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("result", ("id",), ("id", "section", "table_no", "round", "board", "version", "ns_pair", "ew_pair", "kind",
+                         "contract", "declarer", "tricks", "lead", "ns_score", "ns_adjust", "ew_adjust", "weights",
+                         "ew_weights", "source", "terminal", "frame", "revision", "who", "at", "why")),
+    ("result_supersedes", ("result", "supersedes"), ("result", "supersedes")),
+    ("director_action", ("id",), ("id", "at", "who", "why", "action", "detail", "result", "forced")),
+    ("pair_penalty", ("action",), ("action", "section", "pair", "direction", "amount", "unit", "board")),
+    ("publication", ("action",), ("action", "correction_minutes")),
+    ("presence", ("action", "section", "field", "pair", "first_round"),
+     ("action", "section", "field", "pair", "first_round", "last_round", "present")),
+    ("table_closure", ("action", "section", "table_no"), ("action", "section", "table_no", "first_round")),
+    ("pair_swap", ("action",), ("action", "section", "field", "first_pair", "second_pair", "first_round")),
+)
+
+
+def _json(prefix: str, columns: tuple[str, ...]) -> str:
+    return "json_array(" + ", ".join(f"{prefix}{c}" for c in columns) + ")"
+
+
+_V13 = """
+-- The chain of every change: an entry per row of the tables in CHAINED, in the order written. `digest` is filled by
+-- ledger_digest below as the entry is added, from the entry before it.
+CREATE TABLE ledger (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    key TEXT NOT NULL,
+    content TEXT NOT NULL,
+    digest TEXT CHECK (digest IS NULL OR length(digest) = 64)
+);
+CREATE INDEX ledger_by_row ON ledger(source, key);
+CREATE TRIGGER ledger_digest AFTER INSERT ON ledger
+BEGIN
+    UPDATE ledger SET digest = tenace_digest(
+        coalesce((SELECT digest FROM ledger WHERE id < NEW.id ORDER BY id DESC LIMIT 1), ''), NEW.content)
+    WHERE id = NEW.id;
+END;
+CREATE TRIGGER ledger_append_only_u BEFORE UPDATE ON ledger WHEN OLD.digest IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'the chain of changes is append-only'); END;
+CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
+BEGIN SELECT RAISE(ABORT, 'the chain of changes is append-only'); END;
+""" + "".join(f"""
+CREATE TRIGGER {table}_chained AFTER INSERT ON {table}
+BEGIN
+    INSERT INTO ledger (source, key, content) VALUES ('{table}', {_json("NEW.", key)}, {_json("NEW.", columns)});
+END;
+INSERT INTO ledger (source, key, content)
+    SELECT '{table}', {_json("", key)}, {_json("", columns)} FROM {table} ORDER BY {", ".join(key)};
+""" for table, key, columns in CHAINED)
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12))
+                                          (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13))
