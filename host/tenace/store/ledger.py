@@ -1,9 +1,10 @@
-"""The chain of every change in an event file: each result version and director's action hashed with the one before.
+"""The chain of every change in an event file, each entry hashed with the one before.
 
-The triggers of schema version 13 add an entry for every row written to a table of schema.CHAINED, inside the
-transaction that writes it; this module gives them their hash function and checks the chain: an entry whose digest
-does not follow from the one before, a row whose columns are no longer what was chained (named by field), a row
-nobody chained (added with the triggers dropped) and a chained row that is gone."""
+The triggers of schema version 13 add an entry for every row written, changed or deleted in a table of
+schema.CHAINED (the results' versions, the director's actions, the movement, names, deals), inside the transaction
+that writes it; this module gives them their hash function and checks the chain: an entry whose digest does not
+follow from the one before, a row whose columns are no longer what was chained last (named by field), a row nobody
+chained (added with the triggers dropped) and a chained row that is gone."""
 
 from __future__ import annotations
 
@@ -50,31 +51,30 @@ class Break:
 def check(conn: sqlite3.Connection) -> tuple[list[Break], int]:
     """Every break in the chain and in the rows it covers, and how many entries it has."""
     breaks: list[Break] = []
-    chained: dict[tuple[str, str], object] = {}
+    latest: dict[tuple[str, str], object] = {}  # each row's latest chained content (None: deleted)
     previous = ""
     count = 0
     for entry_id, source, key, content, found in conn.execute(
             "SELECT id, source, key, content, digest FROM ledger ORDER BY id"):
         count += 1
-        text = content if isinstance(content, str) else repr(content)
+        text = content if isinstance(content, str) else ascii(content)
         expected = digest(previous, text)
         if found != expected:
             breaks.append(Break("ledger", str(entry_id), f"the digest of the entry for {source} {key} does not follow "
                                 "from the entry before it: the chain itself was changed"))
         previous = found if isinstance(found, str) else expected
-        chained[(str(source), str(key))] = _parsed(text)
+        latest[(str(source), str(key))] = _parsed(text)
     for table, key_columns, columns in CHAINED:
-        rows = conn.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(key_columns)}").fetchall()
-        for row in rows:
+        for row in conn.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(key_columns)}"):
             values = list(row)
             key = _key([values[columns.index(c)] for c in key_columns])
-            was = chained.pop((table, key), None)
+            was = latest.pop((table, key), None)
             if was is None:
                 breaks.append(Break(table, key, "is in no entry of the chain: it was added outside Tenace"))
-                continue
-            breaks.extend(Break(table, key, what) for what in _differences(columns, values, was))
+            else:
+                breaks.extend(Break(table, key, what) for what in _differences(columns, values, was))
     breaks.extend(Break(source, key, "was chained and is no longer in the file: it was deleted outside Tenace")
-                  for source, key in chained)
+                  for (source, key), was in latest.items() if was is not None)
     return breaks, count
 
 
@@ -84,10 +84,11 @@ def _key(values: list[object]) -> str:
 
 
 def _parsed(content: str) -> object:
+    """An entry's content as chained: the row's column values, None for a deleted row, "" when unreadable."""
     try:
         return json.loads(content)
     except ValueError:
-        return None
+        return ""
 
 
 def _differences(columns: tuple[str, ...], values: list[object], chained: object) -> list[str]:
