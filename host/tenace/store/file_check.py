@@ -46,9 +46,8 @@ def _check(conn: sqlite3.Connection, found: FileCheck) -> None:
     if found.version != schema_version():
         faults.append(f"schema version {found.version}, not this Tenace's {schema_version()}")
     integrity = [str(r[0]) for r in conn.execute(f"PRAGMA integrity_check({_SQLITE_FAULTS})")]
-    if integrity != ["ok"]:
-        faults.extend(f"SQLite integrity check: {line}" for line in integrity)
-        return
+    # Read on even so: what can be read is named row by row below (a page SQLite cannot read stops it there).
+    faults.extend(f"SQLite integrity check: {line}" for line in integrity if line != "ok")
     faults.extend(f"a {table} row refers to a missing {parent} row (rowid {rowid})"
                   for table, rowid, parent, _ in conn.execute("PRAGMA foreign_key_check"))
     faults.extend(schema_differences(conn))
