@@ -112,7 +112,7 @@ def corrections(conn: sqlite3.Connection) -> list[Correction]:
     """Every version that replaced others, or was entered by the director, in the order made."""
     versions = load_versions(conn)
     by_id = {v.id: v for v in versions}
-    return [Correction(v, tuple(by_id[i] for i in v.supersedes)) for v in versions
+    return [Correction(v, tuple(by_id[i] for i in v.supersedes if i in by_id)) for v in versions
             if v.supersedes or v.source == "director"]
 
 

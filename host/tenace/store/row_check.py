@@ -7,11 +7,13 @@ it is named to the director and never scored."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
 from tenace.scoring.model import weight_parts
+from tenace.store.errors import StoreError
 from tenace.store.model import IncomingResult
 from tenace.store.validate import MAX_REVISION, MAX_TERMINAL, Bad, entry_of, show, text, whole
 
@@ -19,6 +21,8 @@ from tenace.store.validate import MAX_REVISION, MAX_TERMINAL, Bad, entry_of, sho
 _COMPARED = ("section", "table", "round", "board", "ns_pair", "ew_pair", "kind", "contract", "declarer", "tricks",
              "lead", "ns_score", "ns_adjust", "ew_adjust", "weights", "ew_weights")
 _SOURCES = ("terminal", "director")
+# A column's kind for `sound`: ("int", low, high), ("text", longest), ("choice", *values), ("time",), ("fraction",).
+Column = tuple[object, ...]
 # The movement at a table in a round: (NS pair, EW pair, the boards played there).
 Seat = tuple[int, int, frozenset[int]]
 # The row's fields that entry_of checks, as a message from a table would carry them.
@@ -42,7 +46,9 @@ def _check(row: Mapping[str, object], seats: Mapping[tuple[str, int, int], Seat]
     if source not in _SOURCES:
         raise Bad("", f"source must be terminal or director, not {show(source)}")
     text(row["who"], "who", 200, "")
-    text(row["at"], "the time it was entered", 40, "")
+    at = row["at"]
+    if type(at) is not str or len(at) > 40 or not _is_time(at):
+        raise Bad("", f"the time it was entered, {show(at)}, is not a time")
     if row["why"] is not None:
         text(row["why"], "why", 2000, "")
     if source == "terminal":
@@ -84,3 +90,60 @@ def _weights(value: object, name: str) -> tuple[tuple[Fraction, int], ...] | Non
         return weight_parts(value)
     except (ValueError, ZeroDivisionError):
         raise Bad("", f"{name} {show(value)} are not weight:NS score pairs") from None
+
+
+class DamagedFile(StoreError):
+    """A row of the event file that Tenace did not write as it reads now: named, refused as a whole."""
+
+    def __init__(self, table: str, key: object, what: str) -> None:
+        super().__init__(f"the event file is damaged: {table} {show(key)}: {what} (tenace check lists what is wrong)")
+
+
+def sound(table: str, key: object, column: str, value: object, kind: Column) -> None:
+    """DamagedFile unless a stored value is of its column's kind: ("int", low, high), ("text", longest),
+    ("choice", values...), ("time",), ("fraction",); a kind ending in "?" also takes None."""
+    name, *limits = kind
+    assert isinstance(name, str)
+    if name.endswith("?"):
+        if value is None:
+            return
+        name = name[:-1]
+    ok = False
+    if name == "int":
+        ok = type(value) is int and limits[0] <= value <= limits[1]  # type: ignore[operator]
+    elif name == "text":
+        ok = type(value) is str and 0 < len(value) <= limits[0] and value.isprintable()  # type: ignore[operator]
+    elif name == "choice":
+        ok = value in limits
+    elif name == "time":
+        ok = type(value) is str and len(value) <= 40 and _is_time(value)
+    elif name == "fraction":
+        ok = type(value) is str and len(value) <= 20 and _is_fraction(value)
+    if not ok:
+        raise DamagedFile(table, key, f"{column} is {show(value)}")
+
+
+def _is_time(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_fraction(text: str) -> bool:
+    try:
+        return Fraction(text) >= 0
+    except (ValueError, ZeroDivisionError):
+        return False
+
+
+def checked_rows(table: str, columns: Mapping[str, Column], rows: Iterable[Sequence[Any]]) -> list[Sequence[Any]]:
+    """The rows read from `table`, each value checked against its column's kind (`sound`); the first value is the
+    row's key, as a refusal names it."""
+    out = []
+    for row in rows:
+        for (column, kind), value in zip(columns.items(), row, strict=True):
+            sound(table, row[0], column, value, kind)
+        out.append(row)
+    return out

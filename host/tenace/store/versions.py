@@ -171,6 +171,7 @@ def _version(row: Any, seats: Mapping[tuple[str, int, int], Seat]) -> Version:
     shown: dict[str, Any] = {name: value if value is None or type(value) in (str, int) else ascii(value)
                              for name, value in values.items()}
     shown.update({name: values[name] if type(values[name]) is int else 0 for name in ("id", *_SLOT_NUMBERS)})
+    shown["section"] = values["section"] if type(values["section"]) is str else ascii(values["section"])
     shown["kind"] = "damaged"
     return Version(**shown, supersedes=ids, damage=problem)
 
