@@ -8,8 +8,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from tenace.scoring.matchpoints import MAGIC_CONTEST_FFB
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
+from tenace.scoring.mp_options import MAGIC_CONTEST_FFB
 from tenace.scoring.pairs_session import score_pairs_session
 
 # Typical spreads of NS scores on a board, so boards have many ties as in real play.

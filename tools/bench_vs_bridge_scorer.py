@@ -32,8 +32,9 @@ from typing import Any
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit, cross_imps_board
 from tenace.scoring.imp_results import ImpLine
-from tenace.scoring.matchpoints import BoardScore, Factoring, MatchpointOptions, matchpoint_board, mp1_raw
+from tenace.scoring.matchpoints import BoardScore, matchpoint_board, mp1_raw
 from tenace.scoring.model import BoardResult, Played
+from tenace.scoring.mp_options import Factoring, MatchpointOptions
 
 from simulated_scores import realistic_board
 

@@ -63,10 +63,10 @@ def test_each_action_is_recorded_with_who_when_and_why(event: Path, capsys: pyte
     code, out, _ = tenace(capsys, "results", db)
     assert "[TD: decided]" in out and "[TD: adjusted]" in out and "[TD: corrected]" in out
     assert "(Law 90 penalty -" in out and "published at" in out
-    code, out, _ = tenace(capsys, "problems", "--db", db)
+    code, out, _ = tenace(capsys, "problems", db)
     assert "DIRECTOR'S LOG: 9 (finished at" in out and "penalty by TD Ana: section A NS 2" in out
     assert "CONFLICTS: none" in out
-    problems = json.loads(tenace(capsys, "problems", "--db", db, "--json")[1])
+    problems = json.loads(tenace(capsys, "problems", "--db", db, "--json")[1])  # --db: EVENT's alias
     assert [e["action"] for e in problems["director_log"]][-1] == "finish"
     assert problems["published"]["correction_minutes"] == 30
 

@@ -94,7 +94,7 @@ def test_a_missing_event_file_is_one_line(tmp_path: Path, capsys: pytest.Capture
 
 def test_a_half_table_event_and_its_late_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "half.sqlite"
-    code, out, err = tenace(capsys, "event", "new", "--db", str(path), "--name", "Half", "--tables", "5",
+    code, out, err = tenace(capsys, "event", "new", str(path), "--name", "Half", "--tables", "5",
                             "--boards-per-round", "3", "--half-table")
     assert (code, err) == (0, "") and "NS 5 missing (a half table)" in out
     conn = connect(path)
@@ -105,8 +105,8 @@ def test_a_half_table_event_and_its_late_pair(tmp_path: Path, capsys: pytest.Cap
     conn = connect(path)
     assert len(missing_results(conn)) == 69
     conn.close()
-    code, out, _ = tenace(capsys, "event", "show", "--db", str(path))
+    code, out, _ = tenace(capsys, "event", "show", str(path))
     assert code == 0 and out.count("sit-out: NS 5 absent") == 2 and "round  3 table  5: NS  5 v EW  3" in out
-    code, _, err = tenace(capsys, "event", "new", "--db", str(tmp_path / "t.sqlite"), "--name", "T", "--tables",
+    code, _, err = tenace(capsys, "event", "new", str(tmp_path / "t.sqlite"), "--name", "T", "--tables",
                           "2", "--boards-per-round", "3", "--half-table")
     assert code == 2 and "nothing to compare" in err

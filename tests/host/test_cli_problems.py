@@ -27,7 +27,7 @@ def tenace(*args: str) -> subprocess.CompletedProcess[str]:
 def event(tmp_path: Path) -> Path:
     """A 5-table event, rounds 1-2 in and one board of round 3, with a conflict, refusals and a correction."""
     path = tmp_path / "club.sqlite"
-    proc = tenace("event", "new", "--db", str(path), "--name", "Tuesday pairs", "--tables", "5",
+    proc = tenace("event", "new", str(path), "--name", "Tuesday pairs", "--tables", "5",
                   "--boards-per-round", "3", "--date", "2024-05-14")
     assert proc.returncode == 0, proc.stderr
     assert "Mitchell, 5 tables, 5 rounds of 3 boards" in proc.stdout
@@ -52,26 +52,31 @@ def event(tmp_path: Path) -> Path:
 
 def test_event_commands_create_show_and_seat(tmp_path: Path) -> None:
     path = tmp_path / "e.sqlite"
-    assert tenace("event", "new", "--db", str(path), "--name", "X", "--tables", "4",
+    assert tenace("event", "new", str(path), "--name", "X", "--tables", "4",
                   "--boards-per-round", "2").returncode == 0
-    show = tenace("event", "show", "--db", str(path))
+    show = tenace("event", "show", str(path))
     assert show.returncode == 0 and "skip Mitchell, 4 tables, 3 rounds of 2 boards" in show.stdout
     assert "round  1 table  1: NS  1 v EW  1  boards 1 2" in show.stdout
     assert "terminals: none signed in" in show.stdout
-    seat = tenace("event", "seat", "--db", str(path), "--terminal", "77", "--table", "3")
+    seat = tenace("event", "seat", str(path), "--terminal", "77", "--table", "3")
     assert seat.returncode == 0 and "terminal 77 is at section A table 3" in seat.stdout
-    show = tenace("event", "show", "--db", str(path))
+    show = tenace("event", "show", str(path))
     assert "terminal 77: section A table 3, signed in " in show.stdout and "last heard never, 0 stored" in show.stdout
+    # --db FILE, the older form, is the same as EVENT.
+    seat = tenace("event", "seat", "--db", str(path), "--terminal", "78", "--table", "4")
+    assert seat.returncode == 0 and "terminal 78 is at section A table 4" in seat.stdout
+    alias = tenace("event", "show", "--db", str(path))
+    assert alias.returncode == 0 and "terminal 78: section A table 4" in alias.stdout
     for args, message in [
-        (["event", "new", "--db", str(path), "--name", "X", "--tables", "4", "--boards-per-round", "2"],
+        (["event", "new", str(path), "--name", "X", "--tables", "4", "--boards-per-round", "2"],
          "never overwritten"),
-        (["event", "new", "--db", str(tmp_path / "f.sqlite"), "--name", "X", "--tables", "1",
+        (["event", "new", str(tmp_path / "f.sqlite"), "--name", "X", "--tables", "1",
           "--boards-per-round", "2"], "at least 2 tables"),
-        (["event", "new", "--db", str(tmp_path / "g.sqlite"), "--name", "X", "--tables", "3",
+        (["event", "new", str(tmp_path / "g.sqlite"), "--name", "X", "--tables", "3",
           "--boards-per-round", "2", "--date", "14/05/2024"], "YYYY-MM-DD"),
-        (["event", "seat", "--db", str(path), "--terminal", "7", "--table", "9"], "tables 1 to 4"),
-        (["event", "show", "--db", str(tmp_path / "none.sqlite")], "no such event file"),
-        (["problems", "--db", str(tmp_path / "none.sqlite")], "no such event file"),
+        (["event", "seat", str(path), "--terminal", "7", "--table", "9"], "tables 1 to 4"),
+        (["event", "show", str(tmp_path / "none.sqlite")], "no such event file"),
+        (["problems", str(tmp_path / "none.sqlite")], "no such event file"),
     ]:
         proc = tenace(*args)
         assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
@@ -82,10 +87,22 @@ def test_every_command_has_help() -> None:
     for args in (["event"], ["event", "new"], ["event", "show"], ["event", "seat"], ["problems"]):
         proc = tenace(*args, "--help")
         assert proc.returncode == 0 and "usage: tenace" in proc.stdout
+        if args != ["event"]:  # the event file is EVENT, --db its alias
+            assert "[EVENT]" in proc.stdout and "--db EVENT" in proc.stdout and "alias of EVENT" in proc.stdout
+
+
+def test_the_event_file_is_given_once() -> None:
+    for args in (["problems"], ["event", "show"], ["event", "seat", "--terminal", "1", "--table", "1"]):
+        proc = tenace(*args)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert f"name the event file: tenace {' '.join(args[:2] if args[0] == 'event' else args)} EVENT" in proc.stderr
+        proc = tenace(*args, "a.sqlite", "--db", "b.sqlite")
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "the event file given twice (a.sqlite and --db b.sqlite)" in proc.stderr
 
 
 def test_problems_lists_conflicts_refusals_missing_results_and_corrections(event: Path) -> None:
-    proc = tenace("problems", "--db", str(event))
+    proc = tenace("problems", str(event))
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert out.startswith("Tuesday pairs, 2024-05-14, matchpoints")
@@ -105,7 +122,7 @@ def test_problems_lists_conflicts_refusals_missing_results_and_corrections(event
 
 
 def test_problems_json_holds_the_same_list(event: Path) -> None:
-    proc = tenace("problems", "--db", str(event), "--json")
+    proc = tenace("problems", str(event), "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["event"]["name"] == "Tuesday pairs"
@@ -124,6 +141,7 @@ def test_problems_json_holds_the_same_list(event: Path) -> None:
 def test_problems_on_a_quiet_event_says_none(tmp_path: Path) -> None:
     path = tmp_path / "quiet.sqlite"
     tenace("event", "new", "--db", str(path), "--name", "Quiet", "--tables", "3", "--boards-per-round", "2")
+    assert path.exists()  # --db FILE, the older form, is the same as EVENT
     proc = tenace("problems", "--db", str(path))
     assert proc.returncode == 0
     assert "CONFLICTS: none" in proc.stdout and "REFUSED FRAMES: none" in proc.stdout

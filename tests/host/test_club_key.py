@@ -103,7 +103,7 @@ def test_a_terminal_with_the_club_key_and_one_without_both_sign_in_and_store_res
     assert "terminal 102 paired with the code alone" in caplog.text
     assert "terminal 101 signed in at section A table 1, round 1 (club key)" in caplog.text
     # The director sees which terminal paired which way.
-    code, out, err = tenace(capsys, "problems", "--db", str(db_path))
+    code, out, err = tenace(capsys, "problems", str(db_path))
     assert code == 0, err
     part = out[out.index("TERMINALS PAIRED"):].splitlines()
     assert part[0] == "TERMINALS PAIRED WITH THE CODE ALONE: 1 of 2"
@@ -275,7 +275,7 @@ def test_the_collector_uses_the_laptops_club_key_and_refuses_a_damaged_one(db: s
     path = tmp_path / "club.key"
     monkeypatch.setenv(ENV, str(path))
     club, _ = make_club_key()
-    args = build_parser().parse_args(["collect", "--db", str(db_path), "--listen", "127.0.0.1:0"])
+    args = build_parser().parse_args(["collect", str(db_path), "--listen", "127.0.0.1:0"])
     collecting = start_collecting(args, db_path)
     try:
         assert collecting.collector.club_id == club.id
@@ -284,6 +284,6 @@ def test_the_collector_uses_the_laptops_club_key_and_refuses_a_damaged_one(db: s
     out = capsys.readouterr().out
     assert f"Club key {club.id} ({path}): terminals flashed with it pair with it" in out and club.key.hex() not in out
     path.write_text("0123\n")
-    code, _, err = tenace(capsys, "collect", "--db", str(db_path), "--listen", "127.0.0.1:0")
+    code, _, err = tenace(capsys, "collect", str(db_path), "--listen", "127.0.0.1:0")
     assert code == 2 and err == (f"tenace collect: {path} is not a club key (32 hex digits); move it away and run "
                                  f"tenace flash --club-key to make a new one (then flash every terminal again)\n")

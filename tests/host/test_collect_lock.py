@@ -28,7 +28,7 @@ def db(tmp_path: Path) -> Path:
 
 
 def collect(db: Path, port_file: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "tenace", "collect", "--db", str(db), "--listen", "127.0.0.1:0",
+    return subprocess.Popen([sys.executable, "-m", "tenace", "collect", str(db), "--listen", "127.0.0.1:0",
                              "--port-file", str(port_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -68,7 +68,7 @@ def test_the_lock_file_names_its_holder_only_when_it_is_one_of_ours(text: str, p
 def test_a_second_collector_on_the_same_file_exits_2_naming_the_first(db: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     with CollectorLock(db):
-        assert main(["collect", "--db", str(db), "--listen", "127.0.0.1:0"]) == 2
+        assert main(["collect", str(db), "--listen", "127.0.0.1:0"]) == 2
     out, err = capsys.readouterr()
     assert err == (f"tenace collect: tenace collect (PID {os.getpid()}) is already collecting into {db}: "
                    "stop it first (Ctrl-C in its window), or go on with that one\n")
@@ -80,6 +80,7 @@ def test_a_lock_left_by_a_killed_collector_does_not_block_and_ctrl_c_logs_no_tra
     first = collect(db, tmp_path / "port1")
     try:
         port_of(first, tmp_path / "port1")
+        # --db FILE, the older form, names the same event file as EVENT.
         second = subprocess.run([sys.executable, "-m", "tenace", "collect", "--db", str(db), "--listen",
                                  "127.0.0.1:0"], capture_output=True, text=True, timeout=60)
         assert second.returncode == 2
@@ -127,7 +128,7 @@ def ctrl_c():
         time.sleep(0.02)
     os.kill(os.getpid(), signal.SIGINT)
 threading.Thread(target=ctrl_c, daemon=True).start()
-sys.exit(main(["collect", "--db", sys.argv[1], "--listen", "127.0.0.1:0", "--port-file", sys.argv[2]]))
+sys.exit(main(["collect", sys.argv[1], "--listen", "127.0.0.1:0", "--port-file", sys.argv[2]]))
 """
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tenace.collector import Collector, Settings, link_key
+from tenace.collector import Collector, Settings, link_key, pushes
 from tenace.collector import collector as collector_module
 from tenace.collector.link_key import LinkKey
 from tenace.movement import mitchell
@@ -337,7 +337,7 @@ def test_a_restarted_collector_resumes_duplicates_acknowledged_and_host_numbers_
 
 def test_where_the_lead_is_checked_later_rounds_come_with_their_hand_records_paced(
         db: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(collector_module, "PUSH_FRAMES", 2)  # this small movement pushes fewer than 24 frames
+    monkeypatch.setattr(pushes, "PUSH_FRAMES", 2)  # this small movement pushes fewer than 24 frames
     for board in range(1, 7):
         keep_hand_record(db, "A", board, DEAL)
     loop = make_loop(db, tables=(1,), settings=Settings(lead="warn"))

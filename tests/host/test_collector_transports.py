@@ -28,7 +28,7 @@ MOVEMENT = mitchell(4, 2)  # 4 tables, 3 rounds of 2 boards: 24 results
 
 
 def collect(db: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "tenace.cli", "collect", "--db", str(db), *extra],
+    return subprocess.Popen([sys.executable, "-m", "tenace.cli", "collect", str(db), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

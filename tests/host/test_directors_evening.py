@@ -73,7 +73,7 @@ def expected_score(m: IncomingResult) -> int:
 
 def test_the_directors_evening(tmp_path: Path, wall: Clock, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "club.sqlite")
-    ok(capsys, "event", "new", "--db", db, "--name", "Tuesday pairs", "--tables", str(TABLES),
+    ok(capsys, "event", "new", db, "--name", "Tuesday pairs", "--tables", str(TABLES),
        "--boards-per-round", str(BOARDS_PER_ROUND), "--date", "2024-05-14")
     movement = mitchell(TABLES, BOARDS_PER_ROUND)
     messages = session_results(movement)
@@ -100,7 +100,7 @@ def test_the_directors_evening(tmp_path: Path, wall: Clock, capsys: pytest.Captu
             conn = connect(db)
     conn.close()
 
-    problems = ok(capsys, "problems", "--db", db)
+    problems = ok(capsys, "problems", db)
     assert "CONFLICTS: 1" in problems and f"table 2 round 1 board {first_at_2.board}" in problems
     assert "DIRECTOR'S LOG: none (session running)" in problems
 
@@ -160,12 +160,12 @@ def test_the_directors_evening(tmp_path: Path, wall: Clock, capsys: pytest.Captu
     assert sum(len(s.versions) for s in slots.values()) == 75 + 1 + 4  # the rival, and four director's versions
 
     # The problems list: no conflict, the log with the force, the session finished.
-    problems = ok(capsys, "problems", "--db", db)
+    problems = ok(capsys, "problems", db)
     assert "CONFLICTS: none" in problems
     assert "DIRECTOR'S LOG: 6 (finished at 22:00:00, correction period until 22:30:00)" in problems
     assert "22:46:00 correct by TD Bo FORCED after the correction period" in problems
     assert "penalty by TD Ana: section A EW 3: 25% of a top" in problems
-    doc = json.loads(ok(capsys, "problems", "--db", db, "--json"))
+    doc = json.loads(ok(capsys, "problems", db, "--json"))
     assert [e["forced"] for e in doc["director_log"]] == [False] * 5 + [True]
 
     # The results: the adjusted and corrected lines marked, the penalty beside EW 3, the title says published.

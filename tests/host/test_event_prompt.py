@@ -69,17 +69,17 @@ def test_stopping_or_no_terminal_creates_nothing(tmp_path: Path) -> None:
     ask, _ = answers(str(tmp_path / "x.sqlite"))  # then Ctrl-D
     with pytest.raises(UsageError, match="stopped: no event file created"):
         event_prompt.fill_in(parsed(), ask, interactive=True)
-    with pytest.raises(UsageError, match=r"give --db, --tables, --boards-per-round \(or run it at a terminal"):
+    with pytest.raises(UsageError, match=r"give EVENT, --tables, --boards-per-round \(or run it at a terminal"):
         event_prompt.fill_in(parsed("--name", "X"), interactive=False)
     ask, _ = answers("howell", *["x"] * 5)
     with pytest.raises(UsageError, match="no answer taken for --tables after 5 tries"):
-        event_prompt.fill_in(parsed("--db", str(tmp_path / "y.sqlite"), "--name", "X"), ask, interactive=True)
+        event_prompt.fill_in(parsed(str(tmp_path / "y.sqlite"), "--name", "X"), ask, interactive=True)
     assert not list(tmp_path.iterdir())
 
 
 def test_several_sections_each_with_the_movement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "two.sqlite"
-    args = parsed("--db", str(db), "--name", "Two", "--tables", "5", "--boards-per-round", "3", "--section", "A,B")
+    args = parsed(str(db), "--name", "Two", "--tables", "5", "--boards-per-round", "3", "--section", "A,B")
     assert args.run(args) == 0
     assert "sections A, B: Mitchell, 5 tables" in capsys.readouterr().out
     conn = connect(db)
@@ -90,7 +90,7 @@ def test_several_sections_each_with_the_movement(tmp_path: Path, capsys: pytest.
 def test_a_howell_is_asked_for_and_its_own_limits_refused_in_the_answers(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "howell.sqlite"
-    args = parsed("--db", str(db), "--name", "Howell night")
+    args = parsed(str(db), "--name", "Howell night")
     ask, asked = answers("hoWell?", "Howell", "2", "12", "3", "2", "4")
     event_prompt.fill_in(args, ask, interactive=True)
     out = capsys.readouterr().out
@@ -132,3 +132,17 @@ def test_a_team_match_asked_for_has_its_two_tables_without_asking(
     conn.close()
     assert (info.scoring, info.sections[0].kind, info.sections[0].tables, info.sections[0].boards_per_round) == (
         "imps", "teams", 2, 8)
+
+
+def test_the_event_file_given_as_event_is_not_asked_for_nor_taken_twice(tmp_path: Path) -> None:
+    db = tmp_path / "given.sqlite"
+    args = parsed(str(db), "--name", "Given")
+    ask, asked = answers("", "", "")
+    event_prompt.fill_in(args, ask, interactive=True)
+    assert not any(q.startswith("Event file") for q in asked) and args.db == db
+    assert args.run(args) == 0 and db.exists()
+    with pytest.raises(UsageError, match=r"the event file given twice \(a.sqlite and --db b.sqlite\)"):
+        event_prompt.fill_in(parsed("a.sqlite", "--db", "b.sqlite", "--name", "X"), interactive=False)
+    ask, _ = answers(*[str(db)] * 5)  # it exists now: never overwritten
+    with pytest.raises(UsageError, match="no answer taken for EVENT after 5 tries"):
+        event_prompt.fill_in(parsed("--name", "X", "--tables", "3", "--boards-per-round", "2"), ask, interactive=True)

@@ -20,8 +20,8 @@ from tenace.collector import Collector, link_key
 from tenace.collector.lock import CollectorLock
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, sign_in
-from tenace.store.field import ask_survey, survey, survey_lines
 from tenace.store.link import record_pairing
+from tenace.store.terminal_reports import ask_survey, survey, survey_lines
 from tenace_wire import slip
 from tenace_wire.auth import Tagger
 from tenace_wire.control import STORED, Ack, PairOffer, SignInAnswer
@@ -228,7 +228,7 @@ def test_survey_through_a_running_collector(db_path: Path, tmp_path: Path) -> No
     """`tenace survey` against `tenace collect` on its TCP link (the simulator's base station), one table lossy."""
     port_file = tmp_path / "port.txt"
     command = [sys.executable, "-m", "tenace.cli"]
-    collector = subprocess.Popen([*command, "collect", "--db", str(db_path), "--listen", "127.0.0.1:0", "--port-file",
+    collector = subprocess.Popen([*command, "collect", str(db_path), "--listen", "127.0.0.1:0", "--port-file",
                                   str(port_file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         end = time.monotonic() + 20

@@ -181,7 +181,7 @@ def test_a_howell_pair_is_named_and_penalised_by_its_number(db: sqlite3.Connecti
 def test_the_directors_commands_name_a_howell_pair_by_its_number(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "howell.sqlite"
-    code, out, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Howell night", "--movement", "howell",
+    code, out, err = tenace(capsys, "event", "new", str(db), "--name", "Howell night", "--movement", "howell",
                             "--tables", "4", "--boards-per-round", "2", "--date", "2024-05-14")
     assert code == 0 and "Howell, 4 tables, 7 rounds of 2 boards, boards 1-14" in out, err
     conn = connect(db)
@@ -215,5 +215,5 @@ def test_the_directors_commands_name_a_howell_pair_by_its_number(tmp_path: Path,
     assert code == 0 and "Scorecard of 7 (#101 - #117)" in out and "Law 90 penalty, 7: 25% of a top" in out, out
     boards = [line.split()[0] for line in out.splitlines() if re.match(r"^\s+\d+\s+table", line)]
     assert boards == [str(b) for b in range(1, 15)], out  # pair 7 plays every board, sitting both ways
-    code, out, _ = tenace(capsys, "event", "show", "--db", str(db))
+    code, out, _ = tenace(capsys, "event", "show", str(db))
     assert code == 0 and "round  1 table  1:  8 (NS) v  1 (EW)  boards 1 2" in out, out

@@ -18,8 +18,8 @@ from tenace.movement import check
 from tenace.movement.individual import individual
 from tenace.movement.serial import movement_from_json, movement_to_json
 from tenace.scoring.individual import score_individual_session
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
+from tenace.scoring.mp_options import DEFAULT_OPTIONS
 from tenace.store import Status, connect, ingest, sign_in
 from tenace.store.link import PlayerNumbers, record_players
 from tenace.store.model import IncomingResult
@@ -28,7 +28,7 @@ from tenace.store.model import IncomingResult
 def new_individual(tmp_path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> Path:
     """A 2-table individual of 1 board a round made by `tenace event new`, with these options too."""
     db = tmp_path / "individual.sqlite"
-    code, _, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Tuesday individual", "--movement",
+    code, _, err = tenace(capsys, "event", "new", str(db), "--name", "Tuesday individual", "--movement",
                           "individual", "--tables", "2", "--boards-per-round", "1", *options)
     assert code == 0, err
     return db
@@ -126,7 +126,7 @@ def test_impossible_individuals_are_refused_in_one_line(capsys: pytest.CaptureFi
 
 def test_an_individual_event_with_a_half_table_is_refused_naming_the_flag(tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = tenace(capsys, "event", "new", "--db", str(tmp_path / "x.sqlite"), "--name", "X", "--movement",
+    code, out, err = tenace(capsys, "event", "new", str(tmp_path / "x.sqlite"), "--name", "X", "--movement",
                             "individual", "--tables", "3", "--boards-per-round", "2", "--half-table")
     assert (code, out) == (2, "") and err == ("tenace event: --half-table: an individual here is for whole tables of "
                                               "four players\n")
@@ -187,7 +187,7 @@ def test_an_individual_event_file_ranks_its_players(tmp_path: Path, capsys: pyte
     """The same two rounds as above, through `tenace event new` and terminals' results: board 1 4S= (+420) at table
     1 and 3S+1 (+170) at table 2; board 2 (NS vulnerable) 4S-1 (-100) at both."""
     db = new_individual(tmp_path, capsys, "--rounds", "2")
-    code, out, _ = tenace(capsys, "event", "show", "--db", str(db))
+    code, out, _ = tenace(capsys, "event", "show", str(db))
     assert "Individual (first 2 of 7 rounds), 2 tables, 2 rounds of 1 boards" in out
     assert "round  1 table  1: 8+1 (NS) v 2+4 (EW)  boards 1" in out
     keyed(db, 2, {(1, 1): ("4S", 10), (2, 1): ("3S", 10), (1, 2): ("4S", 9), (2, 2): ("4S", 9)})

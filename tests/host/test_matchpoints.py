@@ -7,18 +7,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from tenace.scoring.matchpoints import (
-    BoardScore,
-    Factoring,
-    MatchpointOptions,
-    SideKind,
-    Units,
-    factor,
-    matchpoint_board,
-    mp1_raw,
-    weighted_raw,
-)
+from tenace.scoring.matchpoints import BoardScore, SideKind, factor, matchpoint_board, mp1_raw, weighted_raw
 from tenace.scoring.model import Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Split, Weighted
+from tenace.scoring.mp_options import Factoring, MatchpointOptions, Units
 
 EXACT = MatchpointOptions(board_mp_decimals=4, board_percent_decimals=4)
 

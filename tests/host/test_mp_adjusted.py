@@ -6,8 +6,9 @@ from decimal import Decimal
 from fractions import Fraction as F
 
 from tenace.scoring.adjusted import apply_12c2c, real_percentages
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MatchpointOptions, matchpoint_board
+from tenace.scoring.matchpoints import matchpoint_board
 from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, MatchpointOptions
 from tenace.scoring.pairs_session import SessionScore, score_pairs_session
 
 PLUS, EVEN, MINUS = Average.PLUS, Average.EVEN, Average.MINUS

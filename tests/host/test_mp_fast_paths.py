@@ -24,8 +24,8 @@ from tenace.scoring.cross_imps import (
 )
 from tenace.scoring.imp_results import Score
 from tenace.scoring.imps import imps
-from tenace.scoring.matchpoints import MatchpointOptions, Units
 from tenace.scoring.model import BoardResult, Played
+from tenace.scoring.mp_options import MatchpointOptions, Units
 
 played_boards = st.integers(1, 16).flatmap(
     lambda n: st.lists(st.lists(st.sampled_from(POOL) | st.integers(-7600, 7600), min_size=n, max_size=n),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from tenace.scoring.matchpoints import MatchpointOptions
 from tenace.scoring.model import BoardResult, Played
+from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import FieldMode, HeadToHead, Placing, Tiebreak, pair_order, rank_field
 

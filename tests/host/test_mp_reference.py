@@ -9,8 +9,9 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tenace.scoring.matchpoints import Factoring, MatchpointOptions, SideKind, Units, matchpoint_board, mp1_raw
+from tenace.scoring.matchpoints import SideKind, matchpoint_board, mp1_raw
 from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Outcome, Played, Weighted
+from tenace.scoring.mp_options import Factoring, MatchpointOptions, Units
 from tenace.scoring.rounding import Rounding, round_fraction
 
 POOL = (-1430, -620, -100, -50, 0, 110, 140, 420, 450)  # few scores, so fields have many ties

@@ -8,15 +8,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from tenace.scoring.matchpoints import (
-    MAX_DECIMALS,
-    BoardOptions,
-    MatchpointOptions,
-    PublishedFigures,
-    RankingOptions,
-    matchpoint_board,
-)
+from tenace.scoring.matchpoints import matchpoint_board
 from tenace.scoring.model import BoardResult, NotPlayed, Played
+from tenace.scoring.mp_options import MAX_DECIMALS, BoardOptions, MatchpointOptions, PublishedFigures, RankingOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import Tiebreak
 from tenace.scoring.rounding import Rounding, round_fraction

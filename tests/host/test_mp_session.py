@@ -9,7 +9,6 @@ from fractions import Fraction as F
 
 import pytest
 
-from tenace.scoring.matchpoints import Factoring, MatchpointOptions, Units
 from tenace.scoring.model import (
     Artificial,
     Average,
@@ -21,6 +20,7 @@ from tenace.scoring.model import (
     Played,
     Weighted,
 )
+from tenace.scoring.mp_options import Factoring, MatchpointOptions, Units
 from tenace.scoring.pairs_session import SessionScore, score_pairs_session
 
 

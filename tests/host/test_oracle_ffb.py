@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tenace.pbn.reader import read_pbn
-from tenace.scoring.matchpoints import MAGIC_CONTEST_FFB, Factoring
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
+from tenace.scoring.mp_options import MAGIC_CONTEST_FFB, Factoring
 from tenace.scoring.pairs_session import SessionScore, score_pairs_session
 from tenace_rules.notation import parse_vulnerability
 

@@ -17,8 +17,8 @@ from tenace.reports.pbn import rescored_games, write_report_pbn
 from tenace.reports.rescore import matchpoint_report, team_report
 from tenace.reports.session import movement_pairs, session_report
 from tenace.reports.text import ranking_line, traveller_line, write_text
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS
 from tenace.scoring.model import Artificial, Average, BoardResult, Played
+from tenace.scoring.mp_options import DEFAULT_OPTIONS
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import FieldMode
 from tenace.scoring.teams import TeamMatchOptions

@@ -3,6 +3,7 @@ its actions recorded in the event file exactly as the director's commands record
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 import shutil
@@ -278,6 +279,34 @@ def test_a_refusal_is_one_line_on_the_page_and_nothing_is_recorded(event: Path, 
         others = page.text.split('id="adjust"' if action != "adjust" else 'id="correct"', 1)[1].split("</form>")[0]
         assert 'value="x"' not in others
     assert snapshot(event) == before
+
+
+
+@pytest.mark.parametrize(("action", "form", "says", "option"), [
+    ("adjust", {"table": "2", "board": "3", "percent": "sixty/forty", "why": "x"},
+     "NS/EW % 'sixty/forty': give NS then EW, such as 60/40", "--percent"),
+    ("adjust", {"table": "2", "board": "3", "assigned": "+420", "ew_weighted": "0.5:+420", "why": "x"},
+     "East-West's weighted '0.5:+420': the weights add up to 0.5, not 1", "--ew-weighted"),
+    ("adjust", {"pair": "NS 2", "penalty": "25%", "table": "2", "why": "x"},
+     "a penalty is against a pair, not a table's result: drop table", "--table"),
+    ("adjust", {"pair": "XY 2", "penalty": "25%", "why": "x"}, "pair 'XY 2' is not a pair", "--pair"),
+    ("correct", {"table": "2", "board": "3", "contract": "4S", "why": "x"},
+     "a contract needs its declarer and tricks: contract 4S by N tricks 10", "--contract"),
+    ("correct", {"table": "2", "board": "3", "passed_out": "on", "not_played": "on", "why": "x"},
+     "give one result: passed out or not played", "--passed-out"),
+    ("erase", {"board": "3", "why": "x"}, "say where the result is: table", "--table"),
+    ("move", {"change": "late", "pair": "NS 1", "round": "2", "to": "3", "why": "x"},
+     "to round goes with absent or present", "--to"),
+])
+def test_a_refusal_names_the_form_field_not_the_option(event: Path, action: str, form: dict[str, str], says: str,
+                                                       option: str) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        page = client.post(f"/director/{action}", data={**form, "csrf": csrf}, headers=SAME)
+    assert page.status_code == 400
+    error = re.findall(r'<p class="error" role="alert">(.*?)</p>', page.text, re.S)
+    assert len(error) == 1 and html.unescape(error[0]).startswith(says), error
+    assert option not in page.text.split('role="alert">', 1)[1].split("</p>", 1)[0]
 
 
 def test_after_the_correction_period_only_a_forced_change_goes_in_and_is_logged(

@@ -107,6 +107,6 @@ def test_a_two_section_evening_with_names_hands_a_movement_change_and_the_host_d
     assert results.count("Ranking") == 3, results  # A's NS and EW fields, B's one field
     board = tenace("results", str(db), "--board", "1", "--section", "B")
     assert "Par" in board or "par" in board, board  # the hand record's analysis with the traveller
-    problems = tenace("problems", "--db", str(db))
+    problems = tenace("problems", str(db))
     assert "move by simulator: section A EW 1 absent" in problems, problems
     assert "MISSING RESULTS: none" in problems, problems

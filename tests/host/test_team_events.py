@@ -66,7 +66,7 @@ def make_match(tmp_path: Path, capsys: pytest.CaptureFixture[str], boards: tuple
     db = tmp_path / "cup.sqlite"
     (tmp_path / "teams.csv").write_text(TEAMS_CSV, encoding="utf-8")
     (tmp_path / "roster.csv").write_text(ROSTER_CSV, encoding="utf-8")
-    code, _, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Cup", "--date", "2026-11-24",
+    code, _, err = tenace(capsys, "event", "new", str(db), "--name", "Cup", "--date", "2026-11-24",
                             "--movement", "teams", "--boards-per-round", "4", "--teams", str(tmp_path / "teams.csv"))
     assert code == 0, err
     code, _, err = tenace(capsys, "names", str(db), "--roster", str(tmp_path / "roster.csv"))
@@ -235,13 +235,13 @@ def test_a_weighted_score_in_one_room_gives_each_components_imps_weighted(
      "a split score (--ew-assigned, --ew-weighted) is not scored in a team match yet"),
     (("names", "{db}", "--teams", "{bad_team}"), "team 3: the event has no such team (its teams are 1, 2)"),
     (("names", "{db}", "--teams", "{bad_line}"), "bad.csv:2: team 2: give its four players' numbers"),
-    (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--teams",
+    (("event", "new", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--teams",
       "{bad_team}"), "team 3: the match has no such team (its teams are 1, 2)"),
-    (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--scoring",
+    (("event", "new", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--scoring",
       "matchpoints"), "a team match is scored in IMPs and VPs"),
-    (("event", "new", "--db", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--tables",
+    (("event", "new", "{new}", "--name", "X", "--movement", "teams", "--boards-per-round", "4", "--tables",
       "3"), "a team match is played at 2 tables, not 3"),
-    (("event", "new", "--db", "{new}", "--name", "X", "--tables", "3", "--boards-per-round", "4", "--teams",
+    (("event", "new", "{new}", "--name", "X", "--tables", "3", "--boards-per-round", "4", "--teams",
       "{bad_team}"), "give --movement teams (or swiss) too"),
 ])
 def test_wrong_input_for_a_team_event_gets_one_line_and_exit_2(
@@ -259,7 +259,7 @@ def test_wrong_input_for_a_team_event_gets_one_line_and_exit_2(
 
 def test_teams_named_on_a_pairs_event_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.sqlite"
-    assert tenace(capsys, "event", "new", "--db", str(db), "--name", "Club", "--tables", "3",
+    assert tenace(capsys, "event", "new", str(db), "--name", "Club", "--tables", "3",
                   "--boards-per-round", "2")[0] == 0
     (tmp_path / "teams.csv").write_text(TEAMS_CSV, encoding="utf-8")
     code, _, err = tenace(capsys, "names", str(db), "--teams", str(tmp_path / "teams.csv"))
@@ -342,7 +342,7 @@ def test_a_swiss_pairs_each_next_round_from_the_event_files_vp_standings(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "swiss.sqlite"
     (tmp_path / "teams.txt").write_text(SWISS_TEAMS, encoding="utf-8")
-    code, out, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Swiss", "--movement", "swiss",
+    code, out, err = tenace(capsys, "event", "new", str(db), "--name", "Swiss", "--movement", "swiss",
                             "--boards-per-round", "2", "--teams", str(tmp_path / "teams.txt"))
     assert code == 0, err
     # Round 1 by seeding, the top half against the bottom half: 1 v 3 and 2 v 4.
@@ -395,7 +395,7 @@ def test_an_odd_swiss_gives_the_bye_its_vps_and_never_the_same_team_twice_while_
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "swiss.sqlite"
     (tmp_path / "teams.txt").write_text("1,Lions\n2,Tigers\n3,Bears\n", encoding="utf-8")
-    code, out, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Swiss", "--movement", "swiss",
+    code, out, err = tenace(capsys, "event", "new", str(db), "--name", "Swiss", "--movement", "swiss",
                             "--boards-per-round", "2", "--teams", str(tmp_path / "teams.txt"))
     assert code == 0, err
     # By seeding the last team has the bye, at the default 12 VPs: Lions v Tigers.
@@ -410,7 +410,7 @@ def test_an_odd_swiss_gives_the_bye_its_vps_and_never_the_same_team_twice_while_
                      ["3", "2", "Tigers", "1", "4.00", "10.00", str(20 - lions), "0"]]
     # The bye goes to the lowest team that has had none: the Tigers; Lions v Bears.
     assert "tables 1-2  1 Lions  v  3 Bears" in out and "bye: 2 Tigers (10.00 VPs)" in out
-    code, out, _ = tenace(capsys, "event", "show", "--db", str(db))
+    code, out, _ = tenace(capsys, "event", "show", str(db))
     assert code == 0 and "team 3: Bears, pairs 5 and 6" in out
     assert out.count("bye: ") == 2 and "bye: 3 Bears (12.00 VPs)" in out and "bye: 2 Tigers (10.00 VPs)" in out
     assert "round  1 table  2:  3 (NS) v  2 (EW)  2 Tigers v 1 Lions" in out  # round 1's closed room, section A
@@ -434,7 +434,7 @@ def test_a_swiss_that_cannot_be_made_gets_one_line_and_exit_2(
     if teams is not None:
         (tmp_path / "teams.txt").write_text(teams, encoding="utf-8")
         given = ("--teams", str(tmp_path / "teams.txt"))
-    code, _, err = tenace(capsys, "event", "new", "--db", str(db), "--name", "Swiss", "--movement", "swiss",
+    code, _, err = tenace(capsys, "event", "new", str(db), "--name", "Swiss", "--movement", "swiss",
                           "--boards-per-round", "2", *given, *extra)
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
     assert not db.exists()
@@ -442,7 +442,7 @@ def test_a_swiss_that_cannot_be_made_gets_one_line_and_exit_2(
 
 def test_next_round_on_a_pairs_event_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.sqlite"
-    assert tenace(capsys, "event", "new", "--db", str(db), "--name", "Club", "--tables", "3",
+    assert tenace(capsys, "event", "new", str(db), "--name", "Club", "--tables", "3",
                   "--boards-per-round", "2")[0] == 0
     code, _, err = tenace(capsys, "event", "next-round", str(db))
     assert code == 2 and "this event is not a Swiss teams event" in err

@@ -6,7 +6,9 @@
 - round_plans.py: round plans and the current round from the stored movement;
 - board_reports.py: travellers and rankings for the tables, from the store through the report model;
 - board_messages.py: a report's traveller or ranking as the wire messages the terminals show;
-- collector.py: Collector, frames in and frames out, no I/O of its own (like HostSession);
+- collector.py: Collector, frames in and frames out, no I/O of its own (like HostSession), composed of
+  pairing.py (the terminals' ways of pairing and keys, who holds a table), pushes.py (round plans sent unasked)
+  and survey.py (the radio surveys);
 - service.py: the asyncio loop (base stations, ticker, progress); tcp_link.py and serial_link.py: its transports.
 (tools/loopback.py puts terminals and a collector on a simulated channel, for the tests and a benchmark.)
 """

@@ -10,12 +10,22 @@ frame unwelcome for good.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import statistics
 from dataclasses import dataclass, field
 
-from tenace.store.field import SurveyLine
+from tenace.collector.pushes import PUSH_SPAN
+from tenace.collector.wire_results import section_letter
+from tenace.store.terminal_reports import SurveyLine, finish_survey, last_survey_id, pending_survey, start_survey
+from tenace_wire.errors import WireError
+from tenace_wire.field_messages import Ping
+from tenace_wire.host_session import HostSession
+
+log = logging.getLogger(__name__)
 
 ANSWER_MS = 2_000
+ASK_MS = 1_000  # how often the event file is asked for a survey
 
 
 @dataclass
@@ -81,3 +91,60 @@ class SurveyRun:
 
     def lines(self) -> list[SurveyLine]:
         return [probes.line(terminal) for terminal, probes in self.terminals.items()]
+
+
+class Surveys:
+    """The surveys `tenace survey` asks for (a row in the event file, looked for every ASK_MS), run one at a time on
+    whatever links the collector has."""
+
+    def __init__(self, conn: sqlite3.Connection, session: HostSession) -> None:
+        self.conn = conn
+        self.session = session
+        self.run: SurveyRun | None = None
+        self._seen = last_survey_id(conn)  # surveys asked before this collector started are stale
+        self._asked_at: int | None = None
+
+    def acked(self, terminal: int, seq: int, now: int) -> None:
+        if self.run is not None:
+            self.run.acked(terminal, seq, now)
+
+    def due(self, now: int, out: list[bytes]) -> None:
+        """Take up a survey `tenace survey` asked for, send the PINGs due, and store the figures once it is over."""
+        run = self.run
+        if run is None:
+            if self._asked_at is not None and now - self._asked_at < ASK_MS:
+                return
+            self._asked_at = now
+            try:
+                asked = pending_survey(self.conn, self._seen)
+                if asked is None:
+                    return
+                self._seen = asked.id
+                start_survey(self.conn, asked.id)
+            except sqlite3.Error as e:
+                log.error("survey requests not read (%s); will try again", e)
+                return
+            run = self.run = SurveyRun(asked.id, now, asked.seconds, asked.interval_ms)
+            for terminal, (section, table) in self.session.bindings.items():
+                run.terminals[terminal] = TerminalProbes(section_letter(section), table, next_at=now)
+            log.info("radio survey %d: %d terminal(s), %d s", asked.id, len(run.terminals), asked.seconds)
+        for terminal in run.due(now):
+            if self.session.span(terminal) >= PUSH_SPAN:
+                run.skipped(terminal, now)
+                continue
+            try:
+                seq, frame = self.session.probe(terminal, Ping(number=run.number))
+            except WireError as e:  # sequence numbers used up
+                log.warning("terminal %d: no survey ping: %s", terminal, e)
+                run.skipped(terminal, now)
+                continue
+            run.sent(terminal, seq, now)
+            out.append(frame)
+        if run.finished(now):
+            try:
+                finish_survey(self.conn, run.survey_id, run.lines())
+            except sqlite3.Error as e:
+                log.error("survey %d not saved (%s); will try again", run.survey_id, e)
+                return
+            log.info("radio survey %d done", run.survey_id)
+            self.run = None

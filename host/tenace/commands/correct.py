@@ -3,21 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sqlite3
 
-from tenace.commands.director_options import (
-    add_result,
-    add_signature,
-    add_slot,
-    event,
-    logged,
-    result_fields,
-    signature,
-    slot,
-)
+from tenace.commands.director_options import add_result, add_signature, add_slot, perform, place, result
 from tenace.commands.options import add_event_file
-from tenace.errors import UsageError
-from tenace.store import Action, enter_result
+from tenace.director import actions, parse
 
 HELP = "enter the right result for a board at a table in place of the table's (Law 79C)"
 EPILOG = """\
@@ -45,20 +34,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    who, why = signature(args)
-    fields = result_fields(args)
-    if fields is None:
-        raise UsageError("give the right result: --contract 4S --by N --tricks 10, --passed-out or --not-played")
-    with event(args) as conn:
-        print(act(conn, args, who, why))
-    return 0
-
-
-def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
-    """The correction `args` give, entered; the director's log line. `tenace serve`'s console too."""
-    fields = result_fields(args)
-    if fields is None:
-        raise UsageError("give the right result: --contract 4S --by N --tricks 10, --passed-out or --not-played")
-    where = slot(conn, args)
-    enter_result(conn, *where, who=who, why=why, action=Action.CORRECT, force=args.force, **fields)
-    return logged(conn)
+    return perform(args, lambda a: parse.correction(place(a), result(a)), actions.correct)

@@ -12,7 +12,7 @@ from tenace.errors import UsageError
 from tenace.movement import MovementError, check_size, mitchell, nothing_to_compare
 from tenace.reports.session import movement_pairs, session_report
 from tenace.reports.text import write_text
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS, Units
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, Units
 from tenace.scoring.pairs_methods import SCORINGS, score_session
 
 HELP = "play a simulated club session (Mitchell, simulated players), then print the travellers and the ranking"

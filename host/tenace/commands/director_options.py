@@ -1,17 +1,21 @@
-"""What the director's commands share: the board and table a result is at, who and why, --force, the event file."""
+"""What the director's commands share: their options read into the director's inputs, the event file, the refusals."""
 
 from __future__ import annotations
 
 import argparse
-import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TypeVar
 
 from tenace.commands.options import event_file, open_event
+from tenace.director import parse
+from tenace.director.errors import DirectorInputError
+from tenace.director.inputs import Place, ResultInput, Signature
 from tenace.errors import UsageError
-from tenace.store import EntryError, LateChange, Slot, director_log, find_slot, login_name
+from tenace.store import EntryError, LateChange
+
+T = TypeVar("T")
 
 
 def add_signature(p: argparse.ArgumentParser, why_required: bool = True) -> None:
@@ -43,38 +47,43 @@ def add_result(p: argparse.ArgumentParser) -> None:
     g.add_argument("--not-played", action="store_true", help="the board was not played and gets no score")
 
 
-def result_fields(args: argparse.Namespace) -> dict[str, Any] | None:
-    """The store's fields of the result given by add_result's options; None when none is given."""
-    chosen = [name for name, given in (("--contract", args.contract is not None), ("--passed-out", args.passed_out),
-                                       ("--not-played", args.not_played)) if given]
-    if len(chosen) > 1:
-        raise UsageError(f"give one result: {' or '.join(chosen)}")
-    if args.passed_out or args.not_played:
-        extra = [o for o, v in (("--by", args.by), ("--tricks", args.tricks), ("--lead", args.lead)) if v is not None]
-        if extra:
-            raise UsageError(f"{chosen[0]} takes no {', '.join(extra)}")
-        return {"kind": "passed_out" if args.passed_out else "not_played"}
-    if args.contract is None:
-        if args.by is not None or args.tricks is not None:
-            raise UsageError("--by and --tricks go with --contract")
-        return None
-    if args.by is None or args.tricks is None:
-        raise UsageError("a contract needs its declarer and tricks: --contract 4S --by N --tricks 10")
-    tricks: int | str = int(args.tricks) if args.tricks.isdecimal() else args.tricks
-    return {"kind": "normal", "contract": args.contract, "declarer": args.by, "tricks": tricks, "lead": args.lead}
+def flag(field: str) -> str:
+    """The option a director's input field is given with: percent -> --percent, ew_assigned -> --ew-assigned."""
+    return "--" + field.replace("_", "-")
 
 
-def signature(args: argparse.Namespace, default_why: str | None = None) -> tuple[str, str]:
-    """(who, why): why is required (Law 79C: every change is explained), who defaults to the user logged in."""
-    why = args.why if args.why is not None else default_why
-    if why is None or not why.strip():
-        raise UsageError("--why is required: say why (it is logged with who and when)")
-    return (args.who if args.who is not None else login_name()), why
+class Flags(dict[str, str]):
+    """The director's input fields as the command's options (a field may be named otherwise, or not at all: "")."""
+
+    def __missing__(self, field: str) -> str:
+        return flag(field)
+
+
+def usage(e: DirectorInputError, names: Mapping[str, str] | None = None) -> UsageError:
+    """The director's refusal as the command says it: naming its options."""
+    return UsageError(e.said(Flags(names or {})))
+
+
+def place(args: argparse.Namespace) -> Place:
+    """Where the result is, from --table, --board, --section and --round."""
+    return Place(args.table, args.board, args.section, args.round)
+
+
+def signature(args: argparse.Namespace, default_why: str | None = None) -> Signature:
+    """Who and why from --who and --why (required unless `default_why`), and --force."""
+    return parse.signature(args.who, args.why, args.force, default_why)
+
+
+def result(args: argparse.Namespace) -> ResultInput | None:
+    """The result add_result's options give; None when none is given."""
+    return parse.result(contract=args.contract, by=args.by, tricks=args.tricks, lead=args.lead,
+                        passed_out=args.passed_out, not_played=args.not_played)
 
 
 @contextmanager
-def event(args: argparse.Namespace) -> Iterator[sqlite3.Connection]:
-    """The event file named on the command line, open; its faults and the store's refusals as one line each."""
+def event(args: argparse.Namespace, names: Mapping[str, str] | None = None) -> Iterator[sqlite3.Connection]:
+    """The event file named on the command line, open; its faults, the store's refusals and the director's as one
+    line each."""
     with open_event(event_file(args)) as conn:
         try:
             yield conn
@@ -82,32 +91,19 @@ def event(args: argparse.Namespace) -> Iterator[sqlite3.Connection]:
             raise UsageError(f"{e}: --force makes the change anyway, and the force is logged") from None
         except EntryError as e:
             raise UsageError(str(e)) from None
+        except DirectorInputError as e:
+            raise usage(e, names) from None
 
 
-def slot(conn: sqlite3.Connection, args: argparse.Namespace) -> Slot:
-    """The result's slot from --table, --board (and --section, --round); the store says what is wrong with them."""
-    missing = [o for o, v in (("--table", args.table), ("--board", args.board)) if v is None]
-    if missing:
-        raise UsageError(f"say where the result is: {' and '.join(missing)}")
-    return find_slot(conn, args.section, args.table, args.board, args.round)
-
-
-def logged(conn: sqlite3.Connection) -> str:
-    """The director's log's latest line, as the command's answer: what was recorded, by whom, why."""
-    entry = director_log(conn)[-1]
-    forced = " (FORCED after the correction period: logged)" if entry.forced else ""
-    return f"{entry.action}: {entry.detail}{forced}\n  by {entry.who}: {entry.why}"
-
-
-_PERCENT_SPLIT = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,2})?)\s*%?\s*/\s*(\d{1,3}(?:\.\d{1,2})?)\s*%?\s*$")
-
-
-def percent_split(text: str) -> tuple[str, str]:
-    """ "60/40" or "60%/40%" as the two sides' percentages ("60%", "40%"); each 0 to 100."""
-    match = _PERCENT_SPLIT.match(text)
-    if match is None:
-        raise UsageError(f"--percent {text!r}: give NS then EW, such as 60/40")
-    for side, value in zip(("NS", "EW"), match.groups(), strict=True):
-        if float(value) > 100:
-            raise UsageError(f"--percent {text!r}: {side} {value}% is over 100%")
-    return f"{match[1]}%", f"{match[2]}%"
+def perform(args: argparse.Namespace, read: Callable[[argparse.Namespace], T],
+            action: Callable[[sqlite3.Connection, T, Signature], str], names: Mapping[str, str] | None = None) -> int:
+    """A director's command: who and why, then its input from the options (their faults before the file's), then
+    the action on the event file, its log line printed. `names` calls some fields otherwise than by their flag."""
+    try:
+        signed = signature(args)
+        given = read(args)
+    except DirectorInputError as e:
+        raise usage(e, names) from None
+    with event(args, names) as conn:
+        print(action(conn, given, signed))
+    return 0

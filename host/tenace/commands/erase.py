@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sqlite3
 
-from tenace.commands.director_options import add_signature, add_slot, event, logged, signature, slot
+from tenace.commands.director_options import add_signature, add_slot, perform, place
 from tenace.commands.options import add_event_file
-from tenace.store import Action, enter_result
+from tenace.director import actions
+from tenace.director.inputs import Erasure
 
 HELP = "withdraw the result of a board at a table (it is missing again until one is entered)"
 EPILOG = """\
@@ -30,14 +30,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    who, why = signature(args)
-    with event(args) as conn:
-        print(act(conn, args, who, why))
-    return 0
-
-
-def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
-    """The erasure `args` give, entered; the director's log line. `tenace serve`'s console too."""
-    where = slot(conn, args)
-    enter_result(conn, *where, who=who, why=why, kind="erased", action=Action.ERASE, force=args.force)
-    return logged(conn)
+    return perform(args, lambda a: Erasure(place(a)), actions.erase)

@@ -8,11 +8,13 @@ import sys
 from pathlib import Path
 
 from tenace.commands import event_prompt, event_swiss
-from tenace.commands.options import in_range, movement_error
+from tenace.commands.options import add_event_file, event_file, given_event_file, in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
 from tenace.errors import UsageError
 from tenace.movement import MovementError, half_table, nothing_to_compare
+from tenace.movement.check import span
+from tenace.movement.model import team_of
 from tenace.store import (
     EntryError,
     StoreError,
@@ -26,7 +28,7 @@ from tenace.store import (
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SCORING_METHODS, partnerships
 from tenace.store.movement_changes import sit_outs
-from tenace.store.teams import Team, byes, keep_teams, team_names, team_of
+from tenace.store.teams import Team, byes, keep_teams, team_names
 from tenace.teams_file import TeamsFileError, read_teams_file
 from tenace_wire.frame_types import MAX_TERMINAL
 
@@ -34,17 +36,18 @@ HELP = ("create an event file (a Mitchell, a Howell or a team match per section)
         "table, import deals")
 EPILOG = """\
 examples:
-  tenace event new --db club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
-  tenace event new --db club.sqlite --name "Howell" --movement howell --tables 4 --boards-per-round 3
-  tenace event new --db match.sqlite --name "Cup" --movement teams --boards-per-round 8 --rounds 3 --teams teams.csv
-  tenace event new --db swiss.sqlite --name "Swiss" --movement swiss --boards-per-round 7 --teams teams.csv
+  tenace event new club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
+  tenace event new club.sqlite --name "Howell" --movement howell --tables 4 --boards-per-round 3
+  tenace event new match.sqlite --name "Cup" --movement teams --boards-per-round 8 --rounds 3 --teams teams.csv
+  tenace event new swiss.sqlite --name "Swiss" --movement swiss --boards-per-round 7 --teams teams.csv
   tenace event next-round swiss.sqlite                           the next Swiss round, from the VP standings
-  tenace event show --db club.sqlite
-  tenace event seat --db club.sqlite --terminal 12 --table 3     a spare terminal replaces table 3's
+  tenace event show club.sqlite
+  tenace event seat club.sqlite --terminal 12 --table 3          a spare terminal replaces table 3's
   tenace event deals club.sqlite deals.pbn                      the hand records, analysed double dummy
 
 One SQLite file holds one event: its movement, the terminals, every frame received and every result
-version. `tenace problems --db FILE` lists what the director must look at."""
+version. `tenace problems EVENT` lists what the director must look at. Each command takes the event
+file as EVENT; --db EVENT is the same (the older form)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,7 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                              description="Create a new event file (never overwrites one) with a plain Mitchell, a "
                                          "Howell or a two-table team match. Run at a terminal without the flags, it "
                                          "asks for them.")
-    new.add_argument("--db", type=Path, metavar="FILE", help="the event file to create")
+    add_event_file(new, "the event file to create (asked for at a terminal when left out)")
     new.add_argument("--name", help="the event's name, as printed on results")
     new.add_argument("--tables", type=int, metavar="N", help="tables in play (2 or more)")
     new.add_argument("--boards-per-round", type=int, metavar="M", help="boards played each round")
@@ -89,12 +92,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     show = actions.add_parser("show", help="print the event, its sections and their movements",
                               description="Print the event, its sections and their movements.")
-    show.add_argument("--db", type=Path, required=True, metavar="FILE", help="the event file")
+    add_event_file(show)
     show.set_defaults(run=run_show)
 
     seat = actions.add_parser("seat", help="sign a terminal in to a table from the laptop",
                               description="Sign a terminal in to a table from the laptop (e.g. a replacement).")
-    seat.add_argument("--db", type=Path, required=True, metavar="FILE", help="the event file")
+    add_event_file(seat)
     seat.add_argument("--terminal", type=int, required=True, help="the terminal's id")
     seat.add_argument("--table", type=int, required=True, help="the table it now serves")
     seat.add_argument("--section", default="A", help="section (default A)")
@@ -105,10 +108,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                              "dummy",
                                description=DEALS_HELP, epilog=DEALS_EPILOG,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    deals.add_argument("event", type=Path, nargs="?", metavar="EVENT", help="the event file (or give it as --db)")
+    add_event_file(deals)
     deals.add_argument("file", nargs="?", metavar="FILE",
                        help="the PBN, LIN or DUP (Duplimate) file of deals; - reads standard input")
-    deals.add_argument("--db", type=Path, metavar="EVENT", help=argparse.SUPPRESS)
     deals.add_argument("--section", metavar="S", help="the section the deals are for (default: the only one)")
     deals.add_argument("--analyse", action="store_true",
                        help="analyse the deals already kept that have no analysis yet (no FILE needed)")
@@ -222,7 +224,7 @@ def _section_names(text: str) -> list[str]:
 
 def run_show(args: argparse.Namespace) -> int:
     try:
-        conn = connect(args.db)
+        conn = connect(event_file(args))
         info = event_info(conn)
     except StoreError as e:
         raise UsageError(str(e)) from None
@@ -264,7 +266,7 @@ def run_show(args: argparse.Namespace) -> int:
 def run_seat(args: argparse.Namespace) -> int:
     in_range("--terminal", args.terminal, 1, MAX_TERMINAL)  # the ids a terminal can have on the wire
     try:
-        conn = connect(args.db)
+        conn = connect(event_file(args))
         sign_in(conn, args.terminal, args.section, args.table, who=args.who)
     except (StoreError, EntryError) as e:
         raise UsageError(str(e)) from None
@@ -274,14 +276,12 @@ def run_seat(args: argparse.Namespace) -> int:
 
 
 def run_deals(args: argparse.Namespace) -> int:
-    event, file = args.event, args.file
-    if args.db is not None and file is None and event is not None:  # `--db EVENT FILE`: the one positional is FILE
-        event, file = None, str(event)
-    if args.db is not None and event is not None and args.db != event:
-        raise UsageError(f"two event files given ({event} and --db {args.db}): name one")
-    path = args.db or event
-    if path is None:
+    file = args.file
+    if args.db is not None and file is None and args.event is not None:  # `--db EVENT FILE`: the positional is FILE
+        args.event, file = None, str(args.event)
+    if given_event_file(args) is None:
         raise UsageError("name the event file: tenace event deals EVENT FILE (e.g. club.sqlite deals.pbn)")
+    path = event_file(args)
     if file is None and not args.analyse:
         raise UsageError("name the file of deals (PBN, LIN or DUP, - for standard input), or give --analyse")
     if file is not None and args.analyse and args.no_analysis:
@@ -330,15 +330,4 @@ def _import_file(conn: sqlite3.Connection, section: str, file: str) -> None:
         raise UsageError(f"{name}: no deal imported ({len(outcome.skipped)} skipped, listed above)")
     replaced = f", {len(outcome.replaced)} replacing another deal" if outcome.replaced else ""
     print(f"section {section}: {len(outcome.boards)} deal{'s' if len(outcome.boards) != 1 else ''} kept"
-          f" (boards {_spans(outcome.boards)}){replaced}, {len(outcome.skipped)} skipped")
-
-
-def _spans(boards: tuple[int, ...]) -> str:
-    """1-5, 7, 9-10."""
-    spans: list[list[int]] = []
-    for b in boards:
-        if spans and b == spans[-1][1] + 1:
-            spans[-1][1] = b
-        else:
-            spans.append([b, b])
-    return ", ".join(f"{a}-{z}" if z > a else str(a) for a, z in spans)
+          f" (boards {span(outcome.boards)}){replaced}, {len(outcome.skipped)} skipped")

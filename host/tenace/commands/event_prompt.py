@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from tenace.commands.options import given_event_file
 from tenace.errors import UsageError
 from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare, teams
 from tenace.movement.individual import individual
@@ -15,7 +16,8 @@ Ask = Callable[[str], str]
 MOVEMENTS = ("mitchell", "howell", "individual", "teams", "swiss")
 _ONE_OF = ", ".join(MOVEMENTS[:-1]) + " or " + MOVEMENTS[-1]
 TEAM_MOVEMENTS = ("teams", "swiss")
-# What `event new` needs, in the order asked: the flag, the question, the default ("" for none).
+# What `event new` needs, in the order asked: the flag, the question, the default ("" for none). The event file,
+# given as EVENT or --db, is read into args.db (see fill_in).
 QUESTIONS = (
     ("db", "Event file to create", "club.sqlite"),
     ("name", "Event name, as printed on the results", ""),
@@ -56,12 +58,17 @@ def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: in
 
 def missing(args: argparse.Namespace) -> list[str]:
     """The flags of `event new` not given, as typed on the command line (those with a default left out)."""
-    return ["--" + name.replace("_", "-") for name, _, _ in QUESTIONS
-            if getattr(args, name) is None and name not in _OPTIONAL]
+    return [_typed(name) for name, _, _ in QUESTIONS if getattr(args, name) is None and name not in _OPTIONAL]
+
+
+def _typed(name: str) -> str:
+    """A question's flag as typed: the event file is the positional EVENT, the others --name-like."""
+    return "EVENT" if name == "db" else "--" + name.replace("_", "-")
 
 
 def fill_in(args: argparse.Namespace, ask: Ask | None = None, interactive: bool | None = None) -> None:
     """Ask for each missing flag (at a terminal), or refuse naming them (a script, a pipe: nobody to ask)."""
+    args.db, args.event = given_event_file(args), None  # EVENT or --db: one file, asked for as args.db
     _team_tables(args)
     lacking = missing(args)
     if not lacking:
@@ -97,7 +104,7 @@ def _answer(args: argparse.Namespace, name: str, question: str, default: str, as
             return _checked(args, name, text)
         except ValueError as e:
             print(f"  {e}")
-    raise UsageError(f"no answer taken for --{name.replace('_', '-')} after {_TRIES} tries")
+    raise UsageError(f"no answer taken for {_typed(name)} after {_TRIES} tries")
 
 
 def _checked(args: argparse.Namespace, name: str, text: str) -> object:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from tenace.commands.director_options import add_signature, event, logged, signature
-from tenace.commands.options import add_event_file, in_range
-from tenace.store import CORRECTION_MINUTES, finish_session
-from tenace.store.director import MAX_CORRECTION_MINUTES
+from tenace.commands.director_options import add_signature, event, signature, usage
+from tenace.commands.options import add_event_file
+from tenace.director import actions, parse
+from tenace.director.errors import DirectorInputError
+from tenace.store import CORRECTION_MINUTES
 
 HELP = "close the session and publish its results; the Law 79C correction period starts"
 EPILOG = f"""\
@@ -33,10 +34,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    in_range("--correction-minutes", args.correction_minutes, 0, MAX_CORRECTION_MINUTES)
-    who, why = signature(args, default_why="session finished, results published")
+    try:
+        finishing = parse.finish(args.correction_minutes)
+        signed = signature(args, default_why="session finished, results published")
+    except DirectorInputError as e:
+        raise usage(e) from None
     with event(args) as conn:
-        published = finish_session(conn, who=who, why=why, minutes=args.correction_minutes, force=args.force)
-        print(logged(conn))
+        line, published = actions.finish(conn, finishing, signed)
+        print(line)
     print(f"after {published.ends.astimezone():%H:%M} changes are refused unless --force (the force is logged)")
     return 0

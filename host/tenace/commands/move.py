@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sqlite3
 
-from tenace.commands.director_options import add_signature, event, logged, signature
+from tenace.commands.director_options import add_signature, perform, usage
 from tenace.commands.options import add_event_file
-from tenace.commands.pair_option import parse_pair
+from tenace.director import actions, parse
+from tenace.director.errors import DirectorInputError
+from tenace.director.inputs import MOVE_KINDS, MovementChange
 from tenace.errors import UsageError
-from tenace.store import event_info
-from tenace.store.movement_changes import MovementChange, close_table, set_presence, swap_pairs
 
 HELP = "change the movement from a round on: a late pair, a pair that leaves, a table closed early, a swap"
 EPILOG = """\
@@ -50,47 +49,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
+# The pair given with --late, --leave, --absent, --present or --swap is quoted as it was typed, without its option.
+NAMES = {"pair": "", "other": ""}
+
+
 def run(args: argparse.Namespace) -> int:
-    who, why = signature(args)
-    rounds(args)  # the options' faults before the file's
-    with event(args) as conn:
-        print(act(conn, args, who, why))
-    return 0
+    return perform(args, change, actions.move, NAMES)
 
 
-def rounds(args: argparse.Namespace) -> int:
-    """The first round the change applies to; UsageError when --round is missing or --to misplaced."""
-    if args.round is None:
-        raise UsageError("say from which round: --round R")
-    if args.to is not None and args.absent is None and args.present is None:
-        raise UsageError("--to goes with --absent or --present")
-    first: int = args.round
-    return first
-
-
-def act(conn: sqlite3.Connection, args: argparse.Namespace, who: str, why: str) -> str:
-    """The movement change `args` give, made; the director's log line and the table rounds changed. `tenace serve`'s
-    console too."""
-    first = rounds(args)
-    sign = {"who": who, "why": why, "force": args.force}
-    sections = [s.name for s in event_info(conn).sections]
-    change: MovementChange
-    if args.close is not None:
-        change = close_table(conn, args.section, args.close, first, **sign)
-    elif args.swap is not None:
-        one, two = (parse_pair(text, sections, args.section) for text in args.swap)
-        if one.section != two.section:
-            raise UsageError(f"--swap {args.swap[0]!r} {args.swap[1]!r}: the pairs are in different sections")
-        change = swap_pairs(conn, one.section, (one.field, one.number), (two.field, two.number), first, **sign)
-    else:
-        option, text = next(((o, t) for o, t in (("--late", args.late), ("--leave", args.leave),
-                                                  ("--absent", args.absent), ("--present", args.present))
-                             if t is not None), (None, None))
-        if option is None or text is None:
-            raise UsageError("say what changes: --late, --leave, --absent, --present, --close or --swap "
-                             "(tenace move --help)")
-        pair = parse_pair(text, sections, args.section)
-        change = set_presence(conn, pair.section, (pair.field, pair.number), first, args.to,
-                              present=option in ("--late", "--present"), before=option == "--late", **sign)
-    sits = ", ".join(f"table {t} round {r}" for t, r in change.changed)
-    return f"{logged(conn)}\n  changed: {sits}"
+def change(args: argparse.Namespace) -> MovementChange:
+    """The movement change the options give."""
+    kind = next((k for k in MOVE_KINDS if getattr(args, k) is not None), None)
+    pair, other = args.swap if kind == "swap" else (getattr(args, kind) if kind not in (None, "close") else None, None)
+    try:
+        return parse.movement_change(kind, first_round=args.round, last_round=args.to, pair=pair, other=other,
+                                     table=args.close, section=args.section)
+    except DirectorInputError as e:
+        if e.field != "change":
+            raise
+        raise UsageError(f"{usage(e)} (tenace move --help)") from None

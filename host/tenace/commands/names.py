@@ -11,6 +11,7 @@ from tenace.commands.event import read_teams_option
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.commands.pair_option import parse_pair
 from tenace.errors import UsageError
+from tenace.movement.model import team_of
 from tenace.roster import read_roster
 from tenace.store import EntryError, event_info, login_name
 from tenace.store.director import chosen_section
@@ -23,7 +24,7 @@ from tenace.store.names import (
     set_individual_player,
     set_pair_players,
 )
-from tenace.store.teams import keep_teams, team_names, team_of
+from tenace.store.teams import keep_teams, team_names
 
 HELP = "who the pairs are: import the club's roster, set a pair's players, list the pairs' names"
 EPILOG = """\

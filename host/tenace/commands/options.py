@@ -70,10 +70,12 @@ def cannot_write(option: str, path: Path, e: OSError) -> UsageError:
     return UsageError(f"{option} {path}: cannot write it: {e.strerror or e}")
 
 
-def add_event_file(p: argparse.ArgumentParser) -> None:
-    """The event file as `tenace results EVENT`, or as `--db EVENT` like `tenace problems` and `tenace event`."""
-    p.add_argument("event", type=Path, nargs="?", metavar="EVENT", help="the event file (or give it as --db)")
-    p.add_argument("--db", type=Path, metavar="EVENT", help=argparse.SUPPRESS)
+def add_event_file(p: argparse.ArgumentParser, what: str = "the event file") -> None:
+    """The event file as a positional EVENT, the same for every command; `--db EVENT` is accepted as its alias (the
+    older form of `tenace collect`, `problems` and `event`). Read back with event_file(args)."""
+    p.add_argument("event", type=Path, nargs="?", metavar="EVENT", help=f"{what} (e.g. club.sqlite)")
+    p.add_argument("--db", type=Path, metavar="EVENT", help="an alias of EVENT (the older form): give one or the other")
+    p.set_defaults(event_usage=f"{p.prog} EVENT")
 
 
 @contextmanager
@@ -91,12 +93,19 @@ def open_event(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+def given_event_file(args: argparse.Namespace) -> Path | None:
+    """The event file named by EVENT or --db, None when neither; UsageError when both are given."""
+    if args.event is not None and args.db is not None:
+        raise UsageError(f"the event file given twice ({args.event} and --db {args.db}): give it once, as EVENT "
+                         "(--db is its older alias)")
+    path: Path | None = args.event if args.event is not None else args.db
+    return path
+
+
 def event_file(args: argparse.Namespace) -> Path:
-    """The event file named by EVENT or --db; UsageError when neither or two different ones are given."""
-    given = [p for p in (args.event, args.db) if p is not None]
-    if not given:
-        raise UsageError("name the event file: tenace ... EVENT (e.g. club.sqlite)")
-    if len(given) == 2 and given[0] != given[1]:
-        raise UsageError(f"two event files given ({given[0]} and --db {given[1]}): name one")
-    path: Path = given[0]
+    """The event file named by EVENT or --db; UsageError when neither or both are given."""
+    path = given_event_file(args)
+    if path is None:
+        usage = getattr(args, "event_usage", "tenace COMMAND EVENT")
+        raise UsageError(f"name the event file: {usage} (e.g. club.sqlite)")
     return path

@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
-from pathlib import Path
 
-from tenace.errors import UsageError
+from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.reports.problems import gather, render, to_json
-from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
 
 HELP = "list conflicts, refused frames, missing results, corrections and the director's log"
 EPILOG = """\
 examples:
-  tenace problems --db club.sqlite
-  tenace problems --db club.sqlite --json | jq '.conflicts'
+  tenace problems club.sqlite
+  tenace problems club.sqlite --json | jq '.conflicts'
 
 Conflicts: two different results for the same board at the same table; nothing counts there until the
 director decides. Refused frames are grouped by reason with their latest examples. Missing results are
@@ -32,7 +29,7 @@ Exit code 0 whatever the list holds; 2 when the file cannot be read."""
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("problems", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", type=Path, required=True, metavar="FILE", help="the event file")
+    add_event_file(p)
     p.add_argument("--json", action="store_true", help="write the list as JSON instead of text")
     p.add_argument("--examples", type=int, default=3, metavar="N",
                    help="latest refused frames shown per reason (default 3)")
@@ -40,22 +37,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        conn = connect(args.db)
-    except StoreError as e:
-        raise UsageError(str(e)) from None
-    try:
-        # One read transaction: every part of the list is from the same moment, even while the collector writes.
-        with read_transaction(conn):
-            report = gather(conn, max(args.examples, 0))
-    except (StoreError, sqlite3.DatabaseError) as e:
-        raise UsageError(f"{args.db}: {e}") from None
-    finally:
-        conn.close()
+    path = event_file(args)
+    # One read transaction: every part of the list is from the same moment, even while the collector writes.
+    with open_event(path) as conn, read_transaction(conn):
+        report = gather(conn, max(args.examples, 0))
     if args.json:
         print(json.dumps(to_json(report), indent=2, ensure_ascii=False))
     else:
-        print(render(report, args.db))
+        print(render(report, path))
     return 0
 
 

@@ -21,13 +21,14 @@ from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_
 from tenace.reports.text import write_text
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.matchpoints import (
-    DEFAULT_OPTIONS,
-    MAGIC_CONTEST_FFB,
+from tenace.scoring.mp_options import (
     MAX_DECIMALS,
+    PRESETS,
     Factoring,
     MatchpointOptions,
     Units,
+    preset_names,
+    presets_help,
 )
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS, Rounding
@@ -37,7 +38,6 @@ log = logging.getLogger(__name__)
 
 HELP = "rescore a PBN file from its raw results and print every board and the ranking"
 METHODS = ("mp", "mp-acbl", "butler", "cross-imps", "teams")
-PRESETS = {"default": DEFAULT_OPTIONS, "magic-contest": MAGIC_CONTEST_FFB}
 # Why a pairs method has nothing to work on in a team match's two results per board.
 PAIRS_ONLY = {"mp": "matchpoints rank a field of pairs on each board's traveller",
               "mp-acbl": "matchpoints rank a field of pairs on each board's traveller",
@@ -77,9 +77,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--strict", action="store_true",
                    help="refuse a file with any row or board that cannot be scored (exit 2) instead of leaving it out")
     mp = p.add_argument_group("matchpoints (mp, mp-acbl)")
-    mp.add_argument("--preset", choices=sorted(PRESETS),
-                    help="a program's conventions to start from (magic-contest: MPs to 0.1, whole board %%, "
-                         "head-to-head tiebreak)")
+    mp.add_argument("--preset", choices=preset_names(),
+                    help=f"a program's conventions to start from ({presets_help().replace('%', '%%')})")
     mp.add_argument("--factoring", choices=[f.value for f in Factoring],
                     help="bring boards played fewer times to the common top (default neuberg)")
     mp.add_argument("--expected", type=int, metavar="E", help="results a board should have (default: the most any has)")
@@ -223,7 +222,7 @@ def write_problems(file: str, problems: tuple[LeftOut, ...] | list[LeftOut], err
 # --- from the options to the report ---------------------------------------------------------------------------
 
 def mp_options(args: argparse.Namespace) -> MatchpointOptions:
-    options = PRESETS[args.preset]
+    options = PRESETS[args.preset].options
     changes: dict[str, Any] = {"units": Units.NORTH_AMERICAN if args.method == "mp-acbl" else Units.MP1}
     if args.factoring:
         changes["factoring"] = Factoring(args.factoring)

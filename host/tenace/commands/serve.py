@@ -17,15 +17,10 @@ from types import FrameType
 import uvicorn
 
 from tenace import crash_report
+from tenace.collector.runtime import Collecting, collect_until_stopped, start_collecting
 from tenace.collector.service import Service
 from tenace.collector.tcp_link import parse_listen
-from tenace.commands.collect import (
-    Collecting,
-    add_collector_options,
-    collect_until_stopped,
-    start_collecting,
-    wants_collector,
-)
+from tenace.commands.collector_options import add_collector_options, collector_options, wants_collector
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.errors import Failure, UsageError
 from tenace.reports.event_results import ResultsError, event_results
@@ -214,7 +209,7 @@ class CollectorThread:
     def _main(self) -> None:
         # Opened, run and closed in this thread: an SQLite connection is used in the thread that made it.
         try:
-            collecting = start_collecting(self.args, self.path)
+            collecting = start_collecting(collector_options(self.args), self.path)
         except BaseException as e:  # a UsageError is the command's to say, in one line
             self.error = e
             self._ready.set()
@@ -234,7 +229,7 @@ class CollectorThread:
 
     async def _collect(self, collecting: Collecting) -> None:
         self._loop = asyncio.get_running_loop()
-        self._service = Service(collecting.collector, progress_s=collecting.args.progress)
+        self._service = Service(collecting.collector, progress_s=collecting.options.progress_s)
         if self.spare is not None:
             self.spare.attach(self._loop, self._service)
         try:

@@ -15,7 +15,7 @@ from tenace.commands.options import add_event_file, event_file, in_range, open_e
 from tenace.errors import UsageError
 from tenace.reports.text import columns
 from tenace.store.db import read_transaction
-from tenace.store.field import SurveyLine, ask_survey, inventory, survey, survey_lines
+from tenace.store.terminal_reports import SurveyLine, ask_survey, inventory, survey, survey_lines
 
 HELP = "measure the radio at each table: round trips and loss to every signed-in terminal, for N seconds"
 EPILOG = """\

@@ -9,8 +9,8 @@ from typing import Any
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.reports.text import columns
 from tenace.store.db import read_transaction
-from tenace.store.field import InventoryRow, inventory
 from tenace.store.link import pairings
+from tenace.store.terminal_reports import InventoryRow, inventory
 from tenace_wire.field_messages import CHECKS
 
 HELP = "list the event's terminals: table, firmware, battery, last heard, signal and loss, factory test, pairing"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from tenace.movement.model import MAX_BOARDS, Encounter, Movement, Pair, pair_label, pair_order
+from tenace.movement.model import MAX_BOARDS, Encounter, Movement, Pair, pair_label, pair_order, team_of
 
 # The rules a movement must keep; a report's errors name one of these.
 RULES = {
@@ -327,7 +328,7 @@ def _possible_meetings(m: Movement, players: list[Pair]) -> list[Couple]:
     if m.kind == "teams":  # the pairs of two teams that play a match (team t's pairs are 2t - 1 and 2t)
         matches = _matches(m)
         return [_couple(a, b) for a, b in combinations(players, 2)
-                if tuple(sorted((team_of(a), team_of(b)))) in matches]
+                if tuple(sorted((team_of(a[1]), team_of(b[1])))) in matches]
     if m.two_fields:  # an arrow switch turns a pair round, it does not bring NS 1 to NS 2's table
         return [_couple(a, b) for a in players if a[0] == "NS" for b in players if b[0] == "EW"]
     return list(combinations(players, 2))
@@ -337,25 +338,20 @@ def _competing(m: Movement, players: list[Pair]) -> list[list[Pair]]:
     """The groups of pairs ranked together: a Mitchell's two fields apart unless arrow switches mix them; in a
     team match each pair with its counterpart, who plays the same boards the same way at the other table."""
     if m.kind == "teams":  # each match: its two NS-at-home pairs (odd numbers), its two EW pairs (even)
-        return [[p for p in players if team_of(p) in match and p[1] % 2 == odd]
+        return [[p for p in players if team_of(p[1]) in match and p[1] % 2 == odd]
                 for match in sorted(_matches(m)) for odd in (1, 0)]
     if m.two_fields and not any(e.switched for e in m.encounters):
         return [[p for p in players if p[0] == field] for field in ("NS", "EW")]
     return [players]
 
 
-def team_of(pair: Pair) -> int:
-    """The team a pair of a team movement plays for: pairs 1 and 2 are team 1's (A), 3 and 4 team 2's (B)..."""
-    return (pair[1] + 1) // 2
-
-
 def _matches(m: Movement) -> set[tuple[int, int]]:
     """The couples of teams that meet at some table, the lower team number first."""
     found = set()
     for e in m.encounters:
-        ns, ew = m.seated(e)
-        if team_of(ns) != team_of(ew):
-            found.add((min(team_of(ns), team_of(ew)), max(team_of(ns), team_of(ew))))
+        ns, ew = (team_of(p[1]) for p in m.seated(e))
+        if ns != ew:
+            found.add((min(ns, ew), max(ns, ew)))
     return found
 
 
@@ -484,8 +480,8 @@ def _and(items: list[int] | tuple[int, ...]) -> str:
     return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
-def span(boards: list[int]) -> str:
-    """Board numbers as runs: 1-3, 7, 9-10."""
+def span(boards: Iterable[int]) -> str:
+    """Board numbers as runs, in order, each once: 1-3, 7, 9-10."""
     runs: list[list[int]] = []
     for b in sorted(set(boards)):
         if runs and b == runs[-1][-1] + 1:

@@ -128,8 +128,14 @@ def pair_label(pair: Pair, kind: Kind = "mitchell") -> str:
     """How a pair is named to the director: "NS 3" / "EW 3" in a Mitchell, "3" in a Howell, "A1" in a team match."""
     field, number = pair
     if kind == "teams":  # pairs 1 and 2 are team A's (NS at table 1, EW at table 2), 3 and 4 team B's, 5 and 6 C's
-        return f"{team_letters((number + 1) // 2)}{(number - 1) % 2 + 1}" if number >= 1 else str(number)
+        return f"{team_letters(team_of(number))}{(number - 1) % 2 + 1}" if number >= 1 else str(number)
     return f"{field} {number}" if field else str(number)
+
+
+def team_of(pair: int) -> int:
+    """The team a pair of a team movement or teams section plays for: pairs 1 and 2 are team 1's (A), 3 and 4
+    team 2's (B)..."""
+    return (pair + 1) // 2
 
 
 def team_letters(team: int) -> str:

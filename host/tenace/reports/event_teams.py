@@ -11,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from tenace.movement.model import team_of
 from tenace.movement.swiss import Match as SwissMatch
 from tenace.reports.json import to_document
 from tenace.reports.model import Board as ReportBoard
@@ -24,7 +25,6 @@ from tenace.store.encounters import section_rounds
 from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import current_results
 from tenace.store.scoring_input import outcome
-from tenace.store.teams import team_of
 from tenace.store.versions import Version
 
 

@@ -42,8 +42,9 @@ from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
 from tenace.scoring.imp_results import Award, ImpLine
-from tenace.scoring.matchpoints import BoardScore, MatchpointOptions, matchpoint_board
+from tenace.scoring.matchpoints import BoardScore, matchpoint_board
 from tenace.scoring.model import BoardResult
+from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.rounding import Rounding, to_decimal
 from tenace.scoring.teams import TeamMatchOptions, score_team_match

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tenace.reports.model import Adjustment, Pair, TravellerLine, section_shown
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MatchpointOptions
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, MatchpointOptions
 from tenace.scoring.ranking import FieldMode
 from tenace.store.scoring_input import pair_id
 from tenace.store.versions import Version

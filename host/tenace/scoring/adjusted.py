@@ -6,8 +6,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
-from tenace.scoring.matchpoints import BoardOptions, BoardScore, SideKind, Sides, SideScore, artificial_side
+from tenace.scoring.matchpoints import BoardScore, SideKind, Sides, SideScore, artificial_side
 from tenace.scoring.model import Average
+from tenace.scoring.mp_options import BoardOptions
 
 
 def real_percentages(boards: Iterable[BoardScore]) -> dict[str, Fraction]:

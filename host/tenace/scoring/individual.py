@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MatchpointOptions
 from tenace.scoring.model import BoardResult
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, MatchpointOptions
 from tenace.scoring.pairs_session import (
     PairSums,
     SessionScore,

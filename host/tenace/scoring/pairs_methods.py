@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tenace.scoring.imp_pairs_session import ImpSessionScore, score_butler_session
-from tenace.scoring.matchpoints import DEFAULT_OPTIONS, MatchpointOptions
 from tenace.scoring.model import BoardResult, Penalty
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, MatchpointOptions
 from tenace.scoring.pairs_session import SessionScore, score_pairs_session
 
 SCORINGS = ("mp", "butler")

@@ -9,18 +9,9 @@ from fractions import Fraction
 from math import lcm
 
 from tenace.scoring.adjusted import revised_percent
-from tenace.scoring.matchpoints import (
-    DEFAULT_OPTIONS,
-    BoardOptions,
-    BoardScore,
-    MatchpointOptions,
-    RankingOptions,
-    SideKind,
-    SideScore,
-    artificial_side,
-    matchpoint_board,
-)
+from tenace.scoring.matchpoints import BoardScore, SideKind, SideScore, artificial_side, matchpoint_board
 from tenace.scoring.model import EW, NS, BoardResult, Penalty, PenaltyUnit
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, BoardOptions, MatchpointOptions, RankingOptions
 from tenace.scoring.ranking import FieldMode, HeadToHead, Placing, Tiebreak, rank_field
 from tenace.scoring.rounding import round_ratio
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 
+from tenace.movement.check import span
 from tenace.scoring.model import weight_parts
 from tenace.store import clock, validate
 from tenace.store.clock import timestamp
@@ -187,7 +188,7 @@ def find_slot(conn: sqlite3.Connection, section: str | None, table: int, board: 
     section = chosen_section(conn, section)
     boards = section_boards(conn, section)
     if board not in boards:
-        raise EntryError(f"there is no board {board} in section {section} (boards {_span(boards)})")
+        raise EntryError(f"there is no board {board} in section {section} (boards {span(boards)})")
     if not table_exists(conn, section, table):
         tables = conn.execute("SELECT tables FROM section WHERE name = ?", (section,)).fetchone()[0]
         raise EntryError(f"there is no table {table} in section {section} (tables 1-{tables})")
@@ -195,7 +196,7 @@ def find_slot(conn: sqlite3.Connection, section: str | None, table: int, board: 
     if not rounds:
         played = sorted(int(b) for (b,) in conn.execute(
             "SELECT board FROM encounter_board WHERE section = ? AND table_no = ?", (section, table)))
-        raise EntryError(f"table {table} does not play board {board} (it plays boards {_span(played)})")
+        raise EntryError(f"table {table} does not play board {board} (it plays boards {span(played)})")
     if round_ is not None:
         if round_ not in rounds:
             raise EntryError(f"table {table} plays board {board} in round {' and '.join(map(str, rounds))}, "
@@ -241,7 +242,7 @@ def add_penalty(conn: sqlite3.Connection, section: str, pair: int, direction: st
         if not played:
             raise EntryError(f"there is no pair {label} in section {section}")
         if board is not None and board not in played:
-            raise EntryError(f"{label} does not play board {board} (it plays boards {_span(played)})")
+            raise EntryError(f"{label} does not play board {board} (it plays boards {span(played)})")
         forced = check_period(conn, moment, force)
         stamp = timestamp(moment)
         entry = PenaltyEntry(0, section, pair, direction, Fraction(amount), unit, board, names[0], stamp, names[1])
@@ -392,17 +393,6 @@ def _ends(stamp: str, minutes: int) -> str:
 def _clock(stamp: str) -> str:
     """A stored UTC timestamp as the laptop's local time of day, as the TD reads the clock on the wall."""
     return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
-
-
-def _span(numbers: Sequence[int]) -> str:
-    """1 2 3 7 8 as "1-3, 7-8"."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        elif not runs or n != runs[-1][-1]:
-            runs.append([n])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def _where(slot: Slot) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from tenace.movement.model import team_of
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
 from tenace.store.errors import EntryError
@@ -23,11 +24,6 @@ class Team:
     number: int
     name: str
     players: tuple[int, int, int, int] | None = None
-
-
-def team_of(pair: int) -> int:
-    """The team a pair of a teams section belongs to: pairs 1 and 2 are team 1's, 3 and 4 team 2's."""
-    return (pair + 1) // 2
 
 
 def teams_sections(conn: sqlite3.Connection) -> list[str]:

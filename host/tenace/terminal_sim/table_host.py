@@ -31,11 +31,11 @@ from tenace.movement.individual import MIN_INDIVIDUAL_TABLES, individual
 from tenace.store import current_results, states
 from tenace.store.director import enter_result
 from tenace.store.event import create_event
-from tenace.store.field import inventory
 from tenace.store.hand_records import DoubleDummy, keep_analysis, keep_hand_record
 from tenace.store.link import all_player_numbers, stored_counts
 from tenace.store.movement_changes import close_table, set_presence, swap_pairs
 from tenace.store.queries import sign_in_count
+from tenace.store.terminal_reports import inventory
 from tenace.store.versions import Version
 from tenace_wire.errors import DUPLICATE
 

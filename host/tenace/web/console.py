@@ -1,16 +1,15 @@
-"""The director's console of `tenace serve` (/director): a login, then the problems list and the director's commands as
-forms, each through the command's own act(). Sessions are hand-written, a few lines: the store is server-side, in memory
+"""The director's console of `tenace serve` (/director): a login, then the problems list and the director's actions as
+forms, each read into the director's typed inputs (tenace.director) as the commands read their options, its refusals
+naming the form's fields. Sessions are hand-written, a few lines: the store is server-side, in memory
 (a random id in an HttpOnly, SameSite=Strict cookie), which Starlette's SessionMiddleware (signed client-side
 sessions, itsdangerous) does not do; the forms are urlencoded only and parsed by the standard library's parse_qsl
 (Starlette's form parser needs python-multipart, a dependency for nothing more)."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import hmac
 import logging
-import re
 import secrets
 import sqlite3
 import time
@@ -24,8 +23,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tenace.commands import adjust, correct, erase, move, resolve
-from tenace.commands.director_options import signature
+from tenace.director import actions, parse
+from tenace.director.errors import DirectorInputError
+from tenace.director.inputs import MOVE_KINDS, Erasure, Penalty, Place, ResultInput, Signature
 from tenace.errors import UsageError
 from tenace.reports.problems import gather, render
 from tenace.store import EntryError, LateChange, StoreError, connect
@@ -46,14 +46,11 @@ IDLE_S = 6 * 3600.0
 NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY",
             "Content-Security-Policy": "frame-ancestors 'none'; form-action 'self'"}
 
-Act = Callable[[sqlite3.Connection, argparse.Namespace, str, str], str]
-ACTIONS: dict[str, Act] = {"adjust": adjust.act, "correct": correct.act, "erase": erase.act,
-                           "resolve": resolve.act, "move": move.act}
-MOVES = ("late", "leave", "absent", "present", "close", "swap")
-# Every attribute a director's command reads from its arguments: a form sets those it has, the rest are None.
-ARGUMENTS = ("section", "table", "board", "round", "ns", "ew", "percent", "assigned", "weighted", "ew_assigned",
-             "ew_weighted", "penalty", "pair", "contract", "by", "tricks", "lead", "keep", "to", *MOVES)
-
+MOVES = MOVE_KINDS
+# The form's fields as a refusal names them, after their labels on the page (a field not here: by its own name).
+LABELS = {"ns": "NS", "ew": "EW", "percent": "NS/EW %", "assigned": "assigned NS score",
+          "ew_assigned": "East-West's assigned NS score", "ew_weighted": "East-West's weighted",
+          "passed_out": "passed out", "not_played": "not played", "to": "to round", "other": "swap with"}
 
 @dataclass
 class Session:
@@ -138,43 +135,74 @@ def forbidden(message: str) -> Response:
     return PlainTextResponse(message, 403, headers=NO_STORE)
 
 
-def arguments(action: str, form: dict[str, str], who: str) -> argparse.Namespace:
-    """The command's arguments from the form, as its options would give them; UsageError for a bad number."""
-    args = argparse.Namespace(**dict.fromkeys(ARGUMENTS), passed_out="passed_out" in form,
-                              not_played="not_played" in form, force="force" in form, why=form.get("why"), who=who)
-    for name in ("section", "ns", "ew", "percent", "assigned", "weighted", "ew_assigned", "ew_weighted", "penalty",
-                 "pair", "contract", "by", "tricks", "lead", "keep"):
-        setattr(args, name, form.get(name))
-    for name in ("table", "board", "round", "to"):
-        setattr(args, name, whole(name, form.get(name)))
-    if action == "move":
-        change = form.get("change", "")
-        if change not in MOVES:
-            raise UsageError(f"say what changes: {', '.join(MOVES)}")
-        if change == "close":
-            args.close, args.table = args.table, None
-            if args.close is None:
-                raise UsageError("close: say which table")
-        elif change == "swap":
-            args.swap = [form.get("pair", ""), form.get("other", "")]
-        else:
-            setattr(args, change, form.get("pair", ""))
-        args.pair = None
-    return args
+Form = dict[str, str]
+Bound = Callable[[sqlite3.Connection, Signature], str]  # an action with its input read from the form
 
 
 def whole(name: str, text: str | None) -> int | None:
     if text is None:
         return None
     if not text.isdecimal() or len(text) > 6:  # isdigit() would take "²", which int() refuses
-        raise UsageError(f"{name} {text!r}: give a whole number")
+        raise DirectorInputError(name, ": give a whole number", text=text)
     return int(text)
 
 
+def place(form: Form) -> Place:
+    return Place(whole("table", form.get("table")), whole("board", form.get("board")), form.get("section"),
+                 whole("round", form.get("round")))
+
+
+def result(form: Form) -> ResultInput | None:
+    return parse.result(contract=form.get("contract"), by=form.get("by"), tricks=form.get("tricks"),
+                        lead=form.get("lead"), passed_out="passed_out" in form, not_played="not_played" in form)
+
+
+def adjust_form(form: Form) -> Bound:
+    given = parse.adjustment(place(form), pair=form.get("pair"), penalty=form.get("penalty"), ns=form.get("ns"),
+                             ew=form.get("ew"), percent=form.get("percent"), assigned=form.get("assigned"),
+                             weighted=form.get("weighted"), ew_assigned=form.get("ew_assigned"),
+                             ew_weighted=form.get("ew_weighted"))
+    if isinstance(given, Penalty):
+        return lambda conn, signed: actions.penalise(conn, given, signed)
+    return lambda conn, signed: actions.adjust(conn, given, signed)
+
+
+def correct_form(form: Form) -> Bound:
+    given = parse.correction(place(form), result(form))
+    return lambda conn, signed: actions.correct(conn, given, signed)
+
+
+def erase_form(form: Form) -> Bound:
+    given = Erasure(place(form))
+    return lambda conn, signed: actions.erase(conn, given, signed)
+
+
+def resolve_form(form: Form) -> Bound:
+    given = parse.resolution(place(form), form.get("keep"), result(form))
+    return lambda conn, signed: actions.resolve(conn, given, signed)
+
+
+def move_form(form: Form) -> Bound:
+    change = form.get("change", "")
+    kind = next((k for k in MOVES if k == change), None)
+    # A pair left empty is refused by the pair's parser, saying which ("swap with ''").
+    given = parse.movement_change(kind, first_round=whole("round", form.get("round")),
+                                  last_round=whole("to", form.get("to")), pair=form.get("pair", ""),
+                                  other=form.get("other", ""), table=whole("table", form.get("table")),
+                                  section=form.get("section"))
+    return lambda conn, signed: actions.move(conn, given, signed)
+
+
+# Each form's reader: the form's fields into the action's input (DirectorInputError naming a field), bound to it.
+ACTIONS: dict[str, Callable[[Form], Bound]] = {"adjust": adjust_form, "correct": correct_form, "erase": erase_form,
+                                               "resolve": resolve_form, "move": move_form}
+
+
 def one_line(e: Exception) -> str:
-    """The store's or the command's refusal as the page says it: the form's field names, not the options'."""
-    text = str(e).splitlines()[0] if str(e) else type(e).__name__
-    return re.sub(r"(?<![\w-])--(?=[a-z])", "", text)
+    """A refusal as the page says it, on one line: the director's naming the form's fields, the store's as it is."""
+    if isinstance(e, DirectorInputError):
+        return e.said(LABELS)
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 def console_routes(path: Path, director: Director) -> list[BaseRoute]:
@@ -287,14 +315,14 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
             return found
         session, form = found
         name = request.url.path.rsplit("/", 1)[1]
-        act = ACTIONS[name]
+        read = ACTIONS[name]
 
         def run() -> str:
-            args = arguments(name, form, session.name)
-            who, why = signature(args)
+            signed = parse.signature(session.name, form.get("why"), "force" in form)
+            bound = read(form)  # the form's faults before the file's
             conn = connect(path)
             try:
-                return act(conn, args, who, why)
+                return bound(conn, signed)
             finally:
                 conn.close()
         try:
@@ -302,7 +330,7 @@ def console_routes(path: Path, director: Director) -> list[BaseRoute]:
         except LateChange as e:
             return await console(request, session, 400, refused=name, typed=form,
                                  error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)")
-        except (UsageError, EntryError, StoreError, sqlite3.Error) as e:
+        except (DirectorInputError, EntryError, StoreError, sqlite3.Error) as e:
             return await console(request, session, 400, error=one_line(e), refused=name, typed=form)
         # Post, redirect, get: reloading the page after it does not make the change a second time.
         session.done = done

@@ -1,4 +1,4 @@
-"""What the field tools keep in the event file: each terminal's latest status report, and radio surveys."""
+"""The terminals' status in the event file (field tools): each one's latest STATUS, when last heard, radio surveys."""
 
 from __future__ import annotations
 

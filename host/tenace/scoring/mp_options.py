@@ -1,0 +1,147 @@
+"""Matchpoint scoring options (units, factoring, averages, decimals, ranking) and the named presets of --preset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+from tenace.scoring.model import Average
+from tenace.scoring.ranking import FieldMode, Tiebreak
+from tenace.scoring.rounding import Rounding
+
+# No program publishes more decimals than this; more would only print noise.
+MAX_DECIMALS = 10
+
+
+class Units(Enum):
+    """Law 78A scoring units."""
+
+    MP1 = "MP1"  # international: 2 per score beaten, 1 per tie; top 2(N-1)
+    NORTH_AMERICAN = "NA"  # ACBL: 1 per score beaten, 1/2 per tie; top N-1
+
+
+class Factoring(Enum):
+    """How a board scored N times is brought to the common top of E expected scores."""
+
+    NONE = "none"  # raw matchpoints; the board keeps its own top 2(N-1)
+    NEUBERG = "neuberg"  # M' = (M+1)E/N - 1 in MP1 units; in NA units M' = (M+1/2)E/N - 1/2
+    RATIO = "ratio"  # simple scaling M' = M(E-1)/(N-1) (old programs, and the ACBL before Neuberg)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PublishedFigures:
+    """What every published figure shares, board or total: how it is rounded to its decimals."""
+
+    rounding: Rounding = Rounding.HALF_UP
+
+    def __post_init__(self) -> None:
+        if self.rounding is Rounding.NONE:  # every published figure has its number of decimals
+            raise ValueError("matchpoint figures need a rounding rule, not NONE")
+
+
+def _check_decimals(options: object, *names: str) -> None:
+    for name in names:
+        if not 0 <= getattr(options, name) <= MAX_DECIMALS:
+            raise ValueError(f"{name} must be 0 to {MAX_DECIMALS}")
+
+
+# No slots on the option classes: MatchpointOptions inherits from two of them, and two slotted bases clash.
+@dataclass(frozen=True, kw_only=True)
+class BoardOptions(PublishedFigures):
+    """How a board is matchpointed and published: units, scope and top, factoring, artificial scores (Law 12C2,
+    with 12C2(c)'s revision by the pair's session percentage), board decimals. Percentages are 0-100."""
+
+    units: Units = Units.MP1
+    factoring: Factoring = Factoring.NEUBERG
+    fouled_factoring: Factoring = Factoring.NEUBERG  # Law 87 groups are always brought to the common top
+    expected_results: int | None = None  # E; None: the most entries any board has in its comparison
+    across_sections: bool = False  # compare a board across all sections (one common top)
+    average_plus: Fraction = Fraction(60)
+    average: Fraction = Fraction(50)
+    average_minus: Fraction = Fraction(40)
+    law_12c2c: bool = True  # own session percentage beyond 60% (A+) or below 40% (A-)
+    board_mp_decimals: int = 2
+    board_percent_decimals: int = 2
+    board_percent_from_published_mp: bool = False
+
+    def __post_init__(self) -> None:
+        _check_decimals(self, "board_mp_decimals", "board_percent_decimals")
+        if not self.average_minus <= self.average <= self.average_plus:
+            raise ValueError("averages must be ordered: average-minus <= average <= average-plus")
+        if self.expected_results is not None and self.expected_results < 1:
+            raise ValueError("expected_results must be 1 or more")
+        super().__post_init__()
+
+    def average_percent(self, average: Average) -> Fraction:
+        if average is Average.PLUS:
+            return self.average_plus
+        if average is Average.MINUS:
+            return self.average_minus
+        return self.average
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankingOptions(PublishedFigures):
+    """How the pairs' totals are published and ranked.
+
+    `total_from_published_boards` adds the published (rounded) board MPs as Magic Contest does, or else
+    adds the exact values and rounds only the total.
+    """
+
+    total_mp_decimals: int = 2
+    total_percent_decimals: int = 2
+    total_from_published_boards: bool = True
+    fields: FieldMode = FieldMode.AUTO
+    rank_by_section: bool = False
+    rank_on_exact: bool = False  # rank on unrounded totals instead of the published ones
+    tiebreak: Tiebreak = Tiebreak.NONE
+
+    def __post_init__(self) -> None:
+        _check_decimals(self, "total_mp_decimals", "total_percent_decimals")
+        super().__post_init__()
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchpointOptions(BoardOptions, RankingOptions):
+    """Every choice a TD may need to reproduce another program's figures: the board options and the ranking
+    options in one, with one rounding rule for both (a program rounds its board and total figures alike).
+
+    The board engine takes only BoardOptions, the totals and ranks only RankingOptions; a session takes both.
+    """
+
+
+DEFAULT_OPTIONS = MatchpointOptions()
+
+# Magic Contest as exported for the FFB: board MPs to 0.1, board percentages whole, totals to 0.1 from the
+# published board MPs, session percentages to 0.01, ties broken by the pairs' own meetings.
+MAGIC_CONTEST_FFB = MatchpointOptions(
+    board_mp_decimals=1,
+    board_percent_decimals=0,
+    total_mp_decimals=1,
+    total_percent_decimals=2,
+    tiebreak=Tiebreak.HEAD_TO_HEAD,
+)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A program's conventions to start from, by name (`tenace score --preset`)."""
+
+    options: MatchpointOptions
+    summary: str = ""  # what it sets, for --help; "" for the default, which needs none
+
+
+PRESETS: dict[str, Preset] = {
+    "default": Preset(DEFAULT_OPTIONS),
+    "magic-contest": Preset(MAGIC_CONTEST_FFB, "MPs to 0.1, whole board %, head-to-head tiebreak"),
+}
+
+
+def preset_names() -> list[str]:
+    return sorted(PRESETS)
+
+
+def presets_help() -> str:
+    """Each preset that sets something, with what it sets: "magic-contest: MPs to 0.1, ..." (; between two)."""
+    return "; ".join(f"{name}: {PRESETS[name].summary}" for name in preset_names() if PRESETS[name].summary)
