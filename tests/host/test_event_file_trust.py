@@ -182,7 +182,7 @@ def test_the_published_head_is_found_and_what_came_after(event: Path, capsys: py
 def test_wrong_input_is_one_line_exit_2(event: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                         says: str) -> None:
     argv = ["check", *([] if not args or args[0] != "--head" else [str(event)]), *args]
-    code, out, err = tenace(capsys, *argv)
+    code, _, err = tenace(capsys, *argv)
     assert code == 2 and says in err and err.count("\n") == 1
 
 

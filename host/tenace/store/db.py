@@ -70,13 +70,13 @@ def _configure(conn: sqlite3.Connection, path: Path) -> None:
     # FULL: a COMMIT is on disk before it returns, so an acknowledged result survives a power cut.
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
-    # The chain's triggers hash every row written (tenace.store.ledger).
-    ledger.register(conn)
 
 
 def migrate(conn: sqlite3.Connection, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
     """Apply, each in its own transaction, the migrations above the file's version; the version reached."""
     latest = schema_version(migrations)
+    # The chain's triggers hash every row written (tenace.store.ledger), from the migration that makes them on.
+    ledger.register(conn)
     current = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if current > latest:
         raise StoreError(f"event file schema version {current} is newer than this Tenace's ({latest}): upgrade Tenace")

@@ -7,7 +7,8 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from tenace.store import ledger
-from tenace.store.db import migrate, schema_version
+from tenace.store.db import schema_version
+from tenace.store.schema_doc import current_schema, schema_objects
 from tenace.store.versions import load_versions, slot_states
 
 # SQLite's own checks list at most this many faults: a file that bad is not read further.
@@ -63,15 +64,9 @@ def _check(conn: sqlite3.Connection, found: FileCheck) -> None:
 
 def schema_differences(conn: sqlite3.Connection) -> list[str]:
     """Each table, index or trigger that is not as this Tenace's migrations make it (one dropped to edit the file
-    behind Tenace's back, say)."""
-    fresh = sqlite3.connect(":memory:")
-    try:
-        ledger.register(fresh)
-        migrate(fresh)
-        expected = _objects(fresh)
-    finally:
-        fresh.close()
-    actual = _objects(conn)
+    behind Tenace's back, say); compared as laid out by schema_doc, whatever the migrations did to the SQL's text."""
+    expected = {(o.kind, o.name): o.sql for o in current_schema()[1]}
+    actual = {(o.kind, o.name): o.sql for o in schema_objects(conn)}
     out = []
     for (kind, name), sql in sorted(expected.items()):
         if (kind, name) not in actual:
@@ -81,8 +76,3 @@ def schema_differences(conn: sqlite3.Connection) -> list[str]:
     out.extend(f"the {kind} {name} is not Tenace's (added outside Tenace)"
                for kind, name in sorted(actual.keys() - expected.keys()))
     return out
-
-
-def _objects(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
-    return {(str(kind), str(name)): str(sql) for kind, name, sql in conn.execute(
-        "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")}
