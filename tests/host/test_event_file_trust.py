@@ -108,6 +108,13 @@ def test_a_damaged_result_never_counts_and_is_named_everywhere(event: Path, caps
     assert f"section A table 3 round 1 board 5: v1 (result id {rid}): NS score 214 is not the Law 77 score" in out
     problems = json.loads(tenace(capsys, "problems", "--db", str(event), "--json")[1])
     assert [(d["result_id"], d["counts_now"]) for d in problems["damaged"]] == [(rid, False)]
+    # Not published with it, unless forced (then it is left out, and said so).
+    target = event.with_name("A.pbn")
+    code, _, err = tenace(capsys, "report", str(event), "--pbn", str(target))
+    assert code == 2 and "the event file holds 1 damaged result (tenace check names them)" in err
+    assert not target.exists()
+    code, _, err = tenace(capsys, "report", str(event), "--pbn", str(target), "--force")
+    assert code == 0 and "published without them (--force)" in err and target.is_file()
     # The director enters the board again: it counts, the damaged version stays as evidence.
     assert tenace(capsys, "correct", str(event), "--table", "3", "--board", "5", "--contract", "4DX", "--by", "N",
                   "--tricks", "10", "--why", "the file was damaged")[0] == 0
