@@ -22,8 +22,8 @@ from tenace_rules.notation import parse_contract, parse_declarer
 from tenace_rules.score import ns_score
 
 # Runs per chunk, and chunks (the full run spreads them over the cores).
-RUNS = 40
-CHUNKS = 4
+RUNS = 400
+CHUNKS = 5
 TD = ("--who", "TD Ana")
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from tenace.store.validate import REASONS
+from tenace.store.row_check import checked_rows
+from tenace.store.validate import MAX_BOARD, MAX_PAIR, MAX_ROUND, MAX_TABLE, REASONS
 from tenace.store.versions import Slot, SlotState, Version, load_versions, slot_states
 
 
@@ -120,11 +121,11 @@ def missing_results(conn: sqlite3.Connection, section: str | None = None) -> lis
     """What the movement expects and is not in: no version yet, or erased. Conflicts, damaged results and sit-outs are
     not missing."""
     known = states(conn, section)
-    rows = conn.execute(
+    rows = checked_rows("encounter_board", _MOVEMENT_SLOT, conn.execute(
         "SELECT b.section, b.round, b.table_no, b.board, e.ns_pair, e.ew_pair FROM encounter_board b "
         "JOIN encounter e USING (section, table_no, round) WHERE (?1 IS NULL OR b.section = ?1) "
         "AND NOT EXISTS (SELECT 1 FROM sit_out o WHERE (o.section, o.table_no, o.round) = (b.section, b.table_no, "
-        "b.round)) ORDER BY b.section, b.round, b.table_no, b.board", (section,)).fetchall()
+        "b.round)) ORDER BY b.section, b.round, b.table_no, b.board", (section,)))
     out = []
     for sec, round_, table, board, ns_pair, ew_pair in rows:
         state = known.get(Slot(sec, table, round_, board))
@@ -133,6 +134,11 @@ def missing_results(conn: sqlite3.Connection, section: str | None = None) -> lis
         elif state.current is not None and state.current.kind == "erased":
             out.append(Missing(sec, round_, table, board, ns_pair, ew_pair, erased=True))
     return out
+
+
+# A slot of the stored movement, as missing_results reads it (row_check.sound).
+_MOVEMENT_SLOT = {"section": ("text", 8), "round": ("int", 1, MAX_ROUND), "table": ("int", 1, MAX_TABLE),
+                  "board": ("int", 1, MAX_BOARD), "ns_pair": ("int", 1, MAX_PAIR), "ew_pair": ("int", 1, MAX_PAIR)}
 
 
 def refusals(conn: sqlite3.Connection, reason: str | None = None) -> list[RefusalRow]:
