@@ -42,7 +42,9 @@ file has them) and a scorecard per pair (pair/A/NS3.html), the same pages as `te
 its live script, in one of the terminal's languages (--lang: en, he, lv, sk, sr; players' names as they
 are). The links are relative: copy the folder to any web host or open index.html from disk.
 A folder that is there and not empty is refused unless --force (its pages are then written over, its
-other files left). Give --pbn, --csv, --html, or several."""
+other files left). An event file holding damaged results (a result changed outside Tenace, or a disk
+fault: tenace check names them) is not published unless --force, which leaves them out and says so.
+Give --pbn, --csv, --html, or several."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +54,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--pbn", metavar="FILE", help="the PBN file to write ('-': standard output)")
     p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
     p.add_argument("--html", type=Path, metavar="DIR", help="the folder for the static web site (made if new)")
-    p.add_argument("--force", action="store_true", help="write the --html site into a folder that is not empty")
+    p.add_argument("--force", action="store_true",
+                   help="write the --html site into a folder that is not empty; publish although the event file holds "
+                        "damaged results (left out)")
     p.add_argument("--lang", metavar="XX",
                    help=f"the --html site's language: {', '.join(LANGUAGES)} (default {DEFAULT})")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
@@ -67,8 +71,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("say what to write: --pbn FILE, --csv DIR, --html DIR, or several")
     if args.match is not None and args.pbn is None:
         raise UsageError("--match picks the team match a --pbn file holds: give --pbn FILE too")
-    if args.force and args.html is None:
-        raise UsageError("--force is for --html DIR: a folder that is not empty")
     if args.lang is not None and args.html is None:
         raise UsageError("--lang is for --html DIR: the static site's language")
     if args.lang is not None and args.lang not in LANGUAGES:
@@ -93,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
                 match = _match(section, args.match) if args.pbn is not None else None
         except ResultsError as e:
             raise UsageError(str(e)) from None
+    damaged = sum(each.damaged for each in results.sections)
+    if damaged:
+        what = f"the event file holds {damaged} damaged result{'s' if damaged > 1 else ''} (tenace check names them)"
+        if not args.force:
+            raise UsageError(f"{what}: enter them again before publishing, or --force to publish without them")
+        print(f"tenace report: {what}: published without them (--force)", file=sys.stderr)
     if args.csv is not None:
         for each in results.sections:
             try:

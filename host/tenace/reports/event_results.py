@@ -22,7 +22,7 @@ from tenace.store.event import EventInfo, event_info, partnerships
 from tenace.store.hand_records import hand_records
 from tenace.store.movement_changes import section_changes
 from tenace.store.names import individual_members, names_of, pair_players, roster
-from tenace.store.queries import conflicts, current_results
+from tenace.store.queries import conflicts, current_results, damaged_results
 from tenace.store.scoring_input import board_results, pair_id, pair_penalties
 from tenace.store.teams import byes, team_names, teams_in_play
 from tenace_rules.board import dealer, vulnerability
@@ -47,10 +47,11 @@ class SectionResults:
     boards: tuple[int, ...]  # the boards the movement plays in the section
     hands: dict[int, HandRecord] = field(default_factory=dict)  # the kept deals (tenace event deals), by board
     matches: tuple[MatchResult, ...] = ()  # a teams section's matches; `report` is then its first match's
+    damaged: int = 0  # stored results that fail their check as read back (row_check): never scored
 
     @property
     def complete(self) -> bool:
-        return self.results_in == self.expected and not self.conflicts
+        return self.results_in == self.expected and not self.conflicts and not self.damaged
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,8 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     if conflicted:
         notes.append(f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the director "
                      f"decides (tenace problems lists them, tenace resolve settles them)")
+    damaged = damaged_notes(conn, section)
+    notes.extend(damaged)
     settings: dict[str, Setting] = {"section": section, "results_in": len(results), "expected": expected,
                                     "conflicts": conflicted, "scoring": info.scoring,
                                     "ranked": "players" if kind == "individual" else "pairs"}
@@ -163,7 +166,7 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
              HandRecord(r.deal, r.analysis.tricks, r.analysis.par_score, r.analysis.par_contracts)
              for board, r in hand_records(conn, section).items()}
     return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)),
-                          hands)
+                          hands, damaged=len(damaged))
 
 
 def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, pairs: StorePairs,
@@ -219,8 +222,16 @@ def _teams_section(conn: sqlite3.Connection, info: EventInfo, section: str,
         report = replace(report, notes=(
             *report.notes, f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the "
             "director decides (tenace problems lists them, tenace resolve settles them)"))
+    damaged = damaged_notes(conn, section)
+    report = replace(report, notes=(*report.notes, *damaged))
     return SectionResults(section, report, results_in, expected, conflicted, tuple(section_boards(conn, section)),
-                          matches=matches)
+                          matches=matches, damaged=len(damaged))
+
+
+def damaged_notes(conn: sqlite3.Connection, section: str) -> list[str]:
+    """A note for each result of the section that the event file holds damaged (never scored), naming it."""
+    return [f"board {v.board} table {v.table} round {v.round}: a damaged result in the event file, not scored "
+            f"({v.damage}); enter it again (tenace correct)" for v in damaged_results(conn, section)]
 
 
 # What each director's action did to a result, as its traveller line is marked.
