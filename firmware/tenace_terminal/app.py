@@ -17,16 +17,12 @@ in the same round, with the same pending results, as before the power went.
 import gc
 import sys
 
+from micropython import const
+
 from tenace_rules.board import SEATS
 from tenace_rules.contract import PASSED_OUT, Contract
 from tenace_terminal import VERSION, messages
 from tenace_terminal.journal import Journal
-
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
 
 _IDLE_MS = const(10)
 _GC_EVERY = const(4096)  # bytes allocated between two garbage collections

@@ -9,13 +9,9 @@ nothing half-written is ever taken for a record; the next append first rewrites 
 import json
 import os
 
-from tenace_wire.crc16 import crc16
+from micropython import const
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from tenace_wire.crc16 import crc16
 
 _MAGIC = const(0xA5)
 _HEADER = const(3)

@@ -45,6 +45,8 @@ trip}, or ms -1 after PROBE_MS without an answer.
 
 import os
 
+from micropython import const
+
 from tenace_terminal import VERSION, messages, wire_mapping
 from tenace_terminal.journal import _sync
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
@@ -58,12 +60,6 @@ from tenace_wire.messages import decode_message
 from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
 from tenace_wire.terminal_session import TerminalSession
-
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
 
 APP_SEQ = const(32768)  # the app's message numbered s goes on the air as APP_SEQ + s
 HELLO_MS = const(1000)
