@@ -47,7 +47,7 @@ import os
 
 from micropython import const
 
-from tenace_terminal import VERSION, messages, wire_mapping
+from tenace_terminal import VERSION, catalogue, wire_mapping
 from tenace_terminal.journal import _sync
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
@@ -335,7 +335,7 @@ class WireLink:
             self._signing = None
             self.session = self._new_session(None, self.session.next_seq)
             self.needs_code = True
-            self.inbox.append({"type": "message", "text": messages.text("wrong_code")})
+            self.inbox.append({"type": "message", "text": catalogue.text("wrong_code")})
         elif signing is not None and now - signing[2] >= ANSWER_MS and not self.session.waiting(signing[3]):
             self._resign = True  # the host took the sign-in but its answer never came (it died meanwhile)
             self._signing = None
