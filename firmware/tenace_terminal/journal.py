@@ -47,7 +47,8 @@ def _exists(path: str) -> bool:
         return False
 
 
-def _sync(f) -> None:
+def sync(f) -> None:
+    """Flush file `f` to the flash: when this returns, what was written survives a power cut."""
     f.flush()
     if _fsync is not None:
         _fsync(f.fileno())
@@ -111,7 +112,7 @@ class Journal:
         self._suspect_tail = True
         with open(self.path, "ab") as f:
             size = write_record(f, record)
-            _sync(f)
+            sync(f)
         self._suspect_tail = False
         self.size += size
 
@@ -121,7 +122,7 @@ class Journal:
         with open(self._tmp, "wb") as f:
             for record in records:
                 size += write_record(f, record)
-            _sync(f)
+            sync(f)
         self._replace(size)
 
     def _replace(self, size: int) -> None:
@@ -145,5 +146,5 @@ class Journal:
                     raise OSError("the journal ends before its records")
                 new.write(buffer[:n])
                 left -= n
-            _sync(new)
+            sync(new)
         self._replace(size)
