@@ -22,19 +22,22 @@ HELLO goes out about once a second until a PAIR_OFFER (with the club key's id wh
 file once the host has answered a sign-in under it (proof that the code was right). No answer in
 ANSWER_MS: the key is dropped, and the app is told the code was wrong.
 
-The state file (key, reserved limit, last section and table: link_state.py) is rewritten atomically, and only
+The state file (key, reserved limit, last section and table) is rewritten atomically, and only
 when one of them changes; with a key and a table it lets a rebooted terminal sign in again by itself.
 
 Round plans. At sign-in the host sends the table's plan for every round left. The link gives the app
-the one it waits for (the sign-in's round, or the round it asks for) and keeps each in the plans file
-(link_cache.py). When the app asks for a round the file holds, the link gives it from there at once: with the
-laptop out of reach the table plays on, and its results go when the link is back. Where the lead is checked, the
-host also sends the hand records of those rounds' boards; they are kept the same way, so the lead is still
-checked with the laptop shut. A plan sent again unasked for the app's round or the next, and not
+the one it waits for (the sign-in's round, or the round it asks for) and keeps each in the plans file,
+a line per plan (round, payload in hex; the last line of a round wins, a torn one is skipped). When the
+app asks for a round the file holds, the link gives it from there at once: with the laptop out of reach
+the table plays on, and its results go when the link is back. Where the lead is checked, the host also
+sends the hand records of those rounds' boards; they are kept the same way (link.deals), so the lead is
+still checked with the laptop shut. A plan sent again unasked for the app's round or the next, and not
 as kept, is a movement change (tenace move): it goes to the app marked "changed".
 
 Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
-(link_status.py; `battery` is the app's, given by the board file). The host's PINGs
+(`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
+test (FACTORY_FILE), its own counters (frames sent and sent again) and the radio's signal strength where the
+transport tells it (transport.rssi()). The app is not involved: its RAM is the screens'. The host's PINGs
 (`tenace survey`) are acknowledged by the session and never reach the app. {"type": "probe"} (the factory test)
 sends HELLO until the host's PAIR_OFFER answers, which needs no key: the app gets {"type": "probe", "ms": round
 trip}, or ms -1 after PROBE_MS without an answer.
@@ -44,13 +47,16 @@ import os
 
 from micropython import const
 
-from tenace_terminal import catalogue, wire_mapping
-from tenace_terminal.link_cache import DEALS_FILE, PLANS_FILE, begin_anew, keep, kept, kept_all
-from tenace_terminal.link_state import STATE_FILE, read_state, write_state
-from tenace_terminal.link_status import FACTORY_FILE, STATUS_MS, status_report
+from tenace_terminal import VERSION, catalogue, wire_mapping
+from tenace_terminal.journal import sync
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
+
+# At start, with the rest of the link: imported at the first report, in the middle of a session's heap, it would
+# split the free space the screens' code needs in one piece (MicroPython's heap is never compacted).
+from tenace_wire.field_messages import COUNT_MAX, Status, version_fields
 from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, RANKING, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
+from tenace_wire.messages import decode_message
 from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
 from tenace_wire.terminal_session import TerminalSession
@@ -61,7 +67,13 @@ ANSWER_MS = const(10000)  # a sign-in under a fresh key unanswered this long: th
 REQUEST_MS = const(10000)  # a round plan expected this long, its request taken by the host: asked again
 DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
 PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this long is a failure
+STATUS_MS = const(300000)  # a status report this often while signed in
+FACTORY_FILE = "factory.txt"  # the last factory test (screens/factory.py): "state checks round-trip-ms millivolts"
 _TICKS_MASK = const(0x3FFFFFFF)
+STATE_FILE = "link.state"
+PLANS_FILE = "link.plans"
+DEALS_FILE = "link.deals"  # the hand records the host sent, a line each: board, payload in hex
+PLANS_BYTES = const(4096)  # the plans file is begun anew at a sign-in once it is this long (all come again)
 
 
 def _urandom_bits(n: int) -> int:
@@ -78,13 +90,16 @@ class WireLink:
         self._random_bits = random_bits or _urandom_bits
         base = storage.rstrip("/") + "/"
         self._path = base + STATE_FILE
+        self._tmp = base + STATE_FILE + ".tmp"
         self._plans = base + PLANS_FILE
         self._deals_path = base + DEALS_FILE
         self._ticks = clock.ticks_ms()
         self.now = 0  # monotonic milliseconds since the link was made
-        # The event key, the link's own numbers reserved, the section and table of the last accepted sign-in
-        # (-1, 0: none).
-        self.key, self.limit, self.section, self.table = read_state(self._path)
+        self.key = None
+        self.limit = 1
+        self.section = -1  # the section and table of the last accepted sign-in (-1, 0: none)
+        self.table = 0
+        self._load()
         self.session = self._new_session(self.key, self.limit)
         self.needs_code = self.key is None
         self.inbox = []  # dicts for the app
@@ -110,10 +125,25 @@ class WireLink:
         self.faults = 0
         self.last_fault = ""
 
-    # ---- the state file (link_state.py)
+    # ---- the state file
+
+    def _load(self) -> None:
+        try:
+            with open(self._path) as f:
+                words = f.read().split()
+            self.key = bytes.fromhex(words[0]) if words[0] != "-" else None
+            self.limit = int(words[1])
+            self.section = int(words[2])
+            self.table = int(words[3])
+        except (OSError, ValueError, IndexError):
+            pass  # no state yet (or a torn one, which the atomic rename rules out): pair and sign in afresh
 
     def _save(self) -> None:
-        write_state(self._path, self.key, self.limit, self.section, self.table)
+        key = self.key
+        with open(self._tmp, "w") as f:
+            f.write("%s %d %d %d\n" % (key.hex() if key else "-", self.limit, self.section, self.table))
+            sync(f)
+        os.rename(self._tmp, self._path)  # littlefs and POSIX both replace the old file in one step
 
     def _reserve(self, limit: int) -> None:
         self.limit = limit
@@ -214,9 +244,9 @@ class WireLink:
 
     def _ask_round(self, message: dict) -> None:
         self._expect(message["round"])
-        plan = kept(self._plans, ROUND_PLAN, message["round"])
-        if plan is not None:
-            self._on_plan(plan, False)
+        kept = self._kept(self._plans, ROUND_PLAN, message["round"])
+        if kept is not None:
+            self._on_plan(kept, False)
         elif self.session.signed_in:
             self._ask_plan()
         elif self._signing is None and not self.needs_code:
@@ -235,10 +265,35 @@ class WireLink:
         asked[2] = self._request(ROUND_PLAN, self.section, self.table, asked[0], 0)
 
     def _status(self) -> None:
-        """Queue a STATUS (link_status.py)."""
+        """Queue a STATUS: firmware, battery, the last factory test (FACTORY_FILE), this link's counters and the
+        transport's signal."""
         self.status_at = self.now + STATUS_MS
         self._own_seq_left()
-        self.session.queue(status_report(self.battery, self.factory_path, self.session, self.transport), self.now)
+        mv = percent = 0
+        battery = self.battery
+        if battery is not None:
+            try:
+                millivolts = getattr(battery, "millivolts", None)
+                mv = millivolts() if millivolts is not None else 0
+                percent = battery.percent()
+            except Exception as e:  # a failed reading (ADC): reported as none
+                print("wire_link: battery: %s" % e)
+        factory = [0, 0]
+        try:
+            with open(self.factory_path) as f:
+                words = f.read().split()
+            factory = [int(words[0]), int(words[1])]
+        except (OSError, ValueError, IndexError):
+            pass  # never tested: "not run"
+        major, minor, patch = version_fields(VERSION)
+        sent, retried = self.session.traffic()
+        rssi = getattr(self.transport, "rssi", None)
+        level = rssi() if rssi is not None else 0
+        status = Status(major=major, minor=minor, patch=patch, battery_mv=min(max(mv, 0), 8191),
+                        battery=min(max(percent, 0), 100), rssi=min(max(level, -127), 0),
+                        sent=min(sent, COUNT_MAX), retried=min(retried, COUNT_MAX), factory=factory[0],
+                        checks=factory[1])
+        self.session.queue(status, self.now)
 
     def _request(self, what: int, section: int, table: int, number: int, board: int) -> int:
         self._own_seq_left()
@@ -332,7 +387,7 @@ class WireLink:
             self._on_plan(msg)
         elif ftype == HAND_RECORD:
             try:
-                keep(self._deals_path, msg.board, msg)
+                self._keep(self._deals_path, msg.board, msg)
             except OSError as e:  # the flash: the deal still goes to the app if a plan waits for it
                 print("wire_link: hand record %d not kept: %s" % (msg.board, e))
             held = self._held
@@ -387,14 +442,61 @@ class WireLink:
         self._deals = answer.lead_entry >= LEAD_CHECKED
         if answer.status == ACCEPTED:
             self.status_at = self.now  # a status report after every sign-in, then every STATUS_MS
-            begin_anew(self._plans, self._deals_path, changed)
+            self._new_plans(changed)
             if self._asked[0]:
                 self._ask_plan()  # the app asked before the sign-in
             elif answer.round:
                 self._expect(answer.round)  # the host sends that round's plan with its answer
         self.inbox.append(wire_mapping.sign_in_reply(answer, section, table))
 
-    # ---- the round plans (kept in link_cache.py)
+    # ---- the plans file
+
+    def _new_plans(self, table_changed: bool) -> None:
+        """Begin the plans file (and the hand records') anew for another table, or when it has grown long: the
+        host sends them all."""
+        try:
+            if not table_changed and os.stat(self._plans)[6] < PLANS_BYTES:
+                return
+        except OSError:
+            return  # none yet
+        for path in (self._plans, self._deals_path):
+            with open(path, "w"):
+                pass
+
+    def _keep(self, path: str, number: int, message) -> None:
+        with open(path, "a") as f:
+            f.write("%d %s\n" % (number, message.encode().hex()))
+            sync(f)
+
+    def _kept(self, path: str, ftype: int, number: int):
+        """The message of type `ftype` kept in `path` for round or board `number` (the last one the host sent),
+        or None."""
+        return self._kept_all(path, ftype, (number,))[0]
+
+    def _kept_all(self, path: str, ftype: int, numbers) -> list:
+        """The messages kept in `path` for each of `numbers` (None where there is none), in one pass over the file:
+        a pass per board would litter a small heap with the lines' strings."""
+        keys = [str(n) for n in numbers]
+        texts = {}  # the last line of each wins
+        try:
+            with open(path) as f:
+                for line in f:
+                    space = line.find(" ")
+                    if space > 0 and line[:space] in keys:
+                        texts[line[:space]] = line[space + 1:].strip()
+        except OSError:
+            pass
+        out = []
+        for key in keys:
+            text = texts.get(key)
+            message = None
+            if text is not None:
+                try:
+                    message = decode_message(ftype, bytes.fromhex(text))
+                except (ValueError, WireError):
+                    pass  # torn by a power cut: the host sends it again at the next sign-in
+            out.append(message)
+        return out
 
     def _on_plan(self, plan, fresh: bool = True) -> None:
         changed = False
@@ -402,10 +504,10 @@ class WireLink:
             # The app's round or the next, sent again unasked and not as kept: the director changed the movement.
             number = self._round
             if number and number <= plan.round <= number + 1 and plan.round != self._asked[0]:
-                before = kept(self._plans, ROUND_PLAN, plan.round)
-                changed = before is not None and before.encode() != plan.encode()
+                kept = self._kept(self._plans, ROUND_PLAN, plan.round)
+                changed = kept is not None and kept.encode() != plan.encode()
             try:
-                keep(self._plans, plan.round, plan)
+                self._keep(self._plans, plan.round, plan)
             except OSError as e:  # the flash: the plan still goes to the app if it waits for it
                 print("wire_link: plan %d not kept: %s" % (plan.round, e))
         if plan.round != self._asked[0]:
@@ -434,10 +536,10 @@ class WireLink:
         # reach the lead is still checked. Only those missing are asked for.
         deals = []
         dds = []
-        for record in kept_all(self._deals_path, HAND_RECORD, boards):
-            owners = getattr(record, "owners", None)  # a HandRecord's
+        for kept in self._kept_all(self._deals_path, HAND_RECORD, boards):
+            owners = getattr(kept, "owners", None)  # a HandRecord's
             deals.append(wire_mapping.deal_text(owners) if owners is not None else None)
-            dds.append(wire_mapping.analysis_text(record) if owners is not None else None)
+            dds.append(wire_mapping.analysis_text(kept) if owners is not None else None)
         self._held = [out, deals, self.now + DEALS_MS, dds]
         if None not in deals:
             self._give_plan()
