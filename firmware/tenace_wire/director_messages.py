@@ -18,11 +18,7 @@ HAND_RECORD: in hand_record.py (a terminal that checks the lead loads it, the ot
 TEXT: the director's message, UTF-8, 1-160 bytes, no control characters but newline.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.fields import Message, decode_fields, encode_fields, malformed, size_of
 from tenace_wire.frame_types import RANKING, ROUND_PLAN, TEXT, TRAVELLER

@@ -21,7 +21,7 @@ from binascii import hexlify
 
 import framebuf
 from session_runner import Simulator
-from tenace_terminal import messages
+from tenace_terminal import catalogue
 from tenace_terminal.text_display import TextDisplay
 
 _W = 128
@@ -74,7 +74,7 @@ def options(argv):
 
 def main(argv):
     opts = options(argv)
-    messages.set_language(opts["lang"])
+    catalogue.set_language(opts["lang"])
     settings = {"traveller": opts["traveller"] == "1", "language": opts["lang"]}
     if opts["deals"] == "1":
         settings["lead"] = "warn"  # hand records go to the terminals that check the lead
