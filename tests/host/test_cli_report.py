@@ -15,8 +15,9 @@ import pytest
 from cli_runner import tenace
 
 from tenace.movement import Movement, howell, mitchell
-from tenace.store import create_event, ingest, sign_in
+from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hand_records import keep_hand_record
+from tenace.store.ledger import head
 
 from sample_results import session_results
 
@@ -214,3 +215,32 @@ def test_the_csv_export_holds_every_sections_ranking_and_travellers(tmp_path: Pa
         with (tmp_path / "web" / f"{section}-travellers.csv").open(encoding="utf-8", newline="") as f:
             lines = list(csv.DictReader(f))
         assert len(lines) == results and all(line["contract"] and line["ns_mp"] for line in lines)
+
+
+def test_the_chain_head_is_published_with_the_results_and_in_every_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db)
+    assert tenace(capsys, "adjust", str(db), "--pair", "NS 3", "--penalty", "1.5MP", "--why", "Law 90: late")[0] == 0
+    conn = connect(db)
+    chain = head(conn)
+    conn.close()
+    assert re.fullmatch(r"[0-9a-f]{64}", chain)
+    code, out, _ = tenace(capsys, "results", str(db))
+    assert code == 0 and out.rstrip("\n").splitlines()[-1] == (
+        f"event file chain head: {chain} (tenace check {db} --head {chain} proves a copy)")
+    code, out, _ = tenace(capsys, "results", str(db), "--json")
+    assert code == 0 and json.loads(out)["chain_head"] == chain
+    pbn = tmp_path / "A.pbn"
+    assert tenace(capsys, "report", str(db), "--pbn", str(pbn), "--html", str(tmp_path / "site"))[0] == 0
+    text = pbn.read_text(encoding="utf-8")
+    assert text.startswith(f"% PBN 2.1\n% EXPORT\n{{Tenace event file chain head: {chain}\n")
+    assert "Law 90 penalty, NS 3: 1.5 MP" in text.split("[Event")[0]
+    for page in ("index.html", "board/A/1.html", "pair/A/NS3.html"):
+        html = (tmp_path / "site" / page).read_text(encoding="utf-8")
+        assert f'<footer class="chain" title="{chain}">Event file chain head: {chain[:16]} ' in html, page
+    for given in (chain, chain[:16]):
+        code, out, err = tenace(capsys, "check", str(db), "--head", given)
+        assert code == 0, out + err
+    # The comment does not change what tenace score reads.
+    assert tenace(capsys, "score", str(pbn))[0] == 0
