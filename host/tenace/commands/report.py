@@ -15,6 +15,7 @@ from tenace.reports.event_teams import MatchResult, seat_names
 from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
+from tenace.store.ledger import head
 from tenace.web.words import DEFAULT, LANGUAGES
 
 HELP = "write an event file's results for others to read (PBN 2.1, CSV, a static web site)"
@@ -31,7 +32,10 @@ The PBN file holds a game per board (dealer, vulnerability, the deal when the ev
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
 same rankings as `tenace results`. A team match is written as two games a board (open room, closed
 room) with the teams' names: `tenace score --method teams` reads it back to the same IMPs and VPs; a
-Swiss round's section has several matches: --match TEAM picks the one a team plays.
+Swiss round's section has several matches: --match TEAM picks the one a team plays. A Law 90
+penalty is the TotalScoreTable's Penalty column (the MPs taken off, which tenace score takes off
+again). The file opens with a {...} comment holding the event file's chain head, and every --html
+page ends with it: `tenace check EVENT --head HEX` says whether an event file is the one published.
 The CSV folder gets two files a section, A-ranking.csv and
 A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites; a teams section
 gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of every board).
@@ -86,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             with read_transaction(conn):
                 results = event_results(conn, args.section)
+                chain = head(conn)
                 if args.pbn is not None and len(results.sections) > 1:
                     names = ", ".join(s.section for s in results.sections)
                     raise UsageError(f"this event has sections {names}: give --section, one PBN file each")
@@ -109,15 +114,15 @@ def run(args: argparse.Namespace) -> int:
                 raise cannot_write("--csv", args.csv, e) from None
             print(f"wrote {', '.join(str(w) for w in written)}: section {each.section}", file=sys.stderr)
     if args.html is not None:
-        write_html(results, args.html, args.lang or DEFAULT)
+        write_html(results, args.html, args.lang or DEFAULT, chain)
     if args.pbn is None:
         return 0
     if target is None:
-        write_section_pbn(results, section, deals, sys.stdout, seats, match)
+        write_section_pbn(results, section, deals, sys.stdout, seats, match, chain)
         return 0
     try:
         with target.open("w", encoding="utf-8", newline="\n") as out:
-            write_section_pbn(results, section, deals, out, seats, match)
+            write_section_pbn(results, section, deals, out, seats, match, chain)
     except OSError as e:
         raise cannot_write("--pbn", target, e) from None
     print(f"wrote {target}: section {section.section}, {len(section.boards)} boards, "
@@ -151,9 +156,9 @@ def html_folder(folder: Path, force: bool) -> None:
         raise UsageError(f"--html {folder} is a file, not a folder: give a folder (it is made if new)")
 
 
-def write_html(results: EventResults, folder: Path, lang: str) -> None:
+def write_html(results: EventResults, folder: Path, lang: str, chain_head: str = "") -> None:
     output_folder("--html", folder)
-    site = Site(results, folder, lang)
+    site = Site(results, folder, lang, chain_head)
     try:
         site.index()
         for each in results.sections:
