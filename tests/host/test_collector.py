@@ -186,11 +186,13 @@ def test_sign_in_refusals_no_such_table_table_taken_and_a_closed_event(db: sqlit
 def test_a_terminal_the_director_seats_is_let_in_at_once_while_the_old_one_is_still_heard(
         db: sqlite3.Connection) -> None:
     """`tenace event seat EVENT --terminal 200 --table 1` (store.sign_in, in another process while the collector
-    runs): the spare is accepted at once though table 1's terminal was heard a moment ago; the old terminal's own
-    sign-in to that table is then refused while the spare lives."""
+    runs): the spare is accepted at once though table 1's terminal was heard a moment ago, and its plan says which
+    boards are in; the old terminal's own sign-in to that table is then refused while the spare lives."""
     loop = make_loop(db, tables=(1,))
     loop.run_until(loop.signed_in, 5_000)
     old = loop.terminals[0]
+    old.send(played(1, 1, 1), loop.now)  # board 1 is in before the old terminal breaks
+    settle(loop)
     other = connect(db.execute("PRAGMA database_list").fetchone()[2])
     sign_in(other, 200, "A", 1, who="director")
     other.close()
@@ -199,6 +201,8 @@ def test_a_terminal_the_director_seats_is_let_in_at_once_while_the_old_one_is_st
     loop.run_until(lambda: bool(spare.answers), 5_000)
     assert spare.answers[-1].status == ACCEPTED
     assert loop.now - loop.collector.heard[old.terminal] < 60_000  # the old one was heard within the minute
+    loop.run_until(lambda: bool(spare.plans), 5_000)
+    assert spare.plans[0].round == 1 and spare.plans[0].done == (1,)  # it starts at board 2
     loop.terminals = [old]
     old.answers.clear()
     old.session.sign_in(0, 1, loop.now)
