@@ -246,8 +246,12 @@ class App:
         return n
 
     def board_done(self, board: int) -> bool:
+        """A result entered here (not erased), or one the host had at sign-in from another terminal at this table
+        (the plan's "done"): a spare taking over starts at the first board without one."""
         record = self.results.get(board)
-        return record is not None and record.get("kind") != "erase"
+        if record is not None:
+            return record.get("kind") != "erase"
+        return board in self.plan.get("done", ()) if self.plan is not None else False
 
     def sits_out(self) -> bool:
         """Nobody plays at this table this round: a pair is absent, or the director closed the table."""
@@ -378,7 +382,7 @@ class App:
         if self.signin is None:
             return
         plan = {"type": "round_plan"}
-        for name in ("round", "ns", "ew", "boards", "next", "last", "deals", "dd", "players", "player_next"):
+        for name in ("round", "ns", "ew", "boards", "done", "next", "last", "deals", "dd", "players", "player_next"):
             if name in message:
                 plan[name] = message[name]
         current = self.plan

@@ -84,6 +84,8 @@ def round_plan(plan: "RoundPlan") -> dict:
     """The app's round_plan; in the last round (no table to go to) "last" and no moves."""
     out = {"type": "round_plan", "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,
            "boards": list(plan.boards)}
+    if plan.done:  # boards the host has from another terminal at this table: not offered again
+        out["done"] = list(plan.done)
     going = 0  # an individual's players go on to tables of their own (its boards stay: a copy at every table)
     for p in plan.players:
         going |= p[1]

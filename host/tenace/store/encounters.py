@@ -59,6 +59,13 @@ def open_board_count(conn: sqlite3.Connection, section: str, table: int, round_:
     return int(row[0])
 
 
+def boards_in(conn: sqlite3.Connection, section: str, table: int, round_: int) -> list[int]:
+    """The boards of the table's round that are in (a result of any kind, from any terminal or the director)."""
+    return [int(b) for (b,) in conn.execute(f"SELECT b.board FROM encounter_board b WHERE b.section = ? AND "
+                                            f"b.table_no = ? AND b.round = ? AND {_SLOT_IN} ORDER BY b.board",
+                                            (section, table, round_))]
+
+
 def encounter_pairs(conn: sqlite3.Connection, section: str, table: int, round_: int) -> tuple[int, int] | None:
     """(NS pair, EW pair) the movement seats at a table in a round, or None."""
     row = conn.execute("SELECT ns_pair, ew_pair FROM encounter WHERE section = ? AND table_no = ? AND round = ?",
