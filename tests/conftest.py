@@ -83,6 +83,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_ORACLE_SKIP] = oracle_skip_reason(ORACLES, os.environ)
 
 
+# tests/terminal/ runs under MicroPython too, without pytest to mark with: its slow tests are named here instead.
+SLOW_TERMINAL_TESTS = frozenset({
+    "test_terminal_menus.py::test_random_keys_never_crash_the_app",
+    "test_terminal_resume.py::test_more_results_than_the_link_has_in_flight_wait_in_it_and_all_arrive_once",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if f"{item.path.name}::{item.name}" in SLOW_TERMINAL_TESTS:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     reason = item.config.stash[_ORACLE_SKIP]
     if reason and item.get_closest_marker("oracles"):

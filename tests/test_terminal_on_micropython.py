@@ -21,6 +21,8 @@ from tenace.simulation.terminal.table_host import serve
 
 from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, venv_tool
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 TERMINAL_TESTS = ROOT / "tests" / "terminal"
 MODULES = sorted(p.stem for p in TERMINAL_TESTS.glob("test_*.py"))
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)

@@ -57,6 +57,7 @@ def run(*cmd: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_mpy_cross_compiles_every_firmware_file(tmp_path: Path) -> None:
     sources = package_tree(FIRMWARE)
     assert sources
@@ -138,6 +139,7 @@ def pyright_errors(port: str, name: str, include: Path, exclude: tuple[Path, ...
     return problems, report["summary"]["filesAnalyzed"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("port", PORTS)
 def test_firmware_type_checks_against_port_stubs(port: str) -> None:
     # MicroPython's build runs manifest.py, with include() and package(): not firmware code.
@@ -146,6 +148,7 @@ def test_firmware_type_checks_against_port_stubs(port: str) -> None:
     assert analysed >= len([src for src, _ in package_tree(FIRMWARE) if src.suffix == ".py"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", [board.name for board in BOARDS])
 def test_board_file_type_checks_against_its_port_stubs(board: str) -> None:
     # Only its own port's: an ESP32 board file may use espnow, which the rp2 stubs rightly lack.
@@ -170,6 +173,7 @@ def test_ruff_lints_the_whole_tree() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_mypy_checks_the_host_package() -> None:
     proc = run(venv_tool("mypy"), "--no-incremental")
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -251,6 +251,7 @@ def test_flash_writes_the_club_key_and_the_dry_run_names_its_file_not_the_key(ca
     assert read_club_key() == club  # kept
 
 
+@pytest.mark.slow
 def test_the_flashed_terminal_reads_its_club_key_on_micropython(unix_device: tuple[str, Path], capsys, monkeypatch,
                                                                 tmp_path: Path) -> None:
     port, root = unix_device

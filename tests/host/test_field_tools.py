@@ -223,6 +223,7 @@ class TcpTerminals:
         return all(t.signed_in for t in self.terminals.values())
 
 
+@pytest.mark.slow
 def test_survey_through_a_running_collector(db_path: Path, tmp_path: Path) -> None:
     """`tenace survey` against `tenace collect` on its TCP link (the simulator's base station), one table lossy."""
     port_file = tmp_path / "port.txt"

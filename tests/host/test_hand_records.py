@@ -174,6 +174,7 @@ def test_the_known_double_dummy_table_and_par(event: Path, tmp_path: Path,
     assert DoubleDummy.decoded(one.encoded(), one.par_score, ";".join(one.par_contracts)) == one
 
 
+@pytest.mark.slow
 def test_the_simulators_fixed_analysis_is_endplays() -> None:
     # The simulated collector keeps micropython/deals.py's analysis of its fixed deals without loading endplay;
     # the terminal tests check the screens against it, so it must be the real one.

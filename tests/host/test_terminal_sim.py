@@ -161,6 +161,7 @@ def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
     assert "[terminal-summary]" in (root / "tools" / "sim" / "readme-screens.keys").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_pixel_terminal_runs_compiled_in_three_quarters_of_its_216k_heap(tmp_path: Path) -> None:
     # Hard rule 5 for the real display: app, font, display, link and simulator compiled by mpy-cross, as on a
     # device. 216 KB declared (4/3 of the 151 KB it was seen to run in since the club key and the status reports,
