@@ -201,3 +201,15 @@ def test_no_event_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     sqlite3.connect(other).executescript("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
     code, _, err = tenace(capsys, "check", str(other))
     assert code == 2 and "not a Tenace event file" in err
+
+
+def test_a_cut_event_file_is_damaged_and_a_text_file_no_event_file(event: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    cut = tmp_path / "cut.sqlite"
+    cut.write_bytes(event.read_bytes()[:50_000])
+    code, out, _ = tenace(capsys, "check", str(cut))
+    assert code == 1 and out == f"{cut}: damaged: not a usable event file: database disk image is malformed\n"
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not an event\n" * 100)
+    code, out, err = tenace(capsys, "check", str(text))
+    assert code == 2 and out == "" and "file is not a database" in err and err.count("\n") == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
+from pathlib import Path
 
 from tenace.commands.options import add_event_file, event_file
 from tenace.errors import UsageError
@@ -43,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         conn = connect(path)
     except StoreError as e:
-        if not path.is_file() or "not a Tenace event file" in str(e) or "empty file" in str(e):
+        if not _sqlite_file(path) or "not a Tenace event file" in str(e):
             raise UsageError(str(e)) from None
-        print(f"{path}: damaged: {e}")
+        print(f"{path}: damaged: {str(e).removeprefix(f'{path}: ')}")  # an SQLite file that SQLite cannot read
         return 1
     try:
         with read_transaction(conn):
@@ -66,6 +67,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"{path}: sound: schema {found.version}, {found.results} results that count ({found.versions} versions), "
           f"a chain of {found.entries} changes, head {found.head or '(empty)'}")
     return 0
+
+
+def _sqlite_file(path: Path) -> bool:
+    """The file starts as every SQLite database does (whatever follows may be damaged)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def _head(text: str | None) -> str | None:
