@@ -127,7 +127,7 @@ def test_a_team_match_from_the_store_gives_the_hand_worked_imps_vps_and_standing
     assert code == 0
     assert "Match: 1 Lions v 2 Tigers (all 4 boards in)" in out
     assert f"IMPs {home}.00 - {away}.00   VPs {winner} - {20 - winner}" in out
-    standings = out.split("Standings\n")[1].splitlines()
+    standings = out.split("Standings\n")[1].split("\n\n")[0].splitlines()
     assert [line.split() for line in standings[1:]] == [
         ["1", "1", "Lions", "1", f"{home}.00", f"{away}.00", str(winner)],
         ["2", "2", "Tigers", "1", f"{away}.00", f"{home}.00", str(20 - winner)]]

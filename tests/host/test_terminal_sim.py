@@ -158,7 +158,7 @@ def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
         assert f"(docs/{name}.png)" in readme
         with Image.open(root / "docs" / f"{name}.png") as image:
             assert image.size == (512, 256)
-    assert "[terminal-summary]" in (root / "tools" / "sim" / "readme-screens.keys").read_text(encoding="utf-8")
+    assert "[terminal-summary]" in (root / "tools" / "readme-screens.keys").read_text(encoding="utf-8")
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tenace.commands.options import add_event_file, event_file
 from tenace.errors import UsageError
-from tenace.store import StoreError, connect
+from tenace.store import StoreError, connect, ledger
 from tenace.store.db import read_transaction
 from tenace.store.file_check import check_file
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with read_transaction(conn):
             found = check_file(conn)
-            held = None if head is None else _holds(conn, head)
+            held = None if head is None else _holds(ledger.changes_after(conn, head))
     except sqlite3.DatabaseError as e:
         print(f"{path}: damaged: {e}")
         return 1
@@ -87,10 +87,8 @@ def _head(text: str | None) -> str | None:
     return t
 
 
-def _holds(conn: sqlite3.Connection, head: str) -> str:
-    """"" when no entry of the chain has that digest; else how many changes came after it."""
-    row = conn.execute("SELECT id FROM ledger WHERE digest LIKE ? || '%' ORDER BY id LIMIT 1", (head,)).fetchone()
-    if row is None:
+def _holds(after: int | None) -> str:
+    """"" when the chain holds no such head; else what came after it."""
+    if after is None:
         return ""
-    after = int(conn.execute("SELECT count(*) FROM ledger WHERE id > ?", (row[0],)).fetchone()[0])
     return "the latest change" if not after else f"{after} change{'s' if after > 1 else ''} made after it"

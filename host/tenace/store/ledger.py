@@ -35,6 +35,15 @@ def head(conn: sqlite3.Connection) -> str:
     return str(row[0]) if row is not None and row[0] is not None else ""
 
 
+def changes_after(conn: sqlite3.Connection, published: str) -> int | None:
+    """How many entries came after the one whose digest starts with `published` (a head as published: 12 or more
+    hex digits); None when the chain has no such entry."""
+    row = conn.execute("SELECT id FROM ledger WHERE digest LIKE ? || '%' ORDER BY id LIMIT 1", (published,)).fetchone()
+    if row is None:
+        return None
+    return int(conn.execute("SELECT count(*) FROM ledger WHERE id > ?", (row[0],)).fetchone()[0])
+
+
 @dataclass(frozen=True)
 class Break:
     """Something in the file that the chain does not vouch for: where (a table and a row's key) and what."""
