@@ -104,10 +104,14 @@ def _import(conn: sqlite3.Connection, source: str) -> None:
     for s in skipped:
         print(f"skipped {source}:{s.line}: {s.why}", file=sys.stderr)
     if not members:
-        raise UsageError(f"--roster {source}: no member read ({len(skipped)} line(s) skipped)")
+        raise UsageError(f"--roster {source}: no member read ({_lines(len(skipped))} skipped)")
     keep_roster(conn, members)
     print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''} kept"
-          + (f", {len(skipped)} line(s) skipped" if skipped else ""))
+          + (f", {_lines(len(skipped))} skipped" if skipped else ""))
+
+
+def _lines(n: int) -> str:
+    return f"{n} line{'' if n == 1 else 's'}"
 
 
 def _list(conn: sqlite3.Connection) -> None:

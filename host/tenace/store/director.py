@@ -23,9 +23,9 @@ from tenace.store.errors import EntryError
 from tenace.store.fields import one_field
 from tenace.store.ingest import add_version
 from tenace.store.model import IncomingResult, Ingested, Kind
-from tenace.store.queries import conflicts
+from tenace.store.queries import Missing, conflicts, missing_results
 from tenace.store.validate import Bad, Entry
-from tenace.store.versions import Slot, load_versions, slot_state
+from tenace.store.versions import Slot, SlotState, load_versions, slot_state
 from tenace_rules.board import vulnerability
 from tenace_rules.contract import Contract
 from tenace_rules.score import ns_score
@@ -143,8 +143,11 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
             raise EntryError(bad.refusal.detail) from None
         _check_scores(entry)
         slot = Slot(section, table, round, board)
-        if Action(action) is Action.RESOLVE and not slot_state(conn, slot).conflict:
+        state = slot_state(conn, slot)
+        if Action(action) is Action.RESOLVE and not state.conflict:
             raise EntryError(f"{_where(slot)} has no conflict to resolve: correct it instead")
+        if entry.kind == Kind.ERASED:
+            _check_erasable(state)
         forced = check_period(conn, moment, force)
         stamp = timestamp(moment)
         outcome = add_version(conn, entry, source="director", who=names[0], why=names[1], at=stamp)
@@ -257,8 +260,9 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
                    minutes: int = CORRECTION_MINUTES, at: datetime | None = None, force: bool = False) -> Publication:
     """Close the session: its results are published now and may be corrected for `minutes` (Law 79C).
 
-    Refused while conflicts stand (nothing would count on those boards) and when the session is already
-    finished, unless `force` (logged as forced; finishing again publishes again and restarts the period).
+    Refused while conflicts stand (nothing would count on those boards), while results are missing (the first
+    few named) and when the session is already finished, unless `force` (logged as forced, with how many results
+    were missing; finishing again publishes again and restarts the period).
     """
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= MAX_CORRECTION_MINUTES:
         raise EntryError(f"the correction period is 0 to {MAX_CORRECTION_MINUTES} minutes, not {minutes!r}")
@@ -271,11 +275,18 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
             reasons.append(f"the session was finished at {_clock(earlier.at)} by {earlier.who}")
         standing = len(conflicts(conn))
         if standing:
-            reasons.append(f"{standing} conflict{'s' if standing > 1 else ''} still stand (resolve them first)")
+            reasons.append(f"{_count(standing, 'conflict')} still {'stand' if standing > 1 else 'stands'} "
+                           "(resolve them first)")
+        missing = missing_results(conn)
+        if missing:
+            reasons.append(_missing_text(missing))
         if reasons and not force:
             raise EntryError("; ".join(reasons))
         stamp = timestamp(moment)
-        detail = f"results published; correction period {minutes} minutes, until {_clock(_ends(stamp, minutes))}"
+        detail = (f"results published; correction period {_count(minutes, 'minute')}, "
+                  f"until {_clock(_ends(stamp, minutes))}")
+        if missing:
+            detail += f"; forced with {_count(len(missing), 'result')} missing"
         action = log_action(conn, Action.FINISH, names, detail, stamp, bool(reasons))
         conn.execute("INSERT INTO publication (action, correction_minutes) VALUES (?, ?)", (action, minutes))
     log.info("director %s: %s", names[0], detail)
@@ -332,6 +343,17 @@ def _check_scores(entry: Entry) -> None:
                              f"(vulnerable {vulnerable}): a contract's score, such as +420 or -50")
 
 
+def _check_erasable(state: SlotState) -> None:
+    """An erasure withdraws a result: refused (EntryError) where there is none, or where it is erased already,
+    which would only add a version that changes nothing."""
+    if not state.versions:
+        raise EntryError(f"{_where(state.slot)} has no result to erase")
+    now = state.current
+    if now is not None and now.kind == Kind.ERASED:
+        raise EntryError(f"{_where(state.slot)} is erased already (v{now.version}, by {now.who} at {_clock(now.at)}):"
+                         " nothing to erase")
+
+
 def check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> bool:
     """Whether the action is forced past the Law 79C correction period; LateChange when it is late and not forced."""
     published = publication(conn)
@@ -342,7 +364,8 @@ def check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> boo
         return False
     if not force:
         raise LateChange(f"the Law 79C correction period ended at {_clock(published.ends.isoformat())} "
-                         f"({published.minutes} minutes after the results were published at {_clock(published.at)}): "
+                         f"({_count(published.minutes, 'minute')} after the results were published at "
+                         f"{_clock(published.at)}): "
                          f"changes are refused unless forced")
     return True
 
@@ -371,6 +394,26 @@ def checked_signature(who: str, why: str) -> tuple[str, str]:
         return validate.text(who, "who", 80, "bad_text"), validate.text(why, "why", 500, "bad_text")
     except Bad as bad:
         raise EntryError(bad.refusal.detail) from None
+
+
+def _count(n: int, thing: str) -> str:
+    """ "1 result", "3 results"."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+_SHOWN_MISSING = 3  # the first few missing results a refusal names; tenace problems lists them all
+
+
+def _missing_text(missing: Sequence[Missing]) -> str:
+    """ "2 results missing (...): section A table 3 board 5, table 4 board 8 (erased)", the first few named."""
+    shown = []
+    section = None
+    for m in missing[:_SHOWN_MISSING]:
+        where = f"table {m.table} board {m.board}" + (" (erased)" if m.erased else "")
+        shown.append(where if m.section == section else f"section {m.section} {where}")
+        section = m.section
+    more = f" and {len(missing) - _SHOWN_MISSING} more" if len(missing) > _SHOWN_MISSING else ""
+    return f"{_count(len(missing), 'result')} missing (tenace problems lists them): {', '.join(shown)}{more}"
 
 
 def _ends(stamp: str, minutes: int) -> str:
