@@ -59,7 +59,7 @@ def test_names_from_the_roster_the_table_and_the_director_show_in_the_results(
     roster = tmp_path / "members.csv"
     roster.write_text(ROSTER, encoding="utf-8")
     code, out, err = tenace(capsys, "names", str(event), "--roster", str(roster))
-    assert code == 0 and "roster: 5 members kept, 3 line(s) skipped" in out
+    assert code == 0 and "roster: 5 members kept, 3 lines skipped" in out
     assert f"skipped {roster}:6: the player number '10x' is not a whole number" in err
     code, out, _ = tenace(capsys, "names", str(event), "--pair", "EW 2", "--players", "104", "106", "--who", "TD")
     assert code == 0 and out.strip() == "EW 2: Di Dunn - Ed Eyre"
@@ -94,7 +94,7 @@ def test_names_from_the_roster_the_table_and_the_director_show_in_the_results(
     (["--pair", "NS 1", "--players", "101", "101"], "a pair is two different players"),
     (["--pair", "NS 1", "--players", "0", "5"], "a pair is two different players"),
     (["--roster", "missing.csv"], "--roster missing.csv: cannot read it"),
-    (["--roster", "bad.csv"], "--roster bad.csv: no member read (1 line(s) skipped)"),
+    (["--roster", "bad.csv"], "--roster bad.csv: no member read (1 line skipped)"),
     (["--roster", "binary.csv"], "not UTF-8 text"),
 ])
 def test_wrong_input_is_one_line_and_changes_nothing(event: Path, capsys: pytest.CaptureFixture[str],

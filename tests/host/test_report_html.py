@@ -198,7 +198,7 @@ def test_a_folder_in_use_is_refused_unless_forced(tmp_path: Path, capsys: pytest
     (["none.sqlite", "--html", "web"], "no such event file"),
     (["notes.txt", "--html", "web"], "not a usable event file"),
     (["club.sqlite", "--html", "notes.txt"], "is a file, not a folder"),
-    (["club.sqlite", "--force", "--pbn", "x.pbn"], "--force is for --html DIR"),
+    (["club.sqlite", "--force", "--pbn", "-"], "--force is for what is there already"),
     (["club.sqlite", "--html", "web", "--section", "C"], "there is no section 'C'"),
     (["club.sqlite", "--html", "web", "--lang", "fr"], "--lang 'fr': the pages speak en, he, lv, sk, sr"),
     (["club.sqlite", "--pbn", "x.pbn", "--lang", "lv"], "--lang is for --html DIR"),
