@@ -204,3 +204,25 @@ def test_one_minute_is_singular(event: Path, capsys: pytest.CaptureFixture[str])
     assert tenace(capsys, "resolve", str(event), "--table", "1", "--board", "1", "--keep", "v1", "--why", "x")[0] == 0
     code, out, err = tenace(capsys, "finish", str(event), "--correction-minutes", "1", *TD)
     assert code == 0 and "correction period 1 minute, until" in out, (out, err)
+
+
+def test_a_corrected_lead_is_checked_against_the_hand_record(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tenace.store.hand_records import keep_hand_record
+    conn = connect(event)
+    # North holds the spades, East the hearts, South the diamonds, West the clubs.
+    keep_hand_record(conn, "A", 5, "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    conn.close()
+    db = str(event)
+    where = ("--table", "3", "--board", "5", "--contract", "4S", "--by", "N", "--tricks", "10", "--why", "x")
+    before = snapshot(event)
+    code, out, err = tenace(capsys, "correct", db, *where, "--lead", "SA")
+    assert (code, out) == (2, "") and err == (
+        "tenace correct: the opening lead SA is not in East's hand (the leader, declarer North's left-hand opponent) "
+        "in board 5's hand record\n"), err
+    code, _, err = tenace(capsys, "correct", db, *where, "--lead", "10C")
+    assert code == 2 and "the opening lead CT is not in East's hand" in err, err
+    assert snapshot(event) == before
+    assert tenace(capsys, "correct", db, *where, "--lead", "HT")[0] == 0
+    # Board 6 has no hand record: any card goes.
+    assert tenace(capsys, "correct", db, "--table", "3", "--board", "6", "--contract", "4S", "--by", "N",
+                  "--tricks", "10", "--lead", "SA", "--why", "x")[0] == 0

@@ -21,6 +21,7 @@ from tenace.store.db import transaction
 from tenace.store.encounters import board_rounds, section_boards, table_exists
 from tenace.store.errors import EntryError
 from tenace.store.fields import one_field
+from tenace.store.hand_records import hand_record
 from tenace.store.ingest import add_version
 from tenace.store.model import IncomingResult, Ingested, Kind
 from tenace.store.queries import Missing, conflicts, missing_results
@@ -117,7 +118,7 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
                  ew_adjust: str | None = None, weights: Sequence[tuple[Fraction | int | str, int]] | None = None,
                  ew_weights: Sequence[tuple[Fraction | int | str, int]] | None = None,
                  ns_pair: int | None = None, ew_pair: int | None = None, at: datetime | None = None,
-                 action: str = Action.CORRECT, force: bool = False) -> Ingested:
+                 action: str = Action.CORRECT, force: bool = False, check_lead: bool = True) -> Ingested:
     """Enter the result of a slot as the director, replacing whatever stands there now (and settling a conflict).
 
     Every kind is possible: normal, passed_out, not_played, artificial (A+/A/A- or "65%" for each side),
@@ -126,6 +127,8 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
     The pairs default to the movement's; give them when the TD rules that other pairs played the board.
     `who` and `why` are required (Law 79C); the entry is logged as `action` in the director's log. After the
     correction period it is refused (LateChange) unless `force`, and then logged as forced.
+    The opening lead, when the event file has the board's hand record, must be a card the leader (declarer's
+    left-hand opponent) holds, as the terminals check it (`check_lead` False: a stored version kept as it is).
     Raises EntryError, with the reason, when the entry is not valid; nothing is then recorded.
     """
     moment = at if at is not None else clock.now()
@@ -142,6 +145,8 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
         except Bad as bad:
             raise EntryError(bad.refusal.detail) from None
         _check_scores(entry)
+        if check_lead:
+            _check_lead(conn, entry)
         slot = Slot(section, table, round, board)
         state = slot_state(conn, slot)
         if Action(action) is Action.RESOLVE and not state.conflict:
@@ -169,7 +174,7 @@ def choose_version(conn: sqlite3.Connection, result_id: int, *, who: str, why: s
                         declarer=chosen.declarer, tricks=chosen.tricks, lead=chosen.lead, ns_adjust=chosen.ns_adjust,
                         ew_adjust=chosen.ew_adjust, weights=components(chosen.weights),
                         ew_weights=components(chosen.ew_weights), ns_pair=chosen.ns_pair,
-                        ew_pair=chosen.ew_pair, at=at, action=action, force=force)
+                        ew_pair=chosen.ew_pair, at=at, action=action, force=force, check_lead=False)
 
 
 def chosen_section(conn: sqlite3.Connection, section: str | None) -> str:
@@ -341,6 +346,25 @@ def _check_scores(entry: Entry) -> None:
         if score not in possible_scores(vulnerable):
             raise EntryError(f"NS {score:+d} is not a score board {entry.board} can have "
                              f"(vulnerable {vulnerable}): a contract's score, such as +420 or -50")
+
+
+_SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+_SUITS = "SHDC"  # a PBN hand's order
+
+
+def _check_lead(conn: sqlite3.Connection, entry: Entry) -> None:
+    """EntryError when the hand record gives the opening lead to another hand than the leader's."""
+    if entry.lead is None or entry.declarer is None:
+        return
+    deal = hand_record(conn, entry.section, entry.board)
+    if deal is None:
+        return
+    leader = "NESW"[("NESW".index(entry.declarer) + 1) % 4]
+    hand = deal[2:].split(" ")["NESW".index(leader)]
+    suit, rank = entry.lead[0], entry.lead[1:]
+    if rank not in hand.split(".")[_SUITS.index(suit)]:
+        raise EntryError(f"the opening lead {entry.lead} is not in {_SEATS[leader]}'s hand (the leader, declarer "
+                         f"{_SEATS[entry.declarer]}'s left-hand opponent) in board {entry.board}'s hand record")
 
 
 def _check_erasable(state: SlotState) -> None:
