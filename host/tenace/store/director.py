@@ -6,7 +6,7 @@ from __future__ import annotations
 import getpass
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -21,7 +21,7 @@ from tenace.store.db import transaction
 from tenace.store.encounters import board_rounds, section_boards, table_exists
 from tenace.store.errors import EntryError
 from tenace.store.fields import one_field
-from tenace.store.hand_records import hand_record
+from tenace.store.hand_records import check_deal, hand_record, put_hand_records
 from tenace.store.ingest import add_version
 from tenace.store.model import IncomingResult, Ingested, Kind
 from tenace.store.queries import Missing, conflicts, missing_results
@@ -296,6 +296,38 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
         conn.execute("INSERT INTO publication (action, correction_minutes) VALUES (?, ?)", (action, minutes))
     log.info("director %s: %s", names[0], detail)
     return Publication(stamp, names[0], minutes)
+
+
+def keep_published_deals(conn: sqlite3.Connection, section: str, deals: Mapping[int, str], *, who: str, why: str,
+                         force: bool, at: datetime | None = None) -> None:
+    """Keep hand records after the results were published (they change what was published): refused unless
+    `force`, then logged in the director's log with who and why, as a correction (the log's words are the
+    schema's). Before publication they are kept as the event's setup, unlogged."""
+    for deal in deals.values():
+        check_deal(deal)
+    moment = at if at is not None else clock.now()
+    with transaction(conn):
+        published = publication(conn)
+        if published is None:
+            put_hand_records(conn, section, deals)
+            return
+        names = checked_signature(who, why)
+        if not force:
+            raise EntryError(f"the results were published at {_clock(published.at)} by {published.who}: "
+                             "hand records imported now change what was published")
+        kept = {int(b): str(d) for b, d in conn.execute("SELECT board, deal FROM hand_record WHERE section = ?",
+                                                         (section,))}
+        replaced = sorted(b for b, d in deals.items() if b in kept and kept[b] != d)
+        put_hand_records(conn, section, deals)
+        stamp = timestamp(moment)
+        detail = (f"section {section} hand records imported after publication: {_boards(sorted(deals))}"
+                  + (f", replacing {_boards(replaced)}" if replaced else ""))
+        log_action(conn, Action.CORRECT, names, detail, stamp, check_period(conn, moment, True))
+    log.info("director %s: %s (%s)", names[0], detail, names[1])
+
+
+def _boards(boards: Sequence[int]) -> str:
+    return f"board{'' if len(boards) == 1 else 's'} {span(boards)}"
 
 
 def publication(conn: sqlite3.Connection) -> Publication | None:
