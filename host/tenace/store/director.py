@@ -400,10 +400,8 @@ def _check_lead(conn: sqlite3.Connection, entry: Entry) -> None:
 
 
 def _check_erasable(state: SlotState) -> None:
-    """An erasure withdraws a result: refused (EntryError) where there is none, or where it is erased already,
-    which would only add a version that changes nothing."""
-    if not state.versions:
-        raise EntryError(f"{_where(state.slot)} has no result to erase")
+    """An erasure withdraws a result: refused (EntryError) where it is erased already, which would only add a
+    version that changes nothing."""
     now = state.current
     if now is not None and now.kind == Kind.ERASED:
         raise EntryError(f"{_where(state.slot)} is erased already (v{now.version}, by {now.who} at {_clock(now.at)}):"
