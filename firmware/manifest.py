@@ -14,4 +14,4 @@ package("tenace_wire")  # frames, CRC, authentication tags, sessions
 package("tenace_radio")  # transports and the base-station relay
 package("tenace_terminal")  # the table terminal app and its screens
 # The message catalogues (tenace_terminal/lang/*.txt) are data, not modules: they go on the filesystem
-# (mpremote cp) and tenace_terminal.messages.folder is set to where they are.
+# (mpremote cp) and tenace_terminal.catalogue.folder is set to where they are.

@@ -24,11 +24,10 @@ needs_oracles = pytest.mark.oracles
 
 # The firmware's own tests import their helpers by bare name, as they do under MicroPython.
 sys.path.insert(0, str(FIRMWARE_TESTS))
-# The terminal app, its headless simulator (host/tenace/micropython) and the test harness (tools/sim) are
-# imported the same way by tests/terminal.
-SIM_HARNESS = ROOT / "tools" / "sim"
-sys.path[1:1] = [str(FIRMWARE), str(SIM_DIR), str(SIM_HARNESS)]
-# What tests and benchmarks share and the product does not ship: sample results, simulated scores, a loopback.
+# The terminal app and the simulator's MicroPython programs (host/tenace/simulation/boards) are imported the
+# same way by tests/terminal.
+sys.path[1:1] = [str(FIRMWARE), str(SIM_DIR)]
+# What tests and benchmarks share and the product does not ship: sample results, simulated scores.
 TOOLS = ROOT / "tools"
 sys.path.append(str(TOOLS))
 
@@ -82,6 +81,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "oracles: checks figures against the published results in ../shared/oracles")
     # Decided once per session, before collection, so that CI fails at once whatever tests were selected.
     config.stash[_ORACLE_SKIP] = oracle_skip_reason(ORACLES, os.environ)
+
+
+# tests/terminal/ runs under MicroPython too, without pytest to mark with: its slow tests are named here instead.
+SLOW_TERMINAL_TESTS = frozenset({
+    "test_terminal_menus.py::test_random_keys_never_crash_the_app",
+    "test_terminal_resume.py::test_more_results_than_the_link_has_in_flight_wait_in_it_and_all_arrive_once",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if f"{item.path.name}::{item.name}" in SLOW_TERMINAL_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

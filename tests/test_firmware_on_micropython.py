@@ -16,6 +16,8 @@ import pytest
 
 from conftest import FIRMWARE_TESTS, venv_tool
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 MODULE_HEAP_KB = 44  # each module alone: 4/3 of 30 KB, rounded up
 SHARED_HEAP_KB = 48  # every module but the wire ones in one process: 4/3 of 32 KB, rounded up to 8 KB
 HEAP = "%dk" % (MODULE_HEAP_KB * 3 // 4)

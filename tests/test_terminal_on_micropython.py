@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from tenace.firmware_build import SIM_DIR, build, flat, package_tree
-from tenace.terminal_sim.table_host import serve
+from tenace.simulation.terminal.table_host import serve
 
-from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, SIM_HARNESS, venv_tool
+from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, venv_tool
+
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
 
 TERMINAL_TESTS = ROOT / "tests" / "terminal"
 MODULES = sorted(p.stem for p in TERMINAL_TESTS.glob("test_*.py"))
@@ -44,7 +46,7 @@ def three_quarters(declared_kb: int) -> str:
 
 @pytest.fixture(scope="module", autouse=True)
 def table_host() -> Iterator[None]:
-    """The collector the simulated terminals sign in to, on a loopback port (tenace.terminal_sim.table_host),
+    """The collector the simulated terminals sign in to, on a loopback port (tenace.simulation.terminal.table_host),
     named to them by TENACE_HOST_PORT."""
     port, stop = serve()
     os.environ["TENACE_HOST_PORT"] = str(port)
@@ -56,7 +58,7 @@ def table_host() -> Iterator[None]:
 @pytest.fixture(scope="module")
 def terminal_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Firmware, simulator and terminal tests compiled into one folder by the one firmware build."""
-    sources = package_tree(FIRMWARE) + flat(SIM_DIR) + flat(SIM_HARNESS) + flat(TERMINAL_TESTS)
+    sources = package_tree(FIRMWARE) + flat(SIM_DIR) + flat(TERMINAL_TESTS)
     sources += flat(FIRMWARE_TESTS, ("mp_runner.py", "checks.py"))
     return build(tmp_path_factory.mktemp("terminal-mpy"), sources)
 

@@ -1,5 +1,6 @@
 """The gates on the code itself: mpy-cross compiles the firmware and each board file, pyright checks the firmware
-against each port's micropython stubs and a board file against its own port's, only board files import the
+against each device port's micropython stubs, a board file against its own port's and the simulator's MicroPython
+programs against the unix port's, only board files import the
 hardware, ruff lints the whole tree, mypy checks the host package strictly."""
 
 from __future__ import annotations
@@ -11,12 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from tenace.firmware_build import HARDWARE, board_folders, build, package_tree
+from tenace.firmware_build import HARDWARE, SIM_DIR, board_folders, build, package_tree
 
 from conftest import FIRMWARE, ROOT, venv_tool
 
-PORTS = [line.split()[0] for line in (ROOT / "tools" / "stubs.txt").read_text().splitlines()
-         if line.strip() and not line.startswith("#")]
+STUB_PORTS = [line.split()[0] for line in (ROOT / "tools" / "stubs.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+# The simulator's programs run on the unix port (sockets, select, the host's files): the firmware and the board
+# files are checked against the ports of the devices.
+SIM_PORT = "unix"
+PORTS = [port for port in STUB_PORTS if port != SIM_PORT]
 CPYTHON_ONLY = ("typing", "dataclasses", "enum", "abc", "pathlib", "logging", "functools", "itertools")
 # Modules of the hardware itself: machine (pins, buses) and those only some ports have. Only a board file
 # (hardware/<board>/board.py) imports them; the firmware gets what they build (DESIGN hard rule 6).
@@ -52,6 +57,7 @@ def run(*cmd: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_mpy_cross_compiles_every_firmware_file(tmp_path: Path) -> None:
     sources = package_tree(FIRMWARE)
     assert sources
@@ -106,8 +112,10 @@ def test_firmware_imports_no_cpython_only_module() -> None:
                 assert words[1].split(".")[0] not in CPYTHON_ONLY, f"{src}:{number}: {line.strip()}"
 
 
-def pyright_errors(port: str, name: str, include: Path, exclude: tuple[Path, ...] = ()) -> tuple[list[str], int]:
-    """pyright's errors on the files under `include` against `port`'s stubs, and how many files it analysed."""
+def pyright_errors(port: str, name: str, include: Path, exclude: tuple[Path, ...] = (),
+                   beside: tuple[Path, ...] = ()) -> tuple[list[str], int]:
+    """pyright's errors on the files under `include` against `port`'s stubs, and how many files it analysed;
+    `beside`: folders whose modules they import by bare name, as the firmware's packages are."""
     stubs = ROOT / "build" / "typings" / port
     assert (stubs / "machine.pyi").exists(), f"no stubs for {port}: run tools/setup-env"
     # pyright takes only paths relative to its config file (in build/).
@@ -115,7 +123,8 @@ def pyright_errors(port: str, name: str, include: Path, exclude: tuple[Path, ...
     config = {
         "include": [f"../{include.relative_to(ROOT)}"],
         "exclude": [f"../{path.relative_to(ROOT)}" for path in exclude],
-        "extraPaths": ["../firmware"],  # a board file imports the firmware's packages as the device has them
+        # A board file imports the firmware's packages as the device has them.
+        "extraPaths": ["../firmware", *(f"../{path.relative_to(ROOT)}" for path in beside)],
         "typeshedPath": f"typings/{port}",
         "stubPath": f"typings/{port}",
         "pythonVersion": "3.11",
@@ -130,6 +139,7 @@ def pyright_errors(port: str, name: str, include: Path, exclude: tuple[Path, ...
     return problems, report["summary"]["filesAnalyzed"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("port", PORTS)
 def test_firmware_type_checks_against_port_stubs(port: str) -> None:
     # MicroPython's build runs manifest.py, with include() and package(): not firmware code.
@@ -138,6 +148,7 @@ def test_firmware_type_checks_against_port_stubs(port: str) -> None:
     assert analysed >= len([src for src, _ in package_tree(FIRMWARE) if src.suffix == ".py"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", [board.name for board in BOARDS])
 def test_board_file_type_checks_against_its_port_stubs(board: str) -> None:
     # Only its own port's: an ESP32 board file may use espnow, which the rp2 stubs rightly lack.
@@ -148,11 +159,21 @@ def test_board_file_type_checks_against_its_port_stubs(board: str) -> None:
     assert analysed >= 1
 
 
+def test_simulator_programs_type_check_against_unix_port_stubs() -> None:
+    # They import one another by bare name (MICROPYPATH is their folder); host_end imports the host's collector
+    # only under CPython, a narrow ignore says so.
+    assert SIM_PORT in STUB_PORTS, f"tools/stubs.txt has no stubs for {SIM_PORT}"
+    problems, analysed = pyright_errors(SIM_PORT, "simulation", SIM_DIR, beside=(SIM_DIR,))
+    assert not problems, "\n".join(problems)
+    assert analysed >= len(list(SIM_DIR.glob("*.py")))
+
+
 def test_ruff_lints_the_whole_tree() -> None:
     proc = run(venv_tool("ruff"), "check", "--no-cache", ".")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_mypy_checks_the_host_package() -> None:
     proc = run(venv_tool("mypy"), "--no-incremental")
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -6,7 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from test_terminal_on_micropython import micropython, table_host, terminal_build, three_quarters
+
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
 
 __all__ = ["table_host", "terminal_build"]  # the fixtures, shared with the terminal's MicroPython tests
 

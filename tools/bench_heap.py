@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Heap of a full 27-board session on a simulated terminal under the MicroPython unix port.
 
-Compiles the firmware and tools/sim/heap_session.py with the one firmware build (tenace.firmware_build), runs
-tools/sim/heap_session.py with `micropython -X heapsize=64k` and prints its figures: the heap in use
+Compiles the firmware and the simulator's heap_session.py (host/tenace/simulation/boards) with the one firmware
+build (tenace.firmware_build), runs it with `micropython -X heapsize=64k` and prints its figures: the heap in use
 after the imports (the code, which a device keeps frozen in flash), the peak (code and data, live heap
 sampled after each key press) and the data alone (their difference); then the smallest heap the
 session completes in (bisection, then 1 KB steps down while it still completes: the layout of the heap
@@ -21,10 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tenace.firmware_build import FIRMWARE, build, flat, package_tree
-from tenace.terminal_sim.process import micropython
-
-HARNESS = Path(__file__).resolve().parent / "sim"
+from tenace.firmware_build import FIRMWARE, SIM_DIR, build, flat, package_tree
+from tenace.simulation.terminal.process import micropython
 
 
 def session(out: Path, heap_kb: int) -> subprocess.CompletedProcess[str]:
@@ -59,7 +57,7 @@ def main() -> int:
                         help="the heap to run the session in, 32k to 1024k (default 64k)")
     heap_kb = parser.parse_args().heap
     with tempfile.TemporaryDirectory(prefix="tenace-heap-") as tmp:
-        out = build(Path(tmp), package_tree(FIRMWARE) + flat(HARNESS, ["heap_session.py"]))
+        out = build(Path(tmp), package_tree(FIRMWARE) + flat(SIM_DIR, ["heap_session.py"]))
         proc = session(out, heap_kb)
         print(f"27-board session, micropython -X heapsize={heap_kb}k: "
               f"{'completed' if completes(proc) else 'FAILED'}")

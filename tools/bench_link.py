@@ -22,13 +22,12 @@ from pathlib import Path
 
 from tenace.collector import Collector, link_key
 from tenace.movement import Movement, mitchell
+from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.store import create_event
 from tenace_wire.auth import Tagger
 from tenace_wire.frame import encode_frame, peek_header
 from tenace_wire.frame_types import RESULT
 from tenace_wire.table_messages import Result
-
-from loopback import Channel, Loopback, SimulatedTerminal
 
 
 def movement_for(terminals: int, results: int) -> Movement:

@@ -30,9 +30,8 @@ from pairing_attack import (
 
 from tenace.collector import Collector, link_key
 from tenace.movement import mitchell
+from tenace.simulation.loopback import Loopback, SimulatedTerminal
 from tenace.store import create_event
-
-from loopback import Loopback, SimulatedTerminal
 
 CLUB = bytes(range(100, 116))
 

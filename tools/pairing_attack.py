@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from tenace.simulation.loopback import Channel
 from tenace_wire.auth import Tagger
 from tenace_wire.control import PairOffer
 from tenace_wire.frame import decode_frame, frame_terminal
 from tenace_wire.frame_types import CRC_SIZE, HELLO, PAIR_OFFER, SIGN_IN, TAG_SIZE
 from tenace_wire.messages import decode_message
 from tenace_wire.pairing import event_key
-
-from loopback import Channel
 
 Derive = Callable[[str, bytes], bytes]  # (code, nonce) -> event key
 

@@ -6,11 +6,7 @@ the radio to every terminal. Nothing is dropped uncounted: the relayed frames pe
 packets refused as no frame (a length outside 15..32), and the transports' own drops.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.frame_types import MAX_FRAME, OVERHEAD
 

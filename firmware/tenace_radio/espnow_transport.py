@@ -12,11 +12,7 @@ works only between registered peers; the frames carry their own tag, so nothing 
 Every node must be on the same Wi-Fi channel (CHANNEL, set on the WLAN interface by the board file).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 CHANNEL = const(1)   # the Wi-Fi channel of the whole event: the base station and every terminal

@@ -21,11 +21,7 @@ Half-duplex: send() drains the receive FIFO (stop_listening flushes it), switche
 and goes back to listening.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.crc16 import crc16
 from tenace_wire.frame_types import MAX_FRAME, OVERHEAD

@@ -1,10 +1,6 @@
 """Wire frames over a byte stream shaped like machine.UART, SLIP-framed (tenace_wire.slip)."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire import slip
 

@@ -1,10 +1,6 @@
 """Law 77 duplicate scores: for declarer's side, and from North-South's viewpoint."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_rules.board import SEATS, is_vulnerable
 from tenace_rules.contract import DIAMONDS, NOTRUMP, Contract

@@ -17,16 +17,12 @@ in the same round, with the same pending results, as before the power went.
 import gc
 import sys
 
+from micropython import const
+
 from tenace_rules.board import SEATS
 from tenace_rules.contract import PASSED_OUT, Contract
-from tenace_terminal import VERSION, messages
+from tenace_terminal import VERSION, catalogue
 from tenace_terminal.journal import Journal
-
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
 
 _IDLE_MS = const(10)
 _GC_EVERY = const(4096)  # bytes allocated between two garbage collections
@@ -94,7 +90,7 @@ class Entry:
     def contract_text(self) -> str:
         """What has been keyed so far, with suit symbols: "4", "4\u2660", "4\u2660X"."""
         if self.passed:
-            return messages.text("passed_out")
+            return catalogue.text("passed_out")
         if not self.level:
             return ""
         if self.strain < 0:
@@ -163,7 +159,7 @@ class App:
         # What the host has not acknowledged goes to the link again (its queue was in RAM), oldest first.
         for seq in sorted(self.pending):
             link.send(self.pending[seq])
-        display.rtl = messages.is_rtl()  # (also without a journal: the language the firmware started in)
+        display.rtl = catalogue.is_rtl()  # (also without a journal: the language the firmware started in)
         self._check_battery(clock.ticks_ms())
         self._first_screen()
         self._switch()
@@ -175,7 +171,7 @@ class App:
         try:
             self.journal.append(record)
         except OSError:
-            self.status = messages.text("not_saved")
+            self.status = catalogue.text("not_saved")
             return False
         self._apply(record)
         return True
@@ -226,10 +222,10 @@ class App:
 
     def _language(self, code: str) -> None:
         try:
-            messages.set_language(code)
+            catalogue.set_language(code)
         except (OSError, ValueError):
             pass  # a language this firmware lacks (or has since lost): keep the current one
-        self.display.rtl = messages.is_rtl()
+        self.display.rtl = catalogue.is_rtl()
 
     def compact(self) -> None:
         """Rewrite the journal as the records the state needs (tenace_terminal.compaction, loaded for it)."""
@@ -250,8 +246,12 @@ class App:
         return n
 
     def board_done(self, board: int) -> bool:
+        """A result entered here (not erased), or one the host had at sign-in from another terminal at this table
+        (the plan's "done"): a spare taking over starts at the first board without one."""
         record = self.results.get(board)
-        return record is not None and record.get("kind") != "erase"
+        if record is not None:
+            return record.get("kind") != "erase"
+        return board in self.plan.get("done", ()) if self.plan is not None else False
 
     def sits_out(self) -> bool:
         """Nobody plays at this table this round: a pair is absent, or the director closed the table."""
@@ -382,7 +382,7 @@ class App:
         if self.signin is None:
             return
         plan = {"type": "round_plan"}
-        for name in ("round", "ns", "ew", "boards", "next", "last", "deals", "dd", "players", "player_next"):
+        for name in ("round", "ns", "ew", "boards", "done", "next", "last", "deals", "dd", "players", "player_next"):
             if name in message:
                 plan[name] = message[name]
         current = self.plan
@@ -474,7 +474,7 @@ class App:
 
     def refuse(self, key: str, *args) -> None:
         """A key that cannot be taken here: the bottom line says why."""
-        self.status = messages.text(key, *args)
+        self.status = catalogue.text(key, *args)
 
     def _first_screen(self) -> None:
         if self.signin is None or self.plan is None:
@@ -554,7 +554,7 @@ class App:
         name = type(error).__name__
         try:
             self.last_fault = "%s: %s" % (name, error)
-            self.status = messages.text("error", name)
+            self.status = catalogue.text("error", name)
             print_exception = getattr(sys, "print_exception", None)
             if print_exception is not None:
                 print_exception(error)
@@ -579,6 +579,6 @@ class App:
                 row += 1
         if self.battery_low >= 0:  # just above the status: both stay in sight
             display.text(0, bottom - 1, " " * display.cols)
-            display.text(0, bottom - 1, messages.text("battery_low", self.battery_low))
+            display.text(0, bottom - 1, catalogue.text("battery_low", self.battery_low))
         display.show()
         self.dirty = False

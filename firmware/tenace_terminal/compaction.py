@@ -4,7 +4,7 @@ Loaded only when the journal has grown past App.compact_bytes, then dropped agai
 instant: Journal.rewrite replaces the file in one step, and nothing unacknowledged is left out.
 """
 
-from tenace_terminal import messages
+from tenace_terminal import catalogue
 
 
 def compact(app) -> None:
@@ -12,8 +12,8 @@ def compact(app) -> None:
     records = []
     if app.signin is not None:
         records.append(app.signin)
-    if app.signin is not None or messages.language() != "en":  # after the sign-in: it may name another
-        records.append({"type": "lang", "code": messages.language()})
+    if app.signin is not None or catalogue.language() != "en":  # after the sign-in: it may name another
+        records.append({"type": "lang", "code": catalogue.language()})
     records.append({"type": "tally", "boards": app.boards_entered, "seq": app.next_seq})
     if app.plan is not None:
         records.append(app.plan)

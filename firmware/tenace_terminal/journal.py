@@ -9,13 +9,9 @@ nothing half-written is ever taken for a record; the next append first rewrites 
 import json
 import os
 
-from tenace_wire.crc16 import crc16
+from micropython import const
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from tenace_wire.crc16 import crc16
 
 _MAGIC = const(0xA5)
 _HEADER = const(3)
@@ -51,7 +47,8 @@ def _exists(path: str) -> bool:
         return False
 
 
-def _sync(f) -> None:
+def sync(f) -> None:
+    """Flush file `f` to the flash: when this returns, what was written survives a power cut."""
     f.flush()
     if _fsync is not None:
         _fsync(f.fileno())
@@ -115,7 +112,7 @@ class Journal:
         self._suspect_tail = True
         with open(self.path, "ab") as f:
             size = write_record(f, record)
-            _sync(f)
+            sync(f)
         self._suspect_tail = False
         self.size += size
 
@@ -125,7 +122,7 @@ class Journal:
         with open(self._tmp, "wb") as f:
             for record in records:
                 size += write_record(f, record)
-            _sync(f)
+            sync(f)
         self._replace(size)
 
     def _replace(self, size: int) -> None:
@@ -149,5 +146,5 @@ class Journal:
                     raise OSError("the journal ends before its records")
                 new.write(buffer[:n])
                 left -= n
-            _sync(new)
+            sync(new)
         self._replace(size)

@@ -19,11 +19,7 @@ What read() gives:
   the rectangle are never reported; a key pressed after it has cleared is.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 # MicroPython's ticks_ms() wraps at 2**30 on every port; a difference masked by this is right across the wrap.
 _TICKS_MASK = const(0x3FFFFFFF)

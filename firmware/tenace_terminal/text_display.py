@@ -1,10 +1,6 @@
 """The terminal's text display: 21 x 8 cells of the 6x8 font on a 128x64 MONO_VLSB framebuffer, LTR or RTL."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_terminal import font
 

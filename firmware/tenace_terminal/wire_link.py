@@ -45,8 +45,10 @@ trip}, or ms -1 after PROBE_MS without an answer.
 
 import os
 
-from tenace_terminal import VERSION, messages, wire_mapping
-from tenace_terminal.journal import _sync
+from micropython import const
+
+from tenace_terminal import VERSION, catalogue, wire_mapping
+from tenace_terminal.journal import sync
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
 
@@ -58,12 +60,6 @@ from tenace_wire.messages import decode_message
 from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
 from tenace_wire.terminal_session import TerminalSession
-
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
 
 APP_SEQ = const(32768)  # the app's message numbered s goes on the air as APP_SEQ + s
 HELLO_MS = const(1000)
@@ -146,7 +142,7 @@ class WireLink:
         key = self.key
         with open(self._tmp, "w") as f:
             f.write("%s %d %d %d\n" % (key.hex() if key else "-", self.limit, self.section, self.table))
-            _sync(f)
+            sync(f)
         os.rename(self._tmp, self._path)  # littlefs and POSIX both replace the old file in one step
 
     def _reserve(self, limit: int) -> None:
@@ -339,7 +335,7 @@ class WireLink:
             self._signing = None
             self.session = self._new_session(None, self.session.next_seq)
             self.needs_code = True
-            self.inbox.append({"type": "message", "text": messages.text("wrong_code")})
+            self.inbox.append({"type": "message", "text": catalogue.text("wrong_code")})
         elif signing is not None and now - signing[2] >= ANSWER_MS and not self.session.waiting(signing[3]):
             self._resign = True  # the host took the sign-in but its answer never came (it died meanwhile)
             self._signing = None
@@ -470,7 +466,7 @@ class WireLink:
     def _keep(self, path: str, number: int, message) -> None:
         with open(path, "a") as f:
             f.write("%d %s\n" % (number, message.encode().hex()))
-            _sync(f)
+            sync(f)
 
     def _kept(self, path: str, ftype: int, number: int):
         """The message of type `ftype` kept in `path` for round or board `number` (the last one the host sent),

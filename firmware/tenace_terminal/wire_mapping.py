@@ -3,7 +3,7 @@
 from tenace_rules.board import SEATS
 from tenace_rules.contract import Contract, from_text
 from tenace_rules.notation import CARD_RANKS, CARD_SUITS
-from tenace_terminal import messages
+from tenace_terminal import catalogue
 from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, TABLE_TAKEN
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Players, Result, card_code
 
@@ -64,7 +64,7 @@ def sign_in_reply(answer: "SignInAnswer", section: int, table: int) -> dict:
     if answer.status != ACCEPTED:
         key = "table_taken" if answer.status == TABLE_TAKEN else (
             "no_table" if answer.status == NO_SUCH_TABLE else "event_closed")
-        return {"type": "message", "text": messages.text(key, SECTIONS[section], table)}
+        return {"type": "message", "text": catalogue.text(key, SECTIONS[section], table)}
     settings = {"players": _PLAYER_NUMBERS[answer.player_numbers], "lead": _LEAD[answer.lead_entry],
                 "result": _RESULT[answer.result_entry], "traveller": bool(answer.show_traveller),
                 "pin": "%04d" % answer.pin,
@@ -76,14 +76,16 @@ def refusal(message: dict) -> dict:
     """The app's message for a result or player numbers the host refused for good (ACK status >= 16): the
     director sees why at the host."""
     if "board" in message:
-        return {"type": "message", "text": messages.text("refused", message["board"])}
-    return {"type": "message", "text": messages.text("players_refused")}
+        return {"type": "message", "text": catalogue.text("refused", message["board"])}
+    return {"type": "message", "text": catalogue.text("players_refused")}
 
 
 def round_plan(plan: "RoundPlan") -> dict:
     """The app's round_plan; in the last round (no table to go to) "last" and no moves."""
     out = {"type": "round_plan", "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,
            "boards": list(plan.boards)}
+    if plan.done:  # boards the host has from another terminal at this table: not offered again
+        out["done"] = list(plan.done)
     going = 0  # an individual's players go on to tables of their own (its boards stay: a copy at every table)
     for p in plan.players:
         going |= p[1]

@@ -12,11 +12,7 @@ is a replay. `pin` is the event's director's PIN for the terminal's menu (0-9999
 secret (the radio is not encrypted); it keeps players, not eavesdroppers, out of the menu.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.auth import CLUB_ID_SIZE, NONCE_SIZE
 from tenace_wire.fields import Message, malformed

@@ -18,11 +18,7 @@ HAND_RECORD: in hand_record.py (a terminal that checks the lead loads it, the ot
 TEXT: the director's message, UTF-8, 1-160 bytes, no control characters but newline.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.fields import Message, decode_fields, encode_fields, malformed, size_of
 from tenace_wire.frame_types import RANKING, ROUND_PLAN, TEXT, TRAVELLER
@@ -76,7 +72,7 @@ class RoundPlan(Message):
               "ew_next_ns")
     SPEC = (8, 0, 25, 16, 1, 1023, 8, 1, 127, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023, 16, 0, 1023,
             1, 0, 1, 1, 0, 1)
-    EXTRA = ("boards", "players")
+    EXTRA = ("boards", "players", "done")
 
     section: int
     table: int
@@ -84,6 +80,9 @@ class RoundPlan(Message):
     ns_pair: int
     ew_pair: int
     boards: "tuple[int, ...]" = (1,)
+    # The boards the host already has a result for at this table (another terminal's: a spare taking over starts
+    # at the first board without one); on the wire, the top bit of the board's two bytes.
+    done: "tuple[int, ...]" = ()
     # An individual's players N, E, S, W: (player, the table they go to next, their seat there 0-3); () for pairs.
     players: "tuple[tuple[int, ...], ...]" = ()
     ns_next: int
@@ -99,6 +98,7 @@ class RoundPlan(Message):
         for i, b in enumerate(boards):
             if not isinstance(b, int) or not 1 <= b <= 1023 or b in boards[:i]:
                 raise malformed("board %r: boards are distinct numbers 1-1023" % (b,))
+        self.done = tuple(self.done)  # (a board not in the round is not sent: encode_tail marks the round's own)
         players = self.players = tuple(tuple(p) for p in self.players)
         if players and len(players) != 4:
             raise malformed("an individual's round names its 4 players, not %d" % len(players))
@@ -111,6 +111,8 @@ class RoundPlan(Message):
         buf = bytearray(1 + 2 * n + 5 * len(self.players))
         buf[0] = n
         for i, b in enumerate(self.boards):
+            if b in self.done:
+                b |= 0x8000
             buf[1 + 2 * i] = b >> 8
             buf[2 + 2 * i] = b & 0xFF
         at = 1 + 2 * n
@@ -123,7 +125,9 @@ class RoundPlan(Message):
         n = tail[0] if len(tail) else 0
         if not n or len(tail) not in (1 + 2 * n, 21 + 2 * n):
             raise malformed("the boards of a round: a count, then two bytes a board (and an individual's players)")
-        self.boards = tuple((tail[1 + 2 * i] << 8) | tail[2 + 2 * i] for i in range(n))
+        boards = tuple((tail[1 + 2 * i] << 8) | tail[2 + 2 * i] for i in range(n))
+        self.boards = tuple(b & 0x7FFF for b in boards)
+        self.done = tuple(b & 0x7FFF for b in boards if b & 0x8000)
         at = 1 + 2 * n
         self.players = tuple(((tail[i] << 8) | tail[i + 1], (tail[i + 2] << 8) | tail[i + 3], tail[i + 4])
                              for i in range(at, len(tail), 5))

@@ -12,11 +12,7 @@ PING payload: number 16, any value (the survey's count). The terminal's session 
 frame and the app never sees it: the survey times the round trip from its transmission to that ACK.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.fields import Message
 from tenace_wire.frame_types import PING, STATUS

@@ -15,12 +15,6 @@ and sequence number; the first failure is the reason (errors.py). The CRC comes 
 is cheap and separates noise from forgery; the tag comes before any field is believed.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
-
 import struct
 
 from tenace_wire.auth import PUBLIC_KEY, Tagger

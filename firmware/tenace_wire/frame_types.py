@@ -1,10 +1,6 @@
 """Frame types (the 5-bit number in every frame's first byte, and who may send which) and frame sizes (frame.py)."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 VERSION = const(1)
 MAX_FRAME = const(32)      # one nRF24L01 payload

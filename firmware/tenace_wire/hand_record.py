@@ -9,11 +9,7 @@ HAND_RECORD (15 bytes, one frame): board 16 | the seat (0-3: N E S W) holding ea
     | 2 zero bits.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.fields import Message, decode_fields, encode_fields, get_bits, malformed, put_bits
 from tenace_wire.frame_types import HAND_RECORD

@@ -8,11 +8,7 @@ A- A A+) | lead 6 (0: none, 1-52: card_code). Kinds: PLAYED (a contract, level 1
 Declared here once; table_messages.py and director_messages.py both build on it.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.fields import Message, malformed
 

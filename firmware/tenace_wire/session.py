@@ -37,11 +37,7 @@ room for two unfinished ones and drops the oldest for a third, whose parts the h
 Refusals raise WireError and are counted per reason in `counters` (errors.py).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.auth import Tagger
 from tenace_wire.errors import BUSY, SEQ_EXHAUSTED, WireError

@@ -6,11 +6,7 @@ into an empty (ignored) packet. The receiver resynchronises at the next END afte
 what noise does get through is refused by the frame's CRC.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 END = const(0xC0)
 ESC = const(0xDB)

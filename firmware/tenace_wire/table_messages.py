@@ -10,11 +10,7 @@ The same (section, table, round, board) sent again with a higher version is a co
 79C): the host keeps every version. ERASE withdraws a result, as a version of its own.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.fields import Message, malformed
 from tenace_wire.frame_types import ERASE, HAND_RECORD, PLAYERS, RANKING, REQUEST, RESULT, ROUND_PLAN, TRAVELLER

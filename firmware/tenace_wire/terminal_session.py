@@ -1,10 +1,6 @@
 """The terminal's end of the link (see session.py): reliable sending, replay window, sign-in."""
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 from tenace_wire.auth import Tagger
 from tenace_wire.control import ACCEPTED, STORED, Ack, Hello, SignIn, SignInAnswer

@@ -18,8 +18,9 @@ FIRMWARE = Path(tenace_rules.__file__).resolve().parent.parent
 FIRMWARE_PACKAGES = ("tenace_radio", "tenace_rules", "tenace_terminal", "tenace_wire")
 # One folder per board, its board.py copied to the device as board.py (in a checkout; not installed).
 HARDWARE = FIRMWARE.parent / "hardware"
-# The MicroPython programs the simulators run (tenace sim, tenace terminal), shipped with the package.
-SIM_DIR = Path(__file__).resolve().parent / "micropython"
+# The MicroPython programs the simulators run (tenace sim, tenace terminal), the virtual boards' peers of
+# hardware/<board>/board.py, shipped with the package.
+SIM_DIR = Path(__file__).resolve().parent / "simulation" / "boards"
 
 # Every .mpy is made with these. No -O: asserts stay, and tracebacks keep their line numbers.
 MPY_CROSS_FLAGS: tuple[str, ...] = ()

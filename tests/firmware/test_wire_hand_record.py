@@ -8,7 +8,7 @@ from tenace_wire.messages import decode_message
 from checks import raises
 
 OWNERS = bytes([(i * 7) % 4 for i in range(52)])
-# Board 3 of the simulator's fixed deals (host/tenace/micropython/deals.py): 7NT by N or S, as endplay finds it.
+# Board 3 of the simulator's fixed deals (host/tenace/simulation/boards/deals.py): 7NT by N or S, as endplay finds it.
 TRICKS = bytes([int(c, 16) for c in "5D9DD802005D9DD80200"])
 
 

@@ -33,7 +33,7 @@ def mpy_tree(out: Path, terminal: str) -> Path:
                        *flat(drivers(), ["ssd1306.py"]),
                        *flat(FIRMWARE_TESTS, ["checks.py", "fake_espnow.py", "fake_matrix.py", "mp_runner.py",
                                               "radio_frames.py", "test_radio_nrf24.py"]),
-                       *flat(SIM_DIR, ["scripted_player.py", "sim_devices.py"])])
+                       *flat(SIM_DIR, ["accepted_log.py", "radio_socket.py", "scripted_player.py", "sim_devices.py"])])
 
 
 def micropython_command(tree: Path, heap_kb: int, module: str, *args: str) -> tuple[list[str], dict[str, str]]:

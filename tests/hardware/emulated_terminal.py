@@ -5,21 +5,21 @@
 `board` is a terminal's hardware/<board>/board.py, as on the device. Its build() gets an I2C bus with an SSD1306
 model (and the PCF8574 of the ESP32-C3 build), a simulated key matrix that a scripted player's finger presses
 and releases key by key, a fake battery ADC, and a radio driver of the board's kind (espnow.ESPNow or
-micropython-lib's NRF24L01) whose air is the simulator's virtual radio: a TCP connection to tenace.sim.radio,
-SLIP-framed, as host/tenace/micropython/radio_terminal.py connects the simulator's own terminals. Writes what the
-table accepted to DIR/ID/accepted.txt (the simulator's format, tenace.sim.outcome.read_accepted), prints
+micropython-lib's NRF24L01) whose air is the simulator's virtual radio: a TCP connection to tenace.simulation.radio,
+SLIP-framed, by the simulator's own terminals' PolledSocket (simulation/boards/radio_socket.py). Writes what the
+table accepted to DIR/ID/accepted.txt (the simulator's format, tenace.simulation.session.outcome.read_accepted), prints
 "PANEL ..." with what the display received and "DONE ID keys=N faults=N" when the host has every result.
 """
 
 import os
-import select
-import socket
 import sys
 import time
 
 import board
+from accepted_log import log_accepted
 from bus_models import FakeI2C, PCF8574Model, SSD1306Model
 from fake_matrix import FakeMatrix
+from radio_socket import PolledSocket
 from scripted_player import Player
 from tenace_radio.nrf24_transport import frame_length, pad
 from tenace_terminal.keypad_layout import LAYOUT
@@ -33,26 +33,21 @@ _TIMEOUT_MS = 540000
 
 
 class Air:
-    """The TCP connection to the virtual radio: SLIP frames out, whole frames in, without waiting."""
+    """The virtual radio (the simulator's own terminals' PolledSocket): SLIP frames out, whole frames in, without
+    waiting."""
 
     def __init__(self, port):
-        self.sock = socket.socket()
-        self.sock.connect(socket.getaddrinfo("127.0.0.1", port)[0][-1])
-        self.poller = select.poll()
-        self.poller.register(self.sock, select.POLLIN)
+        self.radio = PolledSocket(port, "emulated_terminal")
         self.decoder = slip.Decoder()
         self.frames = []
 
     def send(self, frame):
-        self.sock.send(slip.encode(frame))
+        self.radio.sock.send(slip.encode(frame))
 
     def pending(self):
         """Whether a whole frame has arrived (reading what the connection holds)."""
-        while not self.frames and self.poller.poll(0):
-            data = self.sock.recv(256)
-            if not data:
-                raise SystemExit("emulated_terminal: the radio closed the connection")
-            self.frames.extend(self.decoder.feed(data))
+        while not self.frames and self.radio.any():
+            self.frames.extend(self.decoder.feed(self.radio.read(256)))
         return bool(self.frames)
 
     def recv(self):
@@ -179,23 +174,6 @@ def options(argv):
     return found
 
 
-def log_accepted(app, logged, path):
-    plan = app.plan
-    if plan is None:
-        return
-    for b, record in app.results.items():
-        key = (plan["round"], b)
-        if key in logged or record.get("kind") not in ("played", "passed_out"):
-            continue
-        logged.add(key)
-        if record["kind"] == "played":
-            line = "%s %s %d %+d" % (record["contract"], record["declarer"], record["tricks"], record["score"])
-        else:
-            line = "Pass 0"
-        with open(path, "a") as f:
-            f.write("%d %d %s\n" % (key[0], b, line))
-
-
 def main(argv):
     opts = options(argv)
     terminal = int(opts["terminal"])
@@ -230,7 +208,7 @@ def main(argv):
             player.act()
         log_accepted(app, logged, storage + "/accepted.txt")
         if not busy:
-            air.poller.poll(2)
+            air.radio.poller.poll(2)
     fb = app.display.fb
     print("PANEL frames=%d errors=%d same=%d lit=%d expander=%s" % (
         oled.data_writes, len(oled.errors), 1 if oled.ram == fb.buffer else 0, oled.lit(),

@@ -70,6 +70,7 @@ def test_on_cpython(cases: ModuleType, case: str) -> None:
     getattr(cases, case)()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("terminal", TERMINALS)
 def test_on_micropython(tmp_path: Path, terminal: str) -> None:
     tree = mpy_tree(tmp_path, terminal)

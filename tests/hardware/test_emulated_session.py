@@ -20,12 +20,14 @@ from board_trees import TERMINALS, micropython_command, mpy_tree
 
 from tenace.collector.link_key import link_key
 from tenace.movement import mitchell
-from tenace.sim.event_setup import create_simulated_event
-from tenace.sim.faults import FaultRates
-from tenace.sim.outcome import compare, read_accepted
-from tenace.sim.processes import CollectorProcess
-from tenace.sim.radio import VirtualRadio
+from tenace.simulation.faults import FaultRates
+from tenace.simulation.radio import VirtualRadio
+from tenace.simulation.session.event_setup import create_simulated_event
+from tenace.simulation.session.outcome import compare, read_accepted
+from tenace.simulation.session.processes import CollectorProcess
 from tenace.store import current_results
+
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
 
 SEED = 5
 # A terminal process's heap, most of it the firmware's code (the unix port keeps it in the heap; a device runs it
@@ -71,7 +73,6 @@ async def session(tmp_path: Path, boards: dict[int, str]) -> tuple[Path, Path, d
         await radio.close()
 
 
-@pytest.mark.slow
 def test_a_session_on_emulated_hardware_reaches_the_collector(tmp_path: Path) -> None:
     boards = {1: TERMINALS[0], 2: TERMINALS[1], 3: TERMINALS[0]}  # both builds in one event, as a mixed test bench
     db, storage, outputs = asyncio.run(session(tmp_path, boards))

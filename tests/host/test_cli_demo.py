@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 
 from tenace.cli import main
-from tenace.demo_session import play_session
 from tenace.scoring.imps import imps
+from tenace.simulation.session.demo import play_session
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score

@@ -151,6 +151,7 @@ def test_wrong_input_is_one_line_exit_2_and_nothing_recorded(event: Path, capsys
     assert snapshot(event) == before
 
 
+@pytest.mark.slow
 def test_every_command_has_help_and_a_missing_why_is_one_line_from_a_shell(event: Path) -> None:
     for command in ("results", "adjust", "correct", "erase", "resolve", "finish"):
         proc = subprocess.run([sys.executable, "-m", "tenace.cli", command, "--help"], capture_output=True, text=True,

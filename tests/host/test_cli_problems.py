@@ -50,6 +50,7 @@ def event(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_event_commands_create_show_and_seat(tmp_path: Path) -> None:
     path = tmp_path / "e.sqlite"
     assert tenace("event", "new", str(path), "--name", "X", "--tables", "4",
@@ -83,6 +84,7 @@ def test_event_commands_create_show_and_seat(tmp_path: Path) -> None:
     assert not (tmp_path / "f.sqlite").exists() and not (tmp_path / "g.sqlite").exists()
 
 
+@pytest.mark.slow
 def test_every_command_has_help() -> None:
     for args in (["event"], ["event", "new"], ["event", "show"], ["event", "seat"], ["problems"]):
         proc = tenace(*args, "--help")

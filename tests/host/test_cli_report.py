@@ -15,8 +15,9 @@ import pytest
 from cli_runner import tenace
 
 from tenace.movement import Movement, howell, mitchell
-from tenace.store import create_event, ingest, sign_in
+from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hand_records import keep_hand_record
+from tenace.store.ledger import head
 
 from sample_results import session_results
 
@@ -98,6 +99,76 @@ def test_the_directors_adjusted_scores_go_through_the_pbn_export_to_the_same_ran
     assert code == 0 and "an assigned score: Butler and cross-IMPs from a file take played and artificial" in err
 
 
+def every_directors_score(db: Path, capsys: pytest.CaptureFixture[str], movement: Movement,
+                          penalised: tuple[str, str]) -> None:
+    """Every kind of director's score on the event: artificial both ways, percentages, assigned, weighted, split
+    (assigned and weighted), not played, passed out, erased, corrected; Law 90 penalties in MP, in % of a top with
+    and without --board (33.33% of a top of 8 is 2.6664 MP: more decimals than a total has), against an NS and an
+    EW pair (a Howell's pairs sit both ways)."""
+    first, second = ([movement.at(t, r) for t in range(1, 5)] for r in (1, 2))
+    actions = [
+        ["adjust", "--table", "1", "--board", str(first[0].boards[0]), "--ns", "A+", "--ew", "A-"],
+        ["adjust", "--table", "1", "--board", str(first[0].boards[1]), "--ns", "A-", "--ew", "A"],
+        ["adjust", "--table", "2", "--board", str(first[1].boards[0]), "--percent", "60/40"],
+        ["adjust", "--table", "3", "--board", str(first[2].boards[0]), "--assigned", "+140"],
+        ["adjust", "--table", "4", "--board", str(first[3].boards[0]), "--weighted", "0.6:+140,0.4:-110"],
+        ["adjust", "--table", "4", "--board", str(first[3].boards[1]), "--assigned", "+110", "--ew-assigned", "-140"],
+        ["adjust", "--table", "3", "--board", str(first[2].boards[1]), "--weighted", "0.5:+110,0.5:-50",
+         "--ew-weighted", "0.5:+140,0.5:-50"],
+        ["correct", "--table", "2", "--board", str(first[1].boards[1]), "--not-played"],
+        ["correct", "--table", "2", "--board", str(first[1].boards[2]), "--passed-out"],
+        ["correct", "--table", "1", "--board", str(first[0].boards[2]), "--contract", "2S", "--by", "N",
+         "--tricks", "9"],
+        ["erase", "--table", "3", "--board", str(first[2].boards[2])],
+        ["adjust", "--pair", penalised[0], "--penalty", "1.5MP"],
+        ["adjust", "--pair", penalised[1], "--penalty", "33.33%"],
+        ["adjust", "--pair", penalised[1], "--penalty", "50%", "--board", str(second[0].boards[0])],
+    ]
+    for command, *args in actions:
+        code, _, err = tenace(capsys, command, str(db), *args, "--why", "TD's ruling")
+        assert code == 0, (args, err)
+
+
+def lines_of(report: dict[str, object]) -> dict[tuple[int, int], tuple[object, ...]]:
+    """Each traveller line by (board, table): its pairs, what it scored and its figures."""
+    boards = report["boards"]
+    assert isinstance(boards, list)
+    return {(b["board"], line["table"]): (line["ns_pair"], line["ew_pair"], line["contract"], line["ns_score"],
+                                          line["adjustment"], line["mp_ns"], line["mp_ew"], line["percent_ns"],
+                                          line["percent_ew"])
+            for b in boards for line in b["lines"]}
+
+
+@pytest.mark.parametrize(("movement", "penalised"), [(MITCHELL, ("NS 3", "EW 2")), (howell(4, 3), ("3", "6"))],
+                         ids=["mitchell", "howell"])
+def test_every_directors_score_and_penalty_comes_back_through_the_pbn_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], movement: Movement, penalised: tuple[str, str]) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db, movement=movement)
+    every_directors_score(db, capsys, movement, penalised)
+    pbn = tmp_path / "A.pbn"
+    assert tenace(capsys, "report", str(db), "--section", "A", "--pbn", str(pbn))[0] == 0
+    text = pbn.read_text(encoding="utf-8")
+    assert "Law 90 penalties: the TotalScoreTable's Penalty column" in text and " NP " in text
+    assert re.search(r"^\[TotalScoreTable .*;Penalty\\7R\"\]$", text, re.M) and re.search(r"\d\.\d{4}$", text, re.M)
+    code, shown, _ = tenace(capsys, "results", str(db), "--json")
+    code2, scored, err = tenace(capsys, "score", str(pbn), "--json")
+    assert (code, code2) == (0, 0) and "left out" not in err, err
+    results, rescored = json.loads(shown)["sections"][0]["report"], json.loads(scored)
+    # The whole ranking: field, place, pair, boards, MPs, percentage, the penalty taken.
+    assert rescored["ranking"] == results["ranking"]
+    taken = {line["pair"]: line["penalty"] for line in results["ranking"] if line["penalty"]}
+    assert set(taken) == set(penalised) and taken[penalised[0]] == 1.5
+    assert lines_of(rescored) == lines_of(results)
+    kinds = [line[4] for line in lines_of(results).values() if line[4]]
+    assert len(kinds) == 7 and any(line[2] is None and line[4] is None for line in lines_of(results).values())
+    # A second round through tenace score's own PBN: the same again.
+    again = tmp_path / "again.pbn"
+    assert tenace(capsys, "score", str(pbn), "--pbn", str(again))[0] == 0
+    code, scored2, err = tenace(capsys, "score", str(again), "--json")
+    assert code == 0 and json.loads(scored2)["ranking"] == results["ranking"], err
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--pbn", "x.pbn"], "this event has sections A, B: give --section, one PBN file each"),
     (["--section", "C", "--pbn", "x.pbn"], "there is no section 'C'"),
@@ -171,3 +242,32 @@ def test_an_existing_pbn_file_or_csv_files_are_not_written_over_without_force(
     other.mkdir()
     (other / "notes.txt").write_text("x", encoding="utf-8")
     assert tenace(capsys, "report", str(db), "--csv", str(other))[0] == 0
+
+
+def test_the_chain_head_is_published_with_the_results_and_in_every_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db)
+    assert tenace(capsys, "adjust", str(db), "--pair", "NS 3", "--penalty", "1.5MP", "--why", "Law 90: late")[0] == 0
+    conn = connect(db)
+    chain = head(conn)
+    conn.close()
+    assert re.fullmatch(r"[0-9a-f]{64}", chain)
+    code, out, _ = tenace(capsys, "results", str(db))
+    assert code == 0 and out.rstrip("\n").splitlines()[-1] == (
+        f"event file chain head: {chain} (tenace check {db} --head {chain} proves a copy)")
+    code, out, _ = tenace(capsys, "results", str(db), "--json")
+    assert code == 0 and json.loads(out)["chain_head"] == chain
+    pbn = tmp_path / "A.pbn"
+    assert tenace(capsys, "report", str(db), "--pbn", str(pbn), "--html", str(tmp_path / "site"))[0] == 0
+    text = pbn.read_text(encoding="utf-8")
+    assert text.startswith(f"% PBN 2.1\n% EXPORT\n{{Tenace event file chain head: {chain}\n")
+    assert "Law 90 penalty, NS 3: 1.5 MP" in text.split("[Event")[0]
+    for page in ("index.html", "board/A/1.html", "pair/A/NS3.html"):
+        html = (tmp_path / "site" / page).read_text(encoding="utf-8")
+        assert f'<footer class="chain" title="{chain}">Event file chain head: {chain[:16]} ' in html, page
+    for given in (chain, chain[:16]):
+        code, out, err = tenace(capsys, "check", str(db), "--head", given)
+        assert code == 0, out + err
+    # The comment does not change what tenace score reads.
+    assert tenace(capsys, "score", str(pbn))[0] == 0

@@ -17,6 +17,8 @@ from tenace.pbn.reader import read_pbn
 
 from conftest import ORACLES, needs_oracles
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 FFB = ORACLES / "ffb-2022-dn1-session1.pbn"
 VENICE = ORACLES / "venice-cup-1997-final-2.pbn"
 

@@ -22,6 +22,7 @@ from tenace.commands.collect import start_collecting
 from tenace.errors import UsageError
 from tenace.flashing import plan as flashing_plan
 from tenace.movement import mitchell
+from tenace.simulation.loopback import Loopback, SimulatedTerminal
 from tenace.store import create_event
 from tenace.store.link import pairings
 from tenace_wire.auth import Tagger
@@ -31,8 +32,6 @@ from tenace_wire.frame_types import PAIR_OFFER, RESULT
 from tenace_wire.pairing import club_id, event_key
 from tenace_wire.table_messages import Result
 from tenace_wire.terminal_session import TerminalSession
-
-from loopback import Loopback, SimulatedTerminal
 
 __all__ = ["unix_device"]  # a fixture of test_flash, used here
 
@@ -252,6 +251,7 @@ def test_flash_writes_the_club_key_and_the_dry_run_names_its_file_not_the_key(ca
     assert read_club_key() == club  # kept
 
 
+@pytest.mark.slow
 def test_the_flashed_terminal_reads_its_club_key_on_micropython(unix_device: tuple[str, Path], capsys, monkeypatch,
                                                                 tmp_path: Path) -> None:
     port, root = unix_device

@@ -75,6 +75,7 @@ def test_a_second_collector_on_the_same_file_exits_2_naming_the_first(db: Path,
     assert "Pairing code" not in out  # refused before it started
 
 
+@pytest.mark.slow
 def test_a_lock_left_by_a_killed_collector_does_not_block_and_ctrl_c_logs_no_traceback(db: Path,
                                                                                         tmp_path: Path) -> None:
     first = collect(db, tmp_path / "port1")

@@ -13,7 +13,8 @@ from tenace.collector import Collector, Settings, link_key, pushes
 from tenace.collector import collector as collector_module
 from tenace.collector.link_key import LinkKey
 from tenace.movement import mitchell
-from tenace.store import EntryError, connect, create_event, finish_session, refusals
+from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
+from tenace.store import EntryError, connect, create_event, finish_session, refusals, sign_in
 from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy, hand_record, keep_analysis, keep_hand_record
 from tenace.store.movement_changes import set_presence
 from tenace_wire.auth import Tagger
@@ -43,8 +44,6 @@ from tenace_wire.table_messages import (
     Request,
     Result,
 )
-
-from loopback import Channel, Loopback, SimulatedTerminal
 
 MOVEMENT = mitchell(3, 2)  # 3 tables, 3 rounds of 2 boards
 
@@ -181,6 +180,33 @@ def test_sign_in_refusals_no_such_table_table_taken_and_a_closed_event(db: sqlit
     late = Loopback(closed, [SimulatedTerminal(300, 0, 2, spare.code, random.Random(3))], Channel(random.Random(4)))
     late.run_until(lambda: bool(late.terminals[0].answers), 5_000)
     assert late.terminals[0].answers[-1].status == EVENT_CLOSED
+
+
+def test_a_terminal_the_director_seats_is_let_in_at_once_while_the_old_one_is_still_heard(
+        db: sqlite3.Connection) -> None:
+    """`tenace event seat EVENT --terminal 200 --table 1` (store.sign_in, in another process while the collector
+    runs): the spare is accepted at once though table 1's terminal was heard a moment ago, and its plan says which
+    boards are in; the old terminal's own sign-in to that table is then refused while the spare lives."""
+    loop = make_loop(db, tables=(1,))
+    loop.run_until(loop.signed_in, 5_000)
+    old = loop.terminals[0]
+    old.send(played(1, 1, 1), loop.now)  # board 1 is in before the old terminal breaks
+    settle(loop)
+    other = connect(db.execute("PRAGMA database_list").fetchone()[2])
+    sign_in(other, 200, "A", 1, who="director")
+    other.close()
+    spare = SimulatedTerminal(200, 0, 1, old.code, random.Random(9))
+    loop.terminals = [spare]
+    loop.run_until(lambda: bool(spare.answers), 5_000)
+    assert spare.answers[-1].status == ACCEPTED
+    assert loop.now - loop.collector.heard[old.terminal] < 60_000  # the old one was heard within the minute
+    loop.run_until(lambda: bool(spare.plans), 5_000)
+    assert spare.plans[0].round == 1 and spare.plans[0].done == (1,)  # it starts at board 2
+    loop.terminals = [old]
+    old.answers.clear()
+    old.session.sign_in(0, 1, loop.now)
+    loop.run_until(lambda: bool(old.answers), 5_000)
+    assert old.answers[-1].status == TABLE_TAKEN
 
 
 def test_the_directors_pin_is_the_events_own_unless_one_is_set(db: sqlite3.Connection) -> None:

@@ -14,6 +14,7 @@ import pytest
 from tenace.collector import Collector, link_key
 from tenace.collector.collector import NOISE
 from tenace.movement import mitchell
+from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.store import create_event, refusals
 from tenace_wire.auth import Tagger
 from tenace_wire.crc16 import crc16
@@ -22,8 +23,6 @@ from tenace_wire.frame import encode_frame
 from tenace_wire.frame_types import ERASE, PLAYERS, REQUEST, RESULT, SIGN_IN
 from tenace_wire.messages import decode_message
 from tenace_wire.table_messages import Result
-
-from loopback import Channel, Loopback, SimulatedTerminal
 
 FRAMES = 100_000
 MOVEMENT = mitchell(3, 2)

@@ -24,6 +24,8 @@ from tenace_wire.errors import WireError
 from tenace_wire.table_messages import Result
 from tenace_wire.terminal_session import TerminalSession
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 MOVEMENT = mitchell(4, 2)  # 4 tables, 3 rounds of 2 boards: 24 results
 
 
@@ -129,7 +131,6 @@ def connect_tcp(port: int) -> socket.socket:
     return sock
 
 
-@pytest.mark.slow
 def test_results_over_tcp_stored_exactly_once_through_sigkills_and_restarts(tmp_path: Path) -> None:
     db = tmp_path / "club.sqlite"
     create_event(db, name="Kill test", sections={"A": MOVEMENT}).close()

@@ -1,5 +1,5 @@
 """The field tools on the collector: terminals' status reports (`tenace terminals`) and radio surveys (`tenace survey`),
-over the simulated channel (tools/loopback.py), lossless and lossy."""
+over the simulated channel (tenace.simulation.loopback), lossless and lossy."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from cli_runner import tenace
 from tenace.collector import Collector, link_key
 from tenace.collector.lock import CollectorLock
 from tenace.movement import mitchell
+from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.store import connect, create_event, sign_in
 from tenace.store.link import record_pairing
 from tenace.store.terminal_reports import ask_survey, survey, survey_lines
@@ -31,8 +32,6 @@ from tenace_wire.frame import decode_frame, frame_terminal
 from tenace_wire.frame_types import ACK, PING
 from tenace_wire.host_session import HostSession
 from tenace_wire.terminal_session import TerminalSession
-
-from loopback import Channel, Loopback, SimulatedTerminal
 
 MOVEMENT = mitchell(3, 2)
 KEY = b"k" * 16
@@ -224,6 +223,7 @@ class TcpTerminals:
         return all(t.signed_in for t in self.terminals.values())
 
 
+@pytest.mark.slow
 def test_survey_through_a_running_collector(db_path: Path, tmp_path: Path) -> None:
     """`tenace survey` against `tenace collect` on its TCP link (the simulator's base station), one table lossy."""
     port_file = tmp_path / "port.txt"

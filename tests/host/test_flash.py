@@ -46,6 +46,7 @@ def micropython_in(root: Path, code: str) -> subprocess.CompletedProcess[str]:
                           timeout=30)
 
 
+@pytest.mark.slow
 def test_flash_writes_every_file_to_a_unix_port_device(unix_device: tuple[str, Path], capsys, tmp_path) -> None:
     port, root = unix_device
     # A module copied earlier as source would hide its new .mpy: the flash removes it.
@@ -71,6 +72,7 @@ def test_flash_writes_every_file_to_a_unix_port_device(unix_device: tuple[str, P
     assert "OSError: board.py is for the esp32 port, this is linux" in started.stdout + started.stderr
 
 
+@pytest.mark.slow
 def test_a_terminal_flashed_again_gets_its_new_settings(unix_device: tuple[str, Path], capsys, monkeypatch,
                                                          tmp_path) -> None:
     port, root = unix_device
@@ -162,6 +164,7 @@ def with_fake(monkeypatch, fake: FakeDevice) -> list[str]:
     return ports
 
 
+@pytest.mark.slow
 def test_mpremote_failing_midway_names_the_file(capsys, monkeypatch) -> None:
     fake = FakeDevice(lib=[], fail_on="tenace_wire/frame.mpy")
     with_fake(monkeypatch, fake)
@@ -173,6 +176,7 @@ def test_mpremote_failing_midway_names_the_file(capsys, monkeypatch) -> None:
     assert fake.closed and fake.drivers == []
 
 
+@pytest.mark.slow
 def test_the_boards_micropython_lib_driver_is_installed_unless_there(capsys, monkeypatch) -> None:
     fake = FakeDevice(lib=[])
     ports = with_fake(monkeypatch, fake)
@@ -192,6 +196,7 @@ def test_the_boards_micropython_lib_driver_is_installed_unless_there(capsys, mon
     assert fake.drivers == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", board_folders(), ids=lambda p: p.name)
 def test_dry_run_lists_every_file_of_each_board(folder: Path, capsys) -> None:
     board = read_board(folder)
@@ -224,6 +229,7 @@ def terminal_board(hardware: Path, radio: str) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_a_terminal_needs_its_id_and_gets_the_app(capsys, monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(flashing_plan, "HARDWARE", tmp_path / "hardware")
     terminal_board(tmp_path / "hardware", "nrf24")

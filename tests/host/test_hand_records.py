@@ -17,9 +17,9 @@ from tenace.deals.progress import Progress
 from tenace.movement import mitchell
 from tenace.pbn.reader import read_pbn
 from tenace.reports.json import from_document, to_document
+from tenace.simulation.terminal.table_host import fixed_analysis, fixed_deal
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hand_records import DoubleDummy, hand_records
-from tenace.terminal_sim.table_host import fixed_analysis, fixed_deal
 
 from conftest import ORACLES, needs_oracles
 from sample_results import session_results
@@ -174,6 +174,7 @@ def test_the_known_double_dummy_table_and_par(event: Path, tmp_path: Path,
     assert DoubleDummy.decoded(one.encoded(), one.par_score, ";".join(one.par_contracts)) == one
 
 
+@pytest.mark.slow
 def test_the_simulators_fixed_analysis_is_endplays() -> None:
     # The simulated collector keeps micropython/deals.py's analysis of its fixed deals without loading endplay;
     # the terminal tests check the screens against it, so it must be the real one.

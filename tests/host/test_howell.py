@@ -19,6 +19,7 @@ from tenace.movement import Movement, howell, mitchell
 from tenace.reports.event_results import event_results
 from tenace.scoring.model import BoardResult, Played
 from tenace.scoring.pairs_session import score_pairs_session
+from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.store import EntryError, add_penalty, connect, create_event, event_info, ingest, sign_in
 from tenace.store.db import migrate
 from tenace.store.fields import one_field
@@ -33,7 +34,6 @@ from tenace_wire.director_messages import FIELD, Ranking
 from tenace_wire.frame_types import RANKING
 from tenace_wire.table_messages import Request, Result
 
-from loopback import Channel, Loopback, SimulatedTerminal
 from sample_results import session_results
 
 HOWELL = howell(4, 2)  # 8 pairs, 7 rounds of 2 boards, 14 boards each played at 4 tables

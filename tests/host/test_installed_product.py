@@ -17,6 +17,8 @@ import pytest
 
 from conftest import ROOT
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 
 def run(*cmd: str | Path, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
@@ -61,7 +63,6 @@ def test_the_installed_package_uses_its_own_files_not_the_checkout(installed: tu
         assert Path(line).is_relative_to(venv) and not Path(line).is_relative_to(ROOT), line
 
 
-@pytest.mark.slow
 def test_the_installed_tenace_sim_plays_a_session_losing_and_doubling_nothing(installed: tuple[Path, dict[str, str]],
                                                                               tmp_path: Path) -> None:
     venv, env = installed

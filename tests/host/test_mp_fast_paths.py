@@ -27,6 +27,8 @@ from tenace.scoring.imps import imps
 from tenace.scoring.model import BoardResult, Played
 from tenace.scoring.mp_options import MatchpointOptions, Units
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 played_boards = st.integers(1, 16).flatmap(
     lambda n: st.lists(st.lists(st.sampled_from(POOL) | st.integers(-7600, 7600), min_size=n, max_size=n),
                        min_size=1, max_size=6))

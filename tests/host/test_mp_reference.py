@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,6 +137,7 @@ def shown(tables: Sequence[Sequence[Row | None]]) -> list[list[tuple[object, ...
             for t in tables]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(fields(), options)
 def test_matchpoint_board_equals_the_pairwise_definition(field: tuple[list[BoardResult], int | None],

@@ -112,6 +112,7 @@ def run_pytest(tests: Path, env: dict[str, str]) -> subprocess.CompletedProcess[
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_pytest_fails_in_ci_without_the_oracles(suite_without_oracles: Path) -> None:
     proc = run_pytest(suite_without_oracles, {**env_without_ci(), "CI": "true"})
     assert proc.returncode == pytest.ExitCode.USAGE_ERROR, proc.stdout
@@ -119,6 +120,7 @@ def test_pytest_fails_in_ci_without_the_oracles(suite_without_oracles: Path) -> 
     assert "passed" not in proc.stdout and "skipped" not in proc.stdout
 
 
+@pytest.mark.slow
 def test_pytest_elsewhere_skips_them_with_one_line(suite_without_oracles: Path) -> None:
     proc = run_pytest(suite_without_oracles, env_without_ci())
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -111,6 +111,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     return db, folder / "site", err.getvalue()
 
 
+@pytest.mark.slow
 def test_a_page_per_board_and_per_pair_and_a_line_per_section(site: tuple[Path, Path, str]) -> None:
     _, folder, err = site
     lines = err.splitlines()
@@ -124,6 +125,7 @@ def test_a_page_per_board_and_per_pair_and_a_line_per_section(site: tuple[Path, 
     assert pages == want
 
 
+@pytest.mark.slow
 def test_every_link_is_relative_and_leads_to_a_page_of_the_folder(site: tuple[Path, Path, str]) -> None:
     _, folder, _ = site
     reached = {folder / "index.html"}
@@ -141,6 +143,7 @@ def test_every_link_is_relative_and_leads_to_a_page_of_the_folder(site: tuple[Pa
     assert reached == {p.resolve() for p in folder.rglob("*.html")} | {folder / "index.html"}
 
 
+@pytest.mark.slow
 def test_the_rankings_are_those_of_tenace_results(site: tuple[Path, Path, str],
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     db, folder, _ = site
@@ -161,6 +164,7 @@ def test_the_rankings_are_those_of_tenace_results(site: tuple[Path, Path, str],
     assert names["A-NS 1"] == "Ann Archer - Bob Baker" and names["B-3"] == "Cléo Dupré - Dan Eve"
 
 
+@pytest.mark.slow
 def test_a_board_shows_its_hand_record_and_a_pair_its_scorecard(site: tuple[Path, Path, str]) -> None:
     _, folder, _ = site
     board = (folder / "board" / "A" / "1.html").read_text(encoding="utf-8")
@@ -176,6 +180,7 @@ def test_a_board_shows_its_hand_record_and_a_pair_its_scorecard(site: tuple[Path
     assert "Scorecard of B-3" in howell_card and "Cléo Dupré - Dan Eve" in howell_card
 
 
+@pytest.mark.slow
 def test_a_folder_in_use_is_refused_unless_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.sqlite"
     make_event(db)
@@ -198,7 +203,6 @@ def test_a_folder_in_use_is_refused_unless_forced(tmp_path: Path, capsys: pytest
     (["none.sqlite", "--html", "web"], "no such event file"),
     (["notes.txt", "--html", "web"], "not a usable event file"),
     (["club.sqlite", "--html", "notes.txt"], "is a file, not a folder"),
-    (["club.sqlite", "--force", "--pbn", "-"], "--force is for what is there already"),
     (["club.sqlite", "--html", "web", "--section", "C"], "there is no section 'C'"),
     (["club.sqlite", "--html", "web", "--lang", "fr"], "--lang 'fr': the pages speak en, he, lv, sk, sr"),
     (["club.sqlite", "--pbn", "x.pbn", "--lang", "lv"], "--lang is for --html DIR"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -69,6 +70,7 @@ def test_game_is_100_trick_points(c: Contract) -> None:
     assert made - contract_trick_score(c) - bonus == (300 if contract_trick_score(c) >= 100 else 50)
 
 
+@pytest.mark.slow
 @given(contracts, st.sampled_from(SEATS), st.sampled_from(VULNERABILITIES), tricks)
 def test_partners_score_alike_and_opponents_opposite(c: Contract, seat: str, vul: str, t: int) -> None:
     partner = SEATS[(SEATS.index(seat) + 2) % 4]

@@ -220,3 +220,40 @@ def test_the_command_serves_until_interrupted(mitchell_event: Path) -> None:
         _, err = process.communicate(timeout=15)
     # Ctrl-C as for every command: one line, exit 130, no traceback.
     assert (process.returncode, err) == (130, "tenace serve: interrupted\n")
+
+
+def test_the_public_pages_show_the_kind_of_score_not_the_directors_reasons(
+        mitchell_event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A director's adjusted score and Law 90 penalty: the pages say what kind of score and which pair, never the
+    director's own words; the penalised pair's ranking row says so; the console keeps the reasons."""
+    event = str(mitchell_event)
+    assert tenace(capsys, "adjust", event, "--board", "2", "--table", "2", "--ns", "A+", "--ew", "A-",
+                  "--why", "Law 12: revoke unnoticed", "--who", "TD")[0] == 0
+    assert tenace(capsys, "adjust", event, "--pair", "NS 3", "--penalty", "1.5MP", "--why", "Law 90: mobile phone",
+                  "--who", "TD")[0] == 0
+    with TestClient(create_app(mitchell_event)) as client:
+        home, board, card = (client.get(url).text for url in ("/", "/board/A/2", "/pair/A/NS3"))
+    for html in (home, board, card):
+        assert "mobile phone" not in html and "revoke" not in html
+    assert "Law 90 penalty, NS 3: 1.5 MP, by TD" in home and "Law 90 penalty, NS 3: 1.5 MP, by TD" in card
+    assert "board 2 table 2: artificial NS A+ / EW A-, adjusted by TD" in board
+    penalised = [row for row in rows(home, "ranking") if "NS 3" in row]
+    assert penalised and "penalty -1.50 MP" in penalised[0]
+    assert not [row for row in rows(home, "ranking") if "NS 1" in row and "penalty" in row]
+    code, out, _ = tenace(capsys, "results", event)  # the director's own view keeps the reasons
+    assert code == 0 and "Law 90: mobile phone" in out and "Law 12: revoke unnoticed" in out
+
+
+def test_the_phone_traveller_gives_east_west_their_own_score_and_share(mitchell_event: Path) -> None:
+    """Under 30rem the EW columns give way; the score and MP cells then show EW's under NS's (class phone)."""
+    with TestClient(create_app(mitchell_event)) as client:
+        board = client.get("/board/A/1").text
+    body = board.split('<table class="traveller">', 1)[1].split("</table>", 1)[0]
+    line = body.split("<tbody>", 1)[1].split("</tr>", 1)[0]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", line, re.S)
+    score, mp_ns, mp_ew = cells[6], cells[7], cells[8]
+    ns_score = int(re.sub(r"<[^>]+>", "", score.split('<span class="phone ew">')[0]))
+    assert f'<span class="phone ew">{-ns_score:+d}</span>' in score
+    assert f'<span class="phone ew">{re.sub(r"<[^>]+>", "", mp_ew)}</span>' in mp_ns
+    assert "NS/EW" in body.split("</thead>", 1)[0]
+    assert ".traveller span.ew { display: block" in board  # shown on a phone only

@@ -36,6 +36,8 @@ from conftest import ROOT
 from live_page import PHONE, served
 from sample_results import session_results
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 SCREENSHOTS = ROOT / "build" / "screenshots"
 # Generous: the goal is under a second (tools/bench_result_to_page.py); a loaded CI machine must not fail on it.
 BOUND_MS = 3000
@@ -87,7 +89,6 @@ def screenshot(page: Page, name: str) -> Path:
     return shot
 
 
-@pytest.mark.slow
 def test_a_stored_result_shows_on_the_open_rankings_page_without_a_reload(tmp_path: Path, browser_path: str) -> None:
     path = tmp_path / "club.sqlite"
     movement = mitchell(5, 3)
@@ -120,7 +121,6 @@ def test_a_stored_result_shows_on_the_open_rankings_page_without_a_reload(tmp_pa
             browser.close()
 
 
-@pytest.mark.slow
 def test_a_traveller_with_its_hand_record_on_a_phone(tmp_path: Path, browser_path: str) -> None:
     path = tmp_path / "club.sqlite"
     movement = mitchell(5, 3)
@@ -155,7 +155,6 @@ def fits_the_width(page: Page) -> dict[str, int]:
     }""")
 
 
-@pytest.mark.slow
 def test_a_realistic_traveller_fits_a_phone_in_every_language(tmp_path: Path, browser_path: str,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """13 tables (two-digit pairs, a top of 24) and the director's weighted and split scores on the board: at 390 px
@@ -186,7 +185,6 @@ def test_a_realistic_traveller_fits_a_phone_in_every_language(tmp_path: Path, br
             browser.close()
 
 
-@pytest.mark.slow
 def test_the_page_speaks_the_browsers_language_and_the_switcher_changes_it(tmp_path: Path, browser_path: str) -> None:
     """A phone set to Latvian gets the pages in Latvian; a language chosen on the page's switcher stays in its links
     (whatever the browser's), and on its live updates; Hebrew runs right to left."""
@@ -227,7 +225,6 @@ def test_the_page_speaks_the_browsers_language_and_the_switcher_changes_it(tmp_p
             browser.close()
 
 
-@pytest.mark.slow
 def test_the_static_site_works_from_disk(tmp_path: Path, browser_path: str, capsys: pytest.CaptureFixture[str]) -> None:
     """`tenace report --html`'s folder opened as files (file://, JavaScript off): from the rankings to a board and on
     to a pair's scorecard by its links, and back."""
@@ -273,7 +270,6 @@ def results_in(path: Path, sim: subprocess.Popen[str], within_s: float) -> int:
         time.sleep(0.05)
 
 
-@pytest.mark.slow
 def test_results_keyed_on_simulated_terminals_show_on_the_open_page(tmp_path: Path, browser_path: str) -> None:
     """The whole way: the terminal firmware on MicroPython keys each result (`tenace sim`), the real collector
     (a process of its own) stores it, and the rankings page, open since before the first, shows every one."""
@@ -356,7 +352,6 @@ def ranking_row(page: Page, pair: str) -> str:
     return next(t for t in texts if f" {pair} " in f" {t} ")
 
 
-@pytest.mark.slow
 def test_the_directors_console_in_a_browser(tmp_path: Path, browser_path: str) -> None:
     """The console refuses a wrong password and a form posted from a page of another origin (even one that knows the
     session's form token: the Origin check alone refuses it); an adjusted score made in it shows on the rankings page

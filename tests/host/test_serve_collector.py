@@ -20,9 +20,9 @@ from cli_runner import tenace
 from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service
 from tenace.movement import mitchell
-from tenace.sim import session
-from tenace.sim.faults import FaultRates
-from tenace.sim.processes import CollectorProcess
+from tenace.simulation.faults import FaultRates
+from tenace.simulation.session import runner
+from tenace.simulation.session.processes import CollectorProcess
 from tenace.store import create_event
 
 
@@ -150,10 +150,10 @@ def test_simulated_terminals_key_results_into_serve_and_its_pages_show_them(
         made.append(ServeProcess(db, workdir, extra))
         return made[0]
 
-    monkeypatch.setattr(session, "CollectorProcess", serve_process)
-    options = session.SimOptions(tables=3, boards=6, boards_per_round=2, faults=FaultRates(loss=0.05),
-                                 seed=2, timeout_s=300)
-    result = session.run(options, tmp_path)
+    monkeypatch.setattr(runner, "CollectorProcess", serve_process)
+    options = runner.SimOptions(tables=3, boards=6, boards_per_round=2, faults=FaultRates(loss=0.05),
+                                seed=2, timeout_s=300)
+    result = runner.run(options, tmp_path)
     comparison = result.comparison
     assert comparison.ok and (comparison.accepted, comparison.stored, comparison.lost) == (18, 18, 0)
     served = made[0]

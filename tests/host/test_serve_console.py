@@ -81,6 +81,7 @@ def test_the_password_logs_in_with_a_strict_httponly_cookie(event: Path) -> None
         assert "CONFLICTS: 1" in page.text and "v2 3NT-1 by S" in page.text
 
 
+@pytest.mark.slow
 def test_a_wrong_password_is_refused_after_a_wait_and_logged(event: Path, caplog: pytest.LogCaptureFixture) -> None:
     with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
         started = time.monotonic()
@@ -97,6 +98,7 @@ def test_a_wrong_password_is_refused_after_a_wait_and_logged(event: Path, caplog
         assert answer.status_code == 401
 
 
+@pytest.mark.slow
 def test_guesses_sent_in_parallel_are_still_answered_one_a_second(event: Path) -> None:
     director = Director(password=PASSWORD)
     guesses = 4
@@ -112,6 +114,7 @@ def test_guesses_sent_in_parallel_are_still_answered_one_a_second(event: Path) -
     assert took >= guesses * REFUSED_DELAY_S * 0.95  # one a second, not all four after the same second
 
 
+@pytest.mark.slow
 def test_the_one_time_link_logs_in_once(event: Path) -> None:
     director = Director.with_link()
     token = director.token

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
 
@@ -100,6 +101,7 @@ def test_a_howell_names_its_pairs_without_a_direction_then_every_table_finishes(
     conn.close()
 
 
+@pytest.mark.slow
 def test_the_page_fits_a_phone_and_updates_without_a_reload(tmp_path: Path, browser_path: str) -> None:
     path = tmp_path / "club.sqlite"
     partial_event(path)

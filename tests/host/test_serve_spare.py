@@ -5,9 +5,11 @@ takes frames into a real collector, refusing garbage (text, oversized, floods, a
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import os
 import random
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -136,6 +138,24 @@ def test_the_page_its_port_and_its_firmware_are_served(tmp_path: Path,
     assert "class App" in files["tenace_terminal/app.py"] and "tenace_terminal/lang/en.txt" in files
     assert "class SpareBoard" in files["spare_board.py"] and "tenace_wire/auth.py" in files
     assert not [name for name in files if name.startswith("tenace_radio")]  # the base station's: not a terminal's
+
+
+def test_the_page_explains_the_directors_code_and_a_table_taken(tmp_path: Path,
+                                                                collecting: tuple[SpareLink, Path]) -> None:
+    """The firmware's "Table A3 is taken" and "Director's code" screens, explained beside the terminal: the
+    director's `tenace event seat` for this event file and this page's terminal number (filled in by the script),
+    or a minute's wait; and where the page starts once in."""
+    link, db = collecting
+    with TestClient(Starlette(routes=spare_routes(link, fake_port(tmp_path), event=db.name))) as http:
+        page = http.get("/spare").text
+        script = http.get("/spare/spare.js").text
+    section = page.split('id="takeover"', 1)[1].split("</section>", 1)[0]
+    help_text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", section)).split())
+    assert "Director’s code: the pairing code that tenace serve printed" in help_text
+    assert "Table A3 is taken: the laptop heard that table’s own terminal less than a minute ago" in help_text
+    assert "tenace event seat club.sqlite --terminal N --table 3" in help_text
+    assert "a minute after it was last heard" in help_text and "first board of the round with no result" in help_text
+    assert 'querySelectorAll(".terminal-id")' in script  # N becomes this page's own terminal number
 
 
 def test_the_socket_refuses_garbage_and_still_pairs_a_terminal(tmp_path: Path,

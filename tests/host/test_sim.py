@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 SMALL = ["--tables", "5", "--boards", "6", "--boards-per-round", "2", "--seed", "3"]
 FINAL = re.compile(r"^accepted=(\d+) stored=(\d+) lost=(\d+) doubled=(\d+) refused_forged=(\d+) terminal_faults=0$")
 
@@ -31,7 +33,6 @@ def ranking(lines: list[str]) -> list[str]:
     return [line for line in lines if re.match(r"^\s+\d+=?\s+(?:NS|EW) \d+ ", line)]
 
 
-@pytest.mark.slow
 def test_a_faulty_session_loses_and_doubles_nothing_and_ranks_as_a_perfect_one(tmp_path: Path) -> None:
     clean, proc = sim(tmp_path, "clean")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -48,7 +49,6 @@ def test_a_faulty_session_loses_and_doubles_nothing_and_ranks_as_a_perfect_one(t
     assert len(ranking(clean)) == 10 and ranking(clean) == ranking(faulty)
 
 
-@pytest.mark.slow
 def test_the_tables_play_on_while_the_host_is_down_and_the_event_file_is_kept(tmp_path: Path) -> None:
     db = tmp_path / "kept" / "club.sqlite"
     proc = subprocess.run([sys.executable, "-m", "tenace", "sim", "--tables", "5", "--boards", "15", "--seed", "4",
@@ -70,7 +70,6 @@ def test_the_tables_play_on_while_the_host_is_down_and_the_event_file_is_kept(tm
     assert again.returncode == 2 and "exists already" in again.stderr and again.stderr.count("\n") == 1, again.stderr
 
 
-@pytest.mark.slow
 def test_a_two_section_evening_with_names_hands_a_movement_change_and_the_host_down(tmp_path: Path) -> None:
     """The director's evening of the issue: a Mitchell and a Howell, names from the roster, hand records with
     checked leads, a pair leaving mid-session (tenace move), the collector down for rounds; then the event file."""

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tenace.sim.faults import Channel, FaultRates
+from tenace.simulation.faults import Channel, FaultRates
 from tenace_wire.auth import Tagger
 from tenace_wire.errors import BAD_CRC, BAD_TAG, WireError
 from tenace_wire.frame import decode_frame, encode_frame

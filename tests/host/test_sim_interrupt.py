@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 TENACE = [sys.executable, "-m", "tenace", "sim"]
 
 
@@ -33,7 +35,6 @@ def group_is_gone(pgid: int, timeout_s: float = 10.0) -> bool:
     return False
 
 
-@pytest.mark.slow
 def test_a_whole_run_leaves_a_collector_log_without_tracebacks(tmp_path: Path) -> None:
     workdir = tmp_path / "run"
     proc = subprocess.run([*TENACE, "--tables", "3", "--boards", "3", "--boards-per-round", "1", "--kill-host", "1",
@@ -43,7 +44,6 @@ def test_a_whole_run_leaves_a_collector_log_without_tracebacks(tmp_path: Path) -
     assert_clean_log(workdir)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("whole_group", [True, False], ids=["ctrl-c", "sigint-to-sim-only"])
 def test_ctrl_c_stops_every_child_and_says_one_line(tmp_path: Path, whole_group: bool) -> None:
     """Ctrl-C in a terminal window reaches the whole foreground group (sim, collector, MicroPython terminals);
@@ -76,7 +76,6 @@ def test_ctrl_c_stops_every_child_and_says_one_line(tmp_path: Path, whole_group:
     assert_clean_log(workdir)
 
 
-@pytest.mark.slow
 def test_a_sim_killed_by_sigkill_leaves_no_child_behind(tmp_path: Path) -> None:
     """SIGKILL (a test's timeout, the OOM killer) gives the sim no chance to stop its children: the kernel stops the
     collector (parent-death signal) and the terminals leave when the radio's sockets close."""

@@ -9,7 +9,7 @@ import pytest
 from tenace.movement import mitchell
 from tenace.scoring.imp_pairs_session import ImpSessionScore, score_butler_session
 from tenace.scoring.pairs_session import SessionScore
-from tenace.sim.outcome import SECTION, compare, stored_line
+from tenace.simulation.session.outcome import SECTION, compare, stored_line
 from tenace.store import create_event, current_results, ingest, sign_in
 from tenace.store.scoring_input import board_results
 

@@ -26,6 +26,8 @@ from tenace_wire.frame_types import ACK, RESULT
 
 from live_page import PHONE
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 # Generous bounds for a loaded CI machine; the figures are printed (the goal is well under a second each).
 READY_S = 30
 STORED_S = 15
@@ -95,7 +97,6 @@ def served(tmp_path: Path) -> Iterator[Serve]:
         assert "Traceback" not in log, log
 
 
-@pytest.mark.slow
 def test_the_spare_terminal_signs_in_and_its_result_is_stored_once(served: Serve, browser_path: str) -> None:
     with sync_playwright() as playwright:
         # --no-sandbox: chromium refuses to run as root with its sandbox (CI and set-up run as root here).

@@ -19,6 +19,8 @@ from tenace.store import Status, conflicts, connect, create_event, ingest, missi
 from conftest import TOOLS
 from sample_results import session_results
 
+pytestmark = pytest.mark.slow  # every test here takes seconds, or its module fixture does
+
 # The collector's loop in miniature: ingest each frame and "acknowledge" it (print ACK) only once ingest returned,
 # i.e. after COMMIT. With "hang N" the process stops inside its Nth transaction, after every write, before COMMIT.
 WRITER = """
@@ -101,7 +103,6 @@ def read_acks(proc: subprocess.Popen[str], acknowledged: set[tuple[int, int]], s
     return "EOF"
 
 
-@pytest.mark.slow
 def test_a_writer_killed_at_random_moments_loses_no_acknowledged_result(tmp_path: Path) -> None:
     movement = mitchell(9, 3)  # 243 results
     path = tmp_path / "crash.sqlite"

@@ -130,6 +130,7 @@ FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCh
                                                                          HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_a_result_wrong_in_any_one_way_is_refused_with_its_reason_and_recorded(

@@ -1,4 +1,4 @@
-"""The simulated terminal's collector (tenace.terminal_sim.table_host): its line protocol and what it refuses."""
+"""The simulated terminal's collector (tenace.simulation.terminal.table_host): its line protocol and what it refuses."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tenace.terminal_sim.table_host import HostOptions, serve
+from tenace.simulation.terminal.table_host import HostOptions, serve
 
 
 @pytest.fixture

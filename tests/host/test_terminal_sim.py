@@ -14,11 +14,11 @@ from PIL import Image
 
 from tenace.cli import main
 from tenace.firmware_build import SIM_DIR, build, flat, package_tree
-from tenace.terminal_sim import interactive
-from tenace.terminal_sim.process import Options
-from tenace.terminal_sim.screen import DARK, LIT, half_blocks, png_image, screen_text
-from tenace.terminal_sim.scripted import parse_script, run_script, write_screens
-from tenace.terminal_sim.table_host import serve
+from tenace.simulation.terminal import interactive
+from tenace.simulation.terminal.process import Options
+from tenace.simulation.terminal.screen import DARK, LIT, half_blocks, png_image, screen_text
+from tenace.simulation.terminal.scripted import parse_script, run_script, write_screens
+from tenace.simulation.terminal.table_host import serve
 
 from conftest import FIRMWARE
 
@@ -161,6 +161,7 @@ def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
     assert "[terminal-summary]" in (root / "tools" / "sim" / "readme-screens.keys").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_pixel_terminal_runs_compiled_in_three_quarters_of_its_216k_heap(tmp_path: Path) -> None:
     # Hard rule 5 for the real display: app, font, display, link and simulator compiled by mpy-cross, as on a
     # device. 216 KB declared (4/3 of the 151 KB it was seen to run in since the club key and the status reports,

@@ -196,8 +196,10 @@ def test_hebrew_runs_right_to_left_with_its_numbers_and_contracts_left_to_right(
         english = client.get("/board/A/1", params={"lang": "en"}).text
     assert '<html lang="he" dir="rtl">' in board
     # A score's minus sign and a contract's suit would otherwise be moved by the right-to-left line.
-    scores = re.findall(r'<td class="n"><bdi dir="ltr">([-+]\d{2,})</bdi></td>', board)  # not the tricks (+1)
-    assert len(scores) == 5
+    # (East-West's score under it, for a phone: isolated too.)
+    scores = re.findall(r'<td class="n"><bdi dir="ltr">([-+]\d{2,})</bdi>'  # not the tricks (+1)
+                        r'<span class="phone ew"><bdi dir="ltr">([-+]\d{2,})</bdi></span></td>', board)
+    assert len(scores) == 5 and all(int(ns) == -int(ew) for ns, ew in scores)
     assert re.search(r'<bdi dir="ltr">\d(NT|[♠♥♦♣])X{0,2}</bdi>', board)
     # A shared place ("3=") and a percentage too, on every line of the rankings (five pairs a field).
     assert len(re.findall(r'<tr><td><bdi dir="ltr">\d+=?</bdi></td>', rankings)) == 10

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import struct
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,6 +87,7 @@ def check(host: HostSession, frame: bytes, stats: dict[str, int]) -> None:
         assert inbound.message.encode()  # whatever got through is a well-formed message
 
 
+@pytest.mark.slow
 def test_100000_hostile_frames() -> None:
     rng = random.Random(20240521)
     host = HostSession(KEY, rng.getrandbits)

@@ -233,6 +233,7 @@ def test_pairing_with_the_club_key_and_a_terminals_own_keys_at_the_host() -> Non
               ns_next_ew=1, ew_next_ns=1),
     RoundPlan(section=0, table=2, round=1, ns_pair=3, ew_pair=4, boards=(1, 2, 3),
               players=((3, 1, 1), (5, 1, 3), (7, 2, 3), (6, 2, 1))),
+    RoundPlan(section=0, table=2, round=1, ns_pair=2, ew_pair=4, boards=(4, 5, 1023), done=(4, 1023)),
 ])
 def test_director_messages_round_trip_through_frames(msg: object) -> None:
     rng = random.Random(6)
@@ -293,6 +294,19 @@ def test_a_round_plan_carries_where_each_pair_sits_next_in_two_bits() -> None:
         RoundPlan(**fields, ns_next_ew=2).encode()
     with pytest.raises(WireError):  # padding after the two bits must be zero: one encoding per message
         decode_message(ROUND_PLAN, plain[:14] + bytes([0x01]) + plain[15:])
+
+
+def test_a_round_plan_marks_the_boards_the_host_has_in_their_numbers_top_bit() -> None:
+    """A spare taking over a table is told which boards are in already: the top bit of each board's two bytes,
+    the frame no longer; a plan with none is the same bytes as before."""
+    fields = dict(section=0, table=2, round=1, ns_pair=2, ew_pair=4, boards=(4, 5, 6))
+    plain = RoundPlan(**fields).encode()
+    marked = RoundPlan(**fields, done=(5,)).encode()
+    assert len(marked) == len(plain) and marked[:16] == plain[:16]
+    assert marked[16:] == bytes((0, 4, 0x80, 5, 0, 6))
+    back = decode_message(ROUND_PLAN, marked)
+    assert back.boards == (4, 5, 6) and back.done == (5,)
+    assert decode_message(ROUND_PLAN, plain).done == ()
 
 
 def test_an_individuals_round_plan_carries_its_four_players_and_their_next_seats() -> None:

@@ -1,4 +1,4 @@
-"""The simulator's scripted players (tenace/micropython/scripted_player.py) play a whole session through the real app.
+"""The simulator's scripted players (simulation/boards/scripted_player.py) play a whole session through the real app.
 
 Their results are a function of (seed, table, board) alone, so a session under any faults is the same
 session; here the collector stores exactly what board_result says, keyed through the real screens.

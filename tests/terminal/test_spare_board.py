@@ -1,4 +1,4 @@
-"""The spare terminal page's board (host/tenace/micropython/spare_board.py) against the real collector: it pairs with
+"""The spare terminal page's board (simulation/boards/spare_board.py) against the real collector: it pairs with
 the code, signs in, and a result it enters is stored once, also after a restart from its journal (a reloaded page).
 The browser runs it on MicroPython's WebAssembly port (tests/host/test_spare_browser.py); here it runs on CPython
 and on the unix port with a terminal-sized heap (tests/test_terminal_on_micropython.py).

@@ -4,7 +4,7 @@ import gc
 import sys
 
 from session_runner import Simulator
-from tenace_terminal import messages
+from tenace_terminal import catalogue
 
 from checks import raises
 
@@ -70,35 +70,35 @@ def test_a_screen_that_cannot_be_loaded_is_tried_again_and_the_old_one_is_not_br
 
 
 def test_without_room_for_the_message_index_texts_are_read_line_by_line():
-    build, index = messages._build_index, messages._index
+    build, index = catalogue._build_index, catalogue._index
 
     def no_memory(code):
         raise MemoryError("memory allocation failed, allocating 512 bytes")
 
     try:
-        messages._build_index = no_memory
-        messages._index = None
-        assert messages.text("title") == "Tenace"
-        assert messages.text("signed_in", "A", 3) == "Section A table 3"
-        assert messages._index is None  # the next text tries again
+        catalogue._build_index = no_memory
+        catalogue._index = None
+        assert catalogue.text("title") == "Tenace"
+        assert catalogue.text("signed_in", "A", 3) == "Section A table 3"
+        assert catalogue._index is None  # the next text tries again
     finally:
-        messages._build_index, messages._index = build, index
+        catalogue._build_index, catalogue._index = build, index
 
 
 def test_an_error_report_without_memory_still_counts_and_never_raises():
     sim = Simulator(strict=False)
-    text = messages.text
+    text = catalogue.text
 
     def no_memory(key, *args):
         raise MemoryError("memory allocation failed, allocating 64 bytes")
 
     try:
         sim.sign_in(1)
-        messages.text = no_memory
+        catalogue.text = no_memory
         sim.app._report(KeyError("no such board"))
         assert sim.app.faults == 1 and sim.app.last_fault == "KeyError"
     finally:
-        messages.text = text
+        catalogue.text = text
         sim.close()
 
 

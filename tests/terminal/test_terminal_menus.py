@@ -1,7 +1,7 @@
 """The language menu, and random keys: neither may crash the app. Pytest and MicroPython."""
 
 from table_steps import said, started
-from tenace_terminal import messages
+from tenace_terminal import catalogue
 
 
 def test_language_menu_switches_and_the_choice_survives_a_reboot():
@@ -10,33 +10,33 @@ def test_language_menu_switches_and_the_choice_survives_a_reboot():
         screen = said(sim, "MENU 1")
         assert "1 English" in screen and "5" in screen, screen
         sim.type("2")  # Srpski
-        assert messages.language() == "sr"
+        assert catalogue.language() == "sr"
         assert not sim.display.rtl
         sim.type("MENU 1 5")  # Hebrew: the display mirrors its lines
-        assert messages.language() == "he" and sim.display.rtl
+        assert catalogue.language() == "he" and sim.display.rtl
         sim.reboot()
-        assert messages.language() == "he" and sim.display.rtl
+        assert catalogue.language() == "he" and sim.display.rtl
         sim.type("OK MENU 1 1")
-        assert messages.language() == "en" and not sim.display.rtl
+        assert catalogue.language() == "en" and not sim.display.rtl
         assert "Contract _" in said(sim, "")
     finally:
-        messages.set_language("en")
+        catalogue.set_language("en")
         sim.close()
 
 
 def test_a_language_whose_catalogue_is_missing_is_refused_and_a_lost_catalogue_shows_the_keys():
     sim = started()
-    folder = messages.folder
+    folder = catalogue.folder
     try:
-        messages.folder = folder + "missing/"
+        catalogue.folder = folder + "missing/"
         # Neither catalogue can be read now: the refusal shows its key and the language's name.
         screen = said(sim, "MENU 1 2")
-        assert messages.language() == "en" and "lang_missing Srpski" in screen, screen
-        messages.folder = folder
+        assert catalogue.language() == "en" and "lang_missing Srpski" in screen, screen
+        catalogue.folder = folder
         assert "Contract _" in said(sim, "BACK")
     finally:
-        messages.folder = folder
-        messages.set_language("en")
+        catalogue.folder = folder
+        catalogue.set_language("en")
         sim.close()
 
 
@@ -53,5 +53,5 @@ def test_random_keys_never_crash_the_app():
             assert "Key ignored" not in screen, screen
         assert sim.host.duplicates() == 0
     finally:
-        messages.set_language("en")
+        catalogue.set_language("en")
         sim.close()

@@ -147,6 +147,25 @@ def test_a_reboot_mid_round_stores_each_result_once():
         sim.close()
 
 
+def test_a_terminal_taking_over_a_table_starts_at_the_first_board_the_host_has_no_result_for():
+    """A spare signs in to table 3, whose board 1 the host already has (from the broken terminal, or entered by the
+    director): its plan says so, the round starts at board 2 and ends after boards 2 and 3; board 1 is not keyed
+    again (a conflict the director would have to settle)."""
+    sim = Simulator(rounds=1)
+    try:
+        assert sim.host.enter(3, 1, 1, "3NT", "S", 9) == "stored"
+        sim.sign_in(3)
+        assert sim.app.plan["done"] == [1], sim.app.plan
+        assert "Bd 2 " in keys(sim, "OK"), screen(sim)
+        keys(sim, BOARD_KEYS[1])
+        assert "Round 1 finished" in keys(sim, BOARD_KEYS[2]), screen(sim)
+        until(sim, lambda: sim.app.pending == {})
+        assert sorted(sim.host.results()) == [1001, 1002, 1003] and len(sim.host.stored()) == 2
+        assert "3NT" in str(sim.host.result(1, 1))  # the first result stands
+    finally:
+        sim.close()
+
+
 def test_a_channel_losing_30_percent_both_ways_delivers_everything_once():
     sim = Simulator(rounds=2, loss=0.0)
     try:

@@ -3,7 +3,7 @@
 Pairing, sign-in, one round of three boards with a reboot after the first, each result stored once.
 Run by tests/test_wire_link_on_micropython.py under the unix port with a limited heap:
     micropython -X heapsize=180k -m wire_session_check     (MICROPYPATH: the compiled firmware and tests;
-    TENACE_HOST_PORT: the collector's line protocol, tenace.terminal_sim.table_host)
+    TENACE_HOST_PORT: the collector's line protocol, tenace.simulation.terminal.table_host)
 Prints "peak heap in use: N bytes", then "stored once: 3" and the last screen.
 """
 

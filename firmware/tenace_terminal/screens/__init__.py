@@ -1,7 +1,7 @@
 """The terminal's screens, one module each, imported by App.go when shown; this holds what they share."""
 
 from tenace_rules.board import dealer, vulnerability
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 
 
 class Screen:

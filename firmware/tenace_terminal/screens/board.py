@@ -1,7 +1,7 @@
 """Board screen: choose another board of the round (number and OK, or UP/DOWN); other boards are refused."""
 
 from tenace_terminal.app import Entry
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

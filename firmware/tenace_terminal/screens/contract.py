@@ -4,7 +4,7 @@ It opens ready for the next unplayed board, so the first key of a result is its 
 declarer's key completes the contract and moves on by itself (to the lead or the result).
 """
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, table_pairs
 

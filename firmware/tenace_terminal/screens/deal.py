@@ -5,7 +5,7 @@ from North) and, for the second page, their analyses ("dd": "<20 hex digits> <NS
 wire_mapping.analysis_text). DOWN and UP go through the pages, board after board; OK or BACK return.
 """
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, dealt_boards, header, seat_name
 

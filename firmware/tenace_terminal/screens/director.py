@@ -4,7 +4,7 @@ marking not played are confirmed first. Each is a new result record, journaled a
 result, so the host keeps every version.
 """
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

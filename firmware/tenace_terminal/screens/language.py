@@ -1,7 +1,7 @@
 """Language menu: the players switch the terminal's language; the choice is journaled and survives a reboot."""
 
-from tenace_terminal import messages
-from tenace_terminal.messages import text
+from tenace_terminal import catalogue
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
@@ -15,7 +15,7 @@ class Screen(BaseScreen):
 
     def __init__(self, app) -> None:
         super().__init__(app)
-        current = messages.language()
+        current = catalogue.language()
         self.selected = _CODES.index(current) if current in _CODES else 0
 
     def key(self, key: str) -> None:
@@ -36,12 +36,12 @@ class Screen(BaseScreen):
         app = self.app
         code = _CODES[index]
         try:
-            messages.set_language(code)
+            catalogue.set_language(code)
         except OSError:  # its catalogue is not in the firmware
             self.selected = index
             app.refuse("lang_missing", _NAMES[index])
             return
-        app.display.rtl = messages.is_rtl()
+        app.display.rtl = catalogue.is_rtl()
         app.record({"type": "lang", "code": code})
         app.close_menu()
 

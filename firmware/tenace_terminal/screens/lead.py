@@ -4,7 +4,7 @@ Settings: "on" takes any card; "warn" warns when the hand record does not give t
 leader (OK keeps it, BACK corrects it); "force" refuses it until it is corrected.
 """
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header, seat_name
 

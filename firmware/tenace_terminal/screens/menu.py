@@ -1,7 +1,7 @@
 """The player's menu (MENU key): the language, the director's menu behind a PIN, the ranking so far, and the
 deal of a board played here when the terminal holds its hand record."""
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import dealt_boards, header
 

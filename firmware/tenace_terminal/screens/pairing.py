@@ -1,7 +1,7 @@
 """Pairing screen: after the table number, the 6-digit code shown on the director's laptop (link.needs_code)."""
 
 from tenace_terminal import VERSION
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

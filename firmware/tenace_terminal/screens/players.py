@@ -1,7 +1,7 @@
 """Player numbers for the round, seat by seat (N, E, S, W), when the host's settings ask for them."""
 
 from tenace_rules.board import SEATS
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

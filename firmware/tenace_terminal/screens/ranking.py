@@ -1,6 +1,6 @@
 """Ranking screen (menu 3): the section's ranking so far, asked of the host, a pair a line as directors name it."""
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 from tenace_terminal.screens.traveller import percent_text

@@ -6,7 +6,7 @@ digits, except in relative-only mode, where "-1" on a contract of four or more w
 possible second digit (down 10 to 13). Impossible results are refused with the limit.
 """
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header, seat_name
 

@@ -1,6 +1,6 @@
 """Round screen: the round number, the NS and EW pair numbers and the boards to play at this table."""
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

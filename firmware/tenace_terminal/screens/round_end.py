@@ -1,6 +1,6 @@
 """End of round: where each pair and the boards go next, then the next round (or the session's end)."""
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

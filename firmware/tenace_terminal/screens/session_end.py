@@ -1,6 +1,6 @@
 """End of session: a short summary (boards entered, results still waiting for the host)."""
 
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

@@ -2,7 +2,7 @@
 code, screens/pairing.py, when the link has no event key yet: link.needs_code)."""
 
 from tenace_terminal import VERSION
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 

@@ -6,7 +6,7 @@ to the result (or, for a passed-out board, to the contract) to correct it.
 
 from tenace_rules.board import vulnerability
 from tenace_terminal.app import forget
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, seat_name
 

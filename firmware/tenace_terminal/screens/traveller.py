@@ -2,7 +2,7 @@
 the deal when the terminal holds it (screens/deal.py)."""
 
 from tenace_rules.contract import from_text
-from tenace_terminal.messages import text
+from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import dealt_boards, header
 

@@ -10,7 +10,7 @@
   pairing.py (the terminals' ways of pairing and keys, who holds a table), pushes.py (round plans sent unasked)
   and survey.py (the radio surveys);
 - service.py: the asyncio loop (base stations, ticker, progress); tcp_link.py and serial_link.py: its transports.
-(tools/loopback.py puts terminals and a collector on a simulated channel, for the tests and a benchmark.)
+(tenace.simulation.loopback puts terminals and a collector on a simulated channel, for the tests and a benchmark.)
 """
 
 from tenace.collector.collector import Collector

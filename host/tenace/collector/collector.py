@@ -47,7 +47,7 @@ from tenace.store import sign_in as store_sign_in
 from tenace.store.clock import timestamp
 from tenace.store.errors import EntryError
 from tenace.store.hand_records import board_hand_record
-from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_terminals, stored_counts
+from tenace.store.link import PlayerNumbers, add_counts, record_players, seated_at, seated_terminals, stored_counts
 from tenace.store.terminal_reports import StatusReport, heard_terminals, keep_status
 from tenace_wire.control import (
     ACCEPTED,
@@ -302,7 +302,9 @@ class Collector:
     def _holder(self, terminal: int, section: int, table: int, now: int) -> int | None:
         """Another terminal alive at this table, if any (TABLE_TAKEN, pairing.py)."""
         start = self._started if self._started is not None else now
-        return table_holder(self.session.bindings, self.heard, terminal, section, table, now, start, self.hold_ms)
+        seated = seated_at(self.conn, section_letter(section), table)  # `tenace event seat` may have put it there
+        return table_holder(self.session.bindings, self.heard, terminal, section, table, now, start, self.hold_ms,
+                            seated)
 
     def _result(self, inbound: Inbound, msg: Result | Erase, raw: bytes, now: int) -> None:
         if self._closed():

@@ -10,9 +10,11 @@ another club key's id gets no offer either, and the director is told to flash th
 TABLE_TAKEN policy: a sign-in to a table that another terminal holds is refused only while that
 terminal is alive (heard within `hold_ms`, 60 s by default; after a host restart every terminal counts as
 heard at the start). A spare terminal replacing a broken one is therefore accepted a minute after the
-broken one fell silent, or at once when the director seats it with `tenace event seat`. The replaced
-terminal keeps its binding: if it comes back, the results in its journal are still taken (the store flags
-any conflict with the spare's), though its own new sign-in to that table is refused while the spare lives.
+broken one fell silent, or at once when the director seats it with `tenace event seat`: the terminal the event
+file seated at the table last (and still there) is let in whoever else is alive, the old terminal having been
+heard a second ago or not. The replaced terminal keeps its binding: if it comes back, the results in its journal
+are still taken (the store flags any conflict with the spare's), though its own new sign-in to that table is
+refused while the spare lives.
 """
 
 from __future__ import annotations
@@ -123,9 +125,12 @@ class Pairing:
 
 
 def table_holder(bindings: Mapping[int, tuple[int, int]], heard: Mapping[int, int], terminal: int, section: int,
-                 table: int, now: int, start: int, hold_ms: int) -> int | None:
+                 table: int, now: int, start: int, hold_ms: int, seated: int | None = None) -> int | None:
     """Another terminal alive at this table, if any (see TABLE_TAKEN in the module's docstring): heard within
-    `hold_ms`, one not heard since `start` (the collector's) counting as heard then."""
+    `hold_ms`, one not heard since `start` (the collector's) counting as heard then. None for the terminal the
+    event file last seated there (`seated`: `tenace event seat` lets it in at once)."""
+    if seated is not None and seated == terminal:
+        return None
     for other, where in bindings.items():
         if other != terminal and where == (section, table) and now - heard.get(other, start) < hold_ms:
             return other

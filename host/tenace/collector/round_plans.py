@@ -68,7 +68,8 @@ def round_plan(conn: sqlite3.Connection, section: int, table: int, round_: int) 
     return RoundPlan(section=section, table=table, round=round_, ns_pair=0 if ns_out else pairs[0],
                      ew_pair=0 if ew_out else pairs[1], boards=tuple(boards), ns_next=ns_next, ew_next=ew_next,
                      boards_next=boards_next, ns_next_ew=ns_turns, ew_next_ns=ew_turns,
-                     players=_players(conn, name, round_, pairs))
+                     players=_players(conn, name, round_, pairs),
+                     done=tuple(encounters.boards_in(conn, name, table, round_)))
 
 
 def _players(conn: sqlite3.Connection, section: str, round_: int,

@@ -11,7 +11,7 @@ from tenace.collector.settings import LEAD, PLAYER_NUMBERS, RESULT_ENTRY
 from tenace.collector.tcp_link import parse_listen
 from tenace.commands.options import in_range, output_file
 from tenace.errors import UsageError
-from tenace.terminal_sim.process import LANGUAGES
+from tenace.simulation.terminal.process import LANGUAGES
 
 MAX_PROGRESS_S = 3600
 

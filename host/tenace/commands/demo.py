@@ -7,13 +7,13 @@ import sys
 from dataclasses import replace
 
 from tenace.commands.options import movement_error
-from tenace.demo_session import pair_id, play_session
 from tenace.errors import UsageError
 from tenace.movement import MovementError, check_size, mitchell, nothing_to_compare
 from tenace.reports.session import movement_pairs, session_report
 from tenace.reports.text import write_text
 from tenace.scoring.mp_options import DEFAULT_OPTIONS, Units
 from tenace.scoring.pairs_methods import SCORINGS, score_session
+from tenace.simulation.session.demo import pair_id, play_session
 
 HELP = "play a simulated club session (Mitchell, simulated players), then print the travellers and the ranking"
 

@@ -98,7 +98,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show.set_defaults(run=run_show)
 
     seat = actions.add_parser("seat", help="sign a terminal in to a table from the laptop",
-                              description="Sign a terminal in to a table from the laptop (e.g. a replacement).")
+                              description="Sign a terminal in to a table from the laptop (e.g. a spare replacing a "
+                              "broken one): the collector then lets it in at once when it signs in there, even while "
+                              "the old terminal is still heard; the old one's own sign-in to that table is refused "
+                              "while the spare is in use, and its results still count.")
     add_event_file(seat)
     seat.add_argument("--terminal", type=int, required=True, help="the terminal's id")
     seat.add_argument("--table", type=int, required=True, help="the table it now serves")
@@ -279,7 +282,8 @@ def run_seat(args: argparse.Namespace) -> int:
     except (StoreError, EntryError) as e:
         raise UsageError(str(e)) from None
     conn.close()
-    print(f"terminal {args.terminal} is at section {args.section} table {args.table}")
+    print(f"terminal {args.terminal} is at section {args.section} table {args.table}: it is let in at once when it "
+          f"signs in there")
     return 0
 
 

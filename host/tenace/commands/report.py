@@ -15,6 +15,7 @@ from tenace.reports.event_teams import MatchResult, seat_names
 from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
+from tenace.store.ledger import head
 from tenace.web.words import DEFAULT, LANGUAGES
 
 HELP = "write an event file's results for others to read (PBN 2.1, CSV, a static web site)"
@@ -31,7 +32,10 @@ The PBN file holds a game per board (dealer, vulnerability, the deal when the ev
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
 same rankings as `tenace results`. A team match is written as two games a board (open room, closed
 room) with the teams' names: `tenace score --method teams` reads it back to the same IMPs and VPs; a
-Swiss round's section has several matches: --match TEAM picks the one a team plays.
+Swiss round's section has several matches: --match TEAM picks the one a team plays. A Law 90
+penalty is the TotalScoreTable's Penalty column (the MPs taken off, which tenace score takes off
+again). The file opens with a {...} comment holding the event file's chain head, and every --html
+page ends with it: `tenace check EVENT --head HEX` says whether an event file is the one published.
 The CSV folder gets two files a section, A-ranking.csv and
 A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites; a teams section
 gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of every board).
@@ -43,8 +47,9 @@ its live script, in one of the terminal's languages (--lang: en, he, lv, sk, sr;
 are). The links are relative: copy the folder to any web host or open index.html from disk.
 Nothing is written over without --force: a --pbn file that is there, a --csv folder that holds CSV
 files, an --html folder that is not empty are refused unless --force (the files are then written
-over, other files left); --pbn - (standard output) is never refused. Give --pbn, --csv, --html, or
-several."""
+over, other files left); --pbn - (standard output) is never refused. An event file holding damaged
+results (a result changed outside Tenace, or a disk fault: tenace check names them) is not published
+unless --force, which leaves them out and says so. Give --pbn, --csv, --html, or several."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,7 +60,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
     p.add_argument("--html", type=Path, metavar="DIR", help="the folder for the static web site (made if new)")
     p.add_argument("--force", action="store_true",
-                   help="write over what is there: a --pbn file, a --csv folder's CSV files, an --html folder's pages")
+                   help="write over what is there (a --pbn file, a --csv folder's CSV files, an --html folder's "
+                        "pages); publish although the event file holds damaged results (left out)")
     p.add_argument("--lang", metavar="XX",
                    help=f"the --html site's language: {', '.join(LANGUAGES)} (default {DEFAULT})")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
@@ -70,9 +76,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("say what to write: --pbn FILE, --csv DIR, --html DIR, or several")
     if args.match is not None and args.pbn is None:
         raise UsageError("--match picks the team match a --pbn file holds: give --pbn FILE too")
-    if args.force and args.html is None and args.csv is None and args.pbn in (None, "-"):
-        raise UsageError("--force is for what is there already: a --pbn FILE, the CSV files of a --csv DIR, "
-                         "an --html DIR that is not empty")
     if args.lang is not None and args.html is None:
         raise UsageError("--lang is for --html DIR: the static site's language")
     if args.lang is not None and args.lang not in LANGUAGES:
@@ -91,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             with read_transaction(conn):
                 results = event_results(conn, args.section)
+                chain = head(conn)
                 if args.pbn is not None and len(results.sections) > 1:
                     names = ", ".join(s.section for s in results.sections)
                     raise UsageError(f"this event has sections {names}: give --section, one PBN file each")
@@ -100,6 +104,12 @@ def run(args: argparse.Namespace) -> int:
                 match = _match(section, args.match) if args.pbn is not None else None
         except ResultsError as e:
             raise UsageError(str(e)) from None
+    damaged = sum(each.damaged for each in results.sections)
+    if damaged:
+        what = f"the event file holds {damaged} damaged result{'s' if damaged > 1 else ''} (tenace check names them)"
+        if not args.force:
+            raise UsageError(f"{what}: enter them again before publishing, or --force to publish without them")
+        print(f"tenace report: {what}: published without them (--force)", file=sys.stderr)
     if args.csv is not None:
         for each in results.sections:
             try:
@@ -108,15 +118,15 @@ def run(args: argparse.Namespace) -> int:
                 raise cannot_write("--csv", args.csv, e) from None
             print(f"wrote {', '.join(str(w) for w in written)}: section {each.section}", file=sys.stderr)
     if args.html is not None:
-        write_html(results, args.html, args.lang or DEFAULT)
+        write_html(results, args.html, args.lang or DEFAULT, chain)
     if args.pbn is None:
         return 0
     if target is None:
-        write_section_pbn(results, section, deals, sys.stdout, seats, match)
+        write_section_pbn(results, section, deals, sys.stdout, seats, match, chain)
         return 0
     try:
         with target.open("w", encoding="utf-8", newline="\n") as out:
-            write_section_pbn(results, section, deals, out, seats, match)
+            write_section_pbn(results, section, deals, out, seats, match, chain)
     except OSError as e:
         raise cannot_write("--pbn", target, e) from None
     print(f"wrote {target}: section {section.section}, {len(section.boards)} boards, "
@@ -160,9 +170,9 @@ def html_folder(folder: Path, force: bool) -> None:
         raise UsageError(f"--html {folder} is a file, not a folder: give a folder (it is made if new)")
 
 
-def write_html(results: EventResults, folder: Path, lang: str) -> None:
+def write_html(results: EventResults, folder: Path, lang: str, chain_head: str = "") -> None:
     output_folder("--html", folder)
-    site = Site(results, folder, lang)
+    site = Site(results, folder, lang, chain_head)
     try:
         site.index()
         for each in results.sections:

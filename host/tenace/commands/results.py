@@ -23,6 +23,7 @@ from tenace.reports.json import to_document
 from tenace.reports.model import Report
 from tenace.reports.text import write_scorecard, write_text
 from tenace.store.db import read_transaction
+from tenace.store.ledger import head
 
 HELP = "print an event file's rankings and travellers, a board's traveller or a pair's scorecard"
 EPILOG = """\
@@ -40,7 +41,11 @@ pair's total, which it is already taken from.
 
 A team event (tenace event new --movement teams) shows each match: both rooms of every board, the
 IMPs (Law 78B), the match's IMPs and its VPs on the WBF 20-point scale; then the teams' standings
-by VPs (then IMP difference). The home team sits NS at its match's first table (the open room)."""
+by VPs (then IMP difference). The home team sits NS at its match's first table (the open room).
+
+The last line is the event file's chain head (the SHA-256 digest of every change so far; "chain_head"
+in --json): published with the results, it lets anyone check that a copy of the event file is the one
+they come from (tenace check EVENT --head HEX)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,11 +61,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with open_event(event_file(args)) as conn:
+    path = event_file(args)
+    with open_event(path) as conn:
         try:
             # One read transaction: every section from the same moment, even while the collector writes.
             with read_transaction(conn):
                 results = event_results(conn, args.section)
+                chain = head(conn)
         except ResultsError as e:
             raise UsageError(str(e)) from None
     try:
@@ -68,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     except ResultsError as e:
         raise UsageError(str(e)) from None
     if args.json:
-        print(json.dumps(document(results, reports), indent=2, ensure_ascii=False))
+        print(json.dumps({**document(results, reports), "chain_head": chain}, indent=2, ensure_ascii=False))
         return 0
     by_name = {s.section: s for s in results.sections}
     for i, (name, report) in enumerate(reports):
@@ -87,7 +94,14 @@ def run(args: argparse.Namespace) -> int:
             write_text(report, sys.stdout)
     if results.standings and args.board is None:
         sys.stdout.write("\n" + standings_text(list(results.standings)) + "\n")
+    if chain:
+        sys.stdout.write(f"\n{head_line(chain, path)}\n")
     return 0
+
+
+def head_line(chain: str, path: object) -> str:
+    """The chain's head as results are published with it: whoever holds a copy of the event file can check it."""
+    return f"event file chain head: {chain} (tenace check {path} --head {chain} proves a copy)"
 
 
 def chosen(results: EventResults, args: argparse.Namespace) -> list[tuple[str, Report]]:

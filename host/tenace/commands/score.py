@@ -51,8 +51,10 @@ methods:
   cross-imps  IMP pairs, every score against every other (with PBN Multiplicity)
   teams       two rooms per board (open room first): IMPs, the match total and WBF VPs
 
-Only contract, declarer and result (and A+/A/A- for artificial scores) are read; the file's
-computed columns are ignored and everything is recomputed with the shared Law 77.
+Only contract, declarer and result (A+/A/A- or 60% for artificial scores, +620 or "3/5:620 2/5:-100"
+for assigned ones, NP for a board not played) are read; the file's computed columns are ignored and
+everything is recomputed with the shared Law 77. A TotalScoreTable's Penalty column (Law 90: MPs
+taken off a pair's total, as tenace report writes it) is taken off the matchpoint totals again.
 
 A row that cannot be read (a contract 8S, no result) is left out of its board, which is scored on
 the rows that remain (factored to the common top, Law 78); a team board with one room is left out

@@ -21,8 +21,8 @@ from tenace.movement import (
 from tenace.reports.event_results import event_results
 from tenace.reports.text import write_text
 from tenace.scoring.pairs_methods import SCORINGS
-from tenace.sim.faults import FaultRates
-from tenace.sim.session import SimOptions, SimResult, run
+from tenace.simulation.faults import FaultRates
+from tenace.simulation.session.runner import SimOptions, SimResult, run
 from tenace.store.db import read_transaction
 
 MAX_PROCESSES = 128  # MicroPython processes, each with its own heap: more only thrash the machine

@@ -9,8 +9,8 @@ from pathlib import Path
 from tenace.commands.options import cannot_write, in_range, output_folder
 from tenace.errors import UsageError
 from tenace.movement import MAX_BOARDS, MAX_BOARDS_PER_ROUND, MAX_ROUNDS
-from tenace.terminal_sim.process import LANGUAGES, Options
-from tenace.terminal_sim.scripted import parse_script, run_script, write_screens
+from tenace.simulation.terminal.process import LANGUAGES, Options
+from tenace.simulation.terminal.scripted import parse_script, run_script, write_screens
 
 HELP = "run a table terminal's firmware in a simulator: play it from the keyboard, or script its keys"
 EPILOG = """\
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if words is None:
         if args.headless or args.out:
             raise UsageError("--headless and --out need keys: --script FILE or --keys WORDS")
-        from tenace.terminal_sim.interactive import run_interactive  # termios: only where a window is played
+        from tenace.simulation.terminal.interactive import run_interactive  # termios: only where a window is played
 
         return run_interactive(options)
     result = run_script(words, options)

@@ -238,7 +238,7 @@ def make_plan(board: BoardInfo, build_dir: Path, terminal_id: int | None, channe
     steps = []
     if frozen:
         # Not in their package's folder: a folder named like a frozen package, first on sys.path, would be
-        # taken for the package and hide it; tenace_terminal/lang/en.txt goes to :lang/en.txt (messages.folder).
+        # taken for the package and hide it; tenace_terminal/lang/en.txt goes to :lang/en.txt (catalogue.folder).
         steps += [Step(src, Path(*rel.parts[1:]).as_posix(), src.read_bytes(), "copied")
                   for src, rel in sources if rel.suffix != ".py"]
     else:

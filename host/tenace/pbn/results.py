@@ -16,7 +16,16 @@ from fractions import Fraction
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
-from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, assigned, weights_text
+from tenace.scoring.model import (
+    Artificial,
+    Average,
+    BoardResult,
+    NotPlayed,
+    Outcome,
+    Played,
+    assigned,
+    weights_text,
+)
 from tenace.scoring.teams import RoomScores
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract, parse_declarer, parse_vulnerability
@@ -28,6 +37,7 @@ _PERCENT = re.compile(r"\d{1,3}(\.\d{1,2})?%")
 _SCORE = re.compile(r"[+-]?\d{1,4}")
 _WEIGHT = re.compile(r"\d{1,3}/\d{1,3}|\d")
 _NO_CONTRACT = ("", "-", "?")
+NOT_PLAYED = "NP"  # Score_NS (and Score_EW) of a board not played at a table, as tenace report writes it
 
 
 class PbnResultError(ValueError):
@@ -65,6 +75,7 @@ class RawResult:
     # or "3/5:620 2/5:-100", and East-West's own in `ew_weights` when the two sides' scores do not balance.
     weights: str | None = None
     ew_weights: str | None = None
+    not_played: bool = False  # "NP" for the score: the board was not played at the table and counts for neither pair
 
     @property
     def named(self) -> bool:
@@ -152,11 +163,14 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
     artificial = None
     score: int | None = None
     weights = ew_weights = None
+    not_played = False
     if contract in _NO_CONTRACT:
         ns_cell, ew_cell = rec.get("Score_NS", ""), rec.get("Score_EW", "")
         ns, ew = _artificial(ns_cell), _artificial(ew_cell)
         weights = _assigned(ns_cell)
-        if ns is not None and ew is not None:
+        if ns_cell.strip().upper() == NOT_PLAYED and ew_cell.strip().upper() in (NOT_PLAYED, *_NO_CONTRACT):
+            not_played = True
+        elif ns is not None and ew is not None:
             artificial = (ns, ew)
         elif weights is not None:  # Score_EW: "-", or East-West's own score when the sides' do not balance
             ew_weights = None if ew_cell.strip() in _NO_CONTRACT else _assigned(ew_cell, -1)
@@ -164,7 +178,8 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
                 raise PbnResultError(f"Score_EW {ew_cell!r} is not East-West's assigned score")
             ew_weights = None if ew_weights == weights else ew_weights
         else:
-            raise PbnResultError("no contract, no artificial score (A+/A/A-, 60%) and no assigned score (+620)")
+            raise PbnResultError("no contract, no artificial score (A+/A/A-, 60%), no assigned score (+620) and "
+                                 "not NP (not played)")
     else:
         score = score_contract(contract, rec.get("Declarer", ""), rec.get("Result", ""), vul)
     return RawResult(
@@ -176,6 +191,7 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
         count=int(rec["Multiplicity"]) if rec.get("Multiplicity", "").isdigit() else 1,
         artificial=artificial, ns_score=score, line=line,
         lead=rec["Lead"] if rec.get("Lead", "-") not in _NO_CONTRACT else None, weights=weights, ew_weights=ew_weights,
+        not_played=not_played,
     )
 
 
@@ -213,7 +229,9 @@ def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = 
                                     f"a Multiplicity of {r.count} cannot be matchpointed by pair"))
             continue
         outcome: Outcome
-        if r.artificial is not None:
+        if r.not_played:
+            outcome = NotPlayed()
+        elif r.artificial is not None:
             outcome = Artificial(*(_AVERAGES.get(side) or Fraction(side[:-1]) for side in r.artificial))
         elif r.weights is not None:
             outcome = assigned(r.weights, r.ew_weights)

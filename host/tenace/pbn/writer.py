@@ -55,9 +55,17 @@ def game_lines(game: PbnGame) -> list[str]:
     return lines
 
 
-def write_pbn(games: Iterable[PbnGame], out: TextIO) -> None:
-    """Write games to a text stream (open it with encoding="utf-8": PBN 2.1 is UTF-8)."""
+def commentary(lines: Iterable[str]) -> str:
+    """PBN commentary: the lines in one { } block (a brace in them made a parenthesis, which cannot end it early)."""
+    text = "\n".join(line.replace("{", "(").replace("}", ")") for line in lines)
+    return f"{{{text}}}\n" if text else ""
+
+
+def write_pbn(games: Iterable[PbnGame], out: TextIO, comment: Iterable[str] = ()) -> None:
+    """Write games to a text stream (open it with encoding="utf-8": PBN 2.1 is UTF-8), the `comment` lines as a
+    commentary before the first game."""
     out.write(HEADER)
+    out.write(commentary(comment))
     for game in games:
         out.write("\n".join(game_lines(game)))
         out.write("\n\n")

@@ -63,14 +63,27 @@ def match_games(results: EventResults, match: MatchResult, deals: Mapping[int, s
     return games
 
 
+def export_comment(section: SectionResults, chain_head: str) -> list[str]:
+    """The file's opening commentary: the event file's chain head when it has one (so whoever gets the file can
+    check, with tenace check EVENT --head, that an event file is the one it comes from) and the Law 90 penalties."""
+    lines = []
+    if chain_head:
+        lines += [f"Tenace event file chain head: {chain_head}",
+                  f"(tenace check EVENT --head {chain_head} says whether an event file is the one published)"]
+    return lines + [n for n in section.report.notes if n.startswith("Law 90 penalty")]
+
+
 def write_section_pbn(results: EventResults, section: SectionResults, deals: Mapping[int, str], out: TextIO,
-                      seats: Mapping[int, str] | None = None, match: MatchResult | None = None) -> None:
+                      seats: Mapping[int, str] | None = None, match: MatchResult | None = None,
+                      chain_head: str = "") -> None:
     """The section's boards, travellers and ranking as PBN (open `out` with encoding="utf-8"); a teams section's
-    match (`match`, or its only one) as its two rooms a board, which `tenace score --method teams` reads back."""
+    match (`match`, or its only one) as its two rooms a board, which `tenace score --method teams` reads back.
+    `chain_head` (the event file's, store.ledger.head) opens the file in a commentary."""
+    comment = export_comment(section, chain_head)
     if section.matches:
         if match is None and len(section.matches) > 1:
             raise ValueError(f"section {section.section} holds {len(section.matches)} matches; a PBN file holds one")
         match = match or section.matches[0]
-        write_report_pbn(match_games(results, match, deals, seats or {}), match.report, out)
+        write_report_pbn(match_games(results, match, deals, seats or {}), match.report, out, comment)
         return
-    write_report_pbn(section_games(results, section, deals), section.report, out)
+    write_report_pbn(section_games(results, section, deals), section.report, out, comment)

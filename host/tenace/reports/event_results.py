@@ -22,7 +22,7 @@ from tenace.store.event import EventInfo, event_info, partnerships
 from tenace.store.hand_records import hand_records
 from tenace.store.movement_changes import section_changes
 from tenace.store.names import individual_members, names_of, pair_players, roster
-from tenace.store.queries import conflicts, current_results
+from tenace.store.queries import conflicts, current_results, damaged_results
 from tenace.store.scoring_input import board_results, pair_id, pair_penalties
 from tenace.store.teams import byes, team_names, teams_in_play
 from tenace_rules.board import dealer, vulnerability
@@ -47,10 +47,11 @@ class SectionResults:
     boards: tuple[int, ...]  # the boards the movement plays in the section
     hands: dict[int, HandRecord] = field(default_factory=dict)  # the kept deals (tenace event deals), by board
     matches: tuple[MatchResult, ...] = ()  # a teams section's matches; `report` is then its first match's
+    damaged: int = 0  # stored results that fail their check as read back (row_check): never scored
 
     @property
     def complete(self) -> bool:
-        return self.results_in == self.expected and not self.conflicts
+        return self.results_in == self.expected and not self.conflicts and not self.damaged
 
 
 @dataclass(frozen=True)
@@ -118,20 +119,25 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     # A director's entry is marked on its traveller line (adjusted, corrected, decided) and explained in a note.
     marks: dict[tuple[int, int, int], str] = {}
     notes: list[str] = []
+    public: list[str] = []  # the same notes without the director's own words (the public pages')
+
+    def note(text: str, why: str | None = "", after: str = "") -> None:
+        notes.append(f"{text}: {why}{after}" if why else text + after)
+        public.append(text + after)
     for v in sorted(versions, key=lambda v: (v.board, v.table)):
         if v.source == "director":
             entry = log.get(v.id)
             done = _DONE.get(entry.action, "entered") if entry else "entered"
             marks[v.board, v.table, v.round] = f"TD: {done}"
-            notes.append(f"board {v.board} table {v.table}: {v.describe()}, {done} by {v.who} at {_clock(v.at)}: "
-                         f"{v.why}" + (" (after the correction period, forced)" if entry and entry.forced else ""))
+            note(f"board {v.board} table {v.table}: {v.describe()}, {done} by {v.who} at {_clock(v.at)}", v.why,
+                 " (after the correction period, forced)" if entry and entry.forced else "")
     for p in penalties(conn, section):
-        notes.append(f"Law 90 penalty, {p.text}, by {p.who} at {_clock(p.at)}: {p.why}")
+        note(f"Law 90 penalty, {p.text}, by {p.who} at {_clock(p.at)}", p.why)
     changed = section_changes(conn, section)
     for e in moves:  # who sat out where: the boards those pairs did not play are scored on fewer results
         if e.id in changed:
             what = e.detail.removeprefix(f"section {section} ")
-            notes.append(f"movement changed by {e.who} at {_clock(e.at)}: {what}: {e.why}")
+            note(f"movement changed by {e.who} at {_clock(e.at)}: {what}", e.why)
     expected = slot_count(conn, section)
     conflicted = len(conflicts(conn, section))
     title = _title(info, section, len(results), expected, conflicted, published)
@@ -140,7 +146,8 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
             if kind == "individual":
                 session: AnySessionScore
                 session, revised = _individual(conn, info, section, method, pairs, penalised, results)
-                notes.extend(revised)
+                for text in revised:
+                    note(text)
             else:
                 session = score_session(results, method, section_options(kind != "mitchell"), penalties=penalised)
         except ValueError as e:
@@ -153,17 +160,21 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     else:
         report = Report(method, title=title)
     if conflicted:
-        notes.append(f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the director "
-                     f"decides (tenace problems lists them, tenace resolve settles them)")
+        note(f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the director "
+             f"decides (tenace problems lists them, tenace resolve settles them)")
+    damaged = damaged_notes(conn, section)
+    for damage in damaged:
+        note(damage)
     settings: dict[str, Setting] = {"section": section, "results_in": len(results), "expected": expected,
                                     "conflicts": conflicted, "scoring": info.scoring,
                                     "ranked": "players" if kind == "individual" else "pairs"}
-    report = replace(report, settings=settings, notes=report.notes + tuple(notes))
+    report = replace(report, settings=settings, notes=report.notes + tuple(notes),
+                     public_notes=report.shown_notes() + tuple(public))
     hands = {board: HandRecord(r.deal) if r.analysis is None else
              HandRecord(r.deal, r.analysis.tricks, r.analysis.par_score, r.analysis.par_contracts)
              for board, r in hand_records(conn, section).items()}
     return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)),
-                          hands)
+                          hands, damaged=len(damaged))
 
 
 def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, pairs: StorePairs,
@@ -219,8 +230,16 @@ def _teams_section(conn: sqlite3.Connection, info: EventInfo, section: str,
         report = replace(report, notes=(
             *report.notes, f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the "
             "director decides (tenace problems lists them, tenace resolve settles them)"))
+    damaged = damaged_notes(conn, section)
+    report = replace(report, notes=(*report.notes, *damaged))
     return SectionResults(section, report, results_in, expected, conflicted, tuple(section_boards(conn, section)),
-                          matches=matches)
+                          matches=matches, damaged=len(damaged))
+
+
+def damaged_notes(conn: sqlite3.Connection, section: str) -> list[str]:
+    """A note for each result of the section that the event file holds damaged (never scored), naming it."""
+    return [f"board {v.board} table {v.table} round {v.round}: a damaged result in the event file, not scored "
+            f"({v.damage}); enter it again (tenace correct)" for v in damaged_results(conn, section)]
 
 
 # What each director's action did to a result, as its traveller line is marked.
@@ -255,12 +274,13 @@ def board_report(results: SectionResults, board: int) -> Report:
     par when the event file keeps them (shown even before any result is in)."""
     report = results.report
     notes = tuple(n for n in report.notes if n.startswith(f"board {board} "))
+    public = tuple(n for n in report.shown_notes() if n.startswith(f"board {board} "))
     boards = tuple(b for b in report.boards if b.board == board)
     hand = results.hands.get(board)
     if hand is not None:
         boards = tuple(replace(b, hand=hand) for b in boards) or (
             Board(board, dealer=dealer(board), vulnerable=vulnerability(board), hand=hand),)
-    return replace(report, boards=boards, ranking=(), notes=notes)
+    return replace(report, boards=boards, ranking=(), notes=notes, public_notes=public)
 
 
 def _key(text: str) -> str:
@@ -309,6 +329,8 @@ def scorecard(results: SectionResults, pair: Pair) -> Report:
     ranking = tuple(line for line in report.ranking if line.pair == pair)
     # The notes on its own boards and its own penalties.
     mine = tuple(f"board {b.board} table {line.table}:" for b in boards for line in b.lines)
-    notes = tuple(n for n in report.notes if n.startswith(mine) or f"penalty, {pair.label}:" in n)
+
+    def own(n: str) -> bool:
+        return n.startswith(mine) or f"penalty, {pair.label}:" in n
     return replace(report, title=f"{report.title}\nScorecard of {pair}", boards=tuple(boards), ranking=ranking,
-                   notes=notes)
+                   notes=tuple(filter(own, report.notes)), public_notes=tuple(filter(own, report.shown_notes())))

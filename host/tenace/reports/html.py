@@ -30,8 +30,9 @@ class Written:
 class Site:
     """The static pages of one event in one of the pages' languages, written into `folder` (made by the caller)."""
 
-    def __init__(self, results: EventResults, folder: Path, lang: str = DEFAULT) -> None:
+    def __init__(self, results: EventResults, folder: Path, lang: str = DEFAULT, chain_head: str = "") -> None:
         self.results = results
+        self.chain_head = chain_head  # the event file's (store.ledger.head), in every page's footer
         self.folder = folder
         self.env: Environment = templates()
         self.words: Words = words(lang)
@@ -39,7 +40,7 @@ class Site:
     def _write(self, relative: str, template: str, links: Links, context: dict[str, object]) -> None:
         html = self.env.get_template(template).render(results=self.results, info=self.results.info, part=False,
                                                       live=False, links=links, t=self.words, switcher=None,
-                                                      **context)
+                                                      chain_head=self.chain_head, **context)
         target = self.folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8", newline="\n")

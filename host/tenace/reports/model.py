@@ -223,6 +223,14 @@ class Report:
     match: TeamMatch | None = None
     notes: tuple[str, ...] = ()
     problems: tuple[LeftOut, ...] = ()  # what the input held that could not be scored (`tenace score`)
+    # The notes as the public pages show them where they differ (None: the same): what kind of score the director
+    # gave and which pair was penalised, without the director's own reasons ("Law 90: mobile phone"), which stay
+    # for the director (the console, tenace results).
+    public_notes: tuple[str, ...] | None = None
+
+    def shown_notes(self) -> tuple[str, ...]:
+        """The notes for the public pages: the director's reasons left out."""
+        return self.notes if self.public_notes is None else self.public_notes
 
     @property
     def imps(self) -> bool:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import TextIO
 
 from tenace.pbn.reader import PbnColumn, PbnGame, PbnTable
-from tenace.pbn.results import team_rooms
+from tenace.pbn.results import NOT_PLAYED, team_rooms
 from tenace.pbn.writer import write_pbn
 from tenace.reports.model import Report, TravellerLine
 from tenace.scoring.model import weight_parts, weights_text
@@ -56,8 +56,10 @@ def score_row(line: TravellerLine, spec: list[tuple[str, int, str]]) -> list[str
     scores: tuple[str | int | None, str | None]
     if adjusted is not None and adjusted.weights:
         scores = assigned_cells(adjusted.weights, adjusted.ew_weights)
-    else:
-        scores = (adjusted.ns, adjusted.ew) if adjusted is not None else (line.ns_score, None)
+    elif adjusted is not None:
+        scores = (adjusted.ns, adjusted.ew)
+    else:  # a board not played at the table (no contract, no score): NP, which tenace score reads back
+        scores = (line.ns_score, None) if line.ns_score is not None else (NOT_PLAYED, NOT_PLAYED)
     values: dict[str, str | int | Decimal | None] = {
         "Table": line.table, "Round": line.round,
         "PairId_NS": line.ns.number if line.ns else None, "PairId_EW": line.ew.number if line.ew else None,
@@ -67,6 +69,13 @@ def score_row(line: TravellerLine, spec: list[tuple[str, int, str]]) -> list[str
         "IMP_NS": line.imp_ns, "IMP_EW": line.imp_ew, "Multiplicity": line.count}
     return [_cell(values[name]) for name, _, _ in spec]
 
+
+# Law 90 penalties: PBN 2.1 has no column for them, so the TotalScoreTable gets this one (as programs add their own):
+# the matchpoints taken off the pair's total, already out of TotalScoreMP and TotalPercentage, in the file's units,
+# "-" for none. `tenace score` takes them off its own totals again (rescore.file_penalties).
+PENALTY = "Penalty"
+PENALTY_NOTE = ("Law 90 penalties: the TotalScoreTable's Penalty column is the matchpoints taken off a pair's total "
+                "(already out of TotalScoreMP and TotalPercentage); tenace score takes them off again.")
 
 # Columns of a published TotalScoreTable that are figures of its own scoring: never copied into ours.
 _COMPUTED_TOTAL = re.compile(r"^(Total|Rank|MP|IMP|Percentage|Score|VP)")
@@ -81,6 +90,8 @@ def total_score_table(report: Report, published: PbnTable | None = None) -> PbnT
     figure = "TotalIMP" if report.imps else "TotalScoreMP"
     members = max((len(p.pair.members) for p in report.ranking), default=0)
     spec = [("Rank", 3, "R"), ("PairId", 3, "R"), ("Direction", 5, "R"), (figure, 7, "R"), ("TotalPercentage", 6, "R")]
+    if any(p.penalty for p in report.ranking):
+        spec.append((PENALTY, 7, "R"))
     if any(p.pair.names for p in report.ranking):
         spec.append(("Names", 40, "L"))
     spec.extend((f"MemberID{i}", 10, "R") for i in range(1, members + 1))
@@ -100,7 +111,7 @@ def total_score_table(report: Report, published: PbnTable | None = None) -> PbnT
         values: dict[str, str | int | Decimal | None] = {
             "Rank": p.rank, "PairId": p.pair.number, "Direction": p.directions,
             figure: p.imps if report.imps else p.mp, "TotalPercentage": p.percent, "Names": p.pair.names,
-            "NrBoards": p.boards, "Tiebreak": p.tiebreak,
+            "NrBoards": p.boards, "Tiebreak": p.tiebreak, PENALTY: p.penalty,
             **{f"MemberID{i}": m for i, m in enumerate(p.pair.members, start=1)}}
         row = copied.get(p.pair.number, {})
         rows.append([_cell(values.get(c.name)) if c.name in values or c.name in ours else row.get(c.name, "-")
@@ -146,6 +157,10 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
     return out
 
 
-def write_report_pbn(games: list[PbnGame], report: Report, out: TextIO) -> None:
-    """The games rescored by the report, as a PBN 2.1 file (open `out` with encoding="utf-8")."""
-    write_pbn(rescored_games(games, report), out)
+def write_report_pbn(games: list[PbnGame], report: Report, out: TextIO, comment: Sequence[str] = ()) -> None:
+    """The games rescored by the report, as a PBN 2.1 file (open `out` with encoding="utf-8"), after a commentary of
+    the `comment` lines (and of how its penalties are written, when the ranking has any)."""
+    lines = list(comment)
+    if any(p.penalty for p in report.ranking):
+        lines.append(PENALTY_NOTE)
+    write_pbn(rescored_games(games, report), out, lines)

@@ -19,6 +19,7 @@ from tenace.store import (
     RefusalGroup,
     conflicts,
     corrections,
+    damaged_results,
     director_log,
     event_info,
     missing_results,
@@ -28,14 +29,14 @@ from tenace.store import (
 from tenace.store.event import EventInfo
 from tenace.store.link import Pairing, pairings
 from tenace.store.queries import latest_rounds
-from tenace.store.versions import Slot
+from tenace.store.versions import Slot, Version
 
 
 class Report:
     def __init__(self, info: EventInfo, conflicts: list[Conflict], refusals: list[RefusalGroup],
                  missing: list[Missing], corrections: list[Correction], latest_round: dict[str, int],
                  log: list[LogEntry] | None = None, published: Publication | None = None,
-                 pairings: list[Pairing] | None = None) -> None:
+                 pairings: list[Pairing] | None = None, damaged: list[Version] | None = None) -> None:
         self.info = info
         self.conflicts = conflicts
         self.refusals = refusals
@@ -45,19 +46,23 @@ class Report:
         self.log = log or []  # the director's actions, in order
         self.published = published  # the session's finish, when it is finished
         self.pairings = pairings or []  # how each terminal paired: with the club key or the code alone
+        self.damaged = damaged or []  # stored versions that fail their check as read back: never scored
 
 
 def gather(conn: sqlite3.Connection, examples: int) -> Report:
     info = event_info(conn)
     latest = {s.name: 0 for s in info.sections} | latest_rounds(conn)
     return Report(info, conflicts(conn), refusal_groups(conn, examples), missing_results(conn),
-                  corrections(conn), latest, director_log(conn), publication(conn), pairings(conn))
+                  corrections(conn), latest, director_log(conn), publication(conn), pairings(conn),
+                  damaged_results(conn))
 
 
 def to_json(report: Report) -> dict[str, Any]:
     under_way = [m for m in report.missing if m.round <= report.latest_round.get(m.section, 0)]
     return {
         "event": asdict(report.info),
+        "damaged": [{"slot": v.slot._asdict(), "result_id": v.id, "version": v.version, "what": v.damage,
+                     "counts_now": False} for v in report.damaged],
         "conflicts": [{"slot": c.slot._asdict(), "results": [asdict(v) for v in c.heads],
                        "versions": len(c.versions)} for c in report.conflicts],
         "refusals": {"total": sum(g.count for g in report.refusals), "by_reason": [asdict(g) for g in report.refusals]},
@@ -100,6 +105,13 @@ def boards_text(boards: list[int]) -> str:
 def render(report: Report, path: Path) -> str:
     info = report.info
     lines = [f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')} ({path})"]
+
+    if report.damaged:
+        lines += ["", f"DAMAGED RESULTS: {len(report.damaged)}: the event file holds results Tenace did not write (a "
+                  "disk fault, or an edit outside Tenace); none of them counts",
+                  "  enter each board again (tenace correct, adjust or erase), and run tenace check EVENT"]
+    for v in report.damaged:
+        lines.append(f"  {where(v.slot)}: v{v.version} (result id {v.id}): {v.damage}")
 
     lines += ["", f"CONFLICTS: {len(report.conflicts) or 'none'}"]
     for c in report.conflicts:

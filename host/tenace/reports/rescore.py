@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -38,12 +38,14 @@ from tenace.reports.model import (
     TeamMatch,
     TravellerLine,
 )
+from tenace.reports.pbn import PENALTY
+from tenace.reports.session import penalty_figure
 from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
 from tenace.scoring.imp_results import Award, ImpLine
 from tenace.scoring.matchpoints import BoardScore, matchpoint_board
-from tenace.scoring.model import BoardResult
+from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.rounding import Rounding, to_decimal
@@ -114,6 +116,8 @@ def _pair(pairs: Mapping[str, Pair], pair_id: str | None) -> Pair | None:
 def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
     """A PBN ScoreTable row as a traveller line without figures: the contract in canonical PBN form, total tricks."""
     ns, ew = _pair(pairs, r.ns_pair), _pair(pairs, r.ew_pair)
+    if r.not_played:
+        return TravellerLine(r.table, r.round, ns, ew, count=r.count)
     if r.artificial is not None:
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(*r.artificial), count=r.count)
     if r.weights is not None:
@@ -124,6 +128,38 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
         return TravellerLine(r.table, r.round, ns, ew, contract="Pass", ns_score=0, count=r.count)
     return TravellerLine(r.table, r.round, ns, ew, contract=contract.text(), declarer=r.declarer.strip().upper()[:1],
                          tricks=parse_tricks(contract, r.result), lead=r.lead, ns_score=r.ns_score, count=r.count)
+
+
+def file_penalties(games: list[PbnGame], pair_ids: Iterable[str], problems: list[LeftOut]) -> list[Penalty]:
+    """The Law 90 penalties of the file's TotalScoreTable (its Penalty column, pbn.PENALTY: MPs taken off, "-" for
+    none) against the pairs of `pair_ids`, the engine's ids ("3", or "3 NS" when a Mitchell numbers each field from
+    1); a penalty that is not a number, or of a pair with no result, is left out (in `problems`)."""
+    known = set(pair_ids)
+    directed = any(pair.endswith((" NS", " EW")) for pair in known)
+    out = []
+    for game in games:
+        table = game.tables.get("TotalScoreTable")
+        if table is None or PENALTY not in table.column_names() or "PairId" not in table.column_names():
+            continue
+        for index, row in enumerate(table.records()):
+            cell = row[PENALTY].strip()
+            if cell in _UNKNOWN:
+                continue
+            pair = f"{row['PairId']} {row.get('Direction', '')}" if directed else row["PairId"]
+            line = table.line_of(index) or game.line
+            try:
+                amount = Fraction(cell)
+            except (ValueError, ZeroDivisionError):
+                problems.append(LeftOut(line, None, None, f"Penalty {cell!r} of pair {pair} is not matchpoints "
+                                                          "(1.5): the penalty is left out"))
+                continue
+            if amount < 0 or pair not in known:
+                why = "is below 0" if amount < 0 else "is of a pair with no result in the file"
+                problems.append(LeftOut(line, None, None, f"Penalty {cell} of pair {pair} {why}: it is left out"))
+                continue
+            out.append(Penalty(pair, amount, PenaltyUnit.MATCHPOINTS))
+        break  # the first TotalScoreTable is the file's ranking
+    return out
 
 
 # --- matchpoints -------------------------------------------------------------------------------------------
@@ -138,14 +174,17 @@ def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOpti
     pairs: dict[str, Pair] = {}
     scored: tuple[BoardScore, ...] | list[BoardScore]
     if named:
-        session = score_pairs_session(results, options)
+        pair_ids = {p for r in results for p in (r.ns_pair, r.ew_pair)}
+        session = score_pairs_session(results, options, file_penalties(games, pair_ids, problems))
         scored = session.boards
         pairs = pairs_of({p: t.directions for p, t in session.totals.items()}, file_players(games))
         for placing in session.ranking:
             total = session.totals[placing.pair]
             ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs[placing.pair],
                                        directions="/".join(sorted(total.directions)), boards=total.boards,
-                                       mp=total.mp, percent=total.percent, tiebreak=placing.tiebreak))
+                                       mp=total.mp, percent=total.percent, tiebreak=placing.tiebreak,
+                                       penalty=penalty_figure(total.penalty, options.total_mp_decimals,
+                                                              options.rounding) if total.penalty else None))
     else:
         scored = _boards_alone(results, options)
     raw = {(r.board, r.table or r.row): r for r in rows}
@@ -216,6 +255,8 @@ def _imp_rows(games: list[PbnGame], problems: list[LeftOut]) -> tuple[list[RawRe
     rows, named = named_rows(all_raw_results(games, problems), problems)
     kept = []
     for r in rows:
+        if r.not_played:  # counts for neither pair: nothing to compare
+            continue
         try:
             if r.weights is not None:
                 raise ValueError("an assigned score: Butler and cross-IMPs from a file take played and artificial "

@@ -12,7 +12,7 @@ from tenace.reports.model import EW, NS, Adjustment, Board, Pair, RankingLine, R
 from tenace.scoring.imp_pairs_session import ImpSessionScore
 from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played, Split, Weighted, weights_text
 from tenace.scoring.pairs_methods import AnySessionScore
-from tenace.scoring.rounding import round_fraction, to_decimal
+from tenace.scoring.rounding import Rounding, round_fraction, to_decimal
 from tenace_rules.board import dealer, vulnerability
 
 # What was played at a table, by (board, table): the contract in PBN form ("4SX", "Pass"), declarer, tricks.
@@ -50,6 +50,15 @@ def traveller_line(r: BoardResult, pairs: Mapping[str, Pair], play: Play | None)
                              adjustment=Adjustment(weights=weights_text(outcome.ns.components),
                                                        ew_weights=weights_text(outcome.ew.components)))
     return TravellerLine(r.table, r.round, ns, ew)
+
+
+def penalty_figure(taken: Fraction, decimals: int, rounding: Rounding) -> Decimal:
+    """Law 90 MPs taken off a total, as published: to the totals' decimals, or exactly when that needs more (33.33%
+    of a top of 8 is 2.6664 MP), so that a PBN export's Penalty column takes off again just what was taken."""
+    for places in range(decimals, decimals + 7):
+        if (taken * 10**places).denominator == 1:
+            return round_fraction(taken, places, rounding)
+    return round_fraction(taken, decimals + 6, rounding)
 
 
 def session_report(session: AnySessionScore, pairs: Mapping[str, Pair], method: str, title: str = "",
@@ -97,7 +106,7 @@ def session_report(session: AnySessionScore, pairs: Mapping[str, Pair], method: 
             ranking.append(RankingLine(placing.field, placing.text, pairs.get(placing.pair, Pair(placing.pair)),
                                        "/".join(sorted(total.directions)), total.boards, mp=total.mp,
                                        percent=total.percent, tiebreak=placing.tiebreak,
-                                       penalty=round_fraction(total.penalty, session.options.total_mp_decimals,
+                                       penalty=penalty_figure(total.penalty, session.options.total_mp_decimals,
                                                               session.options.rounding)
                                        if total.penalty else None))
     return Report(method, title=title, boards=tuple(boards), ranking=tuple(ranking))

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+from tenace.store import ledger
 from tenace.store.errors import StoreError
 from tenace.store.schema import APPLICATION_ID, MIGRATIONS
 
@@ -74,6 +75,8 @@ def _configure(conn: sqlite3.Connection, path: Path) -> None:
 def migrate(conn: sqlite3.Connection, migrations: tuple[tuple[int, str], ...] = MIGRATIONS) -> int:
     """Apply, each in its own transaction, the migrations above the file's version; the version reached."""
     latest = schema_version(migrations)
+    # The chain's triggers hash every row written (tenace.store.ledger), from the migration that makes them on.
+    ledger.register(conn)
     current = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if current > latest:
         raise StoreError(f"event file schema version {current} is newer than this Tenace's ({latest}): upgrade Tenace")

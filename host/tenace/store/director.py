@@ -24,7 +24,8 @@ from tenace.store.fields import one_field
 from tenace.store.hand_records import check_deal, hand_record, put_hand_records
 from tenace.store.ingest import add_version
 from tenace.store.model import IncomingResult, Ingested, Kind
-from tenace.store.queries import Missing, conflicts, missing_results
+from tenace.store.queries import Missing, conflicts, damaged_results, missing_results
+from tenace.store.row_check import checked_rows
 from tenace.store.validate import Bad, Entry
 from tenace.store.versions import Slot, SlotState, load_versions, slot_state
 from tenace_rules.board import vulnerability
@@ -266,8 +267,8 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
     """Close the session: its results are published now and may be corrected for `minutes` (Law 79C).
 
     Refused while conflicts stand (nothing would count on those boards), while results are missing (the first
-    few named) and when the session is already finished, unless `force` (logged as forced, with how many results
-    were missing; finishing again publishes again and restarts the period).
+    few named) or damaged (row_check) and when the session is already finished, unless `force` (logged as forced,
+    with how many results were missing or left out; finishing again publishes again and restarts the period).
     """
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= MAX_CORRECTION_MINUTES:
         raise EntryError(f"the correction period is 0 to {MAX_CORRECTION_MINUTES} minutes, not {minutes!r}")
@@ -285,6 +286,10 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
         missing = missing_results(conn)
         if missing:
             reasons.append(_missing_text(missing))
+        damaged = len(damaged_results(conn))
+        if damaged:
+            reasons.append(f"{_count(damaged, 'damaged result')} in the event file (tenace check names them; enter "
+                           "them again)")
         if reasons and not force:
             raise EntryError("; ".join(reasons))
         stamp = timestamp(moment)
@@ -292,6 +297,8 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
                   f"until {_clock(_ends(stamp, minutes))}")
         if missing:
             detail += f"; forced with {_count(len(missing), 'result')} missing"
+        if damaged:
+            detail += f"; forced with {_count(damaged, 'damaged result')} left out"
         action = log_action(conn, Action.FINISH, names, detail, stamp, bool(reasons))
         conn.execute("INSERT INTO publication (action, correction_minutes) VALUES (?, ?)", (action, minutes))
     log.info("director %s: %s", names[0], detail)
@@ -332,25 +339,37 @@ def _boards(boards: Sequence[int]) -> str:
 
 def publication(conn: sqlite3.Connection) -> Publication | None:
     """The latest publication of the session's results, or None while it runs."""
-    row = conn.execute("SELECT a.at, a.who, p.correction_minutes FROM publication p JOIN director_action a"
-                       " ON a.id = p.action ORDER BY p.action DESC LIMIT 1").fetchone()
-    return Publication(str(row[0]), str(row[1]), int(row[2])) if row is not None else None
+    rows = checked_rows("publication", _PUBLICATION, conn.execute(
+        "SELECT p.action, a.at, a.who, p.correction_minutes FROM publication p JOIN director_action a"
+        " ON a.id = p.action ORDER BY p.action DESC LIMIT 1"))
+    return Publication(rows[0][1], rows[0][2], rows[0][3]) if rows else None
 
 
 def director_log(conn: sqlite3.Connection) -> list[LogEntry]:
     """The director's log in the order the actions were taken."""
-    rows = conn.execute("SELECT id, at, who, why, action, detail, result, forced FROM director_action ORDER BY id")
-    return [LogEntry(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in rows]
+    rows = checked_rows("director_action", _LOG, conn.execute(
+        "SELECT id, at, who, why, action, detail, result, forced FROM director_action ORDER BY id"))
+    return [LogEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in rows]
 
 
 def penalties(conn: sqlite3.Connection, section: str | None = None) -> list[PenaltyEntry]:
     """Law 90 penalties (of one section or all), in the order given."""
-    rows = conn.execute(
+    rows = checked_rows("pair_penalty", _PENALTY, conn.execute(
         "SELECT p.action, p.section, p.pair, p.direction, p.amount, p.unit, p.board, a.who, a.at, a.why"
         " FROM pair_penalty p JOIN director_action a ON a.id = p.action WHERE ?1 IS NULL OR p.section = ?1"
-        " ORDER BY p.action", (section,)).fetchall()
-    return [PenaltyEntry(int(r[0]), r[1], int(r[2]), r[3], Fraction(r[4]), r[5], r[6], r[7], r[8], r[9])
-            for r in rows]
+        " ORDER BY p.action", (section,)))
+    return [PenaltyEntry(r[0], r[1], r[2], r[3], Fraction(r[4]), r[5], r[6], r[7], r[8], r[9]) for r in rows]
+
+
+# What each column read back must be (row_check.sound): the director's log, penalties, publications.
+_ID = ("int", 1, 2**62)
+_LOG = {"id": _ID, "at": ("time",), "who": ("text", 80), "why": ("text", 500),
+        "action": ("choice", *(a.value for a in Action), "finish", "move", "penalty"), "detail": ("text", 2000),
+        "result": ("int?", 1, 2**62), "forced": ("choice", 0, 1)}
+_PENALTY = {"action": _ID, "section": ("text", 8), "pair": ("int", 1, validate.MAX_PAIR),
+            "direction": ("choice?", "NS", "EW"), "amount": ("fraction",), "unit": ("choice", "MP", "%top"),
+            "board": ("int?", 1, validate.MAX_BOARD), "who": ("text", 80), "at": ("time",), "why": ("text", 500)}
+_PUBLICATION = {"action": _ID, "at": ("time",), "who": ("text", 80), "correction_minutes": ("int", 0, 10080)}
 
 
 @cache

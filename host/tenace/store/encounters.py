@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from tenace.store.row_check import DamagedFile
+from tenace.store.validate import show
+
 # A board slot sits out when somebody does at its table in its round (tenace move): no result is expected there.
 _SITS_OUT = ("EXISTS (SELECT 1 FROM sit_out o WHERE o.section = b.section AND o.table_no = b.table_no"
              " AND o.round = b.round)")
@@ -15,6 +18,13 @@ _SLOT_IN = ("(EXISTS (SELECT 1 FROM result r WHERE r.section = b.section AND r.t
 _PAIR_COLUMNS = {"NS": "ns_pair", "EW": "ew_pair"}
 
 
+def _number(value: object, table: str) -> int:
+    """A number of the stored movement as it must read back; DamagedFile when it does not (a flipped bit)."""
+    if type(value) is int:
+        return value
+    raise DamagedFile(table, "?", f"a table, round, board or pair number reads {show(value)}")
+
+
 def table_exists(conn: sqlite3.Connection, section: str, table: int) -> bool:
     """True when the movement seats pairs at this table in some round."""
     return conn.execute("SELECT 1 FROM encounter WHERE section = ? AND table_no = ? LIMIT 1",
@@ -23,22 +33,23 @@ def table_exists(conn: sqlite3.Connection, section: str, table: int) -> bool:
 
 def table_rounds(conn: sqlite3.Connection, section: str, table: int) -> list[int]:
     """The rounds the movement plays at a table, in order."""
-    return [int(r) for (r,) in conn.execute("SELECT round FROM encounter WHERE section = ? AND table_no = ?"
-                                            " ORDER BY round", (section, table))]
+    rows = conn.execute("SELECT round FROM encounter WHERE section = ? AND table_no = ? ORDER BY round",
+                        (section, table))
+    return [_number(r, "encounter") for (r,) in rows]
 
 
 def first_open_round(conn: sqlite3.Connection, section: str, table: int) -> int | None:
     """The table's first round with a board not yet in; None when every board is in (or no such table)."""
     row = conn.execute(f"SELECT min(b.round) FROM encounter_board b WHERE b.section = ? AND b.table_no = ?"
                        f" AND NOT {_SLOT_IN}", (section, table)).fetchone()
-    return int(row[0]) if row is not None and row[0] is not None else None
+    return _number(row[0], "encounter_board") if row is not None and row[0] is not None else None
 
 
 def last_round(conn: sqlite3.Connection, section: str, table: int) -> int | None:
     """The table's last round; None for no such table."""
     row = conn.execute("SELECT max(round) FROM encounter WHERE section = ? AND table_no = ?",
                        (section, table)).fetchone()
-    return int(row[0]) if row is not None and row[0] is not None else None
+    return _number(row[0], "encounter") if row is not None and row[0] is not None else None
 
 
 def open_board_count(conn: sqlite3.Connection, section: str, table: int, round_: int) -> int:
@@ -48,17 +59,25 @@ def open_board_count(conn: sqlite3.Connection, section: str, table: int, round_:
     return int(row[0])
 
 
+def boards_in(conn: sqlite3.Connection, section: str, table: int, round_: int) -> list[int]:
+    """The boards of the table's round that are in (a result of any kind, from any terminal or the director)."""
+    return [int(b) for (b,) in conn.execute(f"SELECT b.board FROM encounter_board b WHERE b.section = ? AND "
+                                            f"b.table_no = ? AND b.round = ? AND {_SLOT_IN} ORDER BY b.board",
+                                            (section, table, round_))]
+
+
 def encounter_pairs(conn: sqlite3.Connection, section: str, table: int, round_: int) -> tuple[int, int] | None:
     """(NS pair, EW pair) the movement seats at a table in a round, or None."""
     row = conn.execute("SELECT ns_pair, ew_pair FROM encounter WHERE section = ? AND table_no = ? AND round = ?",
                        (section, table, round_)).fetchone()
-    return (int(row[0]), int(row[1])) if row else None
+    return (_number(row[0], "encounter"), _number(row[1], "encounter")) if row else None
 
 
 def round_boards(conn: sqlite3.Connection, section: str, table: int, round_: int) -> list[int]:
     """The boards a table plays in a round, in order."""
-    return [int(b) for (b,) in conn.execute("SELECT board FROM encounter_board WHERE section = ? AND table_no = ?"
-                                            " AND round = ? ORDER BY board", (section, table, round_))]
+    rows = conn.execute("SELECT board FROM encounter_board WHERE section = ? AND table_no = ? AND round = ? "
+                        "ORDER BY board", (section, table, round_))
+    return [_number(b, "encounter_board") for (b,) in rows]
 
 
 def table_of_pair(conn: sqlite3.Connection, section: str, round_: int, direction: str, pair: int) -> int | None:
@@ -67,14 +86,14 @@ def table_of_pair(conn: sqlite3.Connection, section: str, round_: int, direction
     column = _PAIR_COLUMNS[direction]
     row = conn.execute(f"SELECT table_no FROM encounter WHERE section = ? AND round = ? AND {column} = ?",
                        (section, round_, pair)).fetchone()
-    return int(row[0]) if row else None
+    return _number(row[0], "encounter") if row else None
 
 
 def table_of_board(conn: sqlite3.Connection, section: str, round_: int, board: int) -> int | None:
     """The lowest-numbered table that plays a board in a round; None when none does."""
     row = conn.execute("SELECT table_no FROM encounter_board WHERE section = ? AND round = ? AND board = ?"
                        " ORDER BY table_no LIMIT 1", (section, round_, board)).fetchone()
-    return int(row[0]) if row else None
+    return _number(row[0], "encounter_board") if row else None
 
 
 def slot_count(conn: sqlite3.Connection, section: str | None = None, board: int | None = None) -> int:
@@ -91,19 +110,21 @@ def section_rounds(conn: sqlite3.Connection, section: str) -> list[tuple[int, in
         "SELECT e.round, e.table_no, e.ns_pair, e.ew_pair, group_concat(b.board, ' ') FROM encounter e "
         "JOIN encounter_board b USING (section, table_no, round) WHERE e.section = ? "
         "GROUP BY e.round, e.table_no ORDER BY e.round, e.table_no", (section,)).fetchall()
-    return [(int(r), int(t), int(ns), int(ew), str(boards)) for r, t, ns, ew, boards in rows]
+    return [(_number(r, "encounter"), _number(t, "encounter"), _number(ns, "encounter"), _number(ew, "encounter"),
+             str(boards)) for r, t, ns, ew, boards in rows]
 
 
 def section_boards(conn: sqlite3.Connection, section: str) -> list[int]:
     """The boards the movement plays in a section, in order."""
-    return [int(b) for (b,) in conn.execute("SELECT DISTINCT board FROM encounter_board WHERE section = ?"
-                                            " ORDER BY board", (section,))]
+    rows = conn.execute("SELECT DISTINCT board FROM encounter_board WHERE section = ? ORDER BY board", (section,))
+    return [_number(b, "encounter_board") for (b,) in rows]
 
 
 def board_rounds(conn: sqlite3.Connection, section: str, table: int, board: int) -> list[int]:
     """The rounds in which a table plays a board (one in a plain movement), in order."""
-    return [int(r) for (r,) in conn.execute("SELECT round FROM encounter_board WHERE section = ? AND table_no = ?"
-                                            " AND board = ? ORDER BY round", (section, table, board))]
+    rows = conn.execute("SELECT round FROM encounter_board WHERE section = ? AND table_no = ? AND board = ? "
+                        "ORDER BY round", (section, table, board))
+    return [_number(r, "encounter_board") for (r,) in rows]
 
 
 def sitting_out(conn: sqlite3.Connection, section: str, table: int, round_: int) -> tuple[bool, bool]:

@@ -17,6 +17,7 @@ from tenace.store.db import connect, transaction
 from tenace.store.director import login_name
 from tenace.store.errors import EntryError, StoreError
 from tenace.store.movement_changes import absent_from_start
+from tenace.store.row_check import checked_rows
 
 log = logging.getLogger(__name__)
 
@@ -117,12 +118,21 @@ def partnerships(conn: sqlite3.Connection, section: str) -> dict[int, tuple[int,
 
 
 def event_info(conn: sqlite3.Connection) -> EventInfo:
-    row = conn.execute("SELECT name, date, scoring, created FROM event WHERE id = 1").fetchone()
-    if row is None:
+    rows = checked_rows("event", _EVENT, conn.execute("SELECT id, name, date, scoring, created FROM event"))
+    if not rows:
         raise StoreError("the event file holds no event")
-    sections = tuple(SectionInfo(*r) for r in conn.execute(
-        "SELECT name, movement, tables, rounds, boards_per_round, kind FROM section ORDER BY name"))
-    return EventInfo(name=row[0], date=row[1], scoring=row[2], created=row[3], sections=sections)
+    sections = tuple(SectionInfo(*r) for r in checked_rows("section", _SECTION, conn.execute(
+        "SELECT name, movement, tables, rounds, boards_per_round, kind FROM section ORDER BY name")))
+    _, name, day, scoring, created = rows[0]
+    return EventInfo(name=name, date=day, scoring=scoring, created=created, sections=sections)
+
+
+# What the event's and its sections' rows must hold, read back (row_check.sound).
+_EVENT = {"id": ("choice", 1), "name": ("text", 200), "date": ("time",), "scoring": ("choice", *SCORING_METHODS),
+          "created": ("time",)}
+_SECTION = {"name": ("text", 8), "movement": ("text", 80), "tables": ("int", 1, validate.MAX_TABLE),
+            "rounds": ("int", 1, validate.MAX_ROUND), "boards_per_round": ("int", 1, validate.MAX_BOARD),
+            "kind": ("choice", "mitchell", "howell", "teams", "individual")}
 
 
 def sign_in(conn: sqlite3.Connection, terminal: int, section: str, table: int, *, who: str = "terminal",

@@ -89,6 +89,16 @@ def seated_terminals(conn: sqlite3.Connection) -> list[tuple[int, str, int]]:
     return [(int(t), str(s), int(n)) for t, s, n in conn.execute("SELECT id, section, table_no FROM terminal")]
 
 
+def seated_at(conn: sqlite3.Connection, section: str, table: int) -> int | None:
+    """The terminal the event file last seated at this table (by its own sign-in or the director's `tenace event
+    seat`), while it is still seated there; None when none is."""
+    row = conn.execute("SELECT s.terminal FROM sign_in s JOIN terminal t ON t.id = s.terminal AND "
+                       "t.section = s.section AND t.table_no = s.table_no WHERE s.section = ? AND s.table_no = ? "
+                       "AND s.id = (SELECT max(id) FROM sign_in WHERE section = ? AND table_no = ?)",
+                       (section, table, section, table)).fetchone()
+    return int(row[0]) if row is not None else None
+
+
 @dataclass(frozen=True)
 class Pairing:
     """How a terminal last paired: "club" (with the club key whose id is `club_id`) or "code" (the code alone)."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from tenace.store.validate import REASONS
+from tenace.store.row_check import checked_rows
+from tenace.store.validate import MAX_BOARD, MAX_PAIR, MAX_ROUND, MAX_TABLE, REASONS
 from tenace.store.versions import Slot, SlotState, Version, load_versions, slot_states
 
 
@@ -98,6 +99,12 @@ def current_results(conn: sqlite3.Connection, section: str | None = None) -> lis
     return [s.current for s in states(conn, section).values() if s.current is not None and s.current.kind != "erased"]
 
 
+def damaged_results(conn: sqlite3.Connection, section: str | None = None) -> list[Version]:
+    """Every stored version that fails its check as it is read back (row_check), in the order stored: none of them
+    counts, and a slot whose latest result is damaged has no result until the director enters one."""
+    return [v for v in load_versions(conn, section=section) if v.damage]
+
+
 def conflicts(conn: sqlite3.Connection, section: str | None = None) -> list[Conflict]:
     return [Conflict(s.slot, s.heads, s.versions) for s in states(conn, section).values() if s.conflict]
 
@@ -106,18 +113,19 @@ def corrections(conn: sqlite3.Connection) -> list[Correction]:
     """Every version that replaced others, or was entered by the director, in the order made."""
     versions = load_versions(conn)
     by_id = {v.id: v for v in versions}
-    return [Correction(v, tuple(by_id[i] for i in v.supersedes)) for v in versions
+    return [Correction(v, tuple(by_id[i] for i in v.supersedes if i in by_id)) for v in versions
             if v.supersedes or v.source == "director"]
 
 
 def missing_results(conn: sqlite3.Connection, section: str | None = None) -> list[Missing]:
-    """What the movement expects and is not in: no version yet, or erased. Conflicts and sit-outs are not missing."""
+    """What the movement expects and is not in: no version yet, or erased. Conflicts, damaged results and sit-outs are
+    not missing."""
     known = states(conn, section)
-    rows = conn.execute(
+    rows = checked_rows("encounter_board", _MOVEMENT_SLOT, conn.execute(
         "SELECT b.section, b.round, b.table_no, b.board, e.ns_pair, e.ew_pair FROM encounter_board b "
         "JOIN encounter e USING (section, table_no, round) WHERE (?1 IS NULL OR b.section = ?1) "
         "AND NOT EXISTS (SELECT 1 FROM sit_out o WHERE (o.section, o.table_no, o.round) = (b.section, b.table_no, "
-        "b.round)) ORDER BY b.section, b.round, b.table_no, b.board", (section,)).fetchall()
+        "b.round)) ORDER BY b.section, b.round, b.table_no, b.board", (section,)))
     out = []
     for sec, round_, table, board, ns_pair, ew_pair in rows:
         state = known.get(Slot(sec, table, round_, board))
@@ -126,6 +134,11 @@ def missing_results(conn: sqlite3.Connection, section: str | None = None) -> lis
         elif state.current is not None and state.current.kind == "erased":
             out.append(Missing(sec, round_, table, board, ns_pair, ew_pair, erased=True))
     return out
+
+
+# A slot of the stored movement, as missing_results reads it (row_check.sound).
+_MOVEMENT_SLOT = {"section": ("text", 8), "round": ("int", 1, MAX_ROUND), "table": ("int", 1, MAX_TABLE),
+                  "board": ("int", 1, MAX_BOARD), "ns_pair": ("int", 1, MAX_PAIR), "ew_pair": ("int", 1, MAX_PAIR)}
 
 
 def refusals(conn: sqlite3.Connection, reason: str | None = None) -> list[RefusalRow]:

@@ -506,6 +506,90 @@ CREATE TABLE swiss_bye (
 );
 """
 
+# Every change chained (tenace.store.ledger): the tables whose rows are the evening's evidence, each with its key
+# columns and all its columns, as they are at version 13 (never edit: a later migration adds what it changes). Each row
+# written, changed or deleted by Tenace adds an entry to the ledger, in the same transaction: the row's key and its
+# content (the JSON array of its columns; null once deleted), and a digest, SHA-256 of the entry before's digest and
+# this content. An edit made outside Tenace no longer matches the latest content of its row, and a content edited to
+# match breaks the chain from there on. tenace_digest() is registered on every connection Tenace writes with
+# (db.connect): a program without it cannot change these tables without dropping the triggers, which is seen too.
+CHAINED: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ('event', ('id',), ('id', 'name', 'date', 'scoring', 'created')),
+    ('section', ('name',), ('name', 'movement', 'tables', 'rounds', 'boards_per_round', 'kind')),
+    ('partnership', ('section', 'number'), ('section', 'number', 'first_player', 'second_player')),
+    ('individual_player', ('section', 'player'), ('section', 'player', 'member', 'who', 'at')),
+    ('encounter', ('section', 'table_no', 'round'), ('section', 'table_no', 'round', 'ns_pair', 'ew_pair')),
+    ('encounter_board', ('section', 'table_no', 'round', 'board'), ('section', 'table_no', 'round', 'board')),
+    ('result', ('id',),
+     ('id', 'section', 'table_no', 'round', 'board', 'version', 'ns_pair', 'ew_pair', 'kind', 'contract',
+      'declarer', 'tricks', 'lead', 'ns_score', 'ns_adjust', 'ew_adjust', 'weights', 'source', 'terminal', 'frame',
+      'revision', 'who', 'at', 'why', 'ew_weights')),
+    ('result_supersedes', ('result', 'supersedes'), ('result', 'supersedes')),
+    ('players', ('id',),
+     ('id', 'section', 'table_no', 'round', 'north', 'east', 'south', 'west', 'terminal', 'seq', 'at')),
+    ('hand_record', ('section', 'board'), ('section', 'board', 'deal')),
+    ('double_dummy', ('section', 'board'), ('section', 'board', 'deal', 'tricks', 'par_score', 'par_contracts')),
+    ('presence', ('action', 'section', 'field', 'pair', 'first_round'),
+     ('action', 'section', 'field', 'pair', 'first_round', 'last_round', 'present')),
+    ('table_closure', ('action', 'section', 'table_no'), ('action', 'section', 'table_no', 'first_round')),
+    ('pair_penalty', ('action',), ('action', 'section', 'pair', 'direction', 'amount', 'unit', 'board')),
+    ('publication', ('action',), ('action', 'correction_minutes')),
+    ('roster', ('number',), ('number', 'name', 'club_id')),
+    ('pair_players', ('section', 'pair', 'direction'),
+     ('section', 'pair', 'direction', 'first', 'second', 'who', 'at')),
+    ('director_action', ('id',), ('id', 'at', 'who', 'why', 'action', 'detail', 'result', 'forced')),
+    ('pair_swap', ('action',), ('action', 'section', 'field', 'first_pair', 'second_pair', 'first_round')),
+    ('sit_out', ('section', 'table_no', 'round'), ('section', 'table_no', 'round', 'ns_out', 'ew_out')),
+    ('team', ('number',), ('number', 'name', 'who', 'at')),
+    ('swiss_bye', ('section',), ('section', 'team', 'vps')),
+)
+
+
+def _json(prefix: str, columns: tuple[str, ...]) -> str:
+    return "json_array(" + ", ".join(f"{prefix}{c}" for c in columns) + ")"
+
+
+def _chained(table: str, key: tuple[str, ...], columns: tuple[str, ...]) -> str:
+    """The triggers that chain a table's inserts, updates and deletes, and the entries of the rows it has now."""
+    new_key, old_key = _json("NEW.", key), _json("OLD.", key)
+    return f"""
+CREATE TRIGGER {table}_chained_i AFTER INSERT ON {table}
+BEGIN INSERT INTO ledger (source, key, content) VALUES ('{table}', {new_key}, {_json("NEW.", columns)}); END;
+CREATE TRIGGER {table}_chained_u AFTER UPDATE ON {table}
+BEGIN
+    INSERT INTO ledger (source, key, content) SELECT '{table}', {old_key}, 'null' WHERE {old_key} IS NOT {new_key};
+    INSERT INTO ledger (source, key, content) VALUES ('{table}', {new_key}, {_json("NEW.", columns)});
+END;
+CREATE TRIGGER {table}_chained_d AFTER DELETE ON {table}
+BEGIN INSERT INTO ledger (source, key, content) VALUES ('{table}', {old_key}, 'null'); END;
+INSERT INTO ledger (source, key, content)
+    SELECT '{table}', {_json("", key)}, {_json("", columns)} FROM {table} ORDER BY {", ".join(key)};
+"""
+
+
+_V13 = """
+-- The chain of every change: an entry per row of the tables in CHAINED written, changed or deleted, in that order.
+-- `digest` is filled by ledger_digest as the entry is added, from the entry before it.
+CREATE TABLE ledger (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    key TEXT NOT NULL,
+    content TEXT NOT NULL,
+    digest TEXT CHECK (digest IS NULL OR length(digest) = 64)
+);
+CREATE INDEX ledger_by_row ON ledger(source, key);
+CREATE TRIGGER ledger_digest AFTER INSERT ON ledger
+BEGIN
+    UPDATE ledger SET digest = tenace_digest(
+        coalesce((SELECT digest FROM ledger WHERE id < NEW.id ORDER BY id DESC LIMIT 1), ''), NEW.content)
+    WHERE id = NEW.id;
+END;
+CREATE TRIGGER ledger_append_only_u BEFORE UPDATE ON ledger WHEN OLD.digest IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'the chain of changes is append-only'); END;
+CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
+BEGIN SELECT RAISE(ABORT, 'the chain of changes is append-only'); END;
+""" + "".join(_chained(*table) for table in CHAINED)
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12))
+                                          (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13))

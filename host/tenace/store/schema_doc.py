@@ -105,13 +105,19 @@ def current_schema() -> tuple[int, list[SchemaObject]]:
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
         version = migrate(conn)
-        rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL "
-                            "AND type IN ('table', 'index', 'trigger', 'view')").fetchall()
+        return version, schema_objects(conn)
     finally:
         conn.close()
+
+
+def schema_objects(conn: sqlite3.Connection) -> list[SchemaObject]:
+    """A database's tables, views, indexes and triggers, normalised, tables first, each by name (indexes SQLite makes
+    itself, with no SQL of their own, left out): what an event file's schema is compared by (tenace check)."""
+    rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL "
+                        "AND type IN ('table', 'index', 'trigger', 'view')").fetchall()
     order = {"table": 0, "view": 1, "index": 2, "trigger": 3}
     objects = [SchemaObject(kind, name, table, normalised(kind, sql)) for kind, name, table, sql in rows]
-    return version, sorted(objects, key=lambda o: (o.table, order[o.kind], o.name))
+    return sorted(objects, key=lambda o: (o.table, order[o.kind], o.name))
 
 
 def schema_markdown() -> str:

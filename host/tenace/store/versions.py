@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from tenace.reports.model import split_text, weighted_text
+from tenace.store.row_check import Seat, damage
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
 
@@ -49,6 +50,9 @@ class Version:
     at: str
     why: str | None
     supersedes: tuple[int, ...]
+    # What is wrong with the row as read back (row_check), "" when nothing: a damaged version's kind is "damaged",
+    # its other fields are shown as text, and it never counts.
+    damage: str = ""
 
     @property
     def slot(self) -> Slot:
@@ -61,6 +65,8 @@ class Version:
 
     def describe(self) -> str:
         """The result as a TD reads it: "4SX+1 by N, lead HK: NS +990", "A+/A- (artificial)"."""
+        if self.damage:
+            return f"damaged in the event file: {self.damage}"
         if self.kind == "normal" and self.contract and self.declarer and self.tricks is not None:
             made = relative_text(parse_contract(self.contract), self.tricks)
             lead = f", lead {self.lead}" if self.lead else ""
@@ -92,12 +98,18 @@ class SlotState:
     @property
     def conflict(self) -> bool:
         """Heads that disagree: two different results and nobody has decided between them."""
-        return len({h.content() for h in self.heads}) > 1
+        return len({h.content() for h in self.heads if not h.damage}) > 1
+
+    @property
+    def damaged(self) -> bool:
+        """A head is damaged: the slot's result cannot be trusted until the TD enters it again."""
+        return any(h.damage for h in self.heads)
 
     @property
     def current(self) -> Version | None:
-        """The result that counts: the latest head, unless the heads disagree (then none until the TD decides)."""
-        if not self.heads or self.conflict:
+        """The result that counts: the latest head, unless the heads disagree or one is damaged (then none until the
+        TD decides)."""
+        if not self.heads or self.conflict or self.damaged:
             return None
         return self.heads[-1]
 
@@ -116,11 +128,13 @@ FROM result r LEFT JOIN frame f ON f.id = r.frame
 
 
 # Version's fields that come straight from a column of _SELECT, in the same order.
-_COLUMNS = tuple(f.name for f in fields(Version) if f.name != "supersedes")
+_COLUMNS = tuple(f.name for f in fields(Version) if f.name not in ("supersedes", "damage"))
+_SLOT_NUMBERS = ("table", "round", "board")
 
 
 def load_versions(conn: sqlite3.Connection, slot: Slot | None = None, section: str | None = None) -> list[Version]:
-    """Every version (of one slot, of one section, or of the event), in the order they were stored."""
+    """Every version (of one slot, of one section, or of the event), in the order they were stored, each checked
+    as it is read (row_check): a damaged one is marked, never trusted."""
     if slot is not None:
         where, params = "WHERE r.section = ? AND r.table_no = ? AND r.round = ? AND r.board = ?", tuple(slot)
     elif section is not None:
@@ -128,14 +142,48 @@ def load_versions(conn: sqlite3.Connection, slot: Slot | None = None, section: s
     else:
         where, params = "", ()
     rows = conn.execute(f"{_SELECT} {where} ORDER BY r.id", params).fetchall()
-    return [_version(row) for row in rows]
+    if not rows:
+        return []
+    seats = movement_seats(conn, section if slot is None else slot.section)
+    return [_version(row, seats) for row in rows]
 
 
-def _version(row: Any) -> Version:
-    """A Version from a row of _SELECT (its columns are Version's fields in order)."""
-    supersedes = row[-1]
-    ids = tuple(sorted(int(x) for x in str(supersedes).split(","))) if supersedes is not None else ()
-    return Version(**{name: row[i] for i, name in enumerate(_COLUMNS)}, supersedes=ids)
+def movement_seats(conn: sqlite3.Connection, section: str | None = None) -> dict[tuple[str, int, int], Seat]:
+    """(section, table, round) -> the movement's (NS pair, EW pair, boards), which a stored result must match."""
+    boards: dict[tuple[str, int, int], set[int]] = {}
+    for sec, table, round_, board in conn.execute(
+            "SELECT section, table_no, round, board FROM encounter_board WHERE ?1 IS NULL OR section = ?1", (section,)):
+        boards.setdefault((sec, table, round_), set()).add(board)
+    rows = conn.execute("SELECT section, table_no, round, ns_pair, ew_pair FROM encounter "
+                        "WHERE ?1 IS NULL OR section = ?1", (section,))
+    return {(sec, table, round_): (ns, ew, frozenset(boards.get((sec, table, round_), ())))
+            for sec, table, round_, ns, ew in rows}
+
+
+def _version(row: Any, seats: Mapping[tuple[str, int, int], Seat]) -> Version:
+    """A Version from a row of _SELECT (its columns are Version's fields in order), checked by row_check."""
+    values = {name: row[i] for i, name in enumerate(_COLUMNS)}
+    ids, history = _superseded(row[-1])
+    problem = history or damage(values, seats)
+    if not problem:
+        return Version(**values, supersedes=ids)
+    # Shown, never scored: every field as plain text or a number, so that any report can print it.
+    shown: dict[str, Any] = {name: value if value is None or type(value) in (str, int) else ascii(value)
+                             for name, value in values.items()}
+    shown.update({name: values[name] if type(values[name]) is int else 0 for name in ("id", *_SLOT_NUMBERS)})
+    shown["section"] = values["section"] if type(values["section"]) is str else ascii(values["section"])
+    shown["kind"] = "damaged"
+    return Version(**shown, supersedes=ids, damage=problem)
+
+
+def _superseded(text: object) -> tuple[tuple[int, ...], str]:
+    """The ids a version replaces (result_supersedes, as group_concat joins them), and what is wrong with them."""
+    if text is None:
+        return (), ""
+    parts = str(text).split(",")
+    if not all(p.isdecimal() and len(p) < 19 for p in parts):
+        return (), f"its history (the versions it replaces) is unreadable: {ascii(text)[:40]}"
+    return tuple(sorted(int(p) for p in parts)), ""
 
 
 def slot_states(versions: Sequence[Version]) -> dict[Slot, SlotState]:

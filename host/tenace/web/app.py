@@ -130,7 +130,7 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
     ]
     if director is not None:
         routes += console_routes(path, director)
-    routes += spare_routes(spare if spare is not None else SpareLink())
+    routes += spare_routes(spare if spare is not None else SpareLink(), event=path.name)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes
     return app

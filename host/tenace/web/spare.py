@@ -120,8 +120,9 @@ def same_origin(socket: WebSocket) -> bool:
     return origin is None or urlsplit(origin).netloc == socket.headers.get("host", "")
 
 
-def spare_routes(link: SpareLink, npm_root: Path = NPM_ROOT) -> list[BaseRoute]:
-    """The spare terminal's routes, all under /spare: the page, its script, the port's files, the firmware, the link."""
+def spare_routes(link: SpareLink, npm_root: Path = NPM_ROOT, event: str = "EVENT") -> list[BaseRoute]:
+    """The spare terminal's routes, all under /spare: the page, its script, the port's files, the firmware, the link.
+    `event`: the event file as the director names it in `tenace event seat`, which the page explains."""
     env = templates()
     bundle: list[bytes] = []  # made at the first page that asks for it, then kept
 
@@ -133,7 +134,7 @@ def spare_routes(link: SpareLink, npm_root: Path = NPM_ROOT) -> list[BaseRoute]:
         elif not link.collecting:
             problem = ("The spare terminal talks to the collector, which this tenace serve does not run: start it "
                        "with the base station's --serial (or --listen-radio for the simulator).")
-        html = env.get_template("spare.html").render(problem=problem)
+        html = env.get_template("spare.html").render(problem=problem, event=event)
         return HTMLResponse(html, 503 if problem else 200, headers=NO_STORE)
 
     async def script(request: Request) -> Response:

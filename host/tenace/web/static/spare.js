@@ -140,6 +140,8 @@ async function start() {
     return;
   }
   body.dataset.terminal = String(saved.id);
+  // The page's help names this terminal in the director's `tenace event seat` command.
+  for (const el of document.querySelectorAll(".terminal-id")) el.textContent = String(saved.id);
   body.dataset.readyMs = String(Math.round(performance.now() - t0));
 
   function persist() {

@@ -1,7 +1,8 @@
 """Terminals and a collector on a simulated radio channel with a simulated clock: for tests and the link benchmark.
 
 Each SimulatedTerminal is a tenace_wire TerminalSession that pairs (HELLO, PAIR_OFFER, the keyed code),
-signs in and keeps what the host sends it; the Channel drops frames at random and counts the bytes on air.
+signs in and keeps what the host sends it; the Channel drops frames at random (the one fault model's loss,
+tenace.simulation.faults) and counts the bytes on air.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tenace.collector.collector import Collector
+from tenace.simulation import faults
 from tenace_wire.control import Ack, PairOffer, SignInAnswer
 from tenace_wire.director_messages import RoundPlan
 from tenace_wire.errors import WireError
@@ -46,7 +48,7 @@ class Channel:
             else:
                 self.bytes_down += len(frame)
                 self.frames_down += 1
-            if self.loss <= 0 or self.rng.random() >= self.loss:
+            if not faults.lost(self.loss, self.rng):
                 kept.append(frame)
         return kept
 

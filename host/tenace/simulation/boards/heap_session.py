@@ -7,7 +7,7 @@ and the rules package. The link and the wire stack are measured with the real co
 tests/terminal/wire_session_check.py. Run by
 tools/bench_heap.py and tests/test_terminal_on_micropython.py under the MicroPython unix port:
     TENACE_JOURNAL_DIR=j micropython -X heapsize=64k -m heap_session
-with MICROPYPATH the compiled firmware and tools/sim, and j an empty folder for the journal. The callers
+with MICROPYPATH the compiled firmware and this program, and j an empty folder for the journal. The callers
 give a path of the same length on every machine: a path is heap, and the smallest heap must not vary.
 Prints "heap in use after the imports: N bytes" (the code: on a device the packages are frozen into flash
 and this costs no heap), "peak heap in use: N bytes" (code and data), "errors caught by the app: N" (must
@@ -77,6 +77,8 @@ def main():
     gc.collect()
     code = gc.mem_alloc()
     storage = os.getenv("TENACE_JOURNAL_DIR")  # an empty folder of its own, made by the caller
+    if storage is None:
+        raise SystemExit("heap_session: TENACE_JOURNAL_DIR names an empty folder for the journal")
     devices = LeanDevices()
     display = TextGrid()
     app = App(devices, display, devices, devices, storage, devices)

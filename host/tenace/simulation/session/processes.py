@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tenace.errors import UsageError
 from tenace.firmware_build import SIM_DIR
-from tenace.terminal_sim.process import micropython
+from tenace.simulation.terminal.process import micropython
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class CollectorProcess:
 
 
 class TerminalGroup:
-    """One MicroPython process running the terminals of some tables (host/tenace/micropython/radio_terminal.py)."""
+    """One MicroPython process running the terminals of some tables (simulation/boards/radio_terminal.py)."""
 
     def __init__(self, tables: list[tuple[int, str, int]]) -> None:
         self.tables = tables  # (terminal id, section, table)

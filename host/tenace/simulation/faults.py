@@ -1,4 +1,8 @@
-"""What the virtual radio does to a frame in flight: loss, corruption, duplication, reordering, delay, forgery."""
+"""The one fault model of a frame in flight: loss, corruption, duplication, reordering, delay, forgery.
+
+The virtual radio of `tenace sim` (radio.py) draws every fault; the loopback of the tests and benchmarks
+(loopback.py), stepped by a simulated clock, draws loss alone.
+"""
 
 from __future__ import annotations
 
@@ -41,7 +45,7 @@ class Channel:
     def transmit(self, frame: bytes) -> list[tuple[float, bytes]]:
         """The copies that arrive: (seconds from now, bytes)."""
         rates, rng = self.rates, self.rng
-        if rng.random() < rates.loss:
+        if lost(rates.loss, rng):
             return []
         if rng.random() < rates.corrupt:
             frame = flip_bit(frame, rng)
@@ -62,6 +66,12 @@ class Channel:
         body = bytearray(frame[:-2])
         body[5 + self.rng.randrange(len(frame) - 15 or 1)] ^= 1 + self.rng.randrange(255)
         return bytes(body) + crc16(body).to_bytes(2, "big")
+
+
+def lost(loss: float, rng: random.Random) -> bool:
+    """Whether a frame is lost, at probability `loss`: a draw only where frames can be lost, so that a lossless
+    channel leaves the random stream it shares (the loopback's, with its terminals) as it was."""
+    return loss > 0 and rng.random() < loss
 
 
 def flip_bit(frame: bytes, rng: random.Random) -> bytes:

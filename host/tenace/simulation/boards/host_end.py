@@ -1,6 +1,6 @@
 """The simulated terminal's other end: its radio in memory, and the real collector behind it.
 
-Under CPython (pytest) the collector runs in this process (tenace.terminal_sim.table_host); under the
+Under CPython (pytest) the collector runs in this process (tenace.simulation.terminal.table_host); under the
 MicroPython unix port it runs in the CPython process that started this one, reached by a line protocol
 on the loopback port named by TENACE_HOST_PORT. Either way the terminal's frames are the real ones.
 """
@@ -32,7 +32,7 @@ class Radio:
         return self.loss > 0 and self.bits.getrandbits(16) < self.loss * 65536
 
     def send(self, frame):
-        if self.up and not (self.losing and peek_header(frame)[2] in self.losing) and not self.lost():
+        if self.up and not (self.losing and peek_header(frame)[2] in self.losing) and not self.lost():  # pyright: ignore[reportOptionalSubscript]
             self.to_host.append(bytes(frame))
 
     def deliver(self, frames):
@@ -63,6 +63,11 @@ def _by_number(answer):
 
 class Questions:
     """What the tests ask the host: read from its event file."""
+
+    def ask(self, name, *args):
+        """The host's answer to the question `name`, with `args` (LocalHost: in this process; RemoteHost: over
+        its TCP port)."""
+        raise NotImplementedError
 
     def result(self, round_, board):
         """The summary of what arrived last for `board` of round `round_` ("played v0 4S N 11 HK +450"), or None."""
@@ -113,7 +118,8 @@ class LocalHost(Questions):
         import tempfile
         from pathlib import Path
 
-        from tenace.terminal_sim.table_host import HostOptions, TableHost
+        # CPython only, with tenace installed: pyright checks these programs against the unix port's stubs.
+        from tenace.simulation.terminal.table_host import HostOptions, TableHost  # pyright: ignore[reportMissingImports]
 
         self._remove = shutil.rmtree
         self.folder = tempfile.mkdtemp(prefix="tenace-host-")
@@ -134,14 +140,16 @@ class LocalHost(Questions):
 
 
 class RemoteHost(Questions):
-    """A TableHost in the CPython process listening on TENACE_HOST_PORT (tenace.terminal_sim.table_host.serve)."""
+    """A TableHost in the CPython process listening on TENACE_HOST_PORT (tenace.simulation.terminal.table_host's
+    serve)."""
 
     def __init__(self, options):
         import socket
 
         port = os.getenv("TENACE_HOST_PORT")
         if not port:
-            raise OSError("TENACE_HOST_PORT is not set: start the table host first (tenace.terminal_sim.table_host)")
+            raise OSError("TENACE_HOST_PORT is not set: start the table host first"
+                          " (tenace.simulation.terminal.table_host)")
         self.sock = socket.socket()
         self.sock.connect(socket.getaddrinfo("127.0.0.1", int(port))[0][-1])
         # TCP_NODELAY (Linux: level 6, option 1): an exchange is written in small pieces, each to go at once.
@@ -210,9 +218,10 @@ class RemoteHost(Questions):
 
 
 def connect(options):
-    """The host for a simulated terminal: options as tenace.terminal_sim.table_host.HostOptions.from_json reads."""
+    """The host for a simulated terminal: options as HostOptions.from_json reads them
+    (tenace.simulation.terminal.table_host)."""
     try:
-        import tenace.terminal_sim.table_host  # noqa: F401  (CPython with tenace installed)
+        import tenace.simulation.terminal.table_host  # noqa: F401  # pyright: ignore[reportMissingImports]  (CPython)
     except ImportError:
         return RemoteHost(options)
     return LocalHost(options)

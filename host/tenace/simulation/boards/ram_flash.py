@@ -74,10 +74,11 @@ def mount(device=None):
 
     if device is None:
         device = RamBlockDevice()
-        vfs.VfsLfs2.mkfs(device)
+        # The stubs' AbstractBlockDev is a class, not a protocol: readblocks, writeblocks and ioctl make one.
+        vfs.VfsLfs2.mkfs(device)  # pyright: ignore[reportArgumentType]
     _mounted[0] += 1
     path = "/flash%d" % _mounted[0]
-    vfs.mount(vfs.VfsLfs2(device), path)
+    vfs.mount(vfs.VfsLfs2(device), path)  # pyright: ignore[reportArgumentType]
     return path
 
 

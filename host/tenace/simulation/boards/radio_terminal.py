@@ -1,6 +1,6 @@
 """The simulator's terminal process on the MicroPython unix port: real terminal apps, scripted players, a TCP radio.
 
-Started by `tenace sim` (host/tenace/sim), with MICROPYPATH=<mpy-cross'd firmware>:host/tenace/micropython:
+Started by `tenace sim` (tenace.simulation.session), with MICROPYPATH=<mpy-cross'd firmware>:<this folder>:
     micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:A3,ID:B1...
 Each terminal is the real App (firmware/tenace_terminal) with a WireLink over its own TCP connection
 to the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed by
@@ -14,10 +14,11 @@ radio goes.
 
 import os
 import select
-import socket
 import sys
 import time
 
+from accepted_log import log_accepted, read_logged
+from radio_socket import PolledSocket
 from scripted_player import Player
 from sim_devices import FixedBattery, ScriptedKeypad
 from tenace_radio.uart_transport import StreamTransport
@@ -35,25 +36,6 @@ class Clock:
         return time.ticks_ms()
 
 
-class PolledSocket:
-    """A TCP connection to the virtual radio as the reader StreamTransport takes (any(), read(n) without waiting)."""
-
-    def __init__(self, port):
-        self.sock = socket.socket()
-        self.sock.connect(socket.getaddrinfo("127.0.0.1", port)[0][-1])
-        self.poller = select.poll()
-        self.poller.register(self.sock, select.POLLIN)
-
-    def any(self):
-        return 1 if self.poller.poll(0) else 0
-
-    def read(self, n):
-        data = self.sock.recv(n)
-        if not data:
-            raise SystemExit("radio_terminal: the radio closed the connection")
-        return data
-
-
 class Table:
     """One terminal: its app, its players, and the log of what the table accepted."""
 
@@ -67,7 +49,7 @@ class Table:
             os.mkdir(storage)
         except OSError:
             pass  # a restarted process: the journal is there
-        self.radio = PolledSocket(int(opts["port"]))
+        self.radio = PolledSocket(int(opts["port"]), "radio_terminal")
         # The SLIP stream transport of a terminal wired by serial: the radio's socket is its stream.
         self.transport = StreamTransport(self.radio, self.radio.sock)
         self.keypad = ScriptedKeypad()
@@ -75,14 +57,7 @@ class Table:
         self.app = App(self.keypad, TextGrid(), clock, link, storage, FixedBattery(), "T%d" % terminal)
         self.player = Player(self.app, self.keypad, table, opts["code"], self.seed, section)
         self.log_path = storage + "/accepted.txt"
-        self.logged = set()
-        try:
-            with open(self.log_path) as f:
-                for line in f:
-                    words = line.split()
-                    self.logged.add((int(words[0]), int(words[1])))
-        except OSError:
-            pass
+        self.logged = read_logged(self.log_path)
         self.next_key = 0
         self.done = False
 
@@ -98,21 +73,7 @@ class Table:
         return busy
 
     def _log_accepted(self):
-        app = self.app
-        plan = app.plan
-        if plan is None:
-            return
-        for board, record in app.results.items():
-            key = (plan["round"], board)
-            if key in self.logged or record.get("kind") not in ("played", "passed_out"):
-                continue
-            self.logged.add(key)
-            if record["kind"] == "played":
-                line = "%s %s %d %+d" % (record["contract"], record["declarer"], record["tricks"], record["score"])
-            else:
-                line = "Pass 0"
-            with open(self.log_path, "a") as f:
-                f.write("%d %d %s\n" % (key[0], board, line))
+        log_accepted(self.app, self.logged, self.log_path)
 
 
 class Hold:

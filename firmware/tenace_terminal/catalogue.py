@@ -8,11 +8,7 @@ some 5 KB of a terminal's few tens.
 
 from array import array
 
-try:
-    from micropython import const
-except ImportError:  # CPython on the host: const is only a compile-time hint
-    def const(__value: int) -> int:  # "__" makes it positional-only, as in the stub
-        return __value
+from micropython import const
 
 _RTL = ("he",)
 _SLOTS = const(256)  # index slots: room for the ~150 keys with few collisions

@@ -16,7 +16,7 @@ AssertionError from the key or message that caused it, unless the Simulator was 
 (an interactive run).
 
 Run it directly to print the screens of a key script:
-    python3 host/tenace/micropython/session_runner.py 3 OK OK 4 S N K H + 1 OK
+    python3 host/tenace/simulation/boards/session_runner.py 3 OK OK 4 S N K H + 1 OK
 """
 
 # The app first: its message index is made while the heap is still empty and in one piece.
@@ -127,7 +127,7 @@ class Simulator:
 
     def step(self, ms):
         self.exchange()
-        busy = self.app.step()
+        busy = self.app.step()  # pyright: ignore[reportOptionalMemberAccess]  (None only after close())
         self.check()
         self.clock.advance(ms)
         return busy
@@ -138,7 +138,7 @@ class Simulator:
         for _ in range(_SETTLE_LIMIT):
             busy = self.step(_STEP_MS)
             if not busy and not radio.to_host and not radio.to_terminal and not self._host_spoke \
-                    and not self.link.inbox:
+                    and not self.link.inbox:  # pyright: ignore[reportOptionalMemberAccess]
                 return
         raise RuntimeError("the terminal never went idle")
 

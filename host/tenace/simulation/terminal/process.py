@@ -9,8 +9,8 @@ from pathlib import Path
 
 from tenace.errors import UsageError
 from tenace.firmware_build import FIRMWARE, SIM_DIR, toolchain
-from tenace.terminal_sim.screen import FRAME_BYTES
-from tenace.terminal_sim.table_host import serve
+from tenace.simulation.terminal.screen import FRAME_BYTES
+from tenace.simulation.terminal.table_host import serve
 
 ENTRY = SIM_DIR / "terminal_main.py"
 # The app is compiled from source on the simulated terminal, which a device (running .mpy) does not need.
@@ -52,7 +52,7 @@ class Event:
 
 
 class TerminalProcess:
-    """Runs tenace/micropython/terminal_main.py under MicroPython; send() keys, events() frames and key requests."""
+    """Runs simulation/boards/terminal_main.py under MicroPython; send() keys, events() frames and key requests."""
 
     def __init__(self, options: Options = Options()) -> None:
         if options.lang not in LANGUAGES:

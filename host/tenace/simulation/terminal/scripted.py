@@ -11,14 +11,14 @@ from pathlib import Path
 from tenace import crash_report
 from tenace.errors import Failure, UsageError
 from tenace.firmware_build import FIRMWARE
-from tenace.terminal_sim.process import Options, TerminalProcess
-from tenace.terminal_sim.screen import ScreenText, screen_text, write_png
+from tenace.simulation.terminal.process import Options, TerminalProcess
+from tenace.simulation.terminal.screen import ScreenText, screen_text, write_png
 
 MAX_WAIT_MS = 3_600_000  # an hour of the terminal's time: more is a typing mistake
 
 # "[name]" in a script names the screen shown at that point (written as name.png and name.txt too).
 _NAME = re.compile(r"^\[([A-Za-z0-9_.-]+)\]$")
-# The simulator's own commands (host/tenace/micropython/terminal_main.py); "!wait" takes milliseconds after it.
+# The simulator's own commands (host/tenace/simulation/boards/terminal_main.py); "!wait" takes milliseconds after it.
 COMMANDS = ("!reboot", "!offline", "!online", "!wait")
 _KEY_LIST = ("1-9 0 C D H S NT X PASS N E S W A K Q J T + - = OK BACK MENU UP DOWN, "
              "!reboot, !wait MS, !offline, !online, [name]")

@@ -1,7 +1,7 @@
 """The terminal app on the MicroPython unix port, pixel for pixel: keys in on stdin, SSD1306 frames out on stdout.
 
-Started by `tenace terminal` (host/tenace/terminal_sim/process.py), with MICROPYPATH=firmware:host/tenace/micropython
-and TENACE_HOST_PORT the loopback port of the collector it serves (tenace/terminal_sim/table_host.py):
+Started by `tenace terminal` (tenace.simulation.terminal.process), with MICROPYPATH=firmware:<this folder>
+and TENACE_HOST_PORT the loopback port of the collector it serves (tenace.simulation.terminal.table_host):
     micropython terminal_main.py [lang=he] [storage=/tmp/dir] [rounds=3] [boards=3] [deals=1] [traveller=1]
 
 The line protocol on stdout, one message per line:
@@ -21,7 +21,7 @@ from binascii import hexlify
 
 import framebuf
 from session_runner import Simulator
-from tenace_terminal import messages
+from tenace_terminal import catalogue
 from tenace_terminal.text_display import TextDisplay
 
 _W = 128
@@ -43,17 +43,19 @@ class FrameDevice(framebuf.FrameBuffer):
         # In slices: a device-sized heap has no 4 KB in one piece to spare for the whole frame's hex.
         view = memoryview(self.buffer)
         for start in range(0, len(self.buffer), 128):
-            out.write(hexlify(view[start:start + 128]).decode())
+            # hexlify takes any buffer (the stubs say bytes): a slice of the view, not a copy.
+            out.write(hexlify(view[start:start + 128]).decode())  # pyright: ignore[reportArgumentType]
         out.write("\n")
 
 
 class PixelSimulator(Simulator):
     """The headless simulator (link, collector, clock), with the real display."""
 
-    def new_display(self):
+    # Pixels in place of text lines, and press() returns no text: the screen went out on show().
+    def new_display(self):  # pyright: ignore[reportIncompatibleMethodOverride]
         return TextDisplay(FrameDevice())
 
-    def press(self, key):
+    def press(self, key):  # pyright: ignore[reportIncompatibleMethodOverride]
         # The pixels are the screen here: they went out on show(); there is no text to return.
         self.keypad.push(key)
         self.keys_pressed += 1
@@ -72,7 +74,7 @@ def options(argv):
 
 def main(argv):
     opts = options(argv)
-    messages.set_language(opts["lang"])
+    catalogue.set_language(opts["lang"])
     settings = {"traveller": opts["traveller"] == "1", "language": opts["lang"]}
     if opts["deals"] == "1":
         settings["lead"] = "warn"  # hand records go to the terminals that check the lead

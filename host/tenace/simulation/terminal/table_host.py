@@ -1,6 +1,6 @@
 """The real collector for a simulated terminal: a fresh event file, its settings and deals, frames on a given clock.
 
-The terminal simulator (host/tenace/micropython/session_runner.py) hands it the frames its terminal put on
+The terminal simulator (host/tenace/simulation/boards/session_runner.py) hands it the frames its terminal put on
 the air and takes back what the collector broadcasts, at the simulator's own time, so a scripted session is
 the same on every run. Under CPython it is called in-process; under MicroPython through `serve` (a line
 protocol on a loopback TCP port). What the tests ask afterwards (what was stored, how many duplicates) is

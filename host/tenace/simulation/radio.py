@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from tenace.sim.faults import Channel, FaultRates
+from tenace.simulation.faults import Channel, FaultRates
 from tenace_wire import slip
 from tenace_wire.frame import frame_terminal
 

@@ -16,8 +16,8 @@ from typing import TextIO
 
 from tenace.errors import UsageError
 from tenace.firmware_build import FIRMWARE
-from tenace.terminal_sim.process import Event, Options, TerminalProcess
-from tenace.terminal_sim.screen import HEIGHT, WIDTH, half_blocks
+from tenace.simulation.terminal.process import Event, Options, TerminalProcess
+from tenace.simulation.terminal.screen import HEIGHT, WIDTH, half_blocks
 
 # Laptop key -> keypad key (tenace_terminal.keypad_layout). Lower-case n is NT: upper-case N is North.
 KEYMAP: dict[str, str] = {d: d for d in "0123456789+-="}

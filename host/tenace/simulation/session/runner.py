@@ -16,11 +16,19 @@ from tenace.collector.link_key import link_key
 from tenace.errors import Failure, UsageError
 from tenace.firmware_build import build_firmware
 from tenace.movement import Movement, howell, mitchell, teams
-from tenace.sim.event_setup import create_simulated_event
-from tenace.sim.faults import FaultRates
-from tenace.sim.outcome import HOWELL_SECTION, SECTION, TEAMS_SECTION, Comparison, Seats, compare, read_accepted
-from tenace.sim.processes import CollectorProcess, TerminalGroup
-from tenace.sim.radio import AirStats, VirtualRadio
+from tenace.simulation.faults import FaultRates
+from tenace.simulation.radio import AirStats, VirtualRadio
+from tenace.simulation.session.event_setup import create_simulated_event
+from tenace.simulation.session.outcome import (
+    HOWELL_SECTION,
+    SECTION,
+    TEAMS_SECTION,
+    Comparison,
+    Seats,
+    compare,
+    read_accepted,
+)
+from tenace.simulation.session.processes import CollectorProcess, TerminalGroup
 from tenace.store import EntryError, connect, current_results
 from tenace.store.encounters import slot_count
 from tenace.store.movement_changes import set_presence
