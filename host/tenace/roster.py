@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from dataclasses import dataclass
 
-from tenace.store.names import MAX_NUMBER, Member
+from tenace.store.names import MAX_NUMBER, Member, plain
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,10 @@ def read_roster(text: str) -> tuple[list[Member], list[Skipped]]:
     skipped: list[Skipped] = []
     seen: dict[int, int] = {}
     reader = csv.reader(io.StringIO(text), dialect)
+    end = 0
     for row in reader:
-        line = reader.line_num
-        cells = [c.strip() for c in row]
+        line, end = end + 1, reader.line_num  # a row's first line: a quoted cell may run over several
+        cells = [unicodedata.normalize("NFC", c.strip()) for c in row]
         if not any(cells):
             continue
         if not cells[0].isdigit():
@@ -46,6 +48,9 @@ def read_roster(text: str) -> tuple[list[Member], list[Skipped]]:
             skipped.append(Skipped(line, f"player {number} has no name"))
         elif len(name) > 80 or (club_id is not None and len(club_id) > 40):
             skipped.append(Skipped(line, f"player {number}: a name is at most 80 characters, a club id 40"))
+        elif not plain(name) or (club_id is not None and not plain(club_id)):
+            skipped.append(Skipped(line, f"player {number}: a name or club id holds a line break or a control "
+                                         "character"))
         elif number in seen:
             skipped.append(Skipped(line, f"player {number} again (line {seen[number]} is kept)"))
         else:

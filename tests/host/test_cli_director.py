@@ -42,7 +42,8 @@ def test_each_action_is_recorded_with_who_when_and_why(event: Path, capsys: pyte
         (["correct", db, "--table", "4", "--board", "7", "--contract", "4S", "--by", "N", "--tricks", "=",
           "--why", "wrong declarer", *TD], "correct: section A table 4 round 1 board 7: v2 replaces v1: 4S= by N"),
         (["erase", db, "--table", "4", "--board", "8", "--why", "wrong table", *TD], "v2 replaces v1: erased"),
-        (["finish", db, *TD], "finish: results published; correction period 30 minutes"),
+        # Board 8 at table 4 is erased, so missing: finishing needs --force, and says so in the log.
+        (["finish", db, "--force", *TD], "finish: results published; correction period 30 minutes"),
     ]
     for args, says in steps:
         code, out, err = tenace(capsys, *args)
@@ -56,7 +57,8 @@ def test_each_action_is_recorded_with_who_when_and_why(event: Path, capsys: pyte
     log = director_log(conn)
     assert [e.action for e in log] == ["resolve", "adjust", "adjust", "adjust", "adjust", "penalty", "correct",
                                        "erase", "finish"]
-    assert all(e.who == "TD Ana" and e.at and e.why and not e.forced for e in log)
+    assert all(e.who == "TD Ana" and e.at and e.why and not e.forced for e in log[:-1])
+    assert log[-1].forced and log[-1].detail.endswith("; forced with 1 result missing")
     assert publication(conn) is not None
     conn.close()
 
@@ -133,7 +135,11 @@ def test_the_penalty_comes_off_the_ranking(event: Path, capsys: pytest.CaptureFi
     (["resolve", "--table", "1", "--board", "1", "--keep", "v7", "--why", "x"], "--keep v7: no such result"),
     (["resolve", "--keep", "999", "--why", "x"], "there is no result with id 999"),
     (["resolve", "--table", "1", "--board", "1", "--why", "x"], "give --keep"),
-    (["finish", "--who", "TD"], "1 conflict still stand"),
+    (["finish", "--who", "TD"], "1 conflict still stands (resolve them first): --force publishes anyway"),
+    (["adjust", "--table", "2", "--board", "3", "--assigned", "+7777", "--why", "x"],
+     "--assigned '+7777': not a possible score: no contract scores more than 7600 either way"),
+    (["adjust", "--table", "2", "--board", "3", "--weighted", "0.5:+420,0.5:-9000", "--why", "x"],
+     "--weighted '0.5:+420,0.5:-9000': not a possible score"),
     (["finish", "--correction-minutes", "-5"], "--correction-minutes is 0 to 10080, not -5"),
 ])
 def test_wrong_input_is_one_line_exit_2_and_nothing_recorded(event: Path, capsys: pytest.CaptureFixture[str],
@@ -155,3 +161,69 @@ def test_every_command_has_help_and_a_missing_why_is_one_line_from_a_shell(event
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == "tenace erase: --why is required: say why (it is logged with who and when)\n"
+
+
+def test_finishing_with_results_missing_names_them_and_needs_force(event: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(event)
+    assert tenace(capsys, "resolve", db, "--table", "1", "--board", "1", "--keep", "v1", "--why", "x")[0] == 0
+    assert tenace(capsys, "erase", db, "--table", "4", "--board", "8", "--why", "wrong table")[0] == 0
+    before = snapshot(event)
+    code, out, err = tenace(capsys, "finish", db, *TD)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "1 result missing (tenace problems lists them): section A table 4 board 8 (erased): --force" in err, err
+    assert snapshot(event) == before and publication(connect(event)) is None
+    code, out, err = tenace(capsys, "finish", db, "--force", *TD)
+    assert code == 0 and "forced with 1 result missing" in out and "FORCED" in out, out
+    assert director_log(connect(event))[-1].forced
+
+
+def test_finishing_an_empty_session_lists_the_first_missing_results(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from tenace.movement import mitchell
+    from tenace.store import create_event
+    create_event(tmp_path / "empty.sqlite", name="Club", date="2024-05-14", sections={"A": mitchell(4, 2)}).close()
+    code, _, err = tenace(capsys, "finish", str(tmp_path / "empty.sqlite"), *TD)
+    assert code == 2
+    assert ("24 results missing (tenace problems lists them): section A table 1 board 1, table 1 board 2, "
+            "table 2 board 3 and 21 more") in err, err
+    assert publication(connect(tmp_path / "empty.sqlite")) is None
+
+
+def test_erasing_an_erased_result_is_refused(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(event)
+    assert tenace(capsys, "erase", db, "--table", "4", "--board", "8", "--why", "wrong table", *TD)[0] == 0
+    before = snapshot(event)
+    code, out, err = tenace(capsys, "erase", db, "--table", "4", "--board", "8", "--why", "again", *TD)
+    assert code == 2 and out == ""
+    assert err.startswith("tenace erase: section A table 4 round 1 board 8 is erased already (v2, by TD Ana at ")
+    assert err.rstrip().endswith("nothing to erase"), err
+    assert snapshot(event) == before
+
+
+def test_one_minute_is_singular(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tenace(capsys, "resolve", str(event), "--table", "1", "--board", "1", "--keep", "v1", "--why", "x")[0] == 0
+    code, out, err = tenace(capsys, "finish", str(event), "--correction-minutes", "1", *TD)
+    assert code == 0 and "correction period 1 minute, until" in out, (out, err)
+
+
+def test_a_corrected_lead_is_checked_against_the_hand_record(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tenace.store.hand_records import keep_hand_record
+    conn = connect(event)
+    # North holds the spades, East the hearts, South the diamonds, West the clubs.
+    keep_hand_record(conn, "A", 5, "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    conn.close()
+    db = str(event)
+    where = ("--table", "3", "--board", "5", "--contract", "4S", "--by", "N", "--tricks", "10", "--why", "x")
+    before = snapshot(event)
+    code, out, err = tenace(capsys, "correct", db, *where, "--lead", "SA")
+    assert (code, out) == (2, "") and err == (
+        "tenace correct: the opening lead SA is not in East's hand (the leader, declarer North's left-hand opponent) "
+        "in board 5's hand record\n"), err
+    code, _, err = tenace(capsys, "correct", db, *where, "--lead", "10C")
+    assert code == 2 and "the opening lead CT is not in East's hand" in err, err
+    assert snapshot(event) == before
+    assert tenace(capsys, "correct", db, *where, "--lead", "HT")[0] == 0
+    # Board 6 has no hand record: any card goes.
+    assert tenace(capsys, "correct", db, "--table", "3", "--board", "6", "--contract", "4S", "--by", "N",
+                  "--tricks", "10", "--lead", "SA", "--why", "x")[0] == 0

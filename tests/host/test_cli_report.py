@@ -217,6 +217,33 @@ def test_the_csv_export_holds_every_sections_ranking_and_travellers(tmp_path: Pa
         assert len(lines) == results and all(line["contract"] and line["ns_mp"] for line in lines)
 
 
+def test_an_existing_pbn_file_or_csv_files_are_not_written_over_without_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db)
+    pbn = tmp_path / "tuesday.pbn"
+    pbn.write_text("225 results, kept", encoding="utf-8")
+    code, out, err = tenace(capsys, "report", str(db), "--pbn", str(pbn))
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert f"--pbn {pbn} is there already: give a new file name, or --force to write over it" in err, err
+    assert pbn.read_text(encoding="utf-8") == "225 results, kept"
+    folder = tmp_path / "web"
+    folder.mkdir()
+    (folder / "A-ranking.csv").write_text("kept", encoding="utf-8")
+    code, out, err = tenace(capsys, "report", str(db), "--csv", str(folder))
+    assert (code, out) == (2, "") and "holds CSV files already (A-ranking.csv)" in err and "--force" in err, err
+    assert (folder / "A-ranking.csv").read_text(encoding="utf-8") == "kept"
+    assert tenace(capsys, "report", str(db), "--pbn", str(pbn), "--csv", str(folder), "--force")[0] == 0
+    assert pbn.read_text(encoding="utf-8").startswith("% PBN 2.1")
+    assert (folder / "A-ranking.csv").read_text(encoding="utf-8").startswith("section,field,rank,")
+    # Standard output is never refused; a folder with other files only is written into.
+    assert tenace(capsys, "report", str(db), "--pbn", "-")[0] == 0
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("x", encoding="utf-8")
+    assert tenace(capsys, "report", str(db), "--csv", str(other))[0] == 0
+
+
 def test_the_chain_head_is_published_with_the_results_and_in_every_export(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.sqlite"

@@ -228,7 +228,7 @@ def test_after_the_director_finishes_the_session_terminals_are_refused(db: sqlit
     t1, t2 = loop.terminals
     first = t1.send(played(1, 1, 1), loop.now)
     settle(loop)
-    finish_session(db, who="TD", why="the evening is over")  # tenace finish, from another process
+    finish_session(db, who="TD", why="the evening is over", force=True)  # tenace finish --force, from elsewhere
     late = t1.send(played(1, 1, 2), loop.now)
     settle(loop)
     assert (t1.acks[first], t1.acks[late]) == (STORED, REFUSED_CLOSED) and stored(db) == 1

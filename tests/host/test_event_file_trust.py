@@ -213,3 +213,13 @@ def test_a_cut_event_file_is_damaged_and_a_text_file_no_event_file(event: Path, 
     text.write_text("not an event\n" * 100)
     code, out, err = tenace(capsys, "check", str(text))
     assert code == 2 and out == "" and "file is not a database" in err and err.count("\n") == 1
+
+
+def test_finishing_with_a_damaged_result_needs_force(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rid = result_id(event, 3, 5)
+    outside(event, f"DROP TRIGGER result_append_only_u; DROP TRIGGER result_chained_u;"
+                   f"UPDATE result SET ns_score = 214 WHERE id = {rid};")
+    code, _, err = tenace(capsys, "finish", str(event))
+    assert code == 2 and "1 damaged result in the event file (tenace check names them; enter them again)" in err
+    code, out, _ = tenace(capsys, "finish", str(event), "--force")
+    assert code == 0 and "forced with 1 damaged result left out" in out

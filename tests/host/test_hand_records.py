@@ -312,3 +312,28 @@ def test_ffb_published_double_dummy_tables_and_par(tmp_path: Path, capsys: pytes
         published = {(row[0], row[1]): int(row[2]) for row in game.tables["OptimumResultTable"].rows}
         assert {(d, s): analysis.tricks[d][s] for d in "NESW" for s in ("C", "D", "H", "S", "NT")} == published, board
         assert analysis.par_score == int(game.tag("OptimumScore").split()[1]), board
+
+
+def test_after_publication_importing_deals_needs_force_and_why_and_is_logged(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tenace.store import director_log
+    file = write(tmp_path, f'[Board "1"]\n[Deal "{SUITS}"]\n\n[Board "2"]\n[Deal "{FFB1}"]\n')
+    # Before publication an import is the event's setup: kept, not logged.
+    assert tenace(capsys, "event", "deals", str(event), str(file), "--no-analysis")[0] == 0
+    assert director_log(connect(event)) == []
+    assert tenace(capsys, "finish", str(event), "--who", "TD Ana")[0] == 0
+    other = write(tmp_path, f'[Board "1"]\n[Deal "{FFB1}"]\n', name="other.pbn")
+    code, out, err = tenace(capsys, "event", "deals", str(event), str(other), "--no-analysis")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "the results were published at" in err and "by TD Ana" in err and "--force imports them" in err, err
+    code, _, err = tenace(capsys, "event", "deals", str(event), str(other), "--no-analysis", "--force")
+    assert code == 2 and "--why is required after publication" in err, err
+    assert hand_records(connect(event), "A")[1].deal == SUITS and len(director_log(connect(event))) == 1
+    code, out, err = tenace(capsys, "event", "deals", str(event), str(other), "--no-analysis", "--force",
+                            "--who", "TD Ana", "--why", "the wrong set was loaded")
+    assert code == 0 and "1 replacing another deal" in out, (out, err)
+    assert hand_records(connect(event), "A")[1].deal == FFB1
+    entry = director_log(connect(event))[-1]
+    assert (entry.action, entry.who, entry.why) == ("correct", "TD Ana", "the wrong set was loaded")
+    assert entry.detail == "section A hand records imported after publication: board 1, replacing board 1"
+    assert entry.result is None and not entry.forced

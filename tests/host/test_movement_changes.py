@@ -149,7 +149,7 @@ def test_wrong_changes_say_what_is_wrong(db: sqlite3.Connection, call, message: 
 
 def test_after_the_correction_period_a_change_needs_force(db: sqlite3.Connection) -> None:
     published = datetime(2024, 5, 14, 22, 0, tzinfo=UTC)
-    finish_session(db, who="Ann", at=published)
+    finish_session(db, who="Ann", at=published, force=True)  # forced: no result is in yet
     later = published + timedelta(hours=1)
     with pytest.raises(LateChange):
         close_table(db, "A", 2, 5, at=later, **SIGN)

@@ -59,7 +59,7 @@ def test_names_from_the_roster_the_table_and_the_director_show_in_the_results(
     roster = tmp_path / "members.csv"
     roster.write_text(ROSTER, encoding="utf-8")
     code, out, err = tenace(capsys, "names", str(event), "--roster", str(roster))
-    assert code == 0 and "roster: 5 members kept, 3 line(s) skipped" in out
+    assert code == 0 and "roster: 5 members kept, 3 lines skipped" in out
     assert f"skipped {roster}:6: the player number '10x' is not a whole number" in err
     code, out, _ = tenace(capsys, "names", str(event), "--pair", "EW 2", "--players", "104", "106", "--who", "TD")
     assert code == 0 and out.strip() == "EW 2: Di Dunn - Ed Eyre"
@@ -94,7 +94,7 @@ def test_names_from_the_roster_the_table_and_the_director_show_in_the_results(
     (["--pair", "NS 1", "--players", "101", "101"], "a pair is two different players"),
     (["--pair", "NS 1", "--players", "0", "5"], "a pair is two different players"),
     (["--roster", "missing.csv"], "--roster missing.csv: cannot read it"),
-    (["--roster", "bad.csv"], "--roster bad.csv: no member read (1 line(s) skipped)"),
+    (["--roster", "bad.csv"], "--roster bad.csv: no member read (1 line skipped)"),
     (["--roster", "binary.csv"], "not UTF-8 text"),
 ])
 def test_wrong_input_is_one_line_and_changes_nothing(event: Path, capsys: pytest.CaptureFixture[str],
@@ -108,3 +108,59 @@ def test_wrong_input_is_one_line_and_changes_nothing(event: Path, capsys: pytest
     assert code == 2 and message in lines[-1] and all(line.startswith("skipped ") for line in lines[:-1]), err
     _, out, _ = tenace(capsys, "names", str(event))
     assert "roster: 0 members" in out and "NS 1: #101 - #102" in out
+
+
+def test_a_player_named_in_two_pairs_is_kept_with_a_warning_naming_both(event: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # NS 1 keyed 101 and 102 at its table; the director now puts 101 in NS 3 too.
+    code, out, err = tenace(capsys, "names", str(event), "--pair", "NS 3", "--players", "101", "117")
+    assert code == 0 and out.strip() == "NS 3: #101 - #117"
+    assert err == ("warning: player 101 is in two pairs: NS 1 and NS 3 (a player plays in one pair: set the other "
+                   "pair's players)\n"), err
+    # Setting NS 1's right players settles it: no warning.
+    code, _, err = tenace(capsys, "names", str(event), "--pair", "NS 1", "--players", "105", "102")
+    assert code == 0 and err == ""
+    code, _, err = tenace(capsys, "names", str(event), "--pair", "EW 4", "--players", "117", "118")
+    assert code == 0 and "player 117 is in two pairs: NS 3 and EW 4" in err, err
+
+
+def test_a_teams_file_with_a_player_in_two_teams_is_kept_with_a_warning(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "cup.sqlite"
+    assert tenace(capsys, "event", "new", str(db), "--name", "Cup", "--date", "2026-11-24", "--movement", "teams",
+                  "--boards-per-round", "4")[0] == 0
+    (tmp_path / "teams.csv").write_text("1,Lions,101,102,103,104\n2,Tigers,201,202,203,101\n", encoding="utf-8")
+    code, out, err = tenace(capsys, "names", str(db), "--teams", str(tmp_path / "teams.csv"))
+    assert code == 0 and out.strip() == "teams: 2 named"
+    assert "warning: player 101 is in two pairs: 1 and 4" in err, err
+
+
+def test_a_roster_line_with_a_line_break_or_a_control_character_is_refused_and_names_are_nfc() -> None:
+    members, skipped = read_roster('208;Ann\n209;"Multi\nLine";X13\n210;\x01control\n211;Zoe\u0301\n'
+                                   '212;"Bob ""the\\\\"""\n')
+    assert [(s.line, s.why) for s in skipped] == [
+        (2, "player 209: a name or club id holds a line break or a control character"),
+        (4, "player 210: a name or club id holds a line break or a control character")]
+    assert [(m.number, m.name) for m in members] == [(208, "Ann"), (211, "Zo\u00e9"), (212, 'Bob "the\\\\"')]
+
+
+def test_names_with_quotes_and_backslashes_go_through_the_pbn_and_come_back(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roster = tmp_path / "roster.csv"
+    roster.write_text('101;"Ann ""Ace"" O\'Neil"\n102;Bob \\ Back\\\n', encoding="utf-8")
+    assert tenace(capsys, "names", str(event), "--roster", str(roster))[0] == 0
+    pbn = tmp_path / "out.pbn"
+    assert tenace(capsys, "report", str(event), "--pbn", str(pbn))[0] == 0
+    assert '"Ann \\"Ace\\" O\'Neil - Bob \\\\ Back\\\\"' in pbn.read_text(encoding="utf-8")
+    code, out, err = tenace(capsys, "score", str(pbn))
+    assert code == 0 and 'Ann "Ace" O\'Neil - Bob \\ Back\\' in out, (out, err)
+
+
+def test_the_store_refuses_a_control_character_in_a_name(event: Path) -> None:
+    from tenace.store import EntryError, connect
+    from tenace.store.names import Member, keep_roster
+    conn = connect(event)
+    with pytest.raises(EntryError, match="player 7: a name or club id holds a line break"):
+        keep_roster(conn, [Member(7, "Two\nLines")])
+    keep_roster(conn, [Member(8, "Zoe\u0301")])
+    assert conn.execute("SELECT name FROM roster WHERE number = 8").fetchone()[0] == "Zo\u00e9"

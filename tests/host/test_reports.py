@@ -171,3 +171,8 @@ def test_a_report_lists_each_pair_once() -> None:
     ns = Pair("1", "NS")
     board = Board(1, (TravellerLine(1, 1, ns, Pair("2", "EW")), TravellerLine(2, 1, ns, Pair("3", "EW"))))
     assert [p.label for p in Report("mp", boards=(board,)).pairs()] == ["NS 1", "EW 2", "EW 3"]
+
+
+def test_the_text_writer_keeps_a_name_to_its_line() -> None:
+    from tenace.reports.text import one_line
+    assert one_line("Multi\nLine\x01\u2028x") == "Multi Line  x"

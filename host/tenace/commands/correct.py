@@ -18,8 +18,10 @@ examples:
 
 The table's result stays in the event file's history; the correction counts at once in
 `tenace results`, marked on the board's traveller, and is listed by `tenace problems` in the
-director's log with who, when and why. --why is required. After the Law 79C correction period
-(tenace finish) corrections are refused unless --force, and the force is logged. A conflict
+director's log with who, when and why. --why is required. When the event file has the board's hand
+record, --lead must be a card the leader (declarer's left-hand opponent) holds, as the terminals
+check. After the Law 79C correction period (tenace finish) corrections are refused unless --force,
+and the force is logged. A conflict
 (two results from the table) is settled with `tenace resolve`; an adjusted score is `tenace adjust`."""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from tenace.commands import event_prompt, event_swiss
@@ -22,6 +23,7 @@ from tenace.store import (
     create_event,
     event_info,
     login_name,
+    publication,
     sign_in,
     terminal_status,
 )
@@ -118,6 +120,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     deals.add_argument("--analyse", action="store_true",
                        help="analyse the deals already kept that have no analysis yet (no FILE needed)")
     deals.add_argument("--no-analysis", action="store_true", help="import only: analyse later with --analyse")
+    deals.add_argument("--force", action="store_true",
+                       help="import after the results were published (tenace finish); logged with --who and --why")
+    deals.add_argument("--who", metavar="NAME", help="who imports them after publication (default: the user)")
+    deals.add_argument("--why", metavar="TEXT", help="why they change after publication (required then: logged)")
     deals.set_defaults(run=run_deals)
 
 
@@ -136,7 +142,9 @@ examples:
 
 A board the event does not play, a board given twice, a malformed or incomplete deal is listed
 (file:line: board: why) and skipped; the others are kept (a board's deal imported again is replaced).
-Exit 2 with one line when nothing could be imported."""
+Exit 2 with one line when nothing could be imported. After the results are published (tenace finish)
+an import changes what was published: it is refused unless --force, with --why, and is then an entry
+of the director's log (a correction, with who and why)."""
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -297,7 +305,7 @@ def run_deals(args: argparse.Namespace) -> int:
     try:
         section = _deal_section(conn, args.section)
         if file is not None:
-            _import_file(conn, section, file)
+            _import_file(conn, section, file, _deals_signature(conn, args), args.force)
         if not args.no_analysis:
             done = analyse_section(conn, section, stream=sys.stderr)
             print(f"double dummy: {len(done)} board{'s' if len(done) != 1 else ''} analysed" if done
@@ -318,16 +326,32 @@ def _deal_section(conn: sqlite3.Connection, wanted: str | None) -> str:
     return str(wanted)
 
 
-def _import_file(conn: sqlite3.Connection, section: str, file: str) -> None:
+def _deals_signature(conn: sqlite3.Connection, args: argparse.Namespace) -> tuple[str, str]:
+    """Who and why for an import after publication, which needs --force and --why; before it, the setup's."""
+    published = publication(conn)
+    if published is None:
+        return args.who or login_name(), args.why or "hand records imported"
+    at = datetime.fromisoformat(published.at).astimezone()
+    if not args.force:
+        raise UsageError(f"the results were published at {at:%H:%M} by {published.who} (tenace finish): hand "
+                         "records imported now change what was published: --force imports them, and it is logged")
+    if args.why is None or not args.why.strip():
+        raise UsageError("--why is required after publication: say why the hand records change (it is logged)")
+    return args.who or login_name(), args.why
+
+
+def _import_file(conn: sqlite3.Connection, section: str, file: str, signed: tuple[str, str], force: bool) -> None:
     name = "<stdin>" if file == "-" else file
     try:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     except OSError as e:
         raise UsageError(f"cannot read {file}: {e.strerror or e}") from None
     try:
-        outcome = import_deals(conn, section, read_deals(data))
+        outcome = import_deals(conn, section, read_deals(data), who=signed[0], why=signed[1], force=force)
     except DealFileError as e:
         raise UsageError(f"{name}: {e}") from None
+    except EntryError as e:
+        raise UsageError(str(e)) from None
     for skip in outcome.skipped:
         print(f"skipped {skip.text(name)}", file=sys.stderr)
     if not outcome.boards:

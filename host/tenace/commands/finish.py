@@ -8,7 +8,8 @@ from tenace.commands.director_options import add_signature, event, signature, us
 from tenace.commands.options import add_event_file
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
-from tenace.store import CORRECTION_MINUTES
+from tenace.errors import UsageError
+from tenace.store import CORRECTION_MINUTES, EntryError
 
 HELP = "close the session and publish its results; the Law 79C correction period starts"
 EPILOG = f"""\
@@ -19,8 +20,10 @@ examples:
 The results are published now (tenace results says so in its title). For the correction period
 ({CORRECTION_MINUTES} minutes unless --correction-minutes says otherwise) the director may still adjust, correct,
 erase and resolve; after it, those commands are refused unless --force, and the force is logged.
-Finishing is refused while conflicts stand (nothing counts on those boards) and when the session is
-already finished; --force finishes anyway (publishing again restarts the period), and is logged."""
+Finishing is refused while conflicts stand (nothing counts on those boards), while results are missing
+(their count and the first few named: tenace problems lists them all) and when the session is already
+finished; --force finishes anyway (publishing again restarts the period), and is logged, with how many
+results were missing."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +43,10 @@ def run(args: argparse.Namespace) -> int:
     except DirectorInputError as e:
         raise usage(e) from None
     with event(args) as conn:
-        line, published = actions.finish(conn, finishing, signed)
+        try:
+            line, published = actions.finish(conn, finishing, signed)
+        except EntryError as e:
+            raise UsageError(f"{e}: --force publishes anyway, and the force is logged") from None
         print(line)
     print(f"after {published.ends.astimezone():%H:%M} changes are refused unless --force (the force is logged)")
     return 0

@@ -20,6 +20,7 @@ from tenace.store.names import (
     keep_roster,
     names_of,
     pair_players,
+    players_in_two_pairs,
     roster,
     set_individual_player,
     set_pair_players,
@@ -38,7 +39,9 @@ examples:
 A pair's players are those the director sets here, else the numbers keyed at its table (tenace collect
 --players optional|required). Their names come from the roster and appear in tenace results and the
 published reports; a number missing from the roster shows as #117. The roster CSV has a member a line:
-number, name, and optionally a club id (comma, semicolon or tab; a header line is passed over).
+number, name, and optionally a club id (comma, semicolon or tab; a header line is passed over; a
+line whose name holds a line break or a control character is left out, named). A player set in two
+pairs of a section is kept with a warning naming both pairs.
 In a team match team 1's pairs are 1 (North-South at home, table 1) and 2 (East-West at table 2),
 team 2's are 3 and 4; a teams file's line is "1,Lions,101,102,103,104": team 1 is the Lions, pair 1
 is players 101 and 102, pair 2 players 103 and 104."""
@@ -80,12 +83,14 @@ def run(args: argparse.Namespace) -> int:
                 teams = read_teams_option(args.teams, "--teams")
                 keep_teams(conn, teams, who=args.who or login_name())
                 print(f"teams: {len(teams)} named")
+                _warn_twice(conn, None)
             elif args.pair is not None:
                 pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], option="--pair")
                 set_pair_players(conn, pair.section, pair.number, pair.field, tuple(args.players),
                                  who=args.who or login_name())
                 members = roster(conn)
                 print(f"{args.pair}: {names_of(args.players, members)}")
+                _warn_twice(conn, set(args.players))
             else:
                 _list(conn)
         except EntryError as e:
@@ -104,10 +109,27 @@ def _import(conn: sqlite3.Connection, source: str) -> None:
     for s in skipped:
         print(f"skipped {source}:{s.line}: {s.why}", file=sys.stderr)
     if not members:
-        raise UsageError(f"--roster {source}: no member read ({len(skipped)} line(s) skipped)")
+        raise UsageError(f"--roster {source}: no member read ({_lines(len(skipped))} skipped)")
     keep_roster(conn, members)
     print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''} kept"
-          + (f", {len(skipped)} line(s) skipped" if skipped else ""))
+          + (f", {_lines(len(skipped))} skipped" if skipped else ""))
+
+
+def _warn_twice(conn: sqlite3.Connection, players: set[int] | None) -> None:
+    """A warning on stderr for each player (of `players`, or any) now in two pairs of a section: kept as said, since
+    the director may be setting the pairs one after the other, but never without a word."""
+    sections = event_info(conn).sections
+    for s in sections:
+        for number, pairs in players_in_two_pairs(conn, s.name).items():
+            if players is None or number in players:
+                prefix = f"{s.name}-" if len(sections) > 1 else ""
+                labels = [prefix + f"{direction} {pair}".strip() for pair, direction in pairs]
+                print(f"warning: player {number} is in two pairs: {' and '.join(labels)} (a player plays in one "
+                      "pair: set the other pair's players)", file=sys.stderr)
+
+
+def _lines(n: int) -> str:
+    return f"{n} line{'' if n == 1 else 's'}"
 
 
 def _list(conn: sqlite3.Connection) -> None:

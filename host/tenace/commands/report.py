@@ -45,10 +45,11 @@ board (board/A/7.html: the traveller, with the hand record, double-dummy table a
 file has them) and a scorecard per pair (pair/A/NS3.html), the same pages as `tenace serve` without
 its live script, in one of the terminal's languages (--lang: en, he, lv, sk, sr; players' names as they
 are). The links are relative: copy the folder to any web host or open index.html from disk.
-A folder that is there and not empty is refused unless --force (its pages are then written over, its
-other files left). An event file holding damaged results (a result changed outside Tenace, or a disk
-fault: tenace check names them) is not published unless --force, which leaves them out and says so.
-Give --pbn, --csv, --html, or several."""
+Nothing is written over without --force: a --pbn file that is there, a --csv folder that holds CSV
+files, an --html folder that is not empty are refused unless --force (the files are then written
+over, other files left); --pbn - (standard output) is never refused. An event file holding damaged
+results (a result changed outside Tenace, or a disk fault: tenace check names them) is not published
+unless --force, which leaves them out and says so. Give --pbn, --csv, --html, or several."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,8 +60,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
     p.add_argument("--html", type=Path, metavar="DIR", help="the folder for the static web site (made if new)")
     p.add_argument("--force", action="store_true",
-                   help="write the --html site into a folder that is not empty; publish although the event file holds "
-                        "damaged results (left out)")
+                   help="write over what is there (a --pbn file, a --csv folder's CSV files, an --html folder's "
+                        "pages); publish although the event file holds damaged results (left out)")
     p.add_argument("--lang", metavar="XX",
                    help=f"the --html site's language: {', '.join(LANGUAGES)} (default {DEFAULT})")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
@@ -82,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
     target = None if args.pbn in (None, "-") else Path(args.pbn)
     if target is not None:
         output_file("--pbn", target, not_same_as=path)
+        if target.exists() and not args.force:
+            raise UsageError(f"--pbn {target} is there already: give a new file name, or --force to write over it")
     if args.csv is not None:
+        csv_folder(args.csv, args.force)
         output_folder("--csv", args.csv)
     if args.html is not None:
         html_folder(args.html, args.force)
@@ -144,6 +148,16 @@ def _match(section: SectionResults, team: int | None) -> MatchResult | None:
     if found is None:
         raise UsageError(f"--match {team}: team {team} plays no match in section {section.section}")
     return found
+
+
+def csv_folder(folder: Path, force: bool) -> None:
+    """UsageError for a --csv folder that already holds CSV files (the sections' files would replace them), unless
+    --force; the folder is made once the event's results are read."""
+    held = sorted(f.name for f in folder.glob("*.csv")) if folder.is_dir() else []
+    if held and not force:
+        shown = ", ".join(held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+        raise UsageError(f"--csv {folder} holds CSV files already ({shown}): give a new or empty folder, or --force "
+                         "to write over them")
 
 
 def html_folder(folder: Path, force: bool) -> None:

@@ -11,8 +11,9 @@ from typing import TextIO
 from tenace.deals.analysis import Job, analyse_in_background
 from tenace.deals.files import FileDeal
 from tenace.deals.progress import Progress
+from tenace.store.director import keep_published_deals
 from tenace.store.encounters import section_boards
-from tenace.store.hand_records import hand_records, keep_analysis, keep_hand_records
+from tenace.store.hand_records import hand_records, keep_analysis
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +42,11 @@ class Imported:
     skipped: tuple[Skipped, ...]
 
 
-def import_deals(conn: sqlite3.Connection, section: str, deals: Sequence[FileDeal]) -> Imported:
+def import_deals(conn: sqlite3.Connection, section: str, deals: Sequence[FileDeal], *, who: str = "director",
+                 why: str = "hand records imported", force: bool = False) -> Imported:
     """Keep the file's whole deals for the section's boards (in one transaction); the others are skipped:
-    malformed or incomplete deals, boards the section does not play, a board given a second time."""
+    malformed or incomplete deals, boards the section does not play, a board given a second time. After the
+    results were published they are refused (EntryError) unless `force`, and logged with `who` and `why`."""
     playing = set(section_boards(conn, section))
     kept = {board: record.deal for board, record in hand_records(conn, section).items()}
     chosen: dict[int, str] = {}
@@ -63,7 +66,7 @@ def import_deals(conn: sqlite3.Connection, section: str, deals: Sequence[FileDea
             chosen[d.board] = d.deal
             first_line[d.board] = d.line
     if chosen:
-        keep_hand_records(conn, section, chosen)
+        keep_published_deals(conn, section, chosen, who=who, why=why, force=force)
     replaced = tuple(sorted(b for b, deal in chosen.items() if b in kept and kept[b] != deal))
     log.info("section %s: kept %d deals, %d skipped", section, len(chosen), len(skipped))
     return Imported(section, tuple(sorted(chosen)), replaced, tuple(skipped))

@@ -24,6 +24,7 @@ from tenace.director.inputs import (
 )
 from tenace.store import login_name
 from tenace.store.director import MAX_CORRECTION_MINUTES
+from tenace.store.validate import MAX_SCORE
 
 
 def signature(who: str | None, why: str | None, force: bool = False, default_why: str | None = None) -> Signature:
@@ -56,7 +57,15 @@ def ns_score(field: str, text: str) -> int:
     t = text.strip()
     if not _SCORE.match(t):
         raise DirectorInputError(field, ": an NS score is a whole number such as +420 or -50", text=text)
-    return int(t)
+    return _possible(field, text, int(t))
+
+
+def _possible(field: str, text: str, score: int) -> int:
+    """The score when a contract can score it at all (the board's vulnerability is checked with the event file)."""
+    if abs(score) > MAX_SCORE:
+        raise DirectorInputError(field, ": not a possible score: no contract scores more than {most} either way",
+                                 text=text, most=str(MAX_SCORE))
+    return score
 
 
 def weights(field: str, text: str) -> Weights:
@@ -71,7 +80,7 @@ def weights(field: str, text: str) -> Weights:
         if not colon or not _WEIGHT.match(weight) or not _SCORE.match(score.strip()):
             raise DirectorInputError(field, "{field}: {part} is not weight:NS score, such as 0.6:+420", part=repr(part))
         value = Fraction(weight[:-1]) / 100 if weight.endswith("%") else Fraction(weight)
-        out.append((value, int(score)))
+        out.append((value, _possible(field, text, int(score))))
     total = sum((w for w, _ in out), Fraction(0))
     if total != 1:
         raise DirectorInputError(field, ": the weights add up to {total}, not 1", text=text, total=f"{float(total):g}")

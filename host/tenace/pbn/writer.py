@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -15,9 +16,17 @@ def quote(value: str) -> str:
     return '"' + value.replace('"', '\\"') + '"'
 
 
+def quote_text(value: str) -> str:
+    """A value of free text (a name, an event's title) quoted: backslashes and quotes escaped, and a control
+    character or line break (which would end the line a PBN reader reads) as a space."""
+    flat = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in value)
+    return '"' + flat.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _cell(value: str, column: PbnColumn) -> str:
     # Strings with spaces (names) and empty values must be quoted; "-" stays bare for "no value".
-    text = value if value and not any(ch.isspace() or ch in '"[]{};' for ch in value) else quote(value)
+    text = value if value and not any(ch.isspace() or ch in '"[]{};\\' or not ch.isprintable() for ch in value) \
+        else quote_text(value)
     width = max(column.width or 0, len(text))
     return text.rjust(width) if column.align == "R" else text.ljust(width)
 
@@ -38,7 +47,7 @@ def game_lines(game: PbnGame) -> list[str]:
         if name in game.tables:
             lines.extend(table_lines(game.tables[name]))
         else:
-            lines.append(f"[{name} {quote(value)}]")
+            lines.append(f"[{name} {quote_text(value)}]")
             lines.extend(game.sections.get(name, []))
     for name, table in game.tables.items():
         if name not in game.tags:

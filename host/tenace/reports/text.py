@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from decimal import Decimal
 from typing import TextIO
 
@@ -89,13 +90,19 @@ def ranking_header(imps: bool, players: str = "", who: str = "Pair") -> str:
     return f"  {'Rank':>4}  {who:<8} {total}" + (f"  {players}" if players else "")
 
 
+def one_line(text: str) -> str:
+    """Free text (players' names) kept to its line: a control character or a line break, which an event file
+    written before they were refused may hold, shown as a space."""
+    return "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+
+
 def ranking_line(line: RankingLine) -> str:
     """One ranking line: place, pair, its total (MPs and %, or IMPs) and the players' names when known."""
     if line.imps is not None:
         total = f"{figure(line.imps, True):>8} IMPs"
     else:
         total = f"{figure(line.mp):>8} MP  {figure(line.percent):>6}%"
-    names = "".join(f"  {text}" for text in (line.pair.names, line.pair.member_text) if text)
+    names = "".join(f"  {one_line(text)}" for text in (line.pair.names, line.pair.member_text) if text)
     penalty = f"  (Law 90 penalty -{line.penalty} MP)" if line.penalty else ""
     return f"  {line.rank:>4}  {line.pair.label:<8} {total}{names}{penalty}"
 

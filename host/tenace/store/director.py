@@ -6,7 +6,7 @@ from __future__ import annotations
 import getpass
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -21,12 +21,13 @@ from tenace.store.db import transaction
 from tenace.store.encounters import board_rounds, section_boards, table_exists
 from tenace.store.errors import EntryError
 from tenace.store.fields import one_field
+from tenace.store.hand_records import check_deal, hand_record, put_hand_records
 from tenace.store.ingest import add_version
 from tenace.store.model import IncomingResult, Ingested, Kind
-from tenace.store.queries import conflicts
+from tenace.store.queries import Missing, conflicts, damaged_results, missing_results
 from tenace.store.row_check import checked_rows
 from tenace.store.validate import Bad, Entry
-from tenace.store.versions import Slot, load_versions, slot_state
+from tenace.store.versions import Slot, SlotState, load_versions, slot_state
 from tenace_rules.board import vulnerability
 from tenace_rules.contract import Contract
 from tenace_rules.score import ns_score
@@ -118,7 +119,7 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
                  ew_adjust: str | None = None, weights: Sequence[tuple[Fraction | int | str, int]] | None = None,
                  ew_weights: Sequence[tuple[Fraction | int | str, int]] | None = None,
                  ns_pair: int | None = None, ew_pair: int | None = None, at: datetime | None = None,
-                 action: str = Action.CORRECT, force: bool = False) -> Ingested:
+                 action: str = Action.CORRECT, force: bool = False, check_lead: bool = True) -> Ingested:
     """Enter the result of a slot as the director, replacing whatever stands there now (and settling a conflict).
 
     Every kind is possible: normal, passed_out, not_played, artificial (A+/A/A- or "65%" for each side),
@@ -127,6 +128,8 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
     The pairs default to the movement's; give them when the TD rules that other pairs played the board.
     `who` and `why` are required (Law 79C); the entry is logged as `action` in the director's log. After the
     correction period it is refused (LateChange) unless `force`, and then logged as forced.
+    The opening lead, when the event file has the board's hand record, must be a card the leader (declarer's
+    left-hand opponent) holds, as the terminals check it (`check_lead` False: a stored version kept as it is).
     Raises EntryError, with the reason, when the entry is not valid; nothing is then recorded.
     """
     moment = at if at is not None else clock.now()
@@ -143,9 +146,14 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
         except Bad as bad:
             raise EntryError(bad.refusal.detail) from None
         _check_scores(entry)
+        if check_lead:
+            _check_lead(conn, entry)
         slot = Slot(section, table, round, board)
-        if Action(action) is Action.RESOLVE and not slot_state(conn, slot).conflict:
+        state = slot_state(conn, slot)
+        if Action(action) is Action.RESOLVE and not state.conflict:
             raise EntryError(f"{_where(slot)} has no conflict to resolve: correct it instead")
+        if entry.kind == Kind.ERASED:
+            _check_erasable(state)
         forced = check_period(conn, moment, force)
         stamp = timestamp(moment)
         outcome = add_version(conn, entry, source="director", who=names[0], why=names[1], at=stamp)
@@ -167,7 +175,7 @@ def choose_version(conn: sqlite3.Connection, result_id: int, *, who: str, why: s
                         declarer=chosen.declarer, tricks=chosen.tricks, lead=chosen.lead, ns_adjust=chosen.ns_adjust,
                         ew_adjust=chosen.ew_adjust, weights=components(chosen.weights),
                         ew_weights=components(chosen.ew_weights), ns_pair=chosen.ns_pair,
-                        ew_pair=chosen.ew_pair, at=at, action=action, force=force)
+                        ew_pair=chosen.ew_pair, at=at, action=action, force=force, check_lead=False)
 
 
 def chosen_section(conn: sqlite3.Connection, section: str | None) -> str:
@@ -258,8 +266,9 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
                    minutes: int = CORRECTION_MINUTES, at: datetime | None = None, force: bool = False) -> Publication:
     """Close the session: its results are published now and may be corrected for `minutes` (Law 79C).
 
-    Refused while conflicts stand (nothing would count on those boards) and when the session is already
-    finished, unless `force` (logged as forced; finishing again publishes again and restarts the period).
+    Refused while conflicts stand (nothing would count on those boards), while results are missing (the first
+    few named) or damaged (row_check) and when the session is already finished, unless `force` (logged as forced,
+    with how many results were missing or left out; finishing again publishes again and restarts the period).
     """
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= MAX_CORRECTION_MINUTES:
         raise EntryError(f"the correction period is 0 to {MAX_CORRECTION_MINUTES} minutes, not {minutes!r}")
@@ -272,15 +281,60 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
             reasons.append(f"the session was finished at {_clock(earlier.at)} by {earlier.who}")
         standing = len(conflicts(conn))
         if standing:
-            reasons.append(f"{standing} conflict{'s' if standing > 1 else ''} still stand (resolve them first)")
+            reasons.append(f"{_count(standing, 'conflict')} still {'stand' if standing > 1 else 'stands'} "
+                           "(resolve them first)")
+        missing = missing_results(conn)
+        if missing:
+            reasons.append(_missing_text(missing))
+        damaged = len(damaged_results(conn))
+        if damaged:
+            reasons.append(f"{_count(damaged, 'damaged result')} in the event file (tenace check names them; enter "
+                           "them again)")
         if reasons and not force:
             raise EntryError("; ".join(reasons))
         stamp = timestamp(moment)
-        detail = f"results published; correction period {minutes} minutes, until {_clock(_ends(stamp, minutes))}"
+        detail = (f"results published; correction period {_count(minutes, 'minute')}, "
+                  f"until {_clock(_ends(stamp, minutes))}")
+        if missing:
+            detail += f"; forced with {_count(len(missing), 'result')} missing"
+        if damaged:
+            detail += f"; forced with {_count(damaged, 'damaged result')} left out"
         action = log_action(conn, Action.FINISH, names, detail, stamp, bool(reasons))
         conn.execute("INSERT INTO publication (action, correction_minutes) VALUES (?, ?)", (action, minutes))
     log.info("director %s: %s", names[0], detail)
     return Publication(stamp, names[0], minutes)
+
+
+def keep_published_deals(conn: sqlite3.Connection, section: str, deals: Mapping[int, str], *, who: str, why: str,
+                         force: bool, at: datetime | None = None) -> None:
+    """Keep hand records after the results were published (they change what was published): refused unless
+    `force`, then logged in the director's log with who and why, as a correction (the log's words are the
+    schema's). Before publication they are kept as the event's setup, unlogged."""
+    for deal in deals.values():
+        check_deal(deal)
+    moment = at if at is not None else clock.now()
+    with transaction(conn):
+        published = publication(conn)
+        if published is None:
+            put_hand_records(conn, section, deals)
+            return
+        names = checked_signature(who, why)
+        if not force:
+            raise EntryError(f"the results were published at {_clock(published.at)} by {published.who}: "
+                             "hand records imported now change what was published")
+        kept = {int(b): str(d) for b, d in conn.execute("SELECT board, deal FROM hand_record WHERE section = ?",
+                                                         (section,))}
+        replaced = sorted(b for b, d in deals.items() if b in kept and kept[b] != d)
+        put_hand_records(conn, section, deals)
+        stamp = timestamp(moment)
+        detail = (f"section {section} hand records imported after publication: {_boards(sorted(deals))}"
+                  + (f", replacing {_boards(replaced)}" if replaced else ""))
+        log_action(conn, Action.CORRECT, names, detail, stamp, check_period(conn, moment, True))
+    log.info("director %s: %s (%s)", names[0], detail, names[1])
+
+
+def _boards(boards: Sequence[int]) -> str:
+    return f"board{'' if len(boards) == 1 else 's'} {span(boards)}"
 
 
 def publication(conn: sqlite3.Connection) -> Publication | None:
@@ -345,6 +399,34 @@ def _check_scores(entry: Entry) -> None:
                              f"(vulnerable {vulnerable}): a contract's score, such as +420 or -50")
 
 
+_SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+_SUITS = "SHDC"  # a PBN hand's order
+
+
+def _check_lead(conn: sqlite3.Connection, entry: Entry) -> None:
+    """EntryError when the hand record gives the opening lead to another hand than the leader's."""
+    if entry.lead is None or entry.declarer is None:
+        return
+    deal = hand_record(conn, entry.section, entry.board)
+    if deal is None:
+        return
+    leader = "NESW"[("NESW".index(entry.declarer) + 1) % 4]
+    hand = deal[2:].split(" ")["NESW".index(leader)]
+    suit, rank = entry.lead[0], entry.lead[1:]
+    if rank not in hand.split(".")[_SUITS.index(suit)]:
+        raise EntryError(f"the opening lead {entry.lead} is not in {_SEATS[leader]}'s hand (the leader, declarer "
+                         f"{_SEATS[entry.declarer]}'s left-hand opponent) in board {entry.board}'s hand record")
+
+
+def _check_erasable(state: SlotState) -> None:
+    """An erasure withdraws a result: refused (EntryError) where it is erased already, which would only add a
+    version that changes nothing."""
+    now = state.current
+    if now is not None and now.kind == Kind.ERASED:
+        raise EntryError(f"{_where(state.slot)} is erased already (v{now.version}, by {now.who} at {_clock(now.at)}):"
+                         " nothing to erase")
+
+
 def check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> bool:
     """Whether the action is forced past the Law 79C correction period; LateChange when it is late and not forced."""
     published = publication(conn)
@@ -355,7 +437,8 @@ def check_period(conn: sqlite3.Connection, moment: datetime, force: bool) -> boo
         return False
     if not force:
         raise LateChange(f"the Law 79C correction period ended at {_clock(published.ends.isoformat())} "
-                         f"({published.minutes} minutes after the results were published at {_clock(published.at)}): "
+                         f"({_count(published.minutes, 'minute')} after the results were published at "
+                         f"{_clock(published.at)}): "
                          f"changes are refused unless forced")
     return True
 
@@ -384,6 +467,26 @@ def checked_signature(who: str, why: str) -> tuple[str, str]:
         return validate.text(who, "who", 80, "bad_text"), validate.text(why, "why", 500, "bad_text")
     except Bad as bad:
         raise EntryError(bad.refusal.detail) from None
+
+
+def _count(n: int, thing: str) -> str:
+    """ "1 result", "3 results"."""
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+_SHOWN_MISSING = 3  # the first few missing results a refusal names; tenace problems lists them all
+
+
+def _missing_text(missing: Sequence[Missing]) -> str:
+    """ "2 results missing (...): section A table 3 board 5, table 4 board 8 (erased)", the first few named."""
+    shown = []
+    section = None
+    for m in missing[:_SHOWN_MISSING]:
+        where = f"table {m.table} board {m.board}" + (" (erased)" if m.erased else "")
+        shown.append(where if m.section == section else f"section {m.section} {where}")
+        section = m.section
+    more = f" and {len(missing) - _SHOWN_MISSING} more" if len(missing) > _SHOWN_MISSING else ""
+    return f"{_count(len(missing), 'result')} missing (tenace problems lists them): {', '.join(shown)}{more}"
 
 
 def _ends(stamp: str, minutes: int) -> str:

@@ -91,9 +91,14 @@ def keep_hand_records(conn: sqlite3.Connection, section: str, deals: Mapping[int
     for deal in deals.values():
         check_deal(deal)
     with transaction(conn):
-        conn.executemany("INSERT INTO hand_record (section, board, deal) VALUES (?, ?, ?)"
-                         " ON CONFLICT (section, board) DO UPDATE SET deal = excluded.deal",
-                         [(section, board, deal) for board, deal in sorted(deals.items())])
+        put_hand_records(conn, section, deals)
+
+
+def put_hand_records(conn: sqlite3.Connection, section: str, deals: Mapping[int, str]) -> None:
+    """Store (or replace) deals already checked, in the caller's transaction."""
+    conn.executemany("INSERT INTO hand_record (section, board, deal) VALUES (?, ?, ?)"
+                     " ON CONFLICT (section, board) DO UPDATE SET deal = excluded.deal",
+                     [(section, board, deal) for board, deal in sorted(deals.items())])
 
 
 def keep_analysis(conn: sqlite3.Connection, section: str, board: int, deal: str, analysis: DoubleDummy) -> None:

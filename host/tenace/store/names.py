@@ -4,6 +4,7 @@ or keyed at the tables (player numbers, tenace.store.link)."""
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -22,12 +23,21 @@ class Member:
     club_id: str | None = None
 
 
+def plain(text: str) -> bool:
+    """Whether `text` fits on one line of every report: no control character (Cc), no line or paragraph break."""
+    return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text)
+
+
 def keep_roster(conn: sqlite3.Connection, members: Iterable[Member]) -> int:
-    """Add or update members by number, in one transaction; how many were kept."""
-    rows = [(m.number, m.name, m.club_id) for m in members]
+    """Add or update members by number (names and club ids in Unicode NFC), in one transaction; how many were
+    kept."""
+    rows = [(m.number, unicodedata.normalize("NFC", m.name),
+             None if m.club_id is None else unicodedata.normalize("NFC", m.club_id)) for m in members]
     for number, name, club_id in rows:
         if not 1 <= number <= MAX_NUMBER:
             raise EntryError(f"a player number is 1 to {MAX_NUMBER}, not {number}")
+        if not plain(name) or (club_id is not None and not plain(club_id)):
+            raise EntryError(f"player {number}: a name or club id holds a line break or a control character")
         if not 1 <= len(name) <= 80:
             raise EntryError(f"player {number}: a name is 1 to 80 characters")
         if club_id is not None and not 1 <= len(club_id) <= 40:
@@ -136,3 +146,14 @@ def pair_players(conn: sqlite3.Connection, section: str) -> dict[tuple[int, str]
             "SELECT pair, direction, first, second FROM pair_players WHERE section = ?", (section,)):
         out[(int(pair), str(direction))] = (int(first), int(second))
     return out
+
+
+def players_in_two_pairs(conn: sqlite3.Connection, section: str) -> dict[int, list[tuple[int, str]]]:
+    """Each player the section's pairs name more than once -> those pairs ((pair, 'NS'/'EW' or ''), in order): a
+    player plays in one pair, so one of them is a slip of the director's or of a table's keying."""
+    seen: dict[int, list[tuple[int, str]]] = {}
+    order = {"NS": 0, "EW": 1, "": 2}  # North-South's pairs first, as the rankings list them
+    for key, numbers in sorted(pair_players(conn, section).items(), key=lambda kv: (order[kv[0][1]], kv[0][0])):
+        for number in dict.fromkeys(numbers):
+            seen.setdefault(number, []).append(key)
+    return {number: pairs for number, pairs in seen.items() if len(pairs) > 1}
