@@ -419,6 +419,10 @@ class App:
                 for module in screen.modules:
                     forget(module)
         screen = None
+        if hasattr(gc, "threshold"):
+            # MicroPython: collect now, so that the new screen's code is laid into the space the old one's left,
+            # not into pieces between the data (this makes the smallest heap a session runs in 1 KB smaller).
+            gc.collect()
         before = list(sys.modules)
         try:
             screen = __import__(_SCREENS + "." + name, None, None, ("Screen",)).Screen(self, *args)

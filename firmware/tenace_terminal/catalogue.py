@@ -10,7 +10,7 @@ from array import array
 
 from micropython import const
 
-_RTL = const(("he",))  # the languages written right to left
+_RTL = ("he",)
 _SLOTS = const(256)  # index slots: room for the ~150 keys with few collisions
 
 # The folder of the catalogue files: lang/ beside this module. A frozen image keeps them on the filesystem
@@ -21,11 +21,15 @@ _code = "en"
 _index = None  # slot (hash of "<key>\t" % _SLOTS) -> 1 + the byte offset of its line; 0 for none
 
 
+def _open(code: str):
+    return open(folder + code + ".txt", "rb")
+
+
 def _build_index(code: str):
     """The index of `code`'s catalogue; OSError when the file cannot be read."""
     index = array("H", bytes(2 * _SLOTS))
     offset = 0
-    with open(folder + code + ".txt", "rb") as f:
+    with _open(code) as f:
         for line in f:
             tab = line.find(b"\t")
             if tab > 0 and line[0] != 35:  # not a "#" comment
@@ -39,7 +43,7 @@ def _build_index(code: str):
 
 def _find(code: str, index, needle: bytes):
     """The text of `needle` (b"<key>\\t") in `code`'s catalogue, through `index` or, without one, line by line."""
-    with open(folder + code + ".txt", "rb") as f:
+    with _open(code) as f:
         if index is None:
             for line in f:
                 if line.startswith(needle):
