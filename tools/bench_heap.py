@@ -9,6 +9,7 @@ session completes in (bisection, then 1 KB steps down while it still completes: 
 makes success not quite monotonic), an error caught by the app counting as a failure.
 
 Run: .venv/bin/python tools/bench_heap.py [--heap 64k]
+tests/test_heap_ceiling.py runs the same session (session_build, session, completes) at the ceiling, 48 KB.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ from pathlib import Path
 
 from tenace.firmware_build import FIRMWARE, SIM_DIR, build, flat, package_tree
 from tenace.simulation.terminal.process import micropython
+
+
+def session_build(out: Path) -> Path:
+    """The firmware and heap_session.py compiled into `out` by the one firmware build; returns `out`."""
+    return build(out, package_tree(FIRMWARE) + flat(SIM_DIR, ["heap_session.py"]))
 
 
 def session(out: Path, heap_kb: int) -> subprocess.CompletedProcess[str]:
@@ -57,7 +63,7 @@ def main() -> int:
                         help="the heap to run the session in, 32k to 1024k (default 64k)")
     heap_kb = parser.parse_args().heap
     with tempfile.TemporaryDirectory(prefix="tenace-heap-") as tmp:
-        out = build(Path(tmp), package_tree(FIRMWARE) + flat(SIM_DIR, ["heap_session.py"]))
+        out = session_build(Path(tmp))
         proc = session(out, heap_kb)
         print(f"27-board session, micropython -X heapsize={heap_kb}k: "
               f"{'completed' if completes(proc) else 'FAILED'}")

@@ -18,8 +18,16 @@ def declarer_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
     doubling = contract.doubling
     mult = 1 << doubling  # 1, 2 or 4
     needed = level + 6
-    if tricks < needed:
-        return -_undertrick_penalty(needed - tricks, doubling, vulnerable)
+    if tricks < needed:  # defeated: the undertricks' penalty
+        down = needed - tricks
+        if doubling == 0:
+            return -down * (100 if vulnerable else 50)
+        if vulnerable:
+            penalty = 200 + (down - 1) * 300
+        else:
+            # 100 for the first, 200 each for the second and third, 300 each from the fourth.
+            penalty = 100 + min(down - 1, 2) * 200 + max(down - 3, 0) * 300
+        return -penalty * doubling
     trick_score = contract_trick_score(contract)
     score = trick_score
     if trick_score >= _GAME_TRICK_POINTS:
@@ -47,17 +55,6 @@ def contract_trick_score(contract: Contract) -> int:
     if contract.strain == NOTRUMP:
         points += 10
     return points << contract.doubling
-
-
-def _undertrick_penalty(down: int, doubling: int, vulnerable: bool) -> int:
-    if doubling == 0:
-        return down * (100 if vulnerable else 50)
-    if vulnerable:
-        penalty = 200 + (down - 1) * 300
-    else:
-        # 100 for the first, 200 each for the second and third, 300 each from the fourth.
-        penalty = 100 + min(down - 1, 2) * 200 + max(down - 3, 0) * 300
-    return penalty * doubling
 
 
 def ns_score(contract: Contract, declarer: str, vulnerability: str, tricks: int) -> int:

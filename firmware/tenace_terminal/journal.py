@@ -18,7 +18,7 @@ _HEADER = const(3)
 _CRC_BYTES = const(2)
 _COPY_BYTES = const(128)  # the buffer a repair copies the journal through
 FILE_NAME = "journal.bin"
-_TMP_NAME = "journal.tmp"
+_TMP_NAME = const("journal.tmp")
 
 # CPython flushes to the OS only; os.fsync makes it reach the disk. MicroPython's flush() syncs littlefs.
 _fsync = getattr(os, "fsync", None)
@@ -39,14 +39,6 @@ def write_record(f, record: dict) -> int:
     return _HEADER + n + _CRC_BYTES
 
 
-def _exists(path: str) -> bool:
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
 def sync(f) -> None:
     """Flush file `f` to the flash: when this returns, what was written survives a power cut."""
     f.flush()
@@ -62,7 +54,11 @@ class Journal:
         self.path = base + FILE_NAME
         self._tmp = base + _TMP_NAME
         # A leftover temporary file is a rewrite that never reached its rename: the journal itself is whole.
-        if _exists(self._tmp):
+        try:
+            os.stat(self._tmp)
+        except OSError:
+            pass
+        else:
             os.remove(self._tmp)
         self.size = 0  # bytes of whole records, as far as known
         self._suspect_tail = True  # unknown until read: the file may end in a torn record

@@ -1,11 +1,13 @@
 """Board screen: choose another board of the round (number and OK, or UP/DOWN); other boards are refused."""
 
+from micropython import const
+
 from tenace_terminal.app import Entry
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
-_MAX_DIGITS = 3
+_MAX_DIGITS = const(3)
 
 
 class Screen(BaseScreen):

@@ -4,14 +4,16 @@ It opens ready for the next unplayed board, so the first key of a result is its 
 declarer's key completes the contract and moves on by itself (to the lead or the result).
 """
 
+from micropython import const
+
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, table_pairs
 
 # Key names (tenace_terminal.keypad_layout), as tuples so that "in" never matches part of a longer name.
-_LEVEL_KEYS = ("1", "2", "3", "4", "5", "6", "7")
-_STRAIN_KEYS = ("C", "D", "H", "S", "NT")  # in strain order: the index is the contract's strain
-_SEAT_KEYS = ("N", "E", "S", "W")  # South shares the spade key: a strain is keyed first, so "S" then is South
+_LEVEL_KEYS = const(("1", "2", "3", "4", "5", "6", "7"))
+_STRAIN_KEYS = const(("C", "D", "H", "S", "NT"))  # in strain order: the index is the contract's strain
+_SEAT_KEYS = const(("N", "E", "S", "W"))  # South shares the spade key: a strain is keyed first, so "S" then is South
 
 
 class Screen(BaseScreen):

@@ -5,15 +5,17 @@ from North) and, for the second page, their analyses ("dd": "<20 hex digits> <NS
 wire_mapping.analysis_text). DOWN and UP go through the pages, board after board; OK or BACK return.
 """
 
+from micropython import const
+
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, dealt_boards, header, seat_name
 
-_SUITS = "\u2660\u2665\u2666\u2663"  # a PBN hand's order: spades first
-_DECLARERS = "NSEW"  # partners together, as `tenace results` shows them
-_STRAINS = (4, 3, 2, 1, 0)  # shown NT, spades .. clubs; kept C D H S NT
+_SUITS = const("\u2660\u2665\u2666\u2663")  # a PBN hand's order: spades first
+_DECLARERS = const("NSEW")  # partners together, as `tenace results` shows them
+_STRAINS = const((4, 3, 2, 1, 0))  # shown NT, spades .. clubs; kept C D H S NT
 # Padded by hand: MicroPython's %3s counts bytes, and a suit sign is three of them in UTF-8.
-_HEADS = (" NT", "  \u2660", "  \u2665", "  \u2666", "  \u2663")
+_HEADS = const((" NT", "  \u2660", "  \u2665", "  \u2666", "  \u2663"))
 
 
 class Screen(BaseScreen):

@@ -4,11 +4,13 @@ marking not played are confirmed first. Each is a new result record, journaled a
 result, so the host keeps every version.
 """
 
+from micropython import const
+
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
-_PIN_DIGITS = 8
+_PIN_DIGITS = const(8)
 _ADJUSTMENTS = {"+": "A+", "=": "A", "-": "A-"}
 
 

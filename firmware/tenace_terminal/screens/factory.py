@@ -11,18 +11,20 @@ host's inventory lists (`tenace terminals`). OK then starts the terminal as usua
 the test is the builder's, at the bench, not the players'.
 """
 
+from micropython import const
+
 from tenace_terminal.keypad_layout import LAYOUT, all_keys
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 from tenace_wire.field_messages import BATTERY, DISPLAY, FAILED, KEYS, PASSED, RADIO
 
-_KEYS = 0
-_DISPLAY = 1
-_RADIO = 2
-_DONE = 3
-_GIVE_UP = 3  # BACK this many times running ends the key check, failed
-_MIN_MV = 3000
-_MAX_MV = 4350
+_KEYS = const(0)
+_DISPLAY = const(1)
+_RADIO = const(2)
+_DONE = const(3)
+_GIVE_UP = const(3)  # BACK this many times running ends the key check, failed
+_MIN_MV = const(3000)
+_MAX_MV = const(4350)
 
 
 class Screen(BaseScreen):

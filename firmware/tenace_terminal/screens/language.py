@@ -1,13 +1,15 @@
 """Language menu: the players switch the terminal's language; the choice is journaled and survives a reboot."""
 
+from micropython import const
+
 from tenace_terminal import catalogue
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
 # Language codes in menu order, and each language's name in itself.
-_CODES = ("en", "sr", "sk", "lv", "he")
-_NAMES = ("English", "Srpski", "Sloven\u010dina", "Latvie\u0161u", "\u05e2\u05d1\u05e8\u05d9\u05ea")
+_CODES = const(("en", "sr", "sk", "lv", "he"))
+_NAMES = const(("English", "Srpski", "Sloven\u010dina", "Latvie\u0161u", "\u05e2\u05d1\u05e8\u05d9\u05ea"))
 
 
 class Screen(BaseScreen):

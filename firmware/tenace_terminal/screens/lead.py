@@ -4,14 +4,16 @@ Settings: "on" takes any card; "warn" warns when the hand record does not give t
 leader (OK keeps it, BACK corrects it); "force" refuses it until it is corrected.
 """
 
+from micropython import const
+
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header, seat_name
 
-_PBN_SUITS = "SHDC"  # the order of the suits in a PBN hand
+_PBN_SUITS = const("SHDC")  # the order of the suits in a PBN hand
 # Key names (tenace_terminal.keypad_layout): ranks A K Q J T and 2-9 (T or 0 for the ten), suits.
-_RANK_KEYS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2")
-_SUIT_KEYS = ("C", "D", "H", "S")
+_RANK_KEYS = const(("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"))
+_SUIT_KEYS = const(("C", "D", "H", "S"))
 
 
 def holds(deal: str, seat: str, suit: str, rank: str) -> bool:

@@ -1,11 +1,13 @@
 """Pairing screen: after the table number, the 6-digit code shown on the director's laptop (link.needs_code)."""
 
+from micropython import const
+
 from tenace_terminal import VERSION
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
-_CODE_DIGITS = 6
+_CODE_DIGITS = const(6)
 
 
 class Screen(BaseScreen):

@@ -1,11 +1,13 @@
 """Player numbers for the round, seat by seat (N, E, S, W), when the host's settings ask for them."""
 
+from micropython import const
+
 from tenace_rules.board import SEATS
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
-_MAX_DIGITS = 6
+_MAX_DIGITS = const(6)
 
 
 class Screen(BaseScreen):

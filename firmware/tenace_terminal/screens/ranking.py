@@ -1,12 +1,14 @@
 """Ranking screen (menu 3): the section's ranking so far, asked of the host, a pair a line as directors name it."""
 
+from micropython import const
+
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 from tenace_terminal.screens.traveller import percent_text
 
-_FIRST_ROW = 1
-_LINES = 5  # rows 1-5 list pairs, row 6 the hint
+_FIRST_ROW = const(1)
+_LINES = const(5)  # rows 1-5 list pairs, row 6 the hint
 
 
 def ranking_line(line) -> str:

@@ -1,13 +1,15 @@
 """Start-up screen: terminal id, firmware version, battery; sign-in to a section and table (then the pairing
 code, screens/pairing.py, when the link has no event key yet: link.needs_code)."""
 
+from micropython import const
+
 from tenace_terminal import VERSION
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
-_SECTIONS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_TABLE_DIGITS = 3
+_SECTIONS = const("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_TABLE_DIGITS = const(3)
 
 
 class Screen(BaseScreen):

@@ -11,24 +11,20 @@ from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, seat_name
 
 
-def _ns_score(entry) -> int:
-    """Law 77 for North-South. tenace_rules.score is loaded for it and let go at once: it is not in RAM
-    while the result is journaled and sent, the busiest moment of a board."""
-    contract = entry.contract()
-    if not contract.level:
-        return 0
-    from tenace_rules.score import ns_score
-
-    score = ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
-    forget("tenace_rules.score")
-    return score
-
-
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.saved = False  # journaled: OK again only moves on, it never saves a second time
-        self.score = _ns_score(app.entry)
+        # Law 77 for North-South. tenace_rules.score is loaded for it and let go at once: it is not in RAM
+        # while the result is journaled and sent, the busiest moment of a board.
+        self.score = 0
+        entry = app.entry
+        contract = entry.contract()
+        if contract.level:
+            from tenace_rules.score import ns_score
+
+            self.score = ns_score(contract, entry.declarer, vulnerability(entry.board), entry.tricks)
+            forget("tenace_rules.score")
 
     def key(self, key: str) -> None:
         app = self.app

@@ -1,13 +1,15 @@
 """Traveller screen: after a result is accepted, the board's results so far and the pair's percentage; 4 shows
 the deal when the terminal holds it (screens/deal.py)."""
 
+from micropython import const
+
 from tenace_rules.contract import from_text
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import dealt_boards, header
 
-_FIRST_ROW = 1
-_LINES = 4  # rows 1-4 list results, row 5 the percentages
+_FIRST_ROW = const(1)
+_LINES = const(4)  # rows 1-4 list results, row 5 the percentages
 
 
 def percent_text(value) -> str:
