@@ -17,6 +17,8 @@ def key_names_compared() -> set[str]:
     found: set[str] = set()
 
     def strings(node: ast.AST) -> set[str]:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "const" and node.args:
+            return strings(node.args[0])  # _STRAIN_KEYS = const((...)): inlined by mpy-cross, no global at run time
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return {node.value}
         if isinstance(node, ast.Tuple):
