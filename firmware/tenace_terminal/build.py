@@ -20,8 +20,8 @@ def build_terminal(transport, terminal, keypad, display, clock, storage, battery
     if link is None:
         from tenace_terminal import wire_link
 
-        link = wire_link.WireLink(transport, terminal, storage, clock, random_bits, battery if link_battery else None,
-                        club=club)
+        link = wire_link.WireLink(transport, terminal, storage, clock, random_bits,
+                                  battery if link_battery else None, club=club)
     app = App(keypad, display, clock, link, storage, battery, name or "T" + str(terminal), compact_bytes)
     sys.modules.pop(__name__, None)
     package = sys.modules.get("tenace_terminal")
