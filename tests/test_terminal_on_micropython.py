@@ -69,8 +69,9 @@ def journal(build: Path) -> str:
 
 
 def micropython(build: Path, heap: str, *args: str, journal: str | None = None) -> subprocess.CompletedProcess[str]:
-    # A relative search path keeps module file names (qstrs, in the heap) short.
-    env = dict(os.environ, MICROPYPATH=".")
+    # A relative search path keeps module file names (qstrs, in the heap) short. TENACE_FIRMWARE: the sources, for
+    # the tests that read them (test_message_kinds).
+    env = dict(os.environ, MICROPYPATH=".", TENACE_FIRMWARE=str(FIRMWARE))
     if journal is not None:
         env["TENACE_JOURNAL_DIR"] = journal
     return subprocess.run([str(venv_tool("micropython")), "-X", f"heapsize={heap}", *args],

@@ -24,6 +24,20 @@ from tenace_rules.contract import PASSED_OUT, Contract
 from tenace_terminal import VERSION, catalogue
 from tenace_terminal.journal import Journal
 
+_MSG_RESULT = const("result")
+_MSG_PLAYERS = const("players")
+_MSG_SIGN_IN = const("sign_in")
+_MSG_ROUND_REQUEST = const("round_request")
+_MSG_ACK = const("ack")
+_MSG_SIGN_IN_OK = const("sign_in_ok")
+_MSG_ROUND_PLAN = const("round_plan")
+_MSG_TRAVELLER = const("traveller")
+_MSG_RANKING = const("ranking")
+_MSG_MESSAGE = const("message")
+_MSG_SESSION_OVER = const("session_over")
+_MSG_LANG = const("lang")
+_MSG_TALLY = const("tally")
+
 _IDLE_MS = const(10)
 _GC_EVERY = const(4096)  # bytes allocated between two garbage collections
 _SCREENS = const("tenace_terminal.screens")
@@ -165,17 +179,17 @@ class App:
 
     def _apply(self, record: dict) -> None:
         kind = record.get("type")
-        if kind == "result" or kind == "players":
+        if kind == _MSG_RESULT or kind == _MSG_PLAYERS:
             seq = record["seq"]
             self.pending[seq] = record
             if seq >= self.next_seq:
                 self.next_seq = seq + 1
             plan = self.plan
-            if kind == "result" and plan is not None and record["round"] == plan["round"]:
+            if kind == _MSG_RESULT and plan is not None and record["round"] == plan["round"]:
                 self.results[record["board"]] = record
-        elif kind == "ack":
+        elif kind == _MSG_ACK:
             self.pending.pop(record["seq"], None)
-        elif kind == "round_plan":
+        elif kind == _MSG_ROUND_PLAN:
             plan = self.plan
             if plan is None or plan["round"] != record["round"]:
                 self.boards_entered += self.boards_done()
@@ -183,7 +197,7 @@ class App:
             # (the same round again: the director changed the movement; what was entered stays)
             self.plan = record
             self.session_over = False
-        elif kind == "sign_in_ok":
+        elif kind == _MSG_SIGN_IN_OK:
             self.signin = record
             self.section = record.get("section", "")
             self.table = record.get("table", 0)
@@ -196,13 +210,13 @@ class App:
             self.results = {}
             self.boards_entered = 0
             self.session_over = False
-        elif kind == "session_over":
+        elif kind == _MSG_SESSION_OVER:
             self.boards_entered += self.boards_done()
             self.results = {}
             self.session_over = True
-        elif kind == "lang":
+        elif kind == _MSG_LANG:
             self._language(record["code"])
-        elif kind == "tally":
+        elif kind == _MSG_TALLY:
             self.boards_entered = record["boards"]
             if record["seq"] > self.next_seq:
                 self.next_seq = record["seq"]
@@ -256,18 +270,18 @@ class App:
 
     def sign_in(self, section: str, table: int, code: str = "") -> None:
         """Ask the host for this table (with the pairing code when the link has no event key yet)."""
-        self.asking = {"type": "sign_in", "terminal": self.terminal_id, "version": VERSION,
+        self.asking = {"type": _MSG_SIGN_IN, "terminal": self.terminal_id, "version": VERSION,
                        "section": section, "table": table}
         if code:
             self.asking["code"] = code
         self.link.send(self.asking)
 
     def signing_in(self) -> bool:
-        return self.asking is not None and self.asking["type"] == "sign_in"
+        return self.asking is not None and self.asking["type"] == _MSG_SIGN_IN
 
     def ask_round(self, number: int, now: bool) -> None:
         """Ask the host for round `number`'s plan (after a reboot the one it sent may be lost)."""
-        self.asking = {"type": "round_request", "section": self.section, "table": self.table, "round": number}
+        self.asking = {"type": _MSG_ROUND_REQUEST, "section": self.section, "table": self.table, "round": number}
         if now:
             self.link.send(self.asking)
 
@@ -278,13 +292,13 @@ class App:
         # A board keyed again (director's change) is a new version: the host keeps them all (Law 79C).
         previous = self.results.get(board)
         version = previous["version"] + 1 if previous is not None else 0
-        return {"type": "result", "seq": self.next_seq, "section": self.section, "table": self.table,
+        return {"type": _MSG_RESULT, "seq": self.next_seq, "section": self.section, "table": self.table,
                 "round": plan["round"], "board": board, "ns": plan["ns"], "ew": plan["ew"], "kind": kind,
                 "version": version}
 
     def save_result(self, record: dict) -> bool:
         """Journal a result, then hand it to the link; only then may the screen say it is saved."""
-        if record.get("type") == "result" and self.sits_out():
+        if record.get("type") == _MSG_RESULT and self.sits_out():
             # The director made this round a sit-out while the board was keyed: nothing to save, the round
             # screen says so.
             self.entry = None
@@ -310,7 +324,7 @@ class App:
         plan = self.plan
         if plan is not None and plan.get("last"):
             if not self.session_over:
-                self.record({"type": "session_over"})
+                self.record({"type": _MSG_SESSION_OVER})
             self.go("session_end")
         elif self.next_plan is not None:
             self.adopt_plan(self.next_plan)
@@ -334,27 +348,27 @@ class App:
 
     def _on_message(self, message: dict) -> None:
         kind = message.get("type")
-        if kind == "ack":
+        if kind == _MSG_ACK:
             seq = message.get("seq")
-            if seq in self.pending and self.record({"type": "ack", "seq": seq}):
+            if seq in self.pending and self.record({"type": _MSG_ACK, "seq": seq}):
                 if self.journal.size > self.compact_bytes:
                     self.compact()
-        elif kind == "sign_in_ok":
+        elif kind == _MSG_SIGN_IN_OK:
             if self.signing_in():
-                record = {"type": "sign_in_ok", "section": message.get("section", ""),
+                record = {"type": _MSG_SIGN_IN_OK, "section": message.get("section", ""),
                           "table": message.get("table", 0), "settings": message.get("settings") or {}}
                 if self.record(record):
                     self.ask_round(1, False)
                 self.dirty = True
-        elif kind == "round_plan":
+        elif kind == _MSG_ROUND_PLAN:
             self._on_plan(message)
-        elif kind == "traveller":
+        elif kind == _MSG_TRAVELLER:
             self.traveller = message
             self.dirty = True
-        elif kind == "ranking":
+        elif kind == _MSG_RANKING:
             self.ranking = message
             self.dirty = True
-        elif kind == "message":
+        elif kind == _MSG_MESSAGE:
             self.status = str(message.get("text", ""))
             if self.signing_in():
                 self.asking = None  # the host refused the sign-in and said why
@@ -365,7 +379,7 @@ class App:
     def _on_plan(self, message: dict) -> None:
         if self.signin is None:
             return
-        plan = {"type": "round_plan"}
+        plan = {"type": _MSG_ROUND_PLAN}
         for name in ("round", "ns", "ew", "boards", "done", "next", "last", "deals", "dd", "players", "player_next"):
             if name in message:
                 plan[name] = message[name]

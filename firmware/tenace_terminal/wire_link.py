@@ -61,6 +61,15 @@ from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
 from tenace_wire.terminal_session import TerminalSession
 
+_MSG_RESULT = const("result")
+_MSG_PLAYERS = const("players")
+_MSG_SIGN_IN = const("sign_in")
+_MSG_ROUND_REQUEST = const("round_request")
+_MSG_RANKING_REQUEST = const("ranking_request")
+_MSG_PROBE = const("probe")
+_MSG_ACK = const("ack")
+_MSG_MESSAGE = const("message")
+
 APP_SEQ = const(32768)  # the app's message numbered s goes on the air as APP_SEQ + s
 HELLO_MS = const(1000)
 ANSWER_MS = const(10000)  # a sign-in under a fresh key unanswered this long: the code was wrong
@@ -158,15 +167,15 @@ class WireLink:
         self._clock()
         try:
             kind = message.get("type")
-            if kind == "result" or kind == "players":
+            if kind == _MSG_RESULT or kind == _MSG_PLAYERS:
                 self._send_app(message)
-            elif kind == "sign_in":
+            elif kind == _MSG_SIGN_IN:
                 self._sign_in(message)
-            elif kind == "round_request":
+            elif kind == _MSG_ROUND_REQUEST:
                 self._ask_round(message)
-            elif kind == "ranking_request" and self.session.signed_in:
+            elif kind == _MSG_RANKING_REQUEST and self.session.signed_in:
                 self._request(RANKING, self.section, self.table, 0, 0)
-            elif kind == "probe":
+            elif kind == _MSG_PROBE:
                 self._probe[0] = self.now
                 self._hello_at = self.now
             self._pump()
@@ -335,7 +344,7 @@ class WireLink:
             self._signing = None
             self.session = self._new_session(None, self.session.next_seq)
             self.needs_code = True
-            self.inbox.append({"type": "message", "text": catalogue.text("wrong_code")})
+            self.inbox.append({"type": _MSG_MESSAGE, "text": catalogue.text("wrong_code")})
         elif signing is not None and now - signing[2] >= ANSWER_MS and not self.session.waiting(signing[3]):
             self._resign = True  # the host took the sign-in but its answer never came (it died meanwhile)
             self._signing = None
@@ -360,7 +369,7 @@ class WireLink:
         if probe[0] >= 0:
             if now - probe[0] >= PROBE_MS:
                 probe[0] = -1
-                self.inbox.append({"type": "probe", "ms": -1})
+                self.inbox.append({"type": _MSG_PROBE, "ms": -1})
             elif now >= self._hello_at:
                 self.transport.send(self.session.hello())
                 probe[1] = now
@@ -375,7 +384,7 @@ class WireLink:
             probe = self._probe
             if probe[0] >= 0:
                 probe[0] = -1
-                self.inbox.append({"type": "probe", "ms": self.now - probe[1]})
+                self.inbox.append({"type": _MSG_PROBE, "ms": self.now - probe[1]})
             if self._code:
                 self._fresh = self.session.pair(self._code, msg.nonce)
                 self._code = ""
@@ -402,7 +411,7 @@ class WireLink:
         elif ftype == RANKING:
             self.inbox.append(wire_mapping.ranking(msg))
         elif ftype == TEXT:
-            self.inbox.append({"type": "message", "text": msg.text})
+            self.inbox.append({"type": _MSG_MESSAGE, "text": msg.text})
 
     def _on_ack(self, seq: int, status: int) -> None:
         if seq < APP_SEQ:
@@ -416,7 +425,7 @@ class WireLink:
                 self._backlog.sort()
             self._resign = self.table > 0
             return
-        self.inbox.append({"type": "ack", "seq": s})
+        self.inbox.append({"type": _MSG_ACK, "seq": s})
         if status >= REFUSED and message is not None:
             self.inbox.append(wire_mapping.refusal(message))
 

@@ -1,11 +1,20 @@
 """The terminal app's dict messages and the wire's messages (tenace_wire): results out, host messages in."""
 
+from micropython import const
+
 from tenace_rules.board import SEATS
 from tenace_rules.contract import Contract, from_text
 from tenace_rules.notation import CARD_RANKS, CARD_SUITS
 from tenace_terminal import catalogue
 from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, TABLE_TAKEN
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Players, Result, card_code
+
+_MSG_PLAYERS = const("players")
+_MSG_SIGN_IN_OK = const("sign_in_ok")
+_MSG_ROUND_PLAN = const("round_plan")
+_MSG_TRAVELLER = const("traveller")
+_MSG_RANKING = const("ranking")
+_MSG_MESSAGE = const("message")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the type checkers only
@@ -27,7 +36,7 @@ _DIRECTIONS = ("", "NS ", "EW ")  # a ranking line's FIELD, NS, EW
 def table_message(message: dict) -> "Message":
     """The wire message of the app's "result" or "players" dict (an erase is an Erase)."""
     section = SECTIONS.find(message["section"])
-    if message["type"] == "players":
+    if message["type"] == _MSG_PLAYERS:
         n = message["numbers"]
         return Players(section=section, table=message["table"], round=message["round"],
                        north=n[0], east=n[1], south=n[2], west=n[3])
@@ -64,25 +73,25 @@ def sign_in_reply(answer: "SignInAnswer", section: int, table: int) -> dict:
     if answer.status != ACCEPTED:
         key = "table_taken" if answer.status == TABLE_TAKEN else (
             "no_table" if answer.status == NO_SUCH_TABLE else "event_closed")
-        return {"type": "message", "text": catalogue.text(key, SECTIONS[section], table)}
+        return {"type": _MSG_MESSAGE, "text": catalogue.text(key, SECTIONS[section], table)}
     settings = {"players": _PLAYER_NUMBERS[answer.player_numbers], "lead": _LEAD[answer.lead_entry],
                 "result": _RESULT[answer.result_entry], "traveller": bool(answer.show_traveller),
                 "pin": "%04d" % answer.pin,
                 "language": answer.language}
-    return {"type": "sign_in_ok", "section": SECTIONS[answer.section], "table": answer.table, "settings": settings}
+    return {"type": _MSG_SIGN_IN_OK, "section": SECTIONS[answer.section], "table": answer.table, "settings": settings}
 
 
 def refusal(message: dict) -> dict:
     """The app's message for a result or player numbers the host refused for good (ACK status >= 16): the
     director sees why at the host."""
     if "board" in message:
-        return {"type": "message", "text": catalogue.text("refused", message["board"])}
-    return {"type": "message", "text": catalogue.text("players_refused")}
+        return {"type": _MSG_MESSAGE, "text": catalogue.text("refused", message["board"])}
+    return {"type": _MSG_MESSAGE, "text": catalogue.text("players_refused")}
 
 
 def round_plan(plan: "RoundPlan") -> dict:
     """The app's round_plan; in the last round (no table to go to) "last" and no moves."""
-    out = {"type": "round_plan", "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,
+    out = {"type": _MSG_ROUND_PLAN, "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,
            "boards": list(plan.boards)}
     if plan.done:  # boards the host has from another terminal at this table: not offered again
         out["done"] = list(plan.done)
@@ -104,7 +113,7 @@ def round_plan(plan: "RoundPlan") -> dict:
 def traveller(t: "Traveller", ns_pair: int) -> dict:
     """The app's traveller: [ns, ew, contract, declarer, result, ns score] lines and pair ns_pair's percentage."""
     lines = []
-    out = {"type": "traveller", "board": t.board, "lines": lines}
+    out = {"type": _MSG_TRAVELLER, "board": t.board, "lines": lines}
     for line in t.lines:
         declarer = result = ""
         if line.kind == PLAYED:
@@ -129,7 +138,7 @@ def ranking(r: "Ranking") -> dict:
     lines = []
     for line in r.lines:
         lines.append([line.rank, (_DIRECTIONS[line.direction] + str(line.pair)), line.score])
-    return {"type": "ranking", "unit": r.unit, "lines": lines}
+    return {"type": _MSG_RANKING, "unit": r.unit, "lines": lines}
 
 
 def deal_text(owners: bytes) -> str:

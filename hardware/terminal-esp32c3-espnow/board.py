@@ -22,7 +22,6 @@ from tenace_terminal.key_matrix import KeyMatrix
 from tenace_terminal.keypad_layout import FACTORY_CHORD, LAYOUT
 from tenace_terminal.settings_file import read_settings
 from tenace_terminal.text_display import TextDisplay
-from tenace_terminal.wire_link import WireLink
 
 PORT = "esp32"  # its MicroPython port, as sys.platform says (the C3 runs the esp32 port's ESP32_GENERIC_C3 build)
 I2C_ID = 0
@@ -110,9 +109,11 @@ def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE,
     display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
     keypad = KeyMatrix(ExpanderRows(i2c).pins, cols, clock, LAYOUT)
     battery = Battery(adc)
+    from tenace_terminal.build import build_terminal  # once: its code is garbage once the app is made
+
     # club: the key tenace flash wrote
-    link = WireLink(EspNowTransport(esp), terminal, storage, clock, battery=battery, club=club)
-    return factory_test_or_session(App(keypad, display, clock, link, storage, battery, "T%d" % terminal), keypad)
+    app = build_terminal(EspNowTransport(esp), terminal, keypad, display, clock, storage, battery, club=club)
+    return factory_test_or_session(app, keypad)
 
 
 def espnow_radio(channel: int):

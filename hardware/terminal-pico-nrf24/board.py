@@ -21,7 +21,6 @@ from tenace_terminal.key_matrix import KeyMatrix
 from tenace_terminal.keypad_layout import FACTORY_CHORD, LAYOUT
 from tenace_terminal.settings_file import read_settings
 from tenace_terminal.text_display import TextDisplay
-from tenace_terminal.wire_link import WireLink
 
 PORT = "rp2"  # its MicroPython port, as sys.platform says: base_main checks it, the tests use its stubs
 I2C_ID = 0
@@ -85,9 +84,11 @@ def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAG
     display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
     keypad = KeyMatrix(rows, cols, clock, LAYOUT)
     battery = Battery(adc, diode_mv=200)
+    from tenace_terminal.build import build_terminal  # once: its code is garbage once the app is made
+
     # club: the key tenace flash wrote
-    link = WireLink(terminal_transport(nrf), terminal, storage, clock, battery=battery, club=club)
-    return factory_test_or_session(App(keypad, display, clock, link, storage, battery, "T%d" % terminal), keypad)
+    app = build_terminal(terminal_transport(nrf), terminal, keypad, display, clock, storage, battery, club=club)
+    return factory_test_or_session(app, keypad)
 
 
 def nrf24_radio(channel: int):

@@ -18,6 +18,8 @@ from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 from tenace_wire.field_messages import BATTERY, DISPLAY, FAILED, KEYS, PASSED, RADIO
 
+_MSG_PROBE = const("probe")
+
 _KEYS = const(0)
 _DISPLAY = const(1)
 _RADIO = const(2)
@@ -58,7 +60,7 @@ class Screen(BaseScreen):
                 if key == "OK":
                     self.checks |= DISPLAY
                 self.stage = _RADIO
-                self.app.link.send({"type": "probe"})
+                self.app.link.send({"type": _MSG_PROBE})
         elif stage == _DONE and key == "OK":
             link = self.app.link
             if getattr(link, "status_at", -1) >= 0:
@@ -66,7 +68,7 @@ class Screen(BaseScreen):
             self.app._first_screen()  # as at power-on: the session under way (from the journal), or the sign-in
 
     def message(self, message: dict) -> None:
-        if self.stage != _RADIO or message.get("type") != "probe":
+        if self.stage != _RADIO or message.get("type") != _MSG_PROBE:
             return
         self.ms = message.get("ms", -1)
         if self.ms >= 0:

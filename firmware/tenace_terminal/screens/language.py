@@ -7,6 +7,8 @@ from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
+_MSG_LANG = const("lang")
+
 # Language codes in menu order, and each language's name in itself.
 _CODES = const(("en", "sr", "sk", "lv", "he"))
 _NAMES = const(("English", "Srpski", "Sloven\u010dina", "Latvie\u0161u", "\u05e2\u05d1\u05e8\u05d9\u05ea"))
@@ -44,7 +46,7 @@ class Screen(BaseScreen):
             app.refuse("lang_missing", _NAMES[index])
             return
         app.display.rtl = catalogue.is_rtl()
-        app.record({"type": "lang", "code": code})
+        app.record({"type": _MSG_LANG, "code": code})
         app.close_menu()
 
     def draw(self, display) -> None:

@@ -7,6 +7,8 @@ from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
+_MSG_MESSAGE = const("message")
+
 _CODE_DIGITS = const(6)
 
 
@@ -40,7 +42,7 @@ class Screen(BaseScreen):
             super().key(key)
 
     def message(self, message: dict) -> None:
-        if message.get("type") == "message":
+        if message.get("type") == _MSG_MESSAGE:
             self.code = ""  # refused (a wrong code): key it again
 
     def draw(self, display) -> None:

@@ -7,6 +7,8 @@ from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
+_MSG_PLAYERS = const("players")
+
 _MAX_DIGITS = const(6)
 
 
@@ -44,7 +46,7 @@ class Screen(BaseScreen):
     def _save(self) -> None:
         app = self.app
         plan = app.plan
-        record = {"type": "players", "seq": app.next_seq, "section": app.section, "table": app.table,
+        record = {"type": _MSG_PLAYERS, "seq": app.next_seq, "section": app.section, "table": app.table,
                   "round": plan["round"], "ns": plan["ns"], "ew": plan["ew"],
                   "numbers": [int(n) if n else 0 for n in self.numbers]}
         if app.save_result(record):

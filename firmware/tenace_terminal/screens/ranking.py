@@ -7,6 +7,8 @@ from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 from tenace_terminal.screens.traveller import percent_text
 
+_MSG_RANKING_REQUEST = const("ranking_request")
+
 _FIRST_ROW = const(1)
 _LINES = const(5)  # rows 1-5 list pairs, row 6 the hint
 
@@ -28,7 +30,7 @@ class Screen(BaseScreen):
     def _ask(self) -> None:
         app = self.app
         app.ranking = None
-        app.link.send({"type": "ranking_request"})
+        app.link.send({"type": _MSG_RANKING_REQUEST})
 
     def key(self, key: str) -> None:
         app = self.app

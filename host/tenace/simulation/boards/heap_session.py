@@ -17,7 +17,7 @@ be 0: the app lives on after an error, the measure would not), "results acknowle
 import gc
 import os
 
-from tenace_terminal.app import App
+import tenace_terminal.app  # noqa: F401  (first: the app's code at the bottom of the heap, as on a device)
 from tenace_terminal.text_grid import TextGrid
 
 ROUNDS = 9
@@ -81,7 +81,10 @@ def main():
         raise SystemExit("heap_session: TENACE_JOURNAL_DIR names an empty folder for the journal")
     devices = LeanDevices()
     display = TextGrid()
-    app = App(devices, display, devices, devices, storage, devices)
+    from tenace_terminal.build import build_terminal
+
+    app = build_terminal(None, 1, devices, display, devices, storage, devices, link=devices)
+    del build_terminal
     peak = [0, 0]
 
     def press(key):

@@ -22,9 +22,8 @@ from radio_socket import PolledSocket
 from scripted_player import Player
 from sim_devices import FixedBattery, ScriptedKeypad
 from tenace_radio.uart_transport import StreamTransport
-from tenace_terminal.app import App
+from tenace_terminal.build import build_terminal
 from tenace_terminal.text_grid import TextGrid
-from tenace_terminal.wire_link import WireLink
 
 _IDLE_MS = 5
 _THINK_MS = 30  # a table takes this long to key the next thing, so that the radio sees tables interleave
@@ -53,8 +52,8 @@ class Table:
         # The SLIP stream transport of a terminal wired by serial: the radio's socket is its stream.
         self.transport = StreamTransport(self.radio, self.radio.sock)
         self.keypad = ScriptedKeypad()
-        link = WireLink(self.transport, terminal, storage, clock)
-        self.app = App(self.keypad, TextGrid(), clock, link, storage, FixedBattery(), "T%d" % terminal)
+        self.app = build_terminal(self.transport, terminal, self.keypad, TextGrid(), clock, storage, FixedBattery(),
+                                  link_battery=False)  # the simulated battery is the app's alone, as before
         self.player = Player(self.app, self.keypad, table, opts["code"], self.seed, section)
         self.log_path = storage + "/accepted.txt"
         self.logged = read_logged(self.log_path)

@@ -20,13 +20,13 @@ Run it directly to print the screens of a key script:
 """
 
 # The app first: its message index is made while the heap is still empty and in one piece.
-from tenace_terminal.app import App  # isort: skip
+import tenace_terminal.app  # noqa: F401  # isort: skip
 from tenace_terminal.text_grid import TextGrid  # isort: skip
 
 import sim_devices
 from host_end import Radio, connect
 from sim_devices import Bits, FixedBattery, ManualClock, ScriptedKeypad
-from tenace_terminal.wire_link import STATE_FILE, WireLink
+from tenace_terminal.wire_link import STATE_FILE
 
 TERMINAL = 1  # the wire's terminal id
 _STEP_MS = 10
@@ -96,12 +96,14 @@ class Simulator:
         self.display = self.new_display()
         self.keypad = ScriptedKeypad()
         self.battery = FixedBattery()
+        from tenace_terminal.build import build_terminal  # (it drops its module: imported again at each boot)
+
         # Seeded: the same nonces and retransmission times on every run, so the heap a test needs is the same too.
-        self.link = WireLink(self.radio, TERMINAL, self.storage, self.clock, Bits(self.boots).getrandbits,
-                             self.battery, club=self.club)
+        self.app = build_terminal(self.radio, TERMINAL, self.keypad, self.display, self.clock, self.storage,
+                                  self.battery, self.terminal_id, Bits(self.boots).getrandbits, self.club,
+                                  self.compact_bytes)
+        self.link = self.app.link
         self.boots += 1
-        self.app = App(self.keypad, self.display, self.clock, self.link, self.storage, self.battery,
-                       self.terminal_id, self.compact_bytes)
         self.settle()
         return self.app
 

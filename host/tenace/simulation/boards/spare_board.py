@@ -19,10 +19,8 @@ import json
 import time
 from binascii import hexlify, unhexlify
 
-from tenace_terminal.app import App
 from tenace_terminal.keypad_layout import LAYOUT
 from tenace_terminal.text_grid import TextGrid
-from tenace_terminal.wire_link import WireLink
 
 STORAGE = "/journal"
 _STEPS = 64  # app steps per tick at most: a tick must give the page back its loop soon
@@ -78,8 +76,12 @@ class SpareBoard:
         self.display = TextGrid()
         self.transport = PageTransport()
         clock = clock or Clock()  # (a test's manual clock)
-        self.link = WireLink(self.transport, terminal, storage, clock, self.random_bits)
-        self.app = App(self.keys, self.display, clock, self.link, storage, Battery(), "T%d" % terminal)
+        from tenace_terminal.build import build_terminal
+
+        # A phone's battery is not the terminal's: the link's status reports none, as before.
+        self.app = build_terminal(self.transport, terminal, self.keys, self.display, clock, storage, Battery(),
+                                  random_bits=self.random_bits, link_battery=False)
+        self.link = self.app.link
 
     def random_bits(self, n):
         value = int.from_bytes(unhexlify(self._random_hex((n + 7) >> 3)), "big")
