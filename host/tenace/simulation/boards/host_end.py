@@ -7,6 +7,7 @@ on the loopback port named by TENACE_HOST_PORT. Either way the terminal's frames
 
 import json
 import os
+import sys
 
 from sim_devices import Bits
 
@@ -220,8 +221,8 @@ class RemoteHost(Questions):
 def connect(options):
     """The host for a simulated terminal: options as HostOptions.from_json reads them
     (tenace.simulation.terminal.table_host)."""
-    try:
-        import tenace.simulation.terminal.table_host  # noqa: F401  # pyright: ignore[reportMissingImports]  (CPython)
-    except ImportError:
+    # By the interpreter, not by trying the import: an installed copy's site-packages holds both the firmware and
+    # the tenace package, so MicroPython would find tenace's CPython modules and compile them until its heap ran out.
+    if sys.implementation.name == "micropython":
         return RemoteHost(options)
     return LocalHost(options)
