@@ -221,7 +221,9 @@ def connect(options):
     """The host for a simulated terminal: options as HostOptions.from_json reads them
     (tenace.simulation.terminal.table_host)."""
     try:
-        import tenace.simulation.terminal.table_host  # noqa: F401  # pyright: ignore[reportMissingImports]  (CPython)
+        # CPython's (LocalHost's), not on the unix port: trying tenace there would compile an installed tenace's
+        # CPython modules in the terminal's heap before failing.
+        import tempfile  # noqa: F401
     except ImportError:
         return RemoteHost(options)
     return LocalHost(options)
