@@ -22,8 +22,9 @@ HELLO goes out about once a second until a PAIR_OFFER (with the club key's id wh
 file once the host has answered a sign-in under it (proof that the code was right). No answer in
 ANSWER_MS: the key is dropped, and the app is told the code was wrong.
 
-The state file (key, reserved limit, last section and table) is rewritten atomically, and only
-when one of them changes; with a key and a table it lets a rebooted terminal sign in again by itself.
+The state file (key, reserved limit, last section and table; link_files.py keeps it, the plans and hand records
+files, and builds the status report) is rewritten atomically, and only when one of them changes; with a key
+and a table it lets a rebooted terminal sign in again by itself.
 
 Round plans. At sign-in the host sends the table's plan for every round left. The link gives the app
 the one it waits for (the sign-in's round, or the round it asks for) and keeps each in the plans file,
@@ -47,16 +48,13 @@ import os
 
 from micropython import const
 
-from tenace_terminal import VERSION, catalogue, wire_mapping
-from tenace_terminal.journal import sync
+# link_files (the link's files and status report) at start, with the rest of the link: loaded later, in the middle
+# of a session's heap, it would split the free space the screens' code needs in one piece (never compacted).
+from tenace_terminal import catalogue, link_files, wire_mapping
+from tenace_terminal.link_files import STATE_FILE  # where session_runner (the simulators) finds it
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
-
-# At start, with the rest of the link: imported at the first report, in the middle of a session's heap, it would
-# split the free space the screens' code needs in one piece (MicroPython's heap is never compacted).
-from tenace_wire.field_messages import COUNT_MAX, Status, version_fields
 from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, RANKING, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
-from tenace_wire.messages import decode_message
 from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
 from tenace_wire.terminal_session import TerminalSession
@@ -77,12 +75,7 @@ REQUEST_MS = const(10000)  # a round plan expected this long, its request taken 
 DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
 PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this long is a failure
 STATUS_MS = const(300000)  # a status report this often while signed in
-FACTORY_FILE = "factory.txt"  # the last factory test (screens/factory.py): "state checks round-trip-ms millivolts"
 _TICKS_MASK = const(0x3FFFFFFF)
-STATE_FILE = "link.state"
-PLANS_FILE = "link.plans"
-DEALS_FILE = "link.deals"  # the hand records the host sent, a line each: board, payload in hex
-PLANS_BYTES = const(4096)  # the plans file is begun anew at a sign-in once it is this long (all come again)
 
 
 def _urandom_bits(n: int) -> int:
@@ -99,16 +92,13 @@ class WireLink:
         self._random_bits = random_bits or _urandom_bits
         base = storage.rstrip("/") + "/"
         self._path = base + STATE_FILE
-        self._tmp = base + STATE_FILE + ".tmp"
-        self._plans = base + PLANS_FILE
-        self._deals_path = base + DEALS_FILE
+        self._plans = base + link_files.PLANS_FILE
+        self._deals_path = base + link_files.DEALS_FILE
         self._ticks = clock.ticks_ms()
         self.now = 0  # monotonic milliseconds since the link was made
-        self.key = None
-        self.limit = 1
-        self.section = -1  # the section and table of the last accepted sign-in (-1, 0: none)
-        self.table = 0
-        self._load()
+        # The event key, the sequence numbers reserved, the section and table of the last accepted sign-in (-1, 0:
+        # none): the state file's.
+        self.key, self.limit, self.section, self.table = link_files.read_state(self._path)
         self.session = self._new_session(self.key, self.limit)
         self.needs_code = self.key is None
         self.inbox = []  # dicts for the app
@@ -128,7 +118,7 @@ class WireLink:
         self._round = 0  # the last round plan given to the app
         self._probe = [-1, 0]  # the factory test's round trip: since when (-1: none asked), the last HELLO's time
         self.battery = battery  # the app's (percent(), and millivolts() where the board has it): the status report
-        self.factory_path = base + FACTORY_FILE  # the factory test keeps its result there
+        self.factory_path = base + link_files.FACTORY_FILE  # the factory test keeps its result there
         self.status_at = -1  # when the next status report is due (-1: at the next accepted sign-in)
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
@@ -136,23 +126,8 @@ class WireLink:
 
     # ---- the state file
 
-    def _load(self) -> None:
-        try:
-            with open(self._path) as f:
-                words = f.read().split()
-            self.key = bytes.fromhex(words[0]) if words[0] != "-" else None
-            self.limit = int(words[1])
-            self.section = int(words[2])
-            self.table = int(words[3])
-        except (OSError, ValueError, IndexError):
-            pass  # no state yet (or a torn one, which the atomic rename rules out): pair and sign in afresh
-
     def _save(self) -> None:
-        key = self.key
-        with open(self._tmp, "w") as f:
-            f.write("%s %d %d %d\n" % (key.hex() if key else "-", self.limit, self.section, self.table))
-            sync(f)
-        os.rename(self._tmp, self._path)  # littlefs and POSIX both replace the old file in one step
+        link_files.write_state(self._path, self.key, self.limit, self.section, self.table)
 
     def _reserve(self, limit: int) -> None:
         self.limit = limit
@@ -253,7 +228,7 @@ class WireLink:
 
     def _ask_round(self, message: dict) -> None:
         self._expect(message["round"])
-        kept = self._kept(self._plans, ROUND_PLAN, message["round"])
+        kept = link_files.kept_all(self._plans, ROUND_PLAN, (message["round"],))[0]
         if kept is not None:
             self._on_plan(kept, False)
         elif self.session.signed_in:
@@ -278,31 +253,8 @@ class WireLink:
         transport's signal."""
         self.status_at = self.now + STATUS_MS
         self._own_seq_left()
-        mv = percent = 0
-        battery = self.battery
-        if battery is not None:
-            try:
-                millivolts = getattr(battery, "millivolts", None)
-                mv = millivolts() if millivolts is not None else 0
-                percent = battery.percent()
-            except Exception as e:  # a failed reading (ADC): reported as none
-                print("wire_link: battery: %s" % e)
-        factory = [0, 0]
-        try:
-            with open(self.factory_path) as f:
-                words = f.read().split()
-            factory = [int(words[0]), int(words[1])]
-        except (OSError, ValueError, IndexError):
-            pass  # never tested: "not run"
-        major, minor, patch = version_fields(VERSION)
-        sent, retried = self.session.traffic()
-        rssi = getattr(self.transport, "rssi", None)
-        level = rssi() if rssi is not None else 0
-        status = Status(major=major, minor=minor, patch=patch, battery_mv=min(max(mv, 0), 8191),
-                        battery=min(max(percent, 0), 100), rssi=min(max(level, -127), 0),
-                        sent=min(sent, COUNT_MAX), retried=min(retried, COUNT_MAX), factory=factory[0],
-                        checks=factory[1])
-        self.session.queue(status, self.now)
+        self.session.queue(link_files.status_report(self.battery, self.factory_path, self.session, self.transport),
+                           self.now)
 
     def _request(self, what: int, section: int, table: int, number: int, board: int) -> int:
         self._own_seq_left()
@@ -396,7 +348,7 @@ class WireLink:
             self._on_plan(msg)
         elif ftype == HAND_RECORD:
             try:
-                self._keep(self._deals_path, msg.board, msg)
+                link_files.keep(self._deals_path, msg.board, msg)
             except OSError as e:  # the flash: the deal still goes to the app if a plan waits for it
                 print("wire_link: hand record %d not kept: %s" % (msg.board, e))
             held = self._held
@@ -451,61 +403,14 @@ class WireLink:
         self._deals = answer.lead_entry >= LEAD_CHECKED
         if answer.status == ACCEPTED:
             self.status_at = self.now  # a status report after every sign-in, then every STATUS_MS
-            self._new_plans(changed)
+            link_files.begin_anew(self._plans, self._deals_path, changed)
             if self._asked[0]:
                 self._ask_plan()  # the app asked before the sign-in
             elif answer.round:
                 self._expect(answer.round)  # the host sends that round's plan with its answer
         self.inbox.append(wire_mapping.sign_in_reply(answer, section, table))
 
-    # ---- the plans file
-
-    def _new_plans(self, table_changed: bool) -> None:
-        """Begin the plans file (and the hand records') anew for another table, or when it has grown long: the
-        host sends them all."""
-        try:
-            if not table_changed and os.stat(self._plans)[6] < PLANS_BYTES:
-                return
-        except OSError:
-            return  # none yet
-        for path in (self._plans, self._deals_path):
-            with open(path, "w"):
-                pass
-
-    def _keep(self, path: str, number: int, message) -> None:
-        with open(path, "a") as f:
-            f.write("%d %s\n" % (number, message.encode().hex()))
-            sync(f)
-
-    def _kept(self, path: str, ftype: int, number: int):
-        """The message of type `ftype` kept in `path` for round or board `number` (the last one the host sent),
-        or None."""
-        return self._kept_all(path, ftype, (number,))[0]
-
-    def _kept_all(self, path: str, ftype: int, numbers) -> list:
-        """The messages kept in `path` for each of `numbers` (None where there is none), in one pass over the file:
-        a pass per board would litter a small heap with the lines' strings."""
-        keys = [str(n) for n in numbers]
-        texts = {}  # the last line of each wins
-        try:
-            with open(path) as f:
-                for line in f:
-                    space = line.find(" ")
-                    if space > 0 and line[:space] in keys:
-                        texts[line[:space]] = line[space + 1:].strip()
-        except OSError:
-            pass
-        out = []
-        for key in keys:
-            text = texts.get(key)
-            message = None
-            if text is not None:
-                try:
-                    message = decode_message(ftype, bytes.fromhex(text))
-                except (ValueError, WireError):
-                    pass  # torn by a power cut: the host sends it again at the next sign-in
-            out.append(message)
-        return out
+    # ---- the round plans
 
     def _on_plan(self, plan, fresh: bool = True) -> None:
         changed = False
@@ -513,10 +418,10 @@ class WireLink:
             # The app's round or the next, sent again unasked and not as kept: the director changed the movement.
             number = self._round
             if number and number <= plan.round <= number + 1 and plan.round != self._asked[0]:
-                kept = self._kept(self._plans, ROUND_PLAN, plan.round)
+                kept = link_files.kept_all(self._plans, ROUND_PLAN, (plan.round,))[0]
                 changed = kept is not None and kept.encode() != plan.encode()
             try:
-                self._keep(self._plans, plan.round, plan)
+                link_files.keep(self._plans, plan.round, plan)
             except OSError as e:  # the flash: the plan still goes to the app if it waits for it
                 print("wire_link: plan %d not kept: %s" % (plan.round, e))
         if plan.round != self._asked[0]:
@@ -545,7 +450,7 @@ class WireLink:
         # reach the lead is still checked. Only those missing are asked for.
         deals = []
         dds = []
-        for kept in self._kept_all(self._deals_path, HAND_RECORD, boards):
+        for kept in link_files.kept_all(self._deals_path, HAND_RECORD, boards):
             owners = getattr(kept, "owners", None)  # a HandRecord's
             deals.append(wire_mapping.deal_text(owners) if owners is not None else None)
             dds.append(wire_mapping.analysis_text(kept) if owners is not None else None)

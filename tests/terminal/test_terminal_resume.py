@@ -3,7 +3,7 @@
 import os
 
 from session_runner import Simulator
-from tenace_terminal.wire_link import PLANS_FILE
+from tenace_terminal.link_files import PLANS_FILE
 
 
 def enter(sim, script):

@@ -8,7 +8,7 @@ the terminal's seat, hand records for the lead check: every result is stored exa
 
 from deals import ANALYSES, deal
 from session_runner import TERMINAL, Simulator
-from tenace_terminal.wire_link import STATE_FILE
+from tenace_terminal.link_files import STATE_FILE
 
 
 def screen(sim):

@@ -221,8 +221,10 @@ class RemoteHost(Questions):
 def connect(options):
     """The host for a simulated terminal: options as HostOptions.from_json reads them
     (tenace.simulation.terminal.table_host)."""
-    # By the interpreter, not by trying the import: an installed copy's site-packages holds both the firmware and
-    # the tenace package, so MicroPython would find tenace's CPython modules and compile them until its heap ran out.
-    if sys.implementation.name == "micropython":
+    try:
+        # CPython's (LocalHost's), not on the unix port: trying tenace there would compile an installed tenace's
+        # CPython modules in the terminal's heap before failing.
+        import tempfile  # noqa: F401
+    except ImportError:
         return RemoteHost(options)
     return LocalHost(options)
