@@ -7,7 +7,6 @@ on the loopback port named by TENACE_HOST_PORT. Either way the terminal's frames
 
 import json
 import os
-import sys
 
 from sim_devices import Bits
 
