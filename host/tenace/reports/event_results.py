@@ -22,9 +22,10 @@ from tenace.store.event import EventInfo, event_info, partnerships
 from tenace.store.hand_records import hand_records
 from tenace.store.movement_changes import section_changes
 from tenace.store.names import individual_members, names_of, pair_players, roster
-from tenace.store.queries import conflicts, current_results, damaged_results
+from tenace.store.queries import conflicts_in, current_in, damaged_in, states
 from tenace.store.scoring_input import board_results, pair_id, pair_penalties
 from tenace.store.teams import byes, team_names, teams_in_play
+from tenace.store.versions import Version
 from tenace_rules.board import dealer, vulnerability
 
 # The event's scoring as the engine's pairs method; total points have no ranking method in the engine yet.
@@ -112,7 +113,8 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     results = board_results(conn, section, pair_name=pairs)
     penalised = pair_penalties(conn, section, pair_name=pairs)
     _name_pairs(conn, section, pairs.named)
-    versions = current_results(conn, section)
+    known = states(conn, section)  # the section's slots, loaded and checked once for what follows
+    versions = current_in(known)
     plays: dict[tuple[int, int], Play] = {
         (v.board, v.table): (v.contract or "Pass", v.declarer, v.tricks) for v in versions
         if v.kind in ("normal", "passed_out")}
@@ -139,7 +141,7 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
             what = e.detail.removeprefix(f"section {section} ")
             note(f"movement changed by {e.who} at {_clock(e.at)}: {what}", e.why)
     expected = slot_count(conn, section)
-    conflicted = len(conflicts(conn, section))
+    conflicted = len(conflicts_in(known))
     title = _title(info, section, len(results), expected, conflicted, published)
     if results:
         try:
@@ -162,7 +164,7 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     if conflicted:
         note(f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the director "
              f"decides (tenace problems lists them, tenace resolve settles them)")
-    damaged = damaged_notes(conn, section)
+    damaged = damaged_notes(damaged_in(known))
     for damage in damaged:
         note(damage)
     settings: dict[str, Setting] = {"section": section, "results_in": len(results), "expected": expected,
@@ -221,8 +223,9 @@ def _teams_section(conn: sqlite3.Connection, info: EventInfo, section: str,
                    published: Publication | None) -> SectionResults:
     """A teams section: each match scored by the team engine (IMPs, VPs); the section's report is its first match."""
     expected = slot_count(conn, section)
-    results_in = len(current_results(conn, section))
-    conflicted = len(conflicts(conn, section))
+    known = states(conn, section)
+    results_in = len(current_in(known))
+    conflicted = len(conflicts_in(known))
     title = _title(replace(info, scoring="imps"), section, results_in, expected, conflicted, published)
     matches = tuple(section_matches(conn, section, team_names(conn), title))
     report = matches[0].report if len(matches) == 1 else Report("teams", title=title)
@@ -230,16 +233,16 @@ def _teams_section(conn: sqlite3.Connection, info: EventInfo, section: str,
         report = replace(report, notes=(
             *report.notes, f"{conflicted} conflicting result{'s' if conflicted > 1 else ''} left out until the "
             "director decides (tenace problems lists them, tenace resolve settles them)"))
-    damaged = damaged_notes(conn, section)
+    damaged = damaged_notes(damaged_in(known))
     report = replace(report, notes=(*report.notes, *damaged))
     return SectionResults(section, report, results_in, expected, conflicted, tuple(section_boards(conn, section)),
                           matches=matches, damaged=len(damaged))
 
 
-def damaged_notes(conn: sqlite3.Connection, section: str) -> list[str]:
-    """A note for each result of the section that the event file holds damaged (never scored), naming it."""
+def damaged_notes(damaged: list[Version]) -> list[str]:
+    """A note for each damaged result of a section (never scored), naming it."""
     return [f"board {v.board} table {v.table} round {v.round}: a damaged result in the event file, not scored "
-            f"({v.damage}); enter it again (tenace correct)" for v in damaged_results(conn, section)]
+            f"({v.damage}); enter it again (tenace correct)" for v in damaged]
 
 
 # What each director's action did to a result, as its traveller line is marked.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tenace.store.row_check import checked_rows
@@ -96,17 +97,30 @@ def states(conn: sqlite3.Connection, section: str | None = None) -> dict[Slot, S
 
 def current_results(conn: sqlite3.Connection, section: str | None = None) -> list[Version]:
     """The result that counts in every settled slot (latest version unless conflicted), erasures left out."""
-    return [s.current for s in states(conn, section).values() if s.current is not None and s.current.kind != "erased"]
+    return current_in(states(conn, section))
 
 
 def damaged_results(conn: sqlite3.Connection, section: str | None = None) -> list[Version]:
     """Every stored version that fails its check as it is read back (row_check), in the order stored: none of them
     counts, and a slot whose latest result is damaged has no result until the director enters one."""
-    return [v for v in load_versions(conn, section=section) if v.damage]
+    return damaged_in(states(conn, section))
 
 
 def conflicts(conn: sqlite3.Connection, section: str | None = None) -> list[Conflict]:
-    return [Conflict(s.slot, s.heads, s.versions) for s in states(conn, section).values() if s.conflict]
+    return conflicts_in(states(conn, section))
+
+
+# The same three read from slot states already loaded (`states`): a report that needs several loads them once.
+def current_in(known: Mapping[Slot, SlotState]) -> list[Version]:
+    return [s.current for s in known.values() if s.current is not None and s.current.kind != "erased"]
+
+
+def damaged_in(known: Mapping[Slot, SlotState]) -> list[Version]:
+    return sorted((v for s in known.values() for v in s.versions if v.damage), key=lambda v: v.id)
+
+
+def conflicts_in(known: Mapping[Slot, SlotState]) -> list[Conflict]:
+    return [Conflict(s.slot, s.heads, s.versions) for s in known.values() if s.conflict]
 
 
 def corrections(conn: sqlite3.Connection) -> list[Correction]:
