@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from tenace.store.row_check import DamagedFile
+from tenace.store.row_check import DamagedFile, Seat
 from tenace.store.validate import show
 
 # A board slot sits out when somebody does at its table in its round (tenace move): no result is expected there.
@@ -132,3 +132,15 @@ def sitting_out(conn: sqlite3.Connection, section: str, table: int, round_: int)
     row = conn.execute("SELECT ns_out, ew_out FROM sit_out WHERE section = ? AND table_no = ? AND round = ?",
                        (section, table, round_)).fetchone()
     return (bool(row[0]), bool(row[1])) if row else (False, False)
+
+
+def movement_seats(conn: sqlite3.Connection, section: str | None = None) -> dict[tuple[str, int, int], Seat]:
+    """(section, table, round) -> the movement's (NS pair, EW pair, boards), which a stored result must match."""
+    boards: dict[tuple[str, int, int], set[int]] = {}
+    for sec, table, round_, board in conn.execute(
+            "SELECT section, table_no, round, board FROM encounter_board WHERE ?1 IS NULL OR section = ?1", (section,)):
+        boards.setdefault((sec, table, round_), set()).add(board)
+    rows = conn.execute("SELECT section, table_no, round, ns_pair, ew_pair FROM encounter "
+                        "WHERE ?1 IS NULL OR section = ?1", (section,))
+    return {(sec, table, round_): (ns, ew, frozenset(boards.get((sec, table, round_), ())))
+            for sec, table, round_, ns, ew in rows}

@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from tenace.reports.model import split_text, weighted_text
+from tenace.store.encounters import movement_seats
 from tenace.store.row_check import Seat, damage
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
@@ -146,18 +147,6 @@ def load_versions(conn: sqlite3.Connection, slot: Slot | None = None, section: s
         return []
     seats = movement_seats(conn, section if slot is None else slot.section)
     return [_version(row, seats) for row in rows]
-
-
-def movement_seats(conn: sqlite3.Connection, section: str | None = None) -> dict[tuple[str, int, int], Seat]:
-    """(section, table, round) -> the movement's (NS pair, EW pair, boards), which a stored result must match."""
-    boards: dict[tuple[str, int, int], set[int]] = {}
-    for sec, table, round_, board in conn.execute(
-            "SELECT section, table_no, round, board FROM encounter_board WHERE ?1 IS NULL OR section = ?1", (section,)):
-        boards.setdefault((sec, table, round_), set()).add(board)
-    rows = conn.execute("SELECT section, table_no, round, ns_pair, ew_pair FROM encounter "
-                        "WHERE ?1 IS NULL OR section = ?1", (section,))
-    return {(sec, table, round_): (ns, ew, frozenset(boards.get((sec, table, round_), ())))
-            for sec, table, round_, ns, ew in rows}
 
 
 def _version(row: Any, seats: Mapping[tuple[str, int, int], Seat]) -> Version:
