@@ -8,7 +8,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from tenace.commands import event_prompt, event_swiss
+from tenace.commands import event_bws, event_prompt, event_swiss
 from tenace.commands.options import add_event_file, event_file, given_event_file, in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
@@ -35,7 +35,7 @@ from tenace.teams_file import TeamsFileError, read_teams_file
 from tenace_wire.frame_types import MAX_TERMINAL
 
 HELP = ("create an event file (a Mitchell, a Howell or a team match per section), show it, seat a terminal at a "
-        "table, import deals")
+        "table, import deals or a Bridgemate .bws")
 EPILOG = """\
 examples:
   tenace event new club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
@@ -46,6 +46,7 @@ examples:
   tenace event show club.sqlite
   tenace event seat club.sqlite --terminal 12 --table 3          a spare terminal replaces table 3's
   tenace event deals club.sqlite deals.pbn                      the hand records, analysed double dummy
+  tenace event import-bws tuesday.bws tuesday.sqlite            an evening run with Bridgemate Control Software
 
 One SQLite file holds one event: its movement, the terminals, every frame received and every result
 version. `tenace problems EVENT` lists what the director must look at. Each command takes the event
@@ -91,6 +92,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="the section's name, or several comma-separated, each with this movement (default A)")
     new.set_defaults(run=run_new)
     event_swiss.register(actions)
+    event_bws.register(actions)
 
     show = actions.add_parser("show", help="print the event, its sections and their movements",
                               description="Print the event, its sections and their movements.")

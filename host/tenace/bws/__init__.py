@@ -1,0 +1,1 @@
+"""Importing a Bridgemate Control Software .bws file (an Access database read through Debian's mdbtools)."""
