@@ -1,9 +1,10 @@
-"""A .bws file's tables turned into a typed import plan: sections, movements, players, deals, results, contradictions."""
+"""A .bws file's tables made a typed import plan: sections, movements, players, deals, results, contradictions."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date as Date
 
@@ -183,14 +184,26 @@ def _planned(rows: list[Row], number: int, name: str, missing: int, said: list[s
         said.append(f"section {name} has no RoundData row it can play: left out")
         return None
     found = encounters.values()
-    both = {e.ns_pair for e in found} & {e.ew_pair for e in found} - {missing}
-    kind: Kind = "howell" if both else "mitchell"
+    kind = _kind(found, missing)
     phantom: Pair | None = None
     if missing and any(missing in (e.ns_pair, e.ew_pair) for e in found):
         side: Field = "" if kind == "howell" else "NS" if any(e.ns_pair == missing for e in found) else "EW"
         phantom = (side, missing)
     return _movement(f"{kind} from the .bws RoundData", kind, tuple(found), phantom, f"RoundData section {name}",
                      said)
+
+
+def _kind(found: Iterable[Encounter], missing: int) -> Kind:
+    """A Howell when some pair sits NS in one round and EW in another, never both ways in one round (where a
+    Mitchell's NS 3 and EW 3 are two pairs); else a Mitchell."""
+    rounds: dict[int, tuple[set[int], set[int]]] = {}
+    for e in found:
+        ns, ew = rounds.setdefault(e.round, (set(), set()))
+        ns.add(e.ns_pair)
+        ew.add(e.ew_pair)
+    both = set().union(*(ns for ns, _ in rounds.values())) & set().union(*(ew for _, ew in rounds.values()))
+    clash = any((ns & ew) - {missing} for ns, ew in rounds.values())
+    return "howell" if both - {missing} and not clash else "mitchell"
 
 
 def _movement(label: str, kind: Kind, found: tuple[Encounter, ...], phantom: Pair | None, where: str,
@@ -297,8 +310,13 @@ def _fit(name: str, planned: Movement, results: list[ResultRow], said: list[str]
     for r in moved:
         boards.setdefault((r.table, r.round), set()).add(r.board)
     found = tuple(Encounter(t, rd, ns, ew, tuple(sorted(boards[(t, rd)]))) for (t, rd), (ns, ew) in taken.items())
-    both = {r.ns_pair for r in moved} & {r.ew_pair for r in moved}
-    kind: Kind = "howell" if both else "mitchell"
+    seated = {p for e in planned.encounters for p in (e.ns_pair, e.ew_pair)}
+    # Pairs RoundData knows: its kind of movement holds. Others (a renumbered file): a Howell when some pair sits both
+    # ways and no table has the same number on both sides (a Mitchell's NS 3 v EW 3); one round may clash here.
+    numbers = {p for e in found for p in (e.ns_pair, e.ew_pair)}
+    both = {e.ns_pair for e in found} & {e.ew_pair for e in found}
+    kind: Kind = (planned.kind if numbers <= seated
+                  else "howell" if both and not any(e.ns_pair == e.ew_pair for e in found) else "mitchell")
     movement = _movement(f"{kind} as played (from the .bws ReceivedData)", kind, found, None,
                          f"section {name} as played", said)
     _twice(name, moved, said)
