@@ -12,6 +12,7 @@ from tenace.cli import build_parser
 from tenace.commands import event_prompt
 from tenace.errors import UsageError
 from tenace.store import connect, event_info
+from tenace.store.encounters import section_rounds
 
 
 def parsed(*words: str) -> argparse.Namespace:
@@ -114,6 +115,22 @@ def test_a_script_without_movement_gets_a_mitchell_as_before(tmp_path: Path) -> 
     conn = connect(tmp_path / "m.sqlite")
     assert [(s.kind, s.one_field) for s in event_info(conn).sections] == [("mitchell", False)]
     conn.close()
+
+
+def test_a_shortened_mitchell_plays_its_first_rounds_with_every_set_at_fewer_tables(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "short.sqlite"
+    args = parsed(str(db), "--name", "Short", "--tables", "9", "--boards-per-round", "3", "--rounds", "7")
+    assert args.run(args) == 0
+    assert "Mitchell (first 7 of 9 rounds), 9 tables, 7 rounds of 3 boards, boards 1-27" in capsys.readouterr().out
+    conn = connect(db)
+    section = event_info(conn).sections[0]
+    assert (section.kind, section.tables, section.rounds) == ("mitchell", 9, 7)
+    plays: dict[str, int] = {}
+    for _round, _table, _ns, _ew, boards in section_rounds(conn, "A"):
+        plays[boards] = plays.get(boards, 0) + 1
+    conn.close()
+    assert len(plays) == 9 and set(plays.values()) == {7}  # 9 sets, each played at 7 of the 9 tables
 
 
 def test_a_team_match_asked_for_has_its_two_tables_without_asking(

@@ -164,3 +164,68 @@ def test_the_store_refuses_a_control_character_in_a_name(event: Path) -> None:
         keep_roster(conn, [Member(7, "Two\nLines")])
     keep_roster(conn, [Member(8, "Zoe\u0301")])
     assert conn.execute("SELECT name FROM roster WHERE number = 8").fetchone()[0] == "Zo\u00e9"
+
+
+def test_a_pasted_list_names_many_pairs_at_once_by_number_or_roster_name(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roster = tmp_path / "members.csv"
+    roster.write_text(ROSTER, encoding="utf-8")
+    tenace(capsys, "names", str(event), "--roster", str(roster))
+    pairs = tmp_path / "pairs.txt"
+    # Labelled lines, in any order; unlabelled ones fill the section's pairs in order (NS 1, NS 2, ... EW 1, ...),
+    # passing over those named on a line (NS 2 here). Names in any case and spacing; a heading and a comment.
+    pairs.write_text("Pair; Players\nNS 2; ann archer; 102\n# the rest, in order\nCy  Cole - di dunn\n"
+                     "EW 5, Ed Eyre, 201\n205 & 206\n", encoding="utf-8")
+    code, out, err = tenace(capsys, "names", str(event), "--pairs", str(pairs), "--who", "TD")
+    # EW 1 keyed Cy Cole's number at its table: kept, with the same warning as --pair gives.
+    assert code == 0 and err.splitlines() == ["warning: player 103 is in two pairs: NS 1 and EW 1 (a player plays in "
+                                              "one pair: set the other pair's players)"], err
+    assert out.splitlines() == ["NS 2: Ann Archer - Bob Baker", "NS 1: Cy Cole - Di Dunn", "EW 5: Ed Eyre - #201",
+                                "NS 3: #205 - #206", "pairs: 4 named"]
+    _, out, _ = tenace(capsys, "names", str(event))
+    assert "  NS 1: Cy Cole - Di Dunn" in out and "  NS 3: #205 - #206" in out and "  EW 5: Ed Eyre - #201" in out
+
+
+def test_a_list_with_any_wrong_line_names_each_and_sets_no_pair(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roster = tmp_path / "members.csv"
+    roster.write_text("101,Ann Archer\n107,Ann Archer\n102,Bob Baker\n", encoding="utf-8")
+    tenace(capsys, "names", str(event), "--roster", str(roster))
+    pairs = tmp_path / "pairs.txt"
+    lines = ["NS 1, 301, 302", "Ann Archer - 102", "NS 9, 1, 2", "just one", "NS 1, 3, 4", "Zed Zulu & 5",
+             "1000000, 2"] + [f"{n} - {n + 1}" for n in range(400, 420, 2)]
+    pairs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = tenace(capsys, "names", str(event), "--pairs", str(pairs))
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        f"{pairs}:2: 2 members are called 'Ann Archer': give the number (101, 107)",
+        f"{pairs}:3: section A has no pair NS 9",
+        f"{pairs}:4: a line is a pair and its two players (\"NS 3, 101, Bob Baker\") or the two players alone, "
+        "not 'just one'",
+        f"{pairs}:5: NS 1 is named on line 1 already",
+        f"{pairs}:6: 'Zed Zulu' is not in the roster: give the member number or import the roster first",
+        f"{pairs}:7: a member number is 1 to 999999, not 1000000",
+        f"{pairs}:17: one pair too many: the section has 10 pairs",
+        f"tenace names: --pairs {pairs}: 7 lines wrong, no pair named (correct them and run it again)"]
+    _, out, _ = tenace(capsys, "names", str(event))
+    assert out.splitlines()[1:] == ["  EW 1: #103 - #777", "  NS 1: Ann Archer - Bob Baker"]  # as keyed
+    for given, message in (("missing.txt", "--pairs missing.txt: cannot read it"),
+                           ("/dev/null", "--pairs /dev/null: no pair in it")):
+        code, _, err = tenace(capsys, "names", str(event), "--pairs", given)
+        assert code == 2 and len(err.splitlines()) == 1 and message in err, err
+
+
+def test_a_list_for_two_sections_names_pairs_by_letter_and_the_rest_in_the_section_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "two.sqlite"
+    create_event(path, name="Two", sections={"A": mitchell(3, 2), "B": mitchell(3, 2)}).close()
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("A-NS 1, 1, 2\nB-NS 1; 3; 4\n5 - 6\n", encoding="utf-8")
+    code, _, err = tenace(capsys, "names", str(path), "--pairs", str(pairs))
+    assert code == 2 and err.splitlines()[0] == (f"{pairs}:3: the event has sections A, B: write the pair "
+                                                 "(\"A-NS 3, ...\") or give --section"), err
+    code, out, _ = tenace(capsys, "names", str(path), "--pairs", str(pairs), "--section", "B")
+    assert code == 0 and out.splitlines() == ["A-NS 1: #1 - #2", "B-NS 1: #3 - #4", "B-NS 2: #5 - #6",
+                                              "pairs: 3 named"]
+    code, _, err = tenace(capsys, "names", str(path), "--pairs", str(pairs), "--section", "C")
+    assert code == 2 and "C" in err and len(err.splitlines()) == 1, err

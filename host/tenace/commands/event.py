@@ -39,6 +39,7 @@ HELP = ("create an event file (a Mitchell, a Howell or a team match per section)
 EPILOG = """\
 examples:
   tenace event new club.sqlite --name "Tuesday pairs" --tables 7 --boards-per-round 3
+  tenace event new club.sqlite --name "Short" --tables 9 --boards-per-round 3 --rounds 7   a shortened Mitchell
   tenace event new club.sqlite --name "Howell" --movement howell --tables 4 --boards-per-round 3
   tenace event new match.sqlite --name "Cup" --movement teams --boards-per-round 8 --rounds 3 --teams teams.csv
   tenace event new swiss.sqlite --name "Swiss" --movement swiss --boards-per-round 7 --teams teams.csv

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tenace.commands.options import given_event_file
 from tenace.errors import UsageError
-from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare, teams
+from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare, shortened, teams
 from tenace.movement.individual import individual
 
 Ask = Callable[[str], str]
@@ -50,10 +50,10 @@ def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: in
         return teams(boards_per_round)
     if kind not in (None, "mitchell"):
         raise ValueError(f"the movement is {_ONE_OF}, not {kind!r}")
-    if rounds is not None:  # mitchell(rounds=...) would be another movement: every table on the same set
-        raise MovementError("rounds", "a plain Mitchell plays all its rounds (one per table); fewer rounds "
-                            "shorten a Howell")
-    return mitchell(tables, boards_per_round)
+    movement = mitchell(tables, boards_per_round)
+    # A shortened Mitchell: its first rounds, each set played at fewer tables (mitchell(rounds=...) is another
+    # movement, every table on the same duplicated set).
+    return movement if rounds is None else shortened(movement, rounds)
 
 
 def missing(args: argparse.Namespace) -> list[str]:

@@ -10,6 +10,8 @@ from pathlib import Path
 from tenace.commands.event import read_teams_option
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.commands.pair_option import parse_pair
+from tenace.director.pair_list import read_pair_list
+from tenace.director.pairs import Pair, pair_label
 from tenace.errors import UsageError
 from tenace.movement.model import team_of
 from tenace.roster import read_roster
@@ -22,8 +24,10 @@ from tenace.store.names import (
     pair_players,
     players_in_two_pairs,
     roster,
+    section_pairs,
     set_individual_player,
     set_pair_players,
+    set_pairs_players,
 )
 from tenace.store.teams import keep_teams, team_names
 
@@ -32,9 +36,16 @@ EPILOG = """\
 examples:
   tenace names club.sqlite --roster members.csv          number, name and club id of every member
   tenace names club.sqlite --pair "NS 3" --players 101 117
+  tenace names club.sqlite --pairs pairs.txt             a pair a line: "NS 3, 101, Bob Baker" or "Ann - Bob"
   tenace names club.sqlite --player 8 --member 117       an individual's player 8 is member 117
   tenace names club.sqlite                               every pair with its players
   tenace names match.sqlite --teams teams.csv            a team match's teams: number, name, four players
+
+A --pairs list has a pair a line: the pair and its two players ("NS 3, 101, 117", "A-EW 7; Ann Archer;
+Bob Baker"), or the two players alone ("Ann Archer - Bob Baker", "101, 117"), who are then the section's
+next pair not named on another line (a Mitchell's NS 1, 2, ... then EW 1, 2, ...; a Howell's 1, 2, ...).
+A player is a member number or a name as in the roster (any case). Lines starting with # are passed
+over. A list with a wrong line sets no pair: each wrong line is named (file:line) and nothing changes.
 
 A pair's players are those the director sets here, else the numbers keyed at its table (tenace collect
 --players optional|required). Their names come from the roster and appear in tenace results and the
@@ -58,10 +69,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                            "players' numbers (first pair's two, then the second pair's)")
     what.add_argument("--pair", metavar="PAIR", help='the pair whose players --players names: "NS 3", "A-EW 7", "7"')
     p.add_argument("--players", type=int, nargs=2, metavar="N", help="the pair's two player numbers")
+    what.add_argument("--pairs", metavar="FILE", help="name many pairs at once from a text file, a pair a line "
+                                                      "(see below; '-': standard input)")
     what.add_argument("--player", type=int, metavar="N", help="an individual's player (by the movement's number) whom "
                                                              "--member names")
     p.add_argument("--member", type=int, metavar="M", help="the player's member number (as in the roster)")
-    p.add_argument("--section", metavar="S", help="the individual's section, when the event has several")
+    p.add_argument("--section", metavar="S", help="the individual's section, or the section of --pairs lines "
+                                                  "that name none, when the event has several")
     p.add_argument("--who", help="who sets them (default: the user's login name)")
     p.set_defaults(run=run)
 
@@ -84,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
                 keep_teams(conn, teams, who=args.who or login_name())
                 print(f"teams: {len(teams)} named")
                 _warn_twice(conn, None)
+            elif args.pairs is not None:
+                _name_pairs(conn, args.pairs, args.section, who=args.who or login_name())
             elif args.pair is not None:
                 pair = parse_pair(args.pair, [s.name for s in event_info(conn).sections], option="--pair")
                 set_pair_players(conn, pair.section, pair.number, pair.field, tuple(args.players),
@@ -98,13 +114,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import(conn: sqlite3.Connection, source: str) -> None:
+def _read_text(source: str, option: str, what: str) -> str:
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
+        return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
-        raise UsageError(f"--roster {source}: not UTF-8 text (save the roster as CSV, UTF-8)") from None
+        raise UsageError(f"{option} {source}: not UTF-8 text (save {what} as UTF-8)") from None
     except OSError as e:
-        raise UsageError(f"--roster {source}: cannot read it: {e.strerror or e}") from None
+        raise UsageError(f"{option} {source}: cannot read it: {e.strerror or e}") from None
+
+
+def _import(conn: sqlite3.Connection, source: str) -> None:
+    text = _read_text(source, "--roster", "the roster as CSV,")
     members, skipped = read_roster(text)
     for s in skipped:
         print(f"skipped {source}:{s.line}: {s.why}", file=sys.stderr)
@@ -113,6 +133,29 @@ def _import(conn: sqlite3.Connection, source: str) -> None:
     keep_roster(conn, members)
     print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''} kept"
           + (f", {_lines(len(skipped))} skipped" if skipped else ""))
+
+
+def _name_pairs(conn: sqlite3.Connection, source: str, section: str | None, *, who: str) -> None:
+    text = _read_text(source, "--pairs", "the list of pairs")
+    sections = event_info(conn).sections
+    if section is not None:
+        chosen_section(conn, section)  # refused unless the event has it
+    if any(s.kind == "individual" and section in (None, s.name) for s in sections):
+        raise UsageError("an individual's players are named one by one: --player N --member M")
+    seats = {s.name: [Pair(s.name, field, number) for number, field in section_pairs(conn, s.name)] for s in sections}
+    named, wrong = read_pair_list(text, seats, section, roster(conn))
+    for w in wrong:
+        print(f"{source}:{w.line}: {w.error.said({'pairs': '', 'pair': '', 'section': '--section'})}", file=sys.stderr)
+    if wrong:
+        raise UsageError(f"--pairs {source}: {_lines(len(wrong))} wrong, no pair named (correct them and run it again)")
+    if not named:
+        raise UsageError(f"--pairs {source}: no pair in it (a line is a pair and its two players)")
+    set_pairs_players(conn, [(p.pair.section, p.pair.number, p.pair.field, p.players) for p in named], who=who)
+    members = roster(conn)
+    for p in named:
+        print(f"{pair_label(p.pair, len(seats) > 1)}: {names_of(p.players, members)}")
+    print(f"pairs: {len(named)} named")
+    _warn_twice(conn, {n for p in named for n in p.players})
 
 
 def _warn_twice(conn: sqlite3.Connection, players: set[int] | None) -> None:

@@ -16,12 +16,14 @@ from tenace.movement import (
     MAX_HOWELL_TABLES,
     MAX_TABLES,
     MIN_HOWELL_TABLES,
+    Movement,
     MovementError,
 )
 from tenace.reports.event_results import event_results
 from tenace.reports.text import write_text
 from tenace.scoring.pairs_methods import SCORINGS
 from tenace.simulation.faults import FaultRates
+from tenace.simulation.session.rehearsal import copy_event, default_copy
 from tenace.simulation.session.runner import SimOptions, SimResult, run
 from tenace.store.db import read_transaction
 
@@ -33,6 +35,11 @@ examples:
   tenace sim                                      7 tables, 21 boards, a perfect radio
   tenace sim --tables 30 --boards 27 --loss 0.2 --corrupt 0.02 --duplicate 0.05 --kill-host 2 --seed 1
   tenace sim --tables 12 --boards 24 --unplug 5 --reorder 0.1 --delay 200 --workdir run1
+  tenace sim --event club.sqlite                  rehearse tonight's event: club-rehearsal.sqlite
+
+A rehearsal (--event) plays the director's event as it was set up, before the evening: each
+section's movement, the pairs' names and the deals, on a copy of the file (the original is opened
+read-only); tenace results, problems and report then work on the copy as they would on the night.
 
 Each table's terminal is the real firmware on the MicroPython unix port with scripted players (the
 results are a function of the seed, table and board, so any faults give the same session). The
@@ -46,10 +53,13 @@ what the tables accepted; 1 otherwise; 2 for bad options."""
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sim", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--tables", type=int, default=7, metavar="N", help="tables (and terminals), default 7")
-    p.add_argument("--boards", type=int, default=21, metavar="N", help="boards in the session, default 21")
-    p.add_argument("--boards-per-round", type=int, default=3, metavar="N", help="default 3")
-    p.add_argument("--howell", type=int, default=0, metavar="N",
+    p.add_argument("--event", type=Path, metavar="FILE",
+                   help="rehearse the director's own event (its movements, names and deals) in a copy of FILE, "
+                        "which is left untouched; the copy is --db (default FILE-rehearsal.sqlite beside it)")
+    p.add_argument("--tables", type=int, metavar="N", help="tables (and terminals), default 7")
+    p.add_argument("--boards", type=int, metavar="N", help="boards in the session, default 21")
+    p.add_argument("--boards-per-round", type=int, metavar="N", help="default 3")
+    p.add_argument("--howell", type=int, metavar="N",
                    help=f"a second section, B, playing a complete Howell on N tables "
                         f"({MIN_HOWELL_TABLES}-{MAX_HOWELL_TABLES}; default none)")
     p.add_argument("--teams", action="store_true",
@@ -74,30 +84,56 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     faults.add_argument("--down", type=float, default=1.0, metavar="S", help="seconds the killed host stays down")
     p.add_argument("--seed", type=int, default=1, help="seed of the players' results and of the faults")
     p.add_argument("--scoring", choices=SCORINGS, default="mp",
-                   help="rank both rankings by matchpoints or by Butler IMPs (default mp)")
+                   help="rank both rankings by matchpoints or by Butler IMPs (default mp; a rehearsal ranks as its "
+                        "event does)")
     p.add_argument("--per-process", type=int, default=1, metavar="N",
                    help="terminals per MicroPython process (default 1: one process per terminal)")
     p.add_argument("--timeout", type=float, default=900.0, metavar="S", help="give up after S seconds")
     p.add_argument("--workdir", type=Path, metavar="DIR",
                    help="keep the event file, logs and journals here (default: a temporary folder)")
     p.add_argument("--db", type=Path, metavar="FILE",
-                   help="keep the event file as FILE (a new file), for tenace results and the director's commands")
+                   help="keep the event file as FILE (a new file), for tenace results and the director's commands; "
+                        "with --event, the rehearsal's copy")
     p.set_defaults(run=run_command)
 
 
+# The session's own shape, which a rehearsal takes from the event instead; None when not given.
+SHAPE = {"tables": 7, "boards": 21, "boards_per_round": 3, "howell": 0, "teams": False, "change": False}
+
+
 def check_options(args: argparse.Namespace) -> None:
-    """Each option in its range, by its name, before any process is started."""
+    """Each option in its range, by its name, before any process is started; the session's shape filled in with
+    its defaults unless the event is rehearsed (which has its own)."""
+    if args.event is not None:
+        given = [name for name in SHAPE if getattr(args, name) not in (None, False)]
+        if given:
+            raise UsageError(f"--event plays the event as it was set up: give no {_flag(given[0])}")
+        return _check_faults(args)
+    for name, default in SHAPE.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     in_range("--tables", args.tables, 2, MAX_TABLES)
     in_range("--boards-per-round", args.boards_per_round, 1, MAX_BOARDS_PER_ROUND)
     in_range("--boards", args.boards, 1, MAX_BOARDS)
     if args.howell:
         in_range("--howell", args.howell, MIN_HOWELL_TABLES, MAX_HOWELL_TABLES)
-    in_range("--per-process", args.per_process, 1, MAX_TABLES)
-    tables = args.tables + args.howell + (2 if args.teams else 0)
-    processes = -(-tables // args.per_process)
+    check_processes(args.tables + args.howell + (2 if args.teams else 0), args.per_process)
+    _check_faults(args)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def check_processes(tables: int, per_process: int) -> None:
+    in_range("--per-process", per_process, 1, MAX_TABLES)
+    processes = -(-tables // per_process)
     if processes > MAX_PROCESSES:
-        raise UsageError(f"{tables} tables with --per-process {args.per_process} make {processes} "
+        raise UsageError(f"{tables} tables with --per-process {per_process} make {processes} "
                          f"MicroPython processes, at most {MAX_PROCESSES}: raise --per-process")
+
+
+def _check_faults(args: argparse.Namespace) -> None:
     in_range("--kill-host", args.kill_host, 0, MAX_KILLS)
     in_range("--down", args.down, 0, 60, unit="seconds")
     in_range("--unplug", args.unplug, 0, 600, unit="seconds")
@@ -111,15 +147,8 @@ def run_command(args: argparse.Namespace) -> int:
         rates = FaultRates(args.loss, args.corrupt, args.duplicate, args.reorder, args.delay, args.forge)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    options = SimOptions(tables=args.tables, boards=args.boards, boards_per_round=args.boards_per_round,
-                         howell_tables=args.howell, teams=args.teams, change=args.change, faults=rates,
-                         kill_host=args.kill_host,
-                         down_s=args.down, unplug_s=args.unplug, seed=args.seed, per_process=args.per_process,
-                         timeout_s=args.timeout, scoring=args.scoring)
-    try:
-        movements = options.movements()
-    except MovementError as e:
-        raise movement_error(e) from None
+    options = SimOptions(faults=rates, kill_host=args.kill_host, down_s=args.down, unplug_s=args.unplug,
+                         seed=args.seed, per_process=args.per_process, timeout_s=args.timeout, scoring=args.scoring)
     if args.db is not None:
         if args.db.exists():
             raise UsageError(f"--db {args.db} exists already: give a new file name (an event file is never replaced)")
@@ -128,13 +157,34 @@ def run_command(args: argparse.Namespace) -> int:
         output_folder("--workdir", args.workdir)
         if (args.workdir / "event.sqlite").exists():
             raise UsageError(f"{args.workdir} already holds a session: give an empty or new --workdir")
+    given: dict[str, Movement] | None = None
+    if args.event is not None:
+        db = args.db if args.db is not None else default_copy(args.event)
+        if db.exists():
+            raise UsageError(f"{db} exists already (an earlier rehearsal?): remove it or give --db NEW.sqlite")
+        given, scoring = copy_event(args.event, db)
+        try:
+            check_processes(sum(m.tables for m in given.values()), args.per_process)
+        except UsageError:
+            db.unlink()
+            raise
+        options, movements = replace(options, scoring=scoring), given
+        print(f"Rehearsal of {args.event} in {db} (the event file itself is left untouched)", flush=True)
+    else:
+        options = replace(options, tables=args.tables, boards=args.boards, boards_per_round=args.boards_per_round,
+                          howell_tables=args.howell, teams=args.teams, change=args.change)
+        try:
+            movements = options.movements()
+        except MovementError as e:
+            raise movement_error(e) from None
     plan = "; ".join(f"section {s}: {m.name}" for s, m in movements.items())
     print(f"Simulated session: {plan}; {sum(m.tables for m in movements.values())} terminals, seed {args.seed}",
           flush=True)
     with tempfile.TemporaryDirectory(prefix="tenace-sim-") as tmp:
         workdir = args.workdir if args.workdir is not None else Path(tmp)
-        db = args.db if args.db is not None else workdir / "event.sqlite"
-        result = run(options, workdir, db)
+        if args.event is None:
+            db = args.db if args.db is not None else workdir / "event.sqlite"
+        result = run(options, workdir, db, given)
         report(result, db)
     return 0 if result.comparison.ok else 1
 

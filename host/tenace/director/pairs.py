@@ -40,3 +40,9 @@ def parse_pair(text: str, sections: list[str], section: str | None = None, field
                                      sections=", ".join(sections))
         section = sections[0]
     return Pair(section, (found[2] or "").upper(), int(found[3]))
+
+
+def pair_label(pair: Pair, several_sections: bool) -> str:
+    """The pair as a director writes it: "NS 3", a Howell's "7", "B-NS 3" when the event has several sections."""
+    label = f"{pair.field} {pair.number}".strip()
+    return f"{pair.section}-{label}" if several_sections else label

@@ -21,7 +21,7 @@ def shortened(movement: Movement, rounds: int) -> Movement:
         for b in e.boards:
             number.setdefault(b, len(number) + 1)
     name = f"{movement.name.split(',')[0]} (first {rounds} of {movement.rounds} rounds), {movement.tables} tables, " \
-           f"{rounds} rounds of {movement.boards_per_round} boards"
+           f"{rounds} round{'s' if rounds > 1 else ''} of {movement.boards_per_round} boards"
     return replace(movement, name=name, rounds=rounds,
                    encounters=tuple(replace(e, boards=tuple(number[b] for b in e.boards)) for e in kept))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from tenace.movement.model import Encounter, Movement
 from tenace.store.row_check import DamagedFile, Seat
 from tenace.store.validate import show
 
@@ -144,3 +145,28 @@ def movement_seats(conn: sqlite3.Connection, section: str | None = None) -> dict
                         "WHERE ?1 IS NULL OR section = ?1", (section,))
     return {(sec, table, round_): (ns, ew, frozenset(boards.get((sec, table, round_), ())))
             for sec, table, round_, ns, ew in rows}
+
+
+def stored_movement(conn: sqlite3.Connection, section: str) -> Movement:
+    """A section's movement as the event file holds it (after any change made at the table's level: the stored
+    encounters are the movement); copies is the most tables on one board in one round (duplicated boards)."""
+    row = conn.execute("SELECT movement, tables, rounds, boards_per_round, kind FROM section WHERE name = ?",
+                       (section,)).fetchone()
+    if row is None:
+        raise KeyError(f"no section {section}")
+    boards: dict[tuple[int, int], list[int]] = {}
+    for table, round_, board in conn.execute("SELECT table_no, round, board FROM encounter_board WHERE section = ?"
+                                             " ORDER BY table_no, round, board", (section,)):
+        boards.setdefault((_number(table, "encounter_board"), _number(round_, "encounter_board")), []).append(
+            _number(board, "encounter_board"))
+    encounters = tuple(Encounter(t, r, ns, ew, tuple(boards.get((t, r), ()))) for t, r, ns, ew in (
+        (_number(t, "encounter"), _number(r, "encounter"), _number(ns, "encounter"), _number(ew, "encounter"))
+        for t, r, ns, ew in conn.execute("SELECT table_no, round, ns_pair, ew_pair FROM encounter WHERE section = ?"
+                                         " ORDER BY round, table_no", (section,))))
+    copies = max((n for (n,) in conn.execute("SELECT count(*) FROM encounter_board WHERE section = ?"
+                                             " GROUP BY round, board", (section,))), default=1)
+    partners = tuple((_number(a, "partnership"), _number(b, "partnership")) for a, b in conn.execute(
+        "SELECT first_player, second_player FROM partnership WHERE section = ? ORDER BY number", (section,)))
+    name, tables, rounds, per_round, kind = row
+    return Movement(str(name), int(tables), int(rounds), int(per_round), encounters, kind=kind, copies=int(copies),
+                    partners=partners)

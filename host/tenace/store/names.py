@@ -61,6 +61,20 @@ def roster(conn: sqlite3.Connection) -> dict[int, Member]:
 def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, direction: str, players: tuple[int, int],
                      *, who: str) -> None:
     """The director names a pair's two players (direction '' for a Howell pair); committed."""
+    set_pairs_players(conn, [(section, pair, direction, players)], who=who)
+
+
+def set_pairs_players(conn: sqlite3.Connection, pairs: Iterable[tuple[str, int, str, tuple[int, int]]], *,
+                      who: str) -> None:
+    """The director names several pairs' players, (section, pair, direction, players) each, all or none; committed."""
+    at = timestamp()
+    with transaction(conn):
+        for section, pair, direction, players in pairs:
+            _check_pair(conn, section, pair, direction, players)
+            put_pair_players(conn, section, pair, direction, players, who, at)
+
+
+def _check_pair(conn: sqlite3.Connection, section: str, pair: int, direction: str, players: tuple[int, int]) -> None:
     seats = {"NS": "ns_pair = ?1", "EW": "ew_pair = ?1", "": "(ns_pair = ?1 OR ew_pair = ?1)"}
     if direction not in seats:
         raise EntryError(f"a pair's direction is NS, EW or none (a Howell), not {direction!r}")
@@ -78,8 +92,6 @@ def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, directio
         raise EntryError(f"section {section} is a Mitchell: say NS {pair} or EW {pair}")
     if any(not 1 <= n <= MAX_NUMBER for n in players) or players[0] == players[1]:
         raise EntryError(f"a pair is two different players, numbered 1 to {MAX_NUMBER}, not {players}")
-    with transaction(conn):
-        put_pair_players(conn, section, pair, direction, players, who, timestamp())
 
 
 def put_pair_players(conn: sqlite3.Connection, section: str, pair: int, direction: str, players: tuple[int, int],
@@ -124,6 +136,16 @@ def individual_members(conn: sqlite3.Connection, section: str) -> dict[int, int]
     for player, member in conn.execute("SELECT player, member FROM individual_player WHERE section = ?", (section,)):
         out[int(player)] = int(member)
     return out
+
+
+def section_pairs(conn: sqlite3.Connection, section: str) -> list[tuple[int, str]]:
+    """The pairs a section seats, (pair, 'NS'/'EW', or '' in a Howell), in the order a list of them is written: a
+    Mitchell's NS pairs then its EW pairs, a Howell's by number."""
+    rows = conn.execute("SELECT ns_pair, ew_pair FROM encounter WHERE section = ?", (section,)).fetchall()
+    if one_field(conn, section):
+        return [(n, "") for n in sorted({int(p) for row in rows for p in row})]
+    return ([(n, "NS") for n in sorted({int(r[0]) for r in rows})]
+            + [(n, "EW") for n in sorted({int(r[1]) for r in rows})])
 
 
 def pair_players(conn: sqlite3.Connection, section: str) -> dict[tuple[int, str], tuple[int, int]]:

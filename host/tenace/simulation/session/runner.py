@@ -93,18 +93,22 @@ class SimResult:
     change_missed: bool  # --change, but the tables had gone too far for it
 
 
-def run(options: SimOptions, workdir: Path, db: Path | None = None) -> SimResult:
+def run(options: SimOptions, workdir: Path, db: Path | None = None,
+        movements: dict[str, Movement] | None = None) -> SimResult:
     """Run the session in `workdir` (the collector's log, the terminals' journals) with its event file at `db`
-    (default: event.sqlite in `workdir`)."""
-    return asyncio.run(_run(options, workdir, db or workdir / "event.sqlite"))
+    (default: event.sqlite in `workdir`): a new simulated event, or, with `movements`, the event `db` holds already
+    (a rehearsal of the director's own, rehearsal.copy_event)."""
+    return asyncio.run(_run(options, workdir, db or workdir / "event.sqlite", movements))
 
 
-async def _run(options: SimOptions, workdir: Path, db: Path) -> SimResult:
+async def _run(options: SimOptions, workdir: Path, db: Path, given: dict[str, Movement] | None) -> SimResult:
     started = time.monotonic()
-    movements = options.movements()
-    name = f"Simulated session, seed {options.seed}"
-    scoring = "imps" if options.scoring == "butler" else "matchpoints"  # as tenace results ranks the event
-    with closing(create_simulated_event(db, name, movements, scoring)) as conn:
+    movements = given if given is not None else options.movements()
+    if given is None:
+        name = f"Simulated session, seed {options.seed}"
+        scoring = "imps" if options.scoring == "butler" else "matchpoints"  # as tenace results ranks the event
+        create_simulated_event(db, name, movements, scoring).close()
+    with closing(connect(db)) as conn:
         code = link_key(conn).code
     storage = workdir / "terminals"
     storage.mkdir(exist_ok=True)
