@@ -15,7 +15,7 @@ from tenace.errors import UsageError
 from tenace.pbn.reader import PbnError, PbnGame, pbn_games, read_pbn
 from tenace.pbn.results import NothingScored, PbnResultError, team_match
 from tenace.reports.json import write_json
-from tenace.reports.model import LeftOut, Report
+from tenace.reports.model import LeftOut, Report, ScoredAsGiven
 from tenace.reports.pbn import write_report_pbn
 from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_report, team_report
 from tenace.reports.text import write_text
@@ -191,8 +191,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{name}: {e}") from None
     if report.problems and args.strict:
         write_problems(name, report.problems, sys.stderr, summary=False)
-        raise UsageError(f"{name}: {_count(report.problems)} that cannot be scored (--strict; without it "
-                         "they are left out and the rest is scored)")
+        given = any(isinstance(p, ScoredAsGiven) for p in report.problems)
+        raise UsageError(f"{name}: {_count(report.problems)} that cannot be scored (--strict; without it they are "
+                         f"left out{', or scored by the score the file gives them,' if given else ''} and the rest "
+                         "is scored)")
     if args.json:
         write_json(report, sys.stdout)
     else:
@@ -214,9 +216,16 @@ def _count(problems: tuple[LeftOut, ...] | list[LeftOut]) -> str:
 
 
 def write_problems(file: str, problems: tuple[LeftOut, ...] | list[LeftOut], err: Any, summary: bool) -> None:
-    """What was left out, one line each (`file:line: board B row R: why`), after a count when the rest is scored."""
+    """What was left out or scored by the file's own score, one line each (`file:line: board B row R: why`), after a
+    count when the rest is scored."""
     if summary:
-        err.write(f"tenace score: {file}: {_count(problems)} left out, the rest scored:\n")
+        given = [p for p in problems if isinstance(p, ScoredAsGiven)]
+        left = [p for p in problems if not isinstance(p, ScoredAsGiven)]
+        counts = [f"{_count(left)} left out"] if left else []
+        if given:
+            plural = "s" if len(given) != 1 else ""
+            counts.append(f"{len(given)} row{plural} or room{plural} scored by the file's own score")
+        err.write(f"tenace score: {file}: {' and '.join(counts)}, the rest scored:\n")
     for problem in problems:
         err.write(f"  {problem.text(file)}\n")
 
