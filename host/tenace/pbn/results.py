@@ -267,7 +267,7 @@ def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = 
     NS") that tie with each other and with every equal row. In a file that names pairs, a row with a
     Multiplicity above 1 is left out: one pair cannot have several results on a board.
     """
-    out = []
+    out: list[BoardResult] = []
     for r in rows:
         if named and r.count != 1:
             problems.append(LeftOut(r.line, r.board, f"row {r.row}",
