@@ -20,16 +20,9 @@ from tenace.reports.pbn import write_report_pbn
 from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_report, team_report
 from tenace.reports.text import write_text
 from tenace.scoring.butler import ButlerOptions
-from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.mp_options import (
-    MAX_DECIMALS,
-    PRESETS,
-    Factoring,
-    MatchpointOptions,
-    Units,
-    preset_names,
-    presets_help,
-)
+from tenace.scoring.cross_imps import CrossImpUnit
+from tenace.scoring.mp_options import MAX_DECIMALS, Factoring, MatchpointOptions, Units
+from tenace.scoring.presets import PRESETS, preset_names, presets_help
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS, Rounding
 from tenace.scoring.teams import TeamMatchOptions
@@ -73,14 +66,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("score", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", type=Path, help="the PBN file (UTF-8 or Latin-1), or - to read it from standard input")
-    p.add_argument("--method", choices=METHODS, default="mp", help="how to score (default mp)")
+    p.add_argument("--method", choices=METHODS, help="how to score (default mp, or the method of --preset)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.add_argument("--pbn", type=Path, metavar="OUT", help="also write the rescored file as PBN 2.1")
     p.add_argument("--strict", action="store_true",
                    help="refuse a file with any row or board that cannot be scored (exit 2) instead of leaving it out")
+    p.add_argument("--preset", choices=preset_names(),
+                   help=f"a program's conventions to start from ({presets_help().replace('%', '%%')})")
     mp = p.add_argument_group("matchpoints (mp, mp-acbl)")
-    mp.add_argument("--preset", choices=preset_names(),
-                    help=f"a program's conventions to start from ({presets_help().replace('%', '%%')})")
     mp.add_argument("--factoring", choices=[f.value for f in Factoring],
                     help="bring boards played fewer times to the common top (default neuberg)")
     mp.add_argument("--expected", type=int, metavar="E", help="results a board should have (default: the most any has)")
@@ -108,13 +101,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 # The options of one scoring method (argparse dest: the methods it is for), and their defaults.
 METHOD_OPTIONS: dict[str, tuple[str, ...]] = {
-    **{dest: ("mp", "mp-acbl") for dest in ("preset", "factoring", "expected", "mp_decimals", "percent_decimals",
+    **{dest: ("mp", "mp-acbl") for dest in ("factoring", "expected", "mp_decimals", "percent_decimals",
                                             "total_decimals", "rounding", "fields", "tiebreak")},
     "unit": ("cross-imps",),
     **{dest: ("butler",) for dest in ("trim", "trim_percent", "datum_rounding")},
     **{dest: ("teams",) for dest in ("carry_over", "vp_boards")},
 }
-DEFAULTS: dict[str, Any] = {"preset": "default", "unit": CrossImpUnit.PER_COMPARISON.value, "trim": 1,
+DEFAULTS: dict[str, Any] = {"preset": "default", "trim": 1,
                             "trim_percent": 0, "datum_rounding": Rounding.HALF_UP.value,
                             "carry_over": Fraction(0)}
 
@@ -128,7 +121,16 @@ def _imps_given(text: str) -> Fraction:
 
 
 def check_options(args: argparse.Namespace) -> None:
-    """Refuse, by the option's name, an option of another method and a value out of range; then fill in defaults."""
+    """Refuse, by the option's name, an option of another method and a value out of range; then fill in defaults
+    (the method of --preset when --method is not given)."""
+    if args.preset is not None:
+        methods = PRESETS[args.preset].methods
+        if args.method is None:
+            args.method = methods[0]
+        elif args.method not in methods:
+            raise UsageError(f"--preset is for --method {' or '.join(methods)}, not {args.method} "
+                             f"(--preset {args.preset})")
+    args.method = args.method or "mp"
     for dest, methods in METHOD_OPTIONS.items():
         if getattr(args, dest) is not None and args.method not in methods:
             raise UsageError(f"--{dest.replace('_', '-')} is for --method {' or '.join(methods)}, "
@@ -233,7 +235,7 @@ def write_problems(file: str, problems: tuple[LeftOut, ...] | list[LeftOut], err
 # --- from the options to the report ---------------------------------------------------------------------------
 
 def mp_options(args: argparse.Namespace) -> MatchpointOptions:
-    options = PRESETS[args.preset].options
+    options = PRESETS[args.preset].matchpoints
     changes: dict[str, Any] = {"units": Units.NORTH_AMERICAN if args.method == "mp-acbl" else Units.MP1}
     if args.factoring:
         changes["factoring"] = Factoring(args.factoring)
@@ -259,7 +261,8 @@ def run_matchpoints(games: list[PbnGame], args: argparse.Namespace) -> Report:
 
 
 def run_cross_imps(games: list[PbnGame], args: argparse.Namespace) -> Report:
-    return cross_imps_report(games, CrossImpOptions(unit=CrossImpUnit(args.unit)))
+    options = PRESETS[args.preset].cross_imps
+    return cross_imps_report(games, replace(options, unit=CrossImpUnit(args.unit)) if args.unit else options)
 
 
 def run_butler(games: list[PbnGame], args: argparse.Namespace) -> Report:
