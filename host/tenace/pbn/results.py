@@ -162,7 +162,7 @@ def raw_results(game: PbnGame, problems: list[LeftOut]) -> list[RawResult]:
             continue
         if raw.unread is not None:
             problems.append(ScoredAsGiven(line, board, f"row {index + 1}",
-                                          f"{raw.unread}: scored by its Score_NS {raw.ns_score:+d}"))
+                                          f"{raw.unread}: scored by the score it gives (NS {raw.ns_score:+d})"))
         out.append(raw)
     return out
 
