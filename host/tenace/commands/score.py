@@ -45,20 +45,28 @@ methods:
   teams       two rooms per board (open room first): IMPs, the match total and WBF VPs
 
 Only contract, declarer and result (A+/A/A- or 60% for artificial scores, +620 or "3/5:620 2/5:-100"
-for assigned ones, NP for a board not played) are read; the file's computed columns are ignored and
-everything is recomputed with the shared Law 77. A TotalScoreTable's Penalty column (Law 90: MPs
+for assigned ones, NP for a board not played) are read; the file's computed columns are ignored (a
+row's own score only stands in for a contract that cannot be read, below) and everything is
+recomputed with the shared Law 77. A TotalScoreTable's Penalty column (Law 90: MPs
 taken off a pair's total, as tenace report writes it) is taken off the matchpoint totals again.
 
-A row that cannot be read (a contract 8S, no result) is left out of its board, which is scored on
-the rows that remain (factored to the common top, Law 78); a team board with one room is left out
-of the match. Each is listed on stderr (file:line, board, row, why) and under "problems" in --json,
-and the exit code is still 0; --strict refuses the file instead (exit 2).
+A score table with a Multiplicity column (a frequency table: one row for that many equal results)
+is matchpointed row by row on all its results (top 2(N-1), N counting multiplicities); with no
+pairs named there are per-board figures and no ranking.
+
+A row or team room whose contract or result cannot be read (a contract 8S, no result) is scored by
+the score the file gives it (Score_NS, a Score tag "NS +620"), as the program that wrote it did;
+without one, the row is left out of its board, which is scored on the rows that remain (factored
+to the common top, Law 78), and a team board with one room is left out of the match. Each is
+listed on stderr (file:line, board, row, why) and under "problems" in --json, and the exit code is
+still 0; --strict refuses the file instead (exit 2).
 
 examples:
   tenace score session.pbn
   cat session.pbn | tenace score -
   tenace score session.pbn --preset magic-contest --json > scores.json
   tenace score pairs.pbn --method cross-imps --unit per-comparison
+  tenace score okbridge.pbn --preset okbridge
   tenace score match.pbn --method teams --pbn rescored.pbn"""
 
 
