@@ -15,21 +15,14 @@ from tenace.errors import UsageError
 from tenace.pbn.reader import PbnError, PbnGame, pbn_games, read_pbn
 from tenace.pbn.results import NothingScored, PbnResultError, team_match
 from tenace.reports.json import write_json
-from tenace.reports.model import LeftOut, Report
+from tenace.reports.model import LeftOut, Report, ScoredAsGiven
 from tenace.reports.pbn import write_report_pbn
 from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_report, team_report
 from tenace.reports.text import write_text
 from tenace.scoring.butler import ButlerOptions
-from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.mp_options import (
-    MAX_DECIMALS,
-    PRESETS,
-    Factoring,
-    MatchpointOptions,
-    Units,
-    preset_names,
-    presets_help,
-)
+from tenace.scoring.cross_imps import CrossImpUnit
+from tenace.scoring.mp_options import MAX_DECIMALS, Factoring, MatchpointOptions, Units
+from tenace.scoring.presets import PRESETS, preset_names, presets_help
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS, Rounding
 from tenace.scoring.teams import TeamMatchOptions
@@ -52,20 +45,28 @@ methods:
   teams       two rooms per board (open room first): IMPs, the match total and WBF VPs
 
 Only contract, declarer and result (A+/A/A- or 60% for artificial scores, +620 or "3/5:620 2/5:-100"
-for assigned ones, NP for a board not played) are read; the file's computed columns are ignored and
-everything is recomputed with the shared Law 77. A TotalScoreTable's Penalty column (Law 90: MPs
+for assigned ones, NP for a board not played) are read; the file's computed columns are ignored (a
+row's own score only stands in for a contract that cannot be read, below) and everything is
+recomputed with the shared Law 77. A TotalScoreTable's Penalty column (Law 90: MPs
 taken off a pair's total, as tenace report writes it) is taken off the matchpoint totals again.
 
-A row that cannot be read (a contract 8S, no result) is left out of its board, which is scored on
-the rows that remain (factored to the common top, Law 78); a team board with one room is left out
-of the match. Each is listed on stderr (file:line, board, row, why) and under "problems" in --json,
-and the exit code is still 0; --strict refuses the file instead (exit 2).
+A score table with a Multiplicity column (a frequency table: one row for that many equal results)
+is matchpointed row by row on all its results (top 2(N-1), N counting multiplicities); with no
+pairs named there are per-board figures and no ranking.
+
+A row or team room whose contract or result cannot be read (a contract 8S, no result) is scored by
+the score the file gives it (Score_NS, a Score tag "NS +620"), as the program that wrote it did;
+without one, the row is left out of its board, which is scored on the rows that remain (factored
+to the common top, Law 78), and a team board with one room is left out of the match. Each is
+listed on stderr (file:line, board, row, why) and under "problems" in --json, and the exit code is
+still 0; --strict refuses the file instead (exit 2).
 
 examples:
   tenace score session.pbn
   cat session.pbn | tenace score -
   tenace score session.pbn --preset magic-contest --json > scores.json
   tenace score pairs.pbn --method cross-imps --unit per-comparison
+  tenace score okbridge.pbn --preset okbridge
   tenace score match.pbn --method teams --pbn rescored.pbn"""
 
 
@@ -73,14 +74,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("score", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", type=Path, help="the PBN file (UTF-8 or Latin-1), or - to read it from standard input")
-    p.add_argument("--method", choices=METHODS, default="mp", help="how to score (default mp)")
+    p.add_argument("--method", choices=METHODS, help="how to score (default mp, or the method of --preset)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.add_argument("--pbn", type=Path, metavar="OUT", help="also write the rescored file as PBN 2.1")
     p.add_argument("--strict", action="store_true",
                    help="refuse a file with any row or board that cannot be scored (exit 2) instead of leaving it out")
+    p.add_argument("--preset", choices=preset_names(),
+                   help=f"a program's conventions to start from ({presets_help().replace('%', '%%')})")
     mp = p.add_argument_group("matchpoints (mp, mp-acbl)")
-    mp.add_argument("--preset", choices=preset_names(),
-                    help=f"a program's conventions to start from ({presets_help().replace('%', '%%')})")
     mp.add_argument("--factoring", choices=[f.value for f in Factoring],
                     help="bring boards played fewer times to the common top (default neuberg)")
     mp.add_argument("--expected", type=int, metavar="E", help="results a board should have (default: the most any has)")
@@ -108,13 +109,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 # The options of one scoring method (argparse dest: the methods it is for), and their defaults.
 METHOD_OPTIONS: dict[str, tuple[str, ...]] = {
-    **{dest: ("mp", "mp-acbl") for dest in ("preset", "factoring", "expected", "mp_decimals", "percent_decimals",
+    **{dest: ("mp", "mp-acbl") for dest in ("factoring", "expected", "mp_decimals", "percent_decimals",
                                             "total_decimals", "rounding", "fields", "tiebreak")},
     "unit": ("cross-imps",),
     **{dest: ("butler",) for dest in ("trim", "trim_percent", "datum_rounding")},
     **{dest: ("teams",) for dest in ("carry_over", "vp_boards")},
 }
-DEFAULTS: dict[str, Any] = {"preset": "default", "unit": CrossImpUnit.PER_COMPARISON.value, "trim": 1,
+DEFAULTS: dict[str, Any] = {"preset": "default", "trim": 1,
                             "trim_percent": 0, "datum_rounding": Rounding.HALF_UP.value,
                             "carry_over": Fraction(0)}
 
@@ -128,7 +129,16 @@ def _imps_given(text: str) -> Fraction:
 
 
 def check_options(args: argparse.Namespace) -> None:
-    """Refuse, by the option's name, an option of another method and a value out of range; then fill in defaults."""
+    """Refuse, by the option's name, an option of another method and a value out of range; then fill in defaults
+    (the method of --preset when --method is not given)."""
+    if args.preset is not None:
+        methods = PRESETS[args.preset].methods
+        if args.method is None:
+            args.method = methods[0]
+        elif args.method not in methods:
+            raise UsageError(f"--preset is for --method {' or '.join(methods)}, not {args.method} "
+                             f"(--preset {args.preset})")
+    args.method = args.method or "mp"
     for dest, methods in METHOD_OPTIONS.items():
         if getattr(args, dest) is not None and args.method not in methods:
             raise UsageError(f"--{dest.replace('_', '-')} is for --method {' or '.join(methods)}, "
@@ -191,8 +201,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{name}: {e}") from None
     if report.problems and args.strict:
         write_problems(name, report.problems, sys.stderr, summary=False)
-        raise UsageError(f"{name}: {_count(report.problems)} that cannot be scored (--strict; without it "
-                         "they are left out and the rest is scored)")
+        given = any(isinstance(p, ScoredAsGiven) for p in report.problems)
+        raise UsageError(f"{name}: {_count(report.problems)} that cannot be scored (--strict; without it they are "
+                         f"left out{', or scored by the score the file gives them,' if given else ''} and the rest "
+                         "is scored)")
     if args.json:
         write_json(report, sys.stdout)
     else:
@@ -214,9 +226,16 @@ def _count(problems: tuple[LeftOut, ...] | list[LeftOut]) -> str:
 
 
 def write_problems(file: str, problems: tuple[LeftOut, ...] | list[LeftOut], err: Any, summary: bool) -> None:
-    """What was left out, one line each (`file:line: board B row R: why`), after a count when the rest is scored."""
+    """What was left out or scored by the file's own score, one line each (`file:line: board B row R: why`), after a
+    count when the rest is scored."""
     if summary:
-        err.write(f"tenace score: {file}: {_count(problems)} left out, the rest scored:\n")
+        given = [p for p in problems if isinstance(p, ScoredAsGiven)]
+        left = [p for p in problems if not isinstance(p, ScoredAsGiven)]
+        counts = [f"{_count(left)} left out"] if left else []
+        if given:
+            plural = "s" if len(given) != 1 else ""
+            counts.append(f"{len(given)} row{plural} or room{plural} scored by the file's own score")
+        err.write(f"tenace score: {file}: {' and '.join(counts)}, the rest scored:\n")
     for problem in problems:
         err.write(f"  {problem.text(file)}\n")
 
@@ -224,7 +243,7 @@ def write_problems(file: str, problems: tuple[LeftOut, ...] | list[LeftOut], err
 # --- from the options to the report ---------------------------------------------------------------------------
 
 def mp_options(args: argparse.Namespace) -> MatchpointOptions:
-    options = PRESETS[args.preset].options
+    options = PRESETS[args.preset].matchpoints
     changes: dict[str, Any] = {"units": Units.NORTH_AMERICAN if args.method == "mp-acbl" else Units.MP1}
     if args.factoring:
         changes["factoring"] = Factoring(args.factoring)
@@ -250,7 +269,8 @@ def run_matchpoints(games: list[PbnGame], args: argparse.Namespace) -> Report:
 
 
 def run_cross_imps(games: list[PbnGame], args: argparse.Namespace) -> Report:
-    return cross_imps_report(games, CrossImpOptions(unit=CrossImpUnit(args.unit)))
+    options = PRESETS[args.preset].cross_imps
+    return cross_imps_report(games, replace(options, unit=CrossImpUnit(args.unit)) if args.unit else options)
 
 
 def run_butler(games: list[PbnGame], args: argparse.Namespace) -> Report:

@@ -3,7 +3,9 @@
 A PBN file may carry computed columns (MP_NS, IMP_NS, Percentage...); they are never read here.
 Pairs files give one ScoreTable per board (table/round/pair ids, or a Multiplicity column); team
 files give one game per room with Contract/Declarer/Result tags. A row or team board that cannot be
-scored is left out and described in the `problems` list the caller passes; the rest is scored.
+scored is left out and described in the `problems` list the caller passes; the rest is scored. A row or room
+whose contract or result cannot be read but whose score the file gives (Score_NS, a Score tag) is scored by that
+score and listed too (reports.model.ScoredAsGiven), as the programs that published such files scored it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
-from tenace.reports.model import LeftOut
+from tenace.reports.model import LeftOut, ScoredAsGiven
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
 from tenace.scoring.model import (
     Artificial,
@@ -76,6 +78,8 @@ class RawResult:
     weights: str | None = None
     ew_weights: str | None = None
     not_played: bool = False  # "NP" for the score: the board was not played at the table and counts for neither pair
+    # Why the contract or result could not be read, when the row is scored by the file's own Score_NS instead.
+    unread: str | None = None
 
     @property
     def named(self) -> bool:
@@ -152,10 +156,25 @@ def raw_results(game: PbnGame, problems: list[LeftOut]) -> list[RawResult]:
     for index, rec in enumerate(table.records()):
         line = table.line_of(index) or game.line
         try:
-            out.append(_raw_result(board, index + 1, rec, vul, line))
+            raw = _raw_result(board, index + 1, rec, vul, line)
         except ValueError as e:
             problems.append(LeftOut(line, board, f"row {index + 1}", str(e)))
+            continue
+        if raw.unread is not None:
+            problems.append(ScoredAsGiven(line, board, f"row {index + 1}",
+                                          f"{raw.unread}: scored by the score it gives (NS {raw.ns_score:+d})"))
+        out.append(raw)
     return out
+
+
+def given_score(ns_cell: str, ew_cell: str) -> int | None:
+    """The NS score a row gives for itself (Score_NS 50, else Score_EW -50 turned to NS's side), None when neither
+    is a score."""
+    if _SCORE.fullmatch(ns_cell.strip()):
+        return int(ns_cell)
+    if _SCORE.fullmatch(ew_cell.strip()):
+        return -int(ew_cell)
+    return None
 
 
 def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: int) -> RawResult:
@@ -164,6 +183,7 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
     score: int | None = None
     weights = ew_weights = None
     not_played = False
+    unread = None
     if contract in _NO_CONTRACT:
         ns_cell, ew_cell = rec.get("Score_NS", ""), rec.get("Score_EW", "")
         ns, ew = _artificial(ns_cell), _artificial(ew_cell)
@@ -181,18 +201,40 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
             raise PbnResultError("no contract, no artificial score (A+/A/A-, 60%), no assigned score (+620) and "
                                  "not NP (not played)")
     else:
-        score = score_contract(contract, rec.get("Declarer", ""), rec.get("Result", ""), vul)
+        try:
+            score = score_contract(contract, rec.get("Declarer", ""), rec.get("Result", ""), vul)
+        except ValueError as e:  # the contract or result unread: the row's own score, when it gives one
+            score = given_score(rec.get("Score_NS", ""), rec.get("Score_EW", ""))
+            if score is None:
+                raise
+            unread = str(e)
     return RawResult(
         board=board, row=number,
         table=int(rec["Table"]) if rec.get("Table", "-").isdigit() else None,
         round=int(rec["Round"]) if rec.get("Round", "-").isdigit() else None,
         ns_pair=rec.get("PairId_NS"), ew_pair=rec.get("PairId_EW"),
         contract=contract, declarer=rec.get("Declarer", ""), result=rec.get("Result", ""),
-        count=int(rec["Multiplicity"]) if rec.get("Multiplicity", "").isdigit() else 1,
+        count=_multiplicity(rec.get("Multiplicity", "")),
         artificial=artificial, ns_score=score, line=line,
         lead=rec["Lead"] if rec.get("Lead", "-") not in _NO_CONTRACT else None, weights=weights, ew_weights=ew_weights,
-        not_played=not_played,
+        not_played=not_played, unread=unread,
     )
+
+
+# The most equal results one row may stand for: a frequency table's row is matchpointed as that many results, and
+# the largest published fields (an online tournament's board) hold a few thousand.
+MAX_MULTIPLICITY = 100_000
+
+
+def _multiplicity(cell: str) -> int:
+    """How many equal results a row stands for: its Multiplicity, 1 when the file has none ("" or "-")."""
+    text = cell.strip()
+    if not text.isdigit():
+        return 1
+    count = int(text)
+    if not 1 <= count <= MAX_MULTIPLICITY:
+        raise PbnResultError(f"a Multiplicity of {count}: give 1 to {MAX_MULTIPLICITY} equal results")
+    return count
 
 
 def all_raw_results(games: list[PbnGame], problems: list[LeftOut]) -> list[RawResult]:
@@ -218,13 +260,16 @@ def named_rows(rows: list[RawResult], problems: list[LeftOut]) -> tuple[list[Raw
 
 def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = True,
                   section: str = "") -> list[BoardResult]:
-    """Matchpoint input: one BoardResult per row (a row with a Multiplicity is left out: it has no pair).
+    """Matchpoint input: one BoardResult per result, in row order.
 
-    Rows of a file that names no pairs get stand-in ids, one per row and side, for per-board figures only.
+    Rows of a file that names no pairs get stand-in ids for per-board figures only ("row 3 NS"); a row with a
+    Multiplicity of m (a frequency table) stands for m equal results, m BoardResults ("row 3.1 NS" to "row 3.m
+    NS") that tie with each other and with every equal row. In a file that names pairs, a row with a
+    Multiplicity above 1 is left out: one pair cannot have several results on a board.
     """
-    out = []
+    out: list[BoardResult] = []
     for r in rows:
-        if r.count != 1:
+        if named and r.count != 1:
             problems.append(LeftOut(r.line, r.board, f"row {r.row}",
                                     f"a Multiplicity of {r.count} cannot be matchpointed by pair"))
             continue
@@ -238,8 +283,14 @@ def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = 
         else:
             assert r.ns_score is not None
             outcome = Played(r.ns_score)
-        ns, ew = (str(r.ns_pair), str(r.ew_pair)) if named else (f"row {r.row} NS", f"row {r.row} EW")
-        out.append(BoardResult(section, r.table or r.row, r.round or 1, r.board, ns, ew, outcome))
+        if named:
+            stand_ins = [(str(r.ns_pair), str(r.ew_pair))]
+        elif r.count == 1:
+            stand_ins = [(f"row {r.row} NS", f"row {r.row} EW")]
+        else:
+            stand_ins = [(f"row {r.row}.{k} NS", f"row {r.row}.{k} EW") for k in range(1, r.count + 1)]
+        out.extend(BoardResult(section, r.table or r.row, r.round or 1, r.board, ns, ew, outcome)
+                   for ns, ew in stand_ins)
     return out
 
 
@@ -284,6 +335,18 @@ def room_name(game: PbnGame, index: int) -> str:
     return f"{room} room" if room else f"room {index + 1}"
 
 
+_ROOM_SCORE = re.compile(r"(NS|EW)\s+([+-]?\d{1,4})")
+
+
+def room_score(tag: str) -> int | None:
+    """The NS score a room's Score tag gives ("NS +620", "EW 100": PBN's side then points), None when it gives none."""
+    found = _ROOM_SCORE.fullmatch(tag.strip().upper())
+    if found is None:
+        return None
+    points = int(found[2])
+    return points if found[1] == "NS" else -points
+
+
 def team_rooms(games: list[PbnGame], problems: list[LeftOut]) -> dict[int, tuple[Room, Room]]:
     """Two games per board, open room first (by Room tag, else file order): the home team sits NS in the open.
 
@@ -300,15 +363,27 @@ def team_rooms(games: list[PbnGame], problems: list[LeftOut]) -> dict[int, tuple
     for board, pair in sorted(by_board.items()):
         pair.sort(key=lambda g: g.tag("Room").lower() == "closed")
         rooms, bad = [], []
+        given: list[LeftOut] = []
         for index, game in enumerate(pair):
             try:
-                score = score_contract(game.tag("Contract"), game.tag("Declarer"), game.tag("Result"),
-                                       board_vulnerability(game, board))
+                vul = board_vulnerability(game, board)
             except ValueError as e:
                 bad.append(LeftOut(game.line, board, room_name(game, index),
                                    f"{e}; the board is left out of the match"))
                 continue
+            try:
+                score = score_contract(game.tag("Contract"), game.tag("Declarer"), game.tag("Result"), vul)
+            except ValueError as e:  # the contract or result unread: the room's own Score tag, when it has one
+                own = room_score(game.tag("Score"))
+                if own is None:
+                    bad.append(LeftOut(game.line, board, room_name(game, index),
+                                       f"{e}; the board is left out of the match"))
+                    continue
+                score = own
+                given.append(ScoredAsGiven(game.line, board, room_name(game, index),
+                                           f"{e}: scored by its Score tag (NS {own:+d})"))
             rooms.append(Room(game, score))
+        problems.extend(given)
         if bad:
             problems.extend(bad)
         elif len(rooms) != 2:

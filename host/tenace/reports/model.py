@@ -194,7 +194,8 @@ class TeamMatch:
 
 @dataclass(frozen=True)
 class LeftOut:
-    """A row or board of the input that could not be scored and was left out, and why."""
+    """A row or board of the input that could not be scored and was left out, and why (ScoredAsGiven: one that
+    could not be read, scored by the file's own score)."""
 
     line: int | None  # the file line it starts on, when known
     board: int | None  # None when not even the board number could be read
@@ -206,6 +207,12 @@ class LeftOut:
         where = " ".join(part for part in (f"board {self.board}" if self.board is not None else None, self.row)
                          if part)
         return f"{file}:{self.line if self.line is not None else '?'}: {f'{where}: ' if where else ''}{self.reason}"
+
+
+@dataclass(frozen=True)
+class ScoredAsGiven(LeftOut):
+    """A row or room whose contract or result could not be read, scored by the score the file gives it (Score_NS,
+    a Score tag) rather than left out: its board is scored as published, and the director is told."""
 
 
 Setting = str | int | None

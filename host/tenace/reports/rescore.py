@@ -123,6 +123,10 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
     if r.weights is not None:
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(weights=r.weights,
                                                                           ew_weights=r.ew_weights or ""))
+    if r.unread is not None:  # scored by the file's own score: the contract and result as the file gives them
+        tricks = int(r.result) if r.result.strip().isdigit() and int(r.result) <= 13 else None
+        return TravellerLine(r.table, r.round, ns, ew, contract=r.contract or None, declarer=r.declarer.strip() or None,
+                             tricks=tricks, ns_score=r.ns_score, count=r.count)
     contract = parse_contract(r.contract)
     if contract.passed_out:
         return TravellerLine(r.table, r.round, ns, ew, contract="Pass", ns_score=0, count=r.count)
@@ -188,13 +192,20 @@ def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOpti
     else:
         scored = _boards_alone(results, options)
     raw = {(r.board, r.table or r.row): r for r in rows}
+    frequencies = any(r.count != 1 for r in rows)  # rows of equal results, not tables: no table number made up
     boards = []
     for board in scored:
         lines = []
+        shown: set[int] = set()
         for t in board.tables:
             r = raw[(board.board, t.result.table)]
+            if r.count != 1:  # a frequency table's row: its results tie, so the first one's figures are the row's
+                if r.row in shown:
+                    continue
+                shown.add(r.row)
             # The table and round as the engine knew them (a row without a Table is known by its row number).
-            lines.append(replace(traveller_line(r, pairs), table=t.result.table, round=t.result.round,
+            lines.append(replace(traveller_line(r, pairs), table=r.table if frequencies else t.result.table,
+                                 round=t.result.round,
                                  mp_ns=t.ns.mp if t.ns else None, mp_ew=t.ew.mp if t.ew else None,
                                  percent_ns=t.ns.percent if t.ns else None,
                                  percent_ew=t.ew.percent if t.ew else None))

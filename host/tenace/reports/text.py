@@ -27,10 +27,13 @@ def result_text(line: TravellerLine) -> str:
         return line.adjustment.text
     if line.contract is None:
         return "not played"
-    contract = parse_contract(line.contract)
+    try:
+        contract = parse_contract(line.contract)
+        tricks = relative_text(contract, line.tricks) if line.tricks is not None else "?"
+    except ValueError:  # a row tenace score scored by the file's own score: its contract or result as the file has it
+        return f"{line.contract:<5} by {line.declarer or '?'} {line.tricks if line.tricks is not None else '?':>3}"
     if contract.passed_out:
         return "passed out"
-    tricks = relative_text(contract, line.tricks) if line.tricks is not None else "?"
     return f"{contract.symbol_text():<5} by {line.declarer or '?'} {tricks:>3}"
 
 
@@ -54,6 +57,8 @@ def traveller_line(line: TravellerLine, imps: bool) -> str:
     if imps:
         count = f" x{line.count}" if line.count != 1 else ""
         return f"{text}{count:<5} {figure(line.imp_ns, True):>7} {figure(line.imp_ew, True):>7}{mark}"
+    if line.count != 1:  # a frequency table's row (PBN Multiplicity): its figures are each of its results'
+        text += f" x{line.count}"
     text += f"  {figure(line.mp_ns):>6} {figure(line.mp_ew):>6}"
     if line.percent_ns is not None or line.percent_ew is not None:
         text += f" {figure(line.percent_ns):>6} {figure(line.percent_ew):>6}"

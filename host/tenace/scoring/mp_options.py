@@ -1,4 +1,4 @@
-"""Matchpoint scoring options (units, factoring, averages, decimals, ranking) and the named presets of --preset."""
+"""Matchpoint scoring options (units, factoring, averages, decimals, ranking); presets.py names programs' ones."""
 
 from __future__ import annotations
 
@@ -122,26 +122,3 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
     total_percent_decimals=2,
     tiebreak=Tiebreak.HEAD_TO_HEAD,
 )
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A program's conventions to start from, by name (`tenace score --preset`)."""
-
-    options: MatchpointOptions
-    summary: str = ""  # what it sets, for --help; "" for the default, which needs none
-
-
-PRESETS: dict[str, Preset] = {
-    "default": Preset(DEFAULT_OPTIONS),
-    "magic-contest": Preset(MAGIC_CONTEST_FFB, "MPs to 0.1, whole board %, head-to-head tiebreak"),
-}
-
-
-def preset_names() -> list[str]:
-    return sorted(PRESETS)
-
-
-def presets_help() -> str:
-    """Each preset that sets something, with what it sets: "magic-contest: MPs to 0.1, ..." (; between two)."""
-    return "; ".join(f"{name}: {PRESETS[name].summary}" for name in preset_names() if PRESETS[name].summary)

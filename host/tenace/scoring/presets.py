@@ -1,0 +1,46 @@
+"""The named presets of `tenace score --preset`: a program's conventions, for the methods it scored with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, MatchpointOptions
+
+MATCHPOINTS = ("mp", "mp-acbl")
+EVERY_METHOD = ("mp", "mp-acbl", "butler", "cross-imps", "teams")
+DEFAULT_CROSS_IMPS = CrossImpOptions()
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A program's conventions to start from, by name; the options given beside it change them one by one.
+
+    `methods` are the `--method` values it is for, the first taken when `--method` is not given. The README's
+    table of presets says, for each, which figures it rounds how and on which published files it was checked.
+    """
+
+    methods: tuple[str, ...]
+    summary: str = ""  # what it sets, for --help; "" for the default, which needs none
+    matchpoints: MatchpointOptions = DEFAULT_OPTIONS
+    cross_imps: CrossImpOptions = DEFAULT_CROSS_IMPS
+
+
+PRESETS: dict[str, Preset] = {
+    "default": Preset(EVERY_METHOD),
+    "magic-contest": Preset(MATCHPOINTS, "MPs to 0.1, whole board %, head-to-head tiebreak",
+                            matchpoints=MAGIC_CONTEST_FFB),
+    # OKbridge IMP pairs: every result against every other of the board (a frequency table, Multiplicity counted),
+    # averaged per comparison, IMPs to 0.01 with ties to even (28 of the 30 halfway figures of its file are so).
+    "okbridge": Preset(("cross-imps",), "cross-IMPs per comparison, IMPs to 0.01 ties to even",
+                       cross_imps=CrossImpOptions(unit=CrossImpUnit.PER_COMPARISON)),
+}
+
+
+def preset_names() -> list[str]:
+    return sorted(PRESETS)
+
+
+def presets_help() -> str:
+    """Each preset that sets something, with what it sets: "magic-contest: MPs to 0.1, ..." (; between two)."""
+    return "; ".join(f"{name}: {PRESETS[name].summary}" for name in preset_names() if PRESETS[name].summary)
