@@ -1,5 +1,5 @@
 """The ASGI app of `tenace serve`: public, read-only pages (GET only) in the terminal's languages, the event stream
-that keeps them live, the director's console (/director, behind a login: web/console.py) and the spare terminal
+that keeps them live, the director's console (/director, behind a login: web/console/) and the spare terminal
 (/spare: web/spare.py)."""
 
 from __future__ import annotations

@@ -1,0 +1,98 @@
+"""What every page of the console shares: the event file, its pages, the director's session and checked posts."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from jinja2 import Environment
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from tenace.errors import UsageError
+from tenace.store import connect
+from tenace.store.db import connect_read_only, read_transaction
+from tenace.web.console.auth import NO_STORE, Director, Session, client, forbidden, form_of, same_origin
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass
+class Room:
+    """The console's shared state. `path` is the event file the console works on (None until `tenace serve --new`
+    has made one); reads go through a read-only connection, writes through the store, both off the event loop."""
+
+    path: Path | None
+    director: Director
+    env: Environment
+
+    def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
+        html = self.env.get_template(template).render(director=self.director, path=self.path, **context)
+        return HTMLResponse(html, status, headers=NO_STORE)
+
+    def event(self) -> Path:
+        if self.path is None:
+            raise UsageError("there is no event yet: create one first")
+        return self.path
+
+    async def read(self, what: Callable[[sqlite3.Connection], T]) -> T:
+        """`what` on a read-only connection, in one read transaction (one consistent view of the file)."""
+        path = self.event()
+
+        def run() -> T:
+            conn = connect_read_only(path)
+            try:
+                with read_transaction(conn):
+                    return what(conn)
+            finally:
+                conn.close()
+        return await run_in_threadpool(run)
+
+    async def write(self, what: Callable[[sqlite3.Connection], T]) -> T:
+        """`what` on a connection that may write (the store's own transactions)."""
+        path = self.event()
+
+        def run() -> T:
+            conn = connect(path)
+            try:
+                return what(conn)
+            finally:
+                conn.close()
+        return await run_in_threadpool(run)
+
+    def session(self, request: Request) -> Session | Response:
+        """The request's session, else the redirect to the login page (a GET of a console page)."""
+        session = self.director.session(request)
+        return RedirectResponse("/director/login", 303) if session is None else session
+
+    async def same_site_form(self, request: Request, what: str, refusal: str) -> dict[str, str] | Response:
+        """The form of a POST from this server's own page, else the 403 that refuses it (cross-site, or too large)."""
+        if not same_origin(request):
+            log.warning("director's console: a cross-site %s refused, from %s", what, client(request))
+            return forbidden(refusal)
+        try:
+            return await form_of(request)
+        except UsageError as e:
+            return forbidden(str(e))
+
+    async def checked(self, request: Request) -> tuple[Session, dict[str, str]] | Response:
+        """The session and the form of a POST that may act, else the 403 that refuses it."""
+        session = self.director.session(request)
+        if session is None:
+            return forbidden("refused: not logged in to the director's console")
+        form = await self.same_site_form(request, "post",
+                                         "refused: the post does not come from the director's console (cross-site)")
+        if isinstance(form, Response):
+            return form
+        if not hmac.compare_digest(form.get("csrf", "").encode(), session.csrf.encode()):
+            log.warning("director's console: a post without this session's form token refused, from %s",
+                        client(request))
+            return forbidden("refused: the form's token is missing or not this session's (reload the console)")
+        return session, form

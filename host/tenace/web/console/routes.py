@@ -1,0 +1,134 @@
+"""The console's routes: the login, the page with the problems and the action forms, the actions, and each area's."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from tenace.director import parse
+from tenace.director.errors import DirectorInputError
+from tenace.errors import UsageError
+from tenace.reports.problems import gather, render
+from tenace.store import EntryError, LateChange, StoreError
+from tenace.web.console.auth import COOKIE, Director, Session, client
+from tenace.web.console.forms import ACTIONS, MOVES, one_line
+from tenace.web.console.room import Room
+from tenace.web.render import templates
+
+log = logging.getLogger(__name__)
+
+
+# Each area of the evening: a module whose routes(room) adds its pages and posts under /director.
+AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = ()
+
+
+def console_routes(path: Path | None, director: Director) -> list[BaseRoute]:
+    """The console's routes, all under /director."""
+    room = Room(path, director, templates())
+
+    def problems(conn: sqlite3.Connection) -> str:
+        return render(gather(conn, 3), room.event())
+
+    async def console(request: Request, session: Session, status: int = 200, done: str | None = None,
+                      error: str | None = None, refused: str | None = None,
+                      typed: dict[str, str] | None = None) -> Response:
+        try:
+            listed = await room.read(problems)
+        except (StoreError, UsageError, sqlite3.Error) as e:
+            listed, error = "", error or f"{room.path}: {one_line(e)}"
+        return room.page("console.html", status, session=session, problems=listed, done=done, error=error,
+                         refused=refused, typed=typed or {}, moves=MOVES)
+
+    async def home(request: Request) -> Response:
+        session = room.session(request)
+        if isinstance(session, Response):
+            return session
+        done, session.done = session.done, None
+        return await console(request, session, done=done)
+
+    async def login_page(request: Request) -> Response:
+        return room.page("console_login.html", token=None)
+
+    async def link_page(request: Request) -> Response:
+        token = request.path_params["token"]
+        # Opening the link shows a form (the name to sign with): a link previewer fetching it spends nothing.
+        if director.token is None or not hmac.compare_digest(token.encode(), director.token.encode()):
+            return await refused_login(request, link=True)
+        return room.page("console_login.html", token=token)
+
+    async def refused_login(request: Request, link: bool) -> Response:
+        """A wrong or spent login link, or a wrong password: answered late (guessing is slow), and logged."""
+        await asyncio.sleep(director.refusal_delay())
+        what = "a login link that is wrong or spent" if link else "a wrong password"
+        log.warning("director's console: %s, from %s", what, client(request))
+        message = "This login link is wrong or was used already." if link else "Wrong password."
+        return room.page("console_login.html", 401, token=None, error=message)
+
+    async def login(request: Request) -> Response:
+        form = await room.same_site_form(request, "login",
+                                         "refused: a login must come from this server's own login page")
+        if isinstance(form, Response):
+            return form
+        name = form.get("name", "director")[:40]
+        token = form.get("token")
+        if token is not None:
+            ok = director.spend(token)
+        else:
+            given = form.get("password", "")
+            ok = director.password is not None and hmac.compare_digest(given.encode(), director.password.encode())
+        if not ok:
+            return await refused_login(request, link=token is not None)
+        sid = director.login(name)
+        log.info("director's console: %s logged in from %s", name, client(request))
+        response = RedirectResponse("/director", 303)
+        response.set_cookie(COOKIE, sid, path="/director", httponly=True, samesite="strict")
+        return response
+
+    async def logout(request: Request) -> Response:
+        found = await room.checked(request)
+        if isinstance(found, Response):
+            return found
+        director.sessions.pop(request.cookies.get(COOKIE, ""), None)
+        response = RedirectResponse("/director/login", 303)
+        response.delete_cookie(COOKIE, path="/director", httponly=True, samesite="strict")
+        return response
+
+    async def action(request: Request) -> Response:
+        found = await room.checked(request)
+        if isinstance(found, Response):
+            return found
+        session, form = found
+        name = request.url.path.rsplit("/", 1)[1]
+        read = ACTIONS[name]
+
+        def run(conn: sqlite3.Connection) -> str:
+            signed = parse.signature(session.name, form.get("why"), "force" in form)
+            return read(form)(conn, signed)  # the form's faults before the file's
+        try:
+            done = await room.write(run)
+        except LateChange as e:
+            return await console(request, session, 400, refused=name, typed=form,
+                                 error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)")
+        except (DirectorInputError, EntryError, StoreError, UsageError, sqlite3.Error) as e:
+            return await console(request, session, 400, error=one_line(e), refused=name, typed=form)
+        # Post, redirect, get: reloading the page after it does not make the change a second time.
+        session.done = done
+        return RedirectResponse("/director", 303)
+
+    return [
+        Route("/director", home, methods=["GET"]),
+        Route("/director/login", login_page, methods=["GET"]),
+        Route("/director/login", login, methods=["POST"]),
+        Route("/director/link/{token}", link_page, methods=["GET"]),
+        Route("/director/logout", logout, methods=["POST"]),
+        *(Route(f"/director/{name}", action, methods=["POST"]) for name in ACTIONS),
+        *(route for area in AREAS for route in area(room)),
+    ]
