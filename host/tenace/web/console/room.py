@@ -6,7 +6,7 @@ import hmac
 import logging
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -32,9 +32,12 @@ class Room:
     path: Path | None
     director: Director
     env: Environment
+    # The console's menu, (link, label) in the evening's order: each area adds its pages when its routes are made.
+    nav: list[tuple[str, str]] = field(default_factory=lambda: [("/director", "Problems and actions")])
 
     def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
-        html = self.env.get_template(template).render(director=self.director, path=self.path, **context)
+        html = self.env.get_template(template).render(director=self.director, path=self.path, nav=self.nav,
+                                                      **context)
         return HTMLResponse(html, status, headers=NO_STORE)
 
     def event(self) -> Path:
