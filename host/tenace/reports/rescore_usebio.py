@@ -37,7 +37,9 @@ def _pairs(event: UsebioEvent) -> dict[str, Pair]:
 
 
 def _pair(p: Participant) -> Pair:
-    return Pair(p.number, p.direction, names=p.names, members=p.members)
+    """As the report shows pairs: Compscore3's Mitchell "3NS" is pair 3 of the NS field."""
+    number = p.number[:-2] if p.direction and p.number.endswith(p.direction) and p.number[:-2] else p.number
+    return Pair(number, p.direction, names=p.names, members=p.members)
 
 
 def _line(index: int, line: Line, pairs: dict[str, Pair]) -> TravellerLine:
