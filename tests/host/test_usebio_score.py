@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from cli_runner import tenace
-from conftest import ORACLES, needs_oracles
+
 from tenace.usebio.reader import UsebioError, is_usebio, parse_usebio
+
+from conftest import ORACLES, needs_oracles
 
 USEBIO = ORACLES / "usebio"
 # The computed elements: what --usebio OUT rewrites and --preset compscore3 must reproduce.
@@ -259,7 +260,8 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", BAD)
-def test_a_bad_usebio_file_is_one_line_and_exit_2(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_usebio_file_is_one_line_and_exit_2(case: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
     data, why = BAD[case]
     path = tmp_path / "bad.xml"
     path.write_bytes(data)
