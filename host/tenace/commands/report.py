@@ -13,7 +13,7 @@ from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
 from tenace.reports.event_teams import MatchResult, seat_names
-from tenace.reports.event_usebio import Players, UsebioError, event_players, usebio_bytes, usebio_tree
+from tenace.reports.event_usebio import Extras, UsebioError, event_extras, usebio_bytes, usebio_tree
 from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 deals = {b: d for b in section.boards if (d := hand_record(conn, section.section, b)) is not None}
                 seats = seat_names(conn, section.section)
                 match = _match(section, args.match) if args.pbn is not None else None
-                players = event_players(conn, [s.section for s in results.sections]) if args.usebio else Players()
+                extras = event_extras(conn, [s.section for s in results.sections]) if args.usebio else Extras()
         except ResultsError as e:
             raise UsageError(str(e)) from None
     damaged = sum(each.damaged for each in results.sections)
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                 raise cannot_write("--csv", args.csv, e) from None
             print(f"wrote {', '.join(str(w) for w in written)}: section {each.section}", file=sys.stderr)
     if args.usebio is not None:
-        write_usebio(results, players, args.club, args.club_id, chain, usebio)
+        write_usebio(results, extras, args.club, args.club_id, chain, usebio)
     if args.html is not None:
         write_html(results, args.html, args.lang or DEFAULT, chain)
     if args.pbn is None:
@@ -180,11 +180,11 @@ def _usebio_target(args: argparse.Namespace, event: Path) -> Path | None:
     return target
 
 
-def write_usebio(results: EventResults, players: Players, club: str, club_id: str | None, chain: str,
+def write_usebio(results: EventResults, extras: Extras, club: str, club_id: str | None, chain: str,
                  target: Path | None) -> None:
     """Every section (or the --section) as one USEBIO 1.2 file, or one line saying what it cannot hold."""
     try:
-        tree, written = usebio_tree(results, results.sections, players, club.strip(), club_id, chain)
+        tree, written = usebio_tree(results, results.sections, extras, club.strip(), club_id, chain)
     except (UsebioError, UsebioSchemaError) as e:
         raise UsageError(f"--usebio: {e}") from None
     data = usebio_bytes(tree)

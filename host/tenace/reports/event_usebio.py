@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from lxml import etree
@@ -15,6 +15,7 @@ import tenace
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.reports.model import Adjustment, Pair, RankingLine, TravellerLine
 from tenace.store.names import Member, pair_players, roster
+from tenace.store.queries import current_in, states
 from tenace.usebio.schema import check
 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">'  # as the real files declare it
@@ -30,18 +31,23 @@ class UsebioError(ValueError):
 
 
 @dataclass(frozen=True)
-class Players:
-    """Who each pair of the sections is: (section, pair number, 'NS'/'EW'/'') -> two player numbers, and the roster."""
+class Extras:
+    """What USEBIO holds that the report model does not carry: who each pair is ((section, pair number, 'NS'/'EW'/'')
+    -> two player numbers), the roster, and the opening leads keyed ((section, board, table, round) -> "SK")."""
 
     pairs: Mapping[tuple[str, int, str], tuple[int, int]] = field(default_factory=dict)
     members: Mapping[int, Member] = field(default_factory=dict)
+    leads: Mapping[tuple[str, int, int, int], str] = field(default_factory=dict)
 
 
-def event_players(conn: sqlite3.Connection, sections: Sequence[str]) -> Players:
-    """The players of the sections' pairs (the director's, else keyed at the tables) and the club's roster."""
+def event_extras(conn: sqlite3.Connection, sections: Sequence[str]) -> Extras:
+    """The players of the sections' pairs (the director's, else keyed at the tables), the club's roster, and the
+    leads of the results that count now; inside the caller's read transaction."""
     pairs = {(s, number, direction): players for s in sections
              for (number, direction), players in pair_players(conn, s).items()}
-    return Players(pairs, roster(conn))
+    leads = {(s, v.board, v.table, v.round): v.lead for s in sections for v in current_in(states(conn, s))
+             if v.lead and v.kind == "normal"}
+    return Extras(pairs, roster(conn), leads)
 
 
 @dataclass
@@ -54,7 +60,7 @@ class Written:
     notes: list[str] = field(default_factory=list)
 
 
-def usebio_tree(results: EventResults, sections: Sequence[SectionResults], players: Players, club: str,
+def usebio_tree(results: EventResults, sections: Sequence[SectionResults], extras: Extras, club: str,
                 club_id: str | None = None, chain_head: str = "") -> tuple[etree._ElementTree, Written]:
     """The sections as a USEBIO 1.2 tree, checked against the schema; UsebioError for what cannot be written."""
     written = Written()
@@ -89,7 +95,7 @@ def usebio_tree(results: EventResults, sections: Sequence[SectionResults], playe
     for s in sections:
         # One section straight in EVENT, as the real files have it; several, each in its SECTION (scorer-to-usebio).
         parent = event if len(sections) == 1 else _sub(event, "SECTION", SECTION_ID=s.section)
-        _section(parent, s, event_type, points, players, written)
+        _section(parent, s, event_type, points, extras, written)
     deals = _deals(sections)
     if deals:
         handset = _sub(root, "HANDSET")
@@ -130,11 +136,11 @@ def _number(pair: Pair) -> str:
     return f"{pair.number}{pair.direction or ''}"
 
 
-def _section(parent: etree._Element, s: SectionResults, event_type: str, points: str, players: Players,
+def _section(parent: etree._Element, s: SectionResults, event_type: str, points: str, extras: Extras,
              written: Written) -> None:
     participants = _sub(parent, "PARTICIPANTS", EVENT_TYPE=event_type)
     for line in s.report.ranking:
-        _pair(_sub(participants, "PAIR"), s.section, line, event_type, players, written)
+        _pair(_sub(participants, "PAIR"), s.section, line, event_type, extras, written)
         written.pairs += 1
     for board in s.report.boards:
         lines = [t for t in board.lines if not t.not_played]  # a board not played has no line, as in the files
@@ -147,11 +153,13 @@ def _section(parent: etree._Element, s: SectionResults, event_type: str, points:
                 raise UsebioError(f"section {s.section} board {board.board}: no Butler datum to write")
             _sub(b, "BOARD_AVERAGE", str(board.datum))
         for t in lines:
-            _line(_sub(b, "TRAVELLER_LINE"), s.section, board.board, t, points)
+            lead = extras.leads.get((s.section, board.board, t.table or 0, t.round or 0))
+            _line(_sub(b, "TRAVELLER_LINE"), s.section, board.board, t if t.lead or not lead else replace(t, lead=lead),
+                  points)
             written.lines += 1
 
 
-def _pair(p: etree._Element, section: str, line: RankingLine, event_type: str, players: Players,
+def _pair(p: etree._Element, section: str, line: RankingLine, event_type: str, extras: Extras,
           written: Written) -> None:
     pair = line.pair
     _sub(p, "PAIR_NUMBER", _number(pair))
@@ -166,9 +174,9 @@ def _pair(p: etree._Element, section: str, line: RankingLine, event_type: str, p
     if line.penalty:
         # Law 90: already out of TOTAL_SCORE and PERCENTAGE; said here so that a reader sees what was taken.
         _sub(p, "ADJUSTMENT", _plain(-line.penalty))
-    numbers = players.pairs.get((section, int(pair.number), pair.direction or ""))
+    numbers = extras.pairs.get((section, int(pair.number), pair.direction or ""))
     for number in numbers or ():
-        _player(_sub(p, "PLAYER"), number, players.members.get(number), written)
+        _player(_sub(p, "PLAYER"), number, extras.members.get(number), written)
 
 
 def _player(p: etree._Element, number: int, member: Member | None, written: Written) -> None:
