@@ -58,7 +58,7 @@ def problems(tree: etree._ElementTree, name: str = "<usebio>") -> list[str]:
         return []
     errors = list(schema.error_log)
     chosen = _most_telling(errors)
-    first = f"{name}:{chosen.line}: {_message(tree, chosen, errors)}"
+    first = f"{name}:{chosen.line}: {_message(tree, chosen)}"
     rest = [f"{name}:{e.line}: {e.message}" for e in errors if e is not chosen]
     return [first, *rest]
 
@@ -77,6 +77,7 @@ def check_file(path: Path) -> None:
 
 
 _SUMMARY = re.compile(r"^Element (\S+) failed to validate content$")
+_ATTRIBUTES = re.compile(r"^Element (\S+) failed to validate attributes$")
 
 
 def _most_telling(errors: list[etree._LogEntry]) -> etree._LogEntry:
@@ -92,13 +93,18 @@ def _most_telling(errors: list[etree._LogEntry]) -> etree._LogEntry:
     return next((e for e in errors if not _SUMMARY.match(e.message)), errors[0])
 
 
-def _message(tree: etree._ElementTree, chosen: etree._LogEntry, errors: list[etree._LogEntry]) -> str:
-    """A value error as the element and its text ("CONTRACT '8S' is not valid there"), else libxml2's words."""
-    if chosen.type_name != "RELAXNG_ERR_DATATYPE":
-        return str(chosen.message)
-    after = errors[errors.index(chosen) + 1:]
-    tag = next((m.group(1) for e in after if e.line == chosen.line and (m := _SUMMARY.match(e.message))), None)
-    if tag is None:
-        return str(chosen.message)
-    text = next((el.text or "" for el in tree.iter(tag) if el.sourceline == chosen.line), None)
-    return f"{tag} {text!r} is not valid there" if text is not None else f"{tag}: {chosen.message}"
+def _message(tree: etree._ElementTree, chosen: etree._LogEntry) -> str:
+    """A value error as the element and its text ("CONTRACT '8S' is not valid there"), an attribute error with the
+    attributes, else libxml2's words."""
+    at_line = [el for el in tree.iter() if isinstance(el.tag, str) and el.sourceline == chosen.line]
+    attributes = _ATTRIBUTES.match(chosen.message)
+    if attributes:
+        element = next((el for el in at_line if el.tag == attributes.group(1)), None)
+        if element is not None:
+            shown = " ".join(f'{k!s}="{v!s}"' for k, v in element.attrib.items())
+            return f"{element.tag}'s attributes ({shown or 'none'}) are not valid there"
+    if chosen.type_name == "RELAXNG_ERR_DATATYPE":
+        leaves = [el for el in at_line if len(el) == 0]
+        if len(leaves) == 1:
+            return f"{leaves[0].tag} {leaves[0].text or ''!r} is not valid there"
+    return str(chosen.message)
