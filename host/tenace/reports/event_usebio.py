@@ -211,7 +211,7 @@ def _line(x: etree._Element, section: str, board: int, t: TravellerLine, points:
     _sub(x, "NS_PAIR_NUMBER", _number(t.ns))
     _sub(x, "EW_PAIR_NUMBER", _number(t.ew))
     if t.adjustment is not None:
-        _sub(x, "SCORE", _adjusted(t.adjustment, t.ns_score, where))
+        _sub(x, "SCORE", _adjusted(t.adjustment, where))
     elif t.passed_out:
         # Passed out as the files write it: PASS, "by" North, no tricks, no score.
         _sub(x, "CONTRACT", "PASS")
@@ -234,14 +234,16 @@ def _line(x: etree._Element, section: str, board: int, t: TravellerLine, points:
     _sub(x, f"EW_{points}", _plain(ew))
 
 
-def _adjusted(a: Adjustment, ns_score: int | None, where: str) -> str:
+def _adjusted(a: Adjustment, where: str) -> str:
     """A director's score as the files write it: "A6040", the two sides' percentages NS then EW (Law 12C2), or an
     assigned score (Law 12C1(b)) as NS's score."""
     if a.weights:
-        if a.ew_weights or not (a.weights.startswith("1:") and " " not in a.weights) or ns_score is None:
-            raise UsebioError(f"{where}: a {a.text} has no USEBIO form (a file holds one score a line, or "
-                              "an artificial score's two percentages): write the event as --pbn")
-        return str(ns_score)
+        # "1:420": one score of weight 1, assigned (tenace.reports.model.weighted_text).
+        if a.ew_weights or not (a.weights.startswith("1:") and " " not in a.weights):
+            what = "split score" if a.ew_weights else "weighted score"
+            raise UsebioError(f"{where}: a {what} ({a.text}) has no USEBIO form (a line holds one score, or an "
+                              "artificial score's two percentages): --pbn writes it")
+        return str(int(a.weights[2:]))
     sides = []
     for side in (a.ns, a.ew):
         percent = _ARTIFICIAL.get(side)
