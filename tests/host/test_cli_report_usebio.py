@@ -18,6 +18,7 @@ from tenace.movement import Movement, howell, mitchell, teams
 from tenace.movement.individual import individual
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hand_records import keep_hand_record
+from tenace.store.ledger import head
 from tenace.store.names import Member, keep_roster
 from tenace.usebio.schema import check_file, parse
 
@@ -263,6 +264,9 @@ def test_a_file_that_is_there_is_written_over_only_with_force_and_standard_outpu
     code, stdout, _ = tenace(capsys, "report", str(db), "--usebio", "-", "--club", "Riga BC", "--club-id", "2074")
     assert code == 0 and stdout.encode("utf-8") == out.read_bytes()
     assert stdout.startswith("<?xml version='1.0' encoding='UTF-8'?>\n<!DOCTYPE USEBIO SYSTEM ")
+    conn = connect(db)
+    assert f"<!-- Tenace event file chain head: {head(conn)} " in stdout  # as every export carries it
+    conn.close()
 
 
 def test_damaged_results_are_published_only_with_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
