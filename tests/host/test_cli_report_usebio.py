@@ -295,3 +295,16 @@ def test_a_team_match_or_an_individual_is_refused(tmp_path: Path, capsys: pytest
     out = tmp_path / "x.xml"
     code, _, err = tenace(capsys, "report", str(db), "--usebio", str(out), "--club", "Riga BC")
     assert code == 2 and said in err and err.count("\n") == 1 and not out.exists(), err
+
+
+@pytest.mark.parametrize(("total", "written"), [("63.08", "63.08"), ("63.083", "63.0830"), ("63.0836", "63.0836"),
+                                                ("-2.5", "-2.50"), ("7", "7.00")])
+def test_a_total_has_the_files_two_decimals_or_four(total: str, written: str) -> None:
+    from tenace.reports.event_usebio import _total
+    assert _total(Decimal(total), "pair NS 3") == written
+
+
+def test_a_total_with_more_than_four_decimals_is_refused() -> None:
+    from tenace.reports.event_usebio import UsebioError, _total
+    with pytest.raises(UsebioError, match=r"pair NS 3: the total 1\.23456 has more than four decimals"):
+        _total(Decimal("1.23456"), "pair NS 3")

@@ -196,7 +196,7 @@ def _total(value: Decimal, what: str) -> str:
     if value != value.quantize(Decimal("0.0001")):
         raise UsebioError(f"{what}: the total {value} has more than four decimals")
     text = f"{value.quantize(Decimal('0.01'))}"
-    return text if Decimal(text) == value else f"{value.quantize(Decimal('0.0001'))}".rstrip("0")
+    return text if Decimal(text) == value else f"{value.quantize(Decimal('0.0001'))}"
 
 
 def _plain(value: Decimal) -> str:
