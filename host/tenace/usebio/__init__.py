@@ -1,1 +1,2 @@
-"""USEBIO 1.2 (the EBU's XML results format): reading a pairs event to rescore it, and writing it back."""
+"""USEBIO 1.2, the XML results format of club scoring programs: read to rescore (tenace score), written by
+tenace report, checked against its schema."""
