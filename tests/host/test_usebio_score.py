@@ -14,6 +14,7 @@ import pytest
 from cli_runner import tenace
 
 from tenace.usebio.reader import UsebioError, is_usebio, parse_usebio
+from tenace.usebio.schema import parse, problems
 
 from conftest import ORACLES, needs_oracles
 
@@ -290,3 +291,15 @@ def test_the_reader_keeps_names_numbers_and_artificial_scores() -> None:
     assert parsed.boards[0].lines[2].artificial == (60, 40) and parsed.boards[0].lines[2].score is None
     with pytest.raises(UsebioError, match="not a USEBIO file"):
         parse_usebio(b"<OTHER/>")
+
+
+@needs_oracles
+@pytest.mark.parametrize("preset", ["compscore3", "default"])
+@pytest.mark.parametrize("name", [*EXACT, "compscore3-mp_pairs_mitchell_adjusted.xml"])
+def test_usebio_out_passes_the_schema(name: str, preset: str, capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    """What --usebio OUT writes is USEBIO 1.2 as tenace's schema (usebio.schema, branch usebio-out) says, with
+    Compscore3's figures or tenace's own (2-decimal board MPs)."""
+    out = rescored(capsys, tmp_path, wiped((USEBIO / name).read_bytes()), "--preset", preset)
+    assert problems(parse(out, name)) == []
+    assert computed(out) != computed(wiped((USEBIO / name).read_bytes()))  # the figures were written in
