@@ -303,3 +303,28 @@ def test_usebio_out_passes_the_schema(name: str, preset: str, capsys: pytest.Cap
     out = rescored(capsys, tmp_path, wiped((USEBIO / name).read_bytes()), "--preset", preset)
     assert problems(parse(out, name)) == []
     assert computed(out) != computed(wiped((USEBIO / name).read_bytes()))  # the figures were written in
+
+
+MISSING = event(
+    "<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>" + line("1NS", "1EW", "400") + line("2NS", "2EW", "450")
+    + line("3NS", "3EW", "420") + "</BOARD>"
+    + "<BOARD><BOARD_NUMBER>2</BOARD_NUMBER>" + line("1NS", "2EW", "-100") + line("2NS", "3EW", "110") + "</BOARD>",
+    PAIRS)
+
+
+@pytest.mark.parametrize(("preset", "board2", "totals"), [
+    # Compscore3: board 2 (a table missing) published on its own top of 2, factored to E = 3 only in the totals
+    # (Neuberg: 0 -> 0.5, 2 -> 3.5 of 4); 3NS and 1EW, who missed it, brought to the session's two boards.
+    ("compscore3", ["0", "2", "2", "0"],
+     {"1NS": ("0.50", "6.25", "3"), "2NS": ("7.50", "93.75", "1"), "3NS": ("4.00", "50.00", "2"),
+      "1EW": ("8.00", "100.00", "1"), "2EW": ("3.50", "43.75", "2"), "3EW": ("2.50", "31.25", "3")}),
+    # tenace's own: board 2 published factored, totals as scored.
+    ("default", ["0.50", "3.50", "3.50", "0.50"],
+     {"1NS": ("0.50", "6.25", "3"), "3NS": ("2.00", "50.00", "2"), "1EW": ("4.00", "100.00", "1")}),
+])
+def test_a_board_with_a_missing_table(preset: str, board2: list[str], totals: dict[str, tuple[str, str, str]],
+                                      capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    got = {(w, tag): text for w, tag, text in computed(rescored(capsys, tmp_path, MISSING, "--preset", preset))}
+    assert [got[f"board 2 line {i}", f"{side}_MATCH_POINTS"] for i in (0, 1) for side in ("NS", "EW")] == board2
+    for pair, figures in totals.items():
+        assert tuple(got[f"pair {pair}", tag] for tag in PAIR_FIGURES) == figures, pair
