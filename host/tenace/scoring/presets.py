@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.mp_options import DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, MatchpointOptions
+from tenace.scoring.mp_options import COMPSCORE3, DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, MatchpointOptions
 
 MATCHPOINTS = ("mp", "mp-acbl")
 EVERY_METHOD = ("mp", "mp-acbl", "butler", "cross-imps", "teams")
@@ -30,6 +30,10 @@ PRESETS: dict[str, Preset] = {
     "default": Preset(EVERY_METHOD),
     "magic-contest": Preset(MATCHPOINTS, "MPs to 0.1, whole board %, head-to-head tiebreak",
                             matchpoints=MAGIC_CONTEST_FFB),
+    # Compscore3 as its USEBIO files publish it (scoring/mp_options.COMPSCORE3 lists each convention found); its
+    # Butler and cross-IMP figures are the default options'.
+    "compscore3": Preset(("mp", "butler", "cross-imps"), "Compscore3's USEBIO figures: half-even, factored boards "
+                         "as 2-decimal %, totals prorated to the session", matchpoints=COMPSCORE3),
     # OKbridge IMP pairs: every result against every other of the board (a frequency table, Multiplicity counted),
     # averaged per comparison, IMPs to 0.01 with ties to even (28 of the 30 halfway figures of its file are so).
     "okbridge": Preset(("cross-imps",), "cross-IMPs per comparison, IMPs to 0.01 ties to even",
