@@ -84,7 +84,14 @@ def test_the_real_bws_contradictions_are_named_one_line_each(imported: tuple[Pat
     kept = [r.detail for r in refusals(conn, "bws_contradiction")]
     conn.close()
     assert sorted(kept) == sorted(line.removeprefix("contradiction: ") for line in lines)
-    assert "bws_contradiction" in _tenace("problems", event).stdout
+    # `tenace problems` lists them with the import, not as refused frames, and the imported results are not the
+    # director's corrections; the travellers carry no director's mark, one note says where the results came from.
+    problems = _tenace("problems", event).stdout
+    assert f"IMPORTED: 63 result versions from another program's file; it contradicted itself {len(lines)} times" \
+        in problems
+    assert "REFUSED FRAMES: none" in problems and "CORRECTIONS: none" in problems
+    results = _tenace("results", event).stdout
+    assert "[TD:" not in results and "63 results imported from another program's file (imported from " in results
 
 
 def _score(contract: str, declarer: str, result: str, board: int) -> int:

@@ -168,3 +168,21 @@ def test_show_appendix_mitchell_names_the_sharing_tables_and_the_bye(capsys: pyt
     assert re.fullmatch(r"\s+1\s+NS 1\s+EW 1\s+1-2  shares with table 5", lines[3]), lines[3]
     assert re.fullmatch(r"\s+5\s+NS 5\s+EW 5\s+1-2  shares with table 1", lines[7]), lines[7]
     assert lines[8] == "  bye: EW 6 sits out"
+
+
+def test_show_and_check_the_movement_an_event_file_holds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tenace.store import create_event
+    event = tmp_path / "club.sqlite"
+    create_event(event, name="Two", sections={"A": mitchell(5, 2), "B": howell(4, 3)}).close()
+    code, out, err = run(["movement", "show", "--event", str(event), "--section", "B"], capsys)
+    generated = run(["movement", "show", "howell", "--tables", "4", "--boards-per-round", "3"], capsys)[1]
+    assert (code, err) == (0, "") and out == generated
+    code, out, _ = run(["movement", "check", "--event", str(event), "--section", "A", "--json"], capsys)
+    assert code == 0 and json.loads(out)["errors"] == []
+    for argv, says in ((["--event", str(event)], "the event has sections A, B"),
+                       (["--event", str(event), "--section", "Q"], "--section: there is no section 'Q'"),
+                       (["--event", str(tmp_path / "none.sqlite")], "no such event file"),
+                       (["--event", str(event), "--tables", "3"], "--event holds the whole movement: give no --tables"),
+                       (["mitchell", "--section", "A"], "--section chooses a section of --event's file")):
+        code, out, err = run(["movement", "show", *argv], capsys)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err

@@ -11,14 +11,13 @@ from tenace.store import EntryError, create_event, transaction
 from tenace.store.clock import timestamp
 from tenace.store.hand_records import keep_hand_records
 from tenace.store.ingest import add_version, record_refusal
-from tenace.store.model import IncomingResult, Kind, Refusal
+from tenace.store.model import CONTRADICTION, IncomingResult, Kind, Refusal
 from tenace.store.names import keep_roster, set_pair_players
 from tenace.store.validate import Bad, entry_of
+from tenace.store.versions import IMPORTED
 
 log = logging.getLogger(__name__)
 
-# The refusals' reason under which `tenace problems` lists what the file contradicted.
-REASON = "bws_contradiction"
 
 
 @dataclass(frozen=True)
@@ -57,7 +56,7 @@ def import_plan(plan: Plan, path: Path, source: str, *, who: str, scoring: str |
                     except Bad as bad:
                         said.append(f"ReceivedData ID {r.id}: {bad.refusal.detail}: left out")
                         continue
-                    why = f"imported from {source} (ReceivedData ID {r.id})"
+                    why = f"{IMPORTED}{source} (ReceivedData ID {r.id})"
                     add_version(conn, entry, source="director", who=who, why=why, at=at)
                     stored += 1
                     if r.erased:  # the row was withdrawn in Bridgemate: its version stays, erased at once
@@ -66,7 +65,7 @@ def import_plan(plan: Plan, path: Path, source: str, *, who: str, scoring: str |
                         erased += 1
         with transaction(conn):
             for line in said:
-                record_refusal(conn, Refusal(REASON, line), at=timestamp())
+                record_refusal(conn, Refusal(CONTRADICTION, line), at=timestamp())
     finally:
         conn.close()
     log.info("imported %s into %s: %d versions, %d contradictions", source, path, stored + erased, len(said))

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tenace.commands import movement_swiss
-from tenace.commands.options import movement_error
+from tenace.commands.options import movement_error, open_event
 from tenace.errors import UsageError
 from tenace.movement import (
     Movement,
@@ -26,6 +26,10 @@ from tenace.movement import (
 from tenace.movement.individual import individual
 from tenace.movement.serial import FormError, movement_from_json, movement_to_json, report_to_json
 from tenace.movement.text import render_plan, render_report
+from tenace.store import EntryError
+from tenace.store.db import read_transaction
+from tenace.store.director import chosen_section
+from tenace.store.encounters import stored_movement
 
 KINDS = ("mitchell", "skip-mitchell", "relay-mitchell", "appendix-mitchell", "duplicated-mitchell", "howell", "teams",
          "individual")
@@ -54,6 +58,7 @@ examples:
   tenace movement show individual --tables 3 --boards-per-round 2 --rounds 8
   tenace movement show appendix-mitchell --tables 10    10½ tables: 9 rounds, 27 boards
   tenace movement check --file howell.json        a movement given as JSON (as show --json writes it)
+  tenace movement show --event club.sqlite --section B   the movement an event file holds
   tenace movement swiss --teams teams.txt --results vps.csv   the next Swiss round (see swiss --help)
 
 check exits 0 when no rule is broken and 1 when one is (each broken rule is listed under errors); the
@@ -91,6 +96,9 @@ def _movement_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arrow-switch", metavar="ROUNDS",
                    help="Mitchell rounds where NS and EW swap seats, e.g. 7 or 5,7 or last")
     p.add_argument("--file", type=Path, metavar="F.json", help="the movement in a JSON file instead of KIND")
+    p.add_argument("--event", type=Path, metavar="EVENT",
+                   help="the movement an event file holds (as made, imported or changed) instead of KIND")
+    p.add_argument("--section", metavar="S", help="with --event: the section, when the event has several")
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -107,11 +115,22 @@ def run_check(args: argparse.Namespace) -> int:
 
 def movement_of(args: argparse.Namespace) -> Movement:
     """The movement the arguments name: read from --file, or generated; UsageError when that cannot be."""
-    if args.file is not None:
+    whole = "--file" if args.file is not None else "--event" if args.event is not None else None
+    if args.file is not None and args.event is not None:
+        raise UsageError("--file or --event, not both")
+    if args.section is not None and args.event is None:
+        raise UsageError("--section chooses a section of --event's file: give --event EVENT")
+    if whole is not None:
         given = [o for o, v in (("KIND", args.kind), ("--tables", args.tables), ("--rounds", args.rounds),
                                 ("--half-table", args.half_table), ("--arrow-switch", args.arrow_switch)) if v]
         if given:
-            raise UsageError(f"--file holds the whole movement: give no {given[0]} with it")
+            raise UsageError(f"{whole} holds the whole movement: give no {given[0]} with it")
+        if args.event is not None:
+            with open_event(args.event) as conn, read_transaction(conn):
+                try:
+                    return stored_movement(conn, chosen_section(conn, args.section))
+                except EntryError as e:
+                    raise UsageError(f"--section: {e}") from None
         return read_file(args.file)
     if args.kind is None:
         raise UsageError(f"give a KIND ({', '.join(KINDS)}) or --file F.json")

@@ -126,8 +126,11 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     def note(text: str, why: str | None = "", after: str = "") -> None:
         notes.append(f"{text}: {why}{after}" if why else text + after)
         public.append(text + after)
+    imported = [v for v in versions if v.imported]
+    if imported:  # another program's results: one note for all, no director's mark on each line
+        note(f"{len(imported)} results imported from another program's file ({imported[0].why})")
     for v in sorted(versions, key=lambda v: (v.board, v.table)):
-        if v.source == "director":
+        if v.source == "director" and not v.imported:
             entry = log.get(v.id)
             done = _DONE.get(entry.action, "entered") if entry else "entered"
             marks[v.board, v.table, v.round] = f"TD: {done}"

@@ -28,7 +28,8 @@ from tenace.store import (
 )
 from tenace.store.event import EventInfo
 from tenace.store.link import Pairing, pairings
-from tenace.store.queries import latest_rounds
+from tenace.store.model import CONTRADICTION
+from tenace.store.queries import imported_count, latest_rounds
 from tenace.store.versions import Slot, Version
 
 
@@ -36,7 +37,8 @@ class Report:
     def __init__(self, info: EventInfo, conflicts: list[Conflict], refusals: list[RefusalGroup],
                  missing: list[Missing], corrections: list[Correction], latest_round: dict[str, int],
                  log: list[LogEntry] | None = None, published: Publication | None = None,
-                 pairings: list[Pairing] | None = None, damaged: list[Version] | None = None) -> None:
+                 pairings: list[Pairing] | None = None, damaged: list[Version] | None = None,
+                 imported: int = 0, contradictions: RefusalGroup | None = None) -> None:
         self.info = info
         self.conflicts = conflicts
         self.refusals = refusals
@@ -47,14 +49,18 @@ class Report:
         self.published = published  # the session's finish, when it is finished
         self.pairings = pairings or []  # how each terminal paired: with the club key or the code alone
         self.damaged = damaged or []  # stored versions that fail their check as read back: never scored
+        self.imported = imported  # result versions brought in from another program's file
+        self.contradictions = contradictions  # what that file contradicted, as the import named it
 
 
 def gather(conn: sqlite3.Connection, examples: int) -> Report:
     info = event_info(conn)
     latest = {s.name: 0 for s in info.sections} | latest_rounds(conn)
-    return Report(info, conflicts(conn), refusal_groups(conn, examples), missing_results(conn),
+    groups = refusal_groups(conn, examples)
+    said = next((g for g in groups if g.reason == CONTRADICTION), None)
+    return Report(info, conflicts(conn), [g for g in groups if g is not said], missing_results(conn),
                   corrections(conn), latest, director_log(conn), publication(conn), pairings(conn),
-                  damaged_results(conn))
+                  damaged_results(conn), imported_count(conn), said)
 
 
 def to_json(report: Report) -> dict[str, Any]:
@@ -68,6 +74,10 @@ def to_json(report: Report) -> dict[str, Any]:
         "refusals": {"total": sum(g.count for g in report.refusals), "by_reason": [asdict(g) for g in report.refusals]},
         "missing": {"latest_round": report.latest_round, "under_way": [asdict(m) for m in under_way],
                     "total": len(report.missing)},
+        "imported": {"results": report.imported,
+                     "contradictions": 0 if report.contradictions is None else report.contradictions.count,
+                     "latest": [] if report.contradictions is None else
+                     [r.detail for r in report.contradictions.latest]},
         "corrections": [{"result": asdict(c.version), "replaced": [asdict(v) for v in c.replaced]}
                         for c in report.corrections],
         "director_log": [asdict(e) for e in report.log],
@@ -142,6 +152,13 @@ def render(report: Report, path: Path) -> str:
             count = sum(1 for m in section_rows if m.round > latest)
             span = f"round {later[0]}" if len(later) == 1 else f"rounds {later[0]}-{later[-1]}"
             lines.append(f"  section {section} {span}: not started ({count} results to come)")
+
+    said = report.contradictions
+    if report.imported or said is not None:
+        lines += ["", f"IMPORTED: {report.imported} result versions from another program's file"
+                  + (f"; it contradicted itself {said.count} times (the latest below; tenace event import-bws "
+                     "printed them all)" if said is not None else "")]
+        lines += [f"  {clock(r.at)} {r.detail}" for r in (said.latest if said is not None else ())]
 
     lines += ["", f"CORRECTIONS: {len(report.corrections) or 'none'}"]
     for fix in report.corrections:

@@ -61,6 +61,11 @@ class IncomingResult:
     raw: bytes | None = None
 
 
+# The refusals' reason under which an import keeps what its file contradicted (tenace event import-bws): listed
+# by `tenace problems` with the import, not as refused frames.
+CONTRADICTION = "bws_contradiction"
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a message was refused: a stable code (grouped on in reports) and a sentence for the TD."""

@@ -124,11 +124,17 @@ def conflicts_in(known: Mapping[Slot, SlotState]) -> list[Conflict]:
 
 
 def corrections(conn: sqlite3.Connection) -> list[Correction]:
-    """Every version that replaced others, or was entered by the director, in the order made."""
+    """Every version that replaced others, or was entered by the director, in the order made; not those imported
+    from another program's file (`imported`)."""
     versions = load_versions(conn)
     by_id = {v.id: v for v in versions}
     return [Correction(v, tuple(by_id[i] for i in v.supersedes if i in by_id)) for v in versions
-            if v.supersedes or v.source == "director"]
+            if (v.supersedes or v.source == "director") and not v.imported]
+
+
+def imported_count(conn: sqlite3.Connection) -> int:
+    """How many stored versions were imported from another program's file."""
+    return sum(1 for v in load_versions(conn) if v.imported)
 
 
 def missing_results(conn: sqlite3.Connection, section: str | None = None) -> list[Missing]:

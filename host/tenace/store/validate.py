@@ -56,6 +56,7 @@ REASONS = {
     "wrong_board": "the board is not played at that table in that round",
     "sits_out": "nobody plays at that table in that round: a pair is absent or the table closed (tenace move)",
     "wrong_pairs": "the pairs are not the ones the movement seats at that table in that round",
+    "bws_contradiction": "an imported Bridgemate file contradicted itself (tenace event import-bws)",
 }
 
 _ADJUSTS_WIRE = {"A+": "A+", "A": "A", "A-": "A-", "A\u2212": "A-", "AVE+": "A+", "AVE": "A", "AVE-": "A-"}

@@ -21,6 +21,10 @@ class Slot(NamedTuple):
     board: int
 
 
+# How an imported version's why begins: "imported from night.bws (ReceivedData ID 991)".
+IMPORTED = "imported from "
+
+
 @dataclass(frozen=True)
 class Version:
     """One stored version of a slot's result, with where it came from."""
@@ -58,6 +62,12 @@ class Version:
     @property
     def slot(self) -> Slot:
         return Slot(self.section, self.table, self.round, self.board)
+
+    @property
+    def imported(self) -> bool:
+        """Brought in from another program's file (tenace event import-bws), not entered by a director at the event:
+        not a correction, and not marked as the director's on the travellers."""
+        return self.source == "director" and (self.why or "").startswith(IMPORTED)
 
     def content(self) -> tuple[object, ...]:
         """What two versions must share to be the same result; matches validate.Entry.content."""
