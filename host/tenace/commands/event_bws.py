@@ -25,7 +25,7 @@ version of its board's result (an erased row is kept and erased at once), the ev
 from Session, matchpoints unless Section.ScoringType says otherwise (or --scoring).
 
 Where the file contradicts itself each contradiction is printed, one line each ("contradiction: ..."),
-and kept in the event file: `tenace problems EVENT` lists them (as bws_contradiction). When the results
+and kept in the event file: `tenace problems EVENT` lists them under IMPORTED. When the results
 do not fit RoundData's movement, the event keeps the movement the results were played on and
 RoundData's is printed with its check. Exit 2 with one line when the file cannot be imported.
 
