@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
+import re
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -19,6 +24,11 @@ SHARED = ROOT.parent / "shared"
 ORACLES = SHARED / "oracles"
 # The published results the oracle tests check against (listed again in .ci/run, which refuses to start without them).
 ORACLE_FILES = ("ffb-2022-dn1-session1.pbn", "venice-cup-1997-final-2.pbn", "okbridge-imp-pairs-01.pbn")
+# micropython-lib's nrf24l01 driver, unchanged, with its licence and its sha256 in SOURCE.md: no registry reachable
+# here ships it. The nRF24 tests run the board files and the transport over it, on CPython and MicroPython.
+NRF24_DRIVER_DIR = SHARED / "vendor" / "micropython-lib" / "nrf24l01"
+# Test modules (tests/firmware, run under MicroPython too, without pytest to mark with) that need the driver.
+NRF24_DRIVER_MODULES = frozenset({"test_radio_nrf24.py", "test_radio_nrf24_chip.py"})
 # Tests that read ORACLES carry this mark: skipped, with one reason, where they are absent, except in CI.
 needs_oracles = pytest.mark.oracles
 
@@ -50,8 +60,10 @@ def venv_tool(name: str) -> Path:
 
 @pytest.fixture(scope="session")
 def mpy_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The firmware and its tests compiled by mpy-cross into one folder, as they would ship to a device."""
-    return build(tmp_path_factory.mktemp("mpy"), package_tree(FIRMWARE) + flat(FIRMWARE_TESTS))
+    """The firmware and its tests compiled by mpy-cross into one folder, as they would ship to a device; with
+    micropython-lib's nrf24l01 driver when ../shared has it (the modules of NRF24_DRIVER_MODULES check it first)."""
+    driver = [] if nrf24_driver_problem() else flat(NRF24_DRIVER_DIR, ["nrf24l01.py"])
+    return build(tmp_path_factory.mktemp("mpy"), package_tree(FIRMWARE) + flat(FIRMWARE_TESTS) + driver)
 
 
 def oracles_problem(folder: Path) -> str | None:
@@ -74,6 +86,55 @@ def oracle_skip_reason(folder: Path, env: Mapping[str, str]) -> str | None:
     return problem and f"{problem} (put the shared folder beside the project to run the oracle tests)"
 
 
+def nrf24_driver_problem(folder: Path = NRF24_DRIVER_DIR) -> str | None:
+    """Why the nrf24l01 driver cannot be used (absent), None when it is there."""
+    if not (folder / "nrf24l01.py").is_file() or not (folder / "SOURCE.md").is_file():
+        return f"micropython-lib's nrf24l01 driver is absent: no {folder / 'nrf24l01.py'} with its SOURCE.md"
+    return None
+
+
+def nrf24_driver(folder: Path = NRF24_DRIVER_DIR) -> Path:
+    """The driver's nrf24l01.py, its sha256 checked against SOURCE.md: a changed file fails the test (it is not the
+    driver the device gets), an absent one skips it (in CI: fails)."""
+    problem = nrf24_driver_problem(folder)
+    if problem:
+        if in_ci(os.environ):
+            pytest.fail(f"CI=true and {problem}")
+        pytest.skip(f"{problem} (put the shared folder beside the project to run the nRF24 tests)")
+    source = folder / "nrf24l01.py"
+    found = re.search(r"^sha256 nrf24l01\.py ([0-9a-f]{64})$", (folder / "SOURCE.md").read_text(encoding="utf-8"),
+                      re.M)
+    if found is None:
+        pytest.fail(f"{folder / 'SOURCE.md'} gives no sha256 for nrf24l01.py")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    if digest != found[1]:
+        pytest.fail(f"{source} has sha256 {digest}, SOURCE.md says {found[1]}: not the driver it names")
+    return source
+
+
+def utime_standin() -> ModuleType:
+    """MicroPython's utime as the driver uses it (ticks_ms, ticks_diff, sleep_ms, sleep_us), on CPython's clock."""
+    module = ModuleType("utime")
+    module.ticks_ms = lambda: time.monotonic_ns() // 1_000_000  # type: ignore[attr-defined]
+    module.ticks_diff = lambda a, b: a - b  # type: ignore[attr-defined]
+    module.sleep_ms = lambda ms: time.sleep(ms / 1000)  # type: ignore[attr-defined]
+    module.sleep_us = lambda us: time.sleep(us / 1_000_000)  # type: ignore[attr-defined]
+    return module
+
+
+def load_nrf24_driver() -> ModuleType:
+    """The checked driver imported as `nrf24l01` on CPython (with a utime for it), as the tests import it."""
+    if "nrf24l01" not in sys.modules:
+        source = nrf24_driver()
+        sys.modules.setdefault("utime", utime_standin())
+        spec = importlib.util.spec_from_file_location("nrf24l01", source)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["nrf24l01"] = module
+    return sys.modules["nrf24l01"]
+
+
 _ORACLE_SKIP = pytest.StashKey[str | None]()
 
 
@@ -81,6 +142,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "oracles: checks figures against the published results in ../shared/oracles")
     # Decided once per session, before collection, so that CI fails at once whatever tests were selected.
     config.stash[_ORACLE_SKIP] = oracle_skip_reason(ORACLES, os.environ)
+    config.addinivalue_line("markers", "nrf24_driver: runs over micropython-lib's nrf24l01 driver from ../shared")
+    problem = nrf24_driver_problem()
+    if problem and in_ci(os.environ):
+        raise pytest.UsageError(f"CI=true and {problem}: the nRF24 tests may not be skipped in CI")
 
 
 # tests/terminal/ runs under MicroPython too, without pytest to mark with: its slow tests are named here instead.
@@ -92,6 +157,8 @@ SLOW_TERMINAL_TESTS = frozenset({
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
+        if item.path.name in NRF24_DRIVER_MODULES:
+            item.add_marker(pytest.mark.nrf24_driver)
         if f"{item.path.name}::{item.name}" in SLOW_TERMINAL_TESTS:
             item.add_marker(pytest.mark.slow)
 
@@ -101,6 +168,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if reason and item.get_closest_marker("oracles"):
         # Skipped from this one line rather than by a skipif mark, so `-ra` folds every such skip into one report.
         pytest.skip(reason)
+    if item.get_closest_marker("nrf24_driver"):
+        load_nrf24_driver()  # or the one line saying it is absent (a failure in CI)
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,12 @@
-"""Frames over an nRF24L01+ (tenace_radio.nrf24_transport) with a fake driver: lengths by CRC, pipes, half-duplex."""
+"""Frames over an nRF24L01+ (tenace_radio.nrf24_transport) through micropython-lib's real nrf24l01 driver, on
+register models of the chip joined by a simulated air (nrf24_model): lengths by CRC, pipes, half-duplex, FIFOs."""
 
+from nrf24_model import MAX_RT, RX_DR, Air, Chip, radio
 from radio_frames import make_frame
 from tenace_radio.nrf24_transport import (
+    DOWN,
     PAD,
+    UP,
     base_station_transport,
     frame_length,
     pad,
@@ -13,85 +17,19 @@ from tenace_wire.crc16 import crc16
 
 from checks import raises
 
-
-class Ether:
-    """2.4 GHz for FakeNrf24 chips: a payload sent to an address reaches every listening chip with a pipe open on it."""
-
-    def __init__(self):
-        self.chips = []
+_EN_AA = 0x01
+_EN_RXADDR = 0x02
+_OBSERVE_TX = 0x08
 
 
-class FakeNrf24:
-    """nrf24l01.NRF24L01 (micropython-lib), payload_size 32: EN_AA, EN_RXADDR, pipes 0 and 1, a 3-deep RX FIFO."""
-
-    FIFO = 3
-
-    def __init__(self, ether, payload_size=32):
-        self.payload_size = payload_size
-        self.regs = {0x01: 0x3F, 0x02: 0x03}  # the chip's reset values: auto-ack on, pipes 0 and 1 open
-        self.pipes = [None, None]
-        self.listening = False
-        self.fifo = []
-        self.fail = False  # True: send raises as the driver does after its timeout
-        self.sent = 0
-        self.flushed = 0   # payloads lost to stop_listening's flush
-        ether.chips.append(self)
-        self.ether = ether
-
-    def reg_write(self, reg, value):
-        self.regs[reg] = value
-
-    def reg_read(self, reg):
-        return self.regs.get(reg, 0)
-
-    def open_tx_pipe(self, address):
-        assert len(address) == 5
-        self.tx = address
-        self.pipes[0] = address  # the driver points pipe 0 at the TX address (for auto-ack)
-
-    def open_rx_pipe(self, pipe_id, address):
-        assert len(address) == 5 and pipe_id == 1
-        self.pipes[1] = address
-        self.regs[0x02] |= 1 << pipe_id
-
-    def start_listening(self):
-        self.fifo = []
-        self.listening = True
-
-    def stop_listening(self):
-        self.listening = False
-        self.flushed += len(self.fifo)
-        self.fifo = []
-
-    def any(self):
-        return bool(self.fifo)
-
-    def recv(self):
-        return self.fifo.pop(0)
-
-    def send(self, buf, timeout=500):
-        assert not self.listening, "send while listening: the chip is half-duplex"
-        if self.fail:
-            raise OSError("send failed")
-        payload = bytes(buf) + bytes(self.payload_size - len(buf))  # the driver pads with zeros
-        self.sent += 1
-        for chip in self.ether.chips:
-            if chip is not self and chip.listening and chip.hears(self.tx) and len(chip.fifo) < self.FIFO:
-                chip.fifo.append(payload)
-
-    def hears(self, address):
-        open_pipes = self.regs[0x02]
-        return any(open_pipes >> i & 1 and self.pipes[i] == address for i in (0, 1))
-
-
-def _pair():
-    ether = Ether()
-    base_chip, term_chip = FakeNrf24(ether), FakeNrf24(ether)
-    return base_station_transport(base_chip), terminal_transport(term_chip), base_chip, term_chip
+def _pair(air=None):
+    air = air or Air()
+    base_chip, term_chip = Chip(air), Chip(air)
+    return base_station_transport(radio(base_chip)), terminal_transport(radio(term_chip)), base_chip, term_chip
 
 
 def test_every_length_round_trips_both_ways():
-    base, term, _, _ = _pair()
+    base, term, base_chip, term_chip = _pair()
     for seq in range(1, 4):
         for size in range(15, 33):
             up = make_frame(size, seq, size)
@@ -101,6 +39,7 @@ def test_every_length_round_trips_both_ways():
             base.send(down)
             assert term.recv() == down, (size, seq)
     assert base.dropped == term.dropped == 0
+    assert base_chip.received == term_chip.received == 54 and base_chip.errors == term_chip.errors == []
 
 
 def test_no_prefix_of_the_pad_has_a_zero_crc_residue():
@@ -119,11 +58,15 @@ def test_frames_that_end_like_the_pad_keep_their_length():
 
 
 def test_a_payload_holding_no_frame_is_dropped_and_counted():
-    base, _, base_chip, _ = _pair()
+    air = Air()
+    base, _, _, _ = _pair(air)
+    noisy = radio(Chip(air))  # another transmitter on the terminals' address, sending what holds no frame
+    noisy.reg_write(_EN_AA, 0)
+    noisy.open_tx_pipe(UP)
     noise = bytes(range(100, 132))
     assert frame_length(noise) == 0
-    base_chip.fifo.append(noise)
-    base_chip.fifo.append(pad(make_frame(5, 5, 15)))
+    noisy.send(noise)
+    noisy.send(pad(make_frame(5, 5, 15)))
     assert base.recv() == make_frame(5, 5, 15)
     assert base.dropped == 1
     raises(ValueError, pad, bytes(14))
@@ -131,14 +74,16 @@ def test_a_payload_holding_no_frame_is_dropped_and_counted():
 
 
 def test_chip_set_up_without_auto_ack_and_pipe_zero_closed():
-    ether = Ether()
-    base_station_transport(FakeNrf24(ether))
-    terms = [terminal_transport(FakeNrf24(ether)) for _ in range(2)]
-    for chip in ether.chips:
-        assert chip.regs[0x01] == 0 and chip.regs[0x02] == 2 and chip.listening
+    air = Air()
+    base_station_transport(radio(Chip(air)))
+    terms = [terminal_transport(radio(Chip(air))) for _ in range(2)]
+    for chip in air.chips:
+        assert chip.regs[_EN_AA] == 0 and chip.regs[_EN_RXADDR] == 2 and chip.listening(), chip.regs
+        assert chip.regs[0x05] == 76 and chip.regs[0x11 + 1] == 32 and chip.errors == []  # RF_CH, RX_PW_P1
+    assert air.chips[0].rx_address(1) == UP and air.chips[1].rx_address(1) == DOWN
     terms[0].send(make_frame(1, 1, 20))
-    assert terms[1].recv() is None  # terminals do not hear each other
-    assert ether.chips[0].fifo
+    assert terms[1].recv() is None and air.chips[2].received == 0  # terminals do not hear each other
+    assert air.chips[0].received == 1
 
 
 def test_send_keeps_frames_received_before_it_and_listens_again():
@@ -146,14 +91,31 @@ def test_send_keeps_frames_received_before_it_and_listens_again():
     down = [make_frame(7, s, 16, True) for s in (1, 2, 3)]
     for f in down:
         base.send(f)
-    term.send(make_frame(7, 1, 20))  # stop_listening flushes the FIFO: the transport read it first
-    assert term_chip.flushed == 0 and term_chip.listening
+    assert len(term_chip.rx) == 3 and term_chip.status() & RX_DR
+    term.send(make_frame(7, 1, 20))  # stop_listening flushes the RX FIFO: the transport read it first
+    assert term_chip.listening() and not term_chip.rx
     assert [term.recv(), term.recv(), term.recv()] == down
     assert term.recv() is None
 
 
+def test_a_full_rx_fifo_drops_what_comes_next():
+    base, term, _, term_chip = _pair()
+    down = [make_frame(7, s, 16, True) for s in range(1, 6)]
+    for f in down:
+        base.send(f)
+    assert term_chip.overflows == 2  # three levels (PS 8.4): the session layer sends the others again
+    got = [term.recv() for _ in range(4)]
+    assert got[:3] == down[:3] and got[3] is None
+
+
 def test_a_failed_send_is_counted_and_listening_resumes():
-    base, _, base_chip, _ = _pair()
-    base_chip.fail = True
+    air = Air()
+    base_chip = Chip(air)
+    driver = radio(base_chip)
+    base = base_station_transport(driver)
+    terminal_transport(radio(Chip(air)))
+    driver.reg_write(_EN_AA, 1)  # auto-ack on pipe 0: nobody acknowledges, so the chip gives up (MAX_RT)
     base.send(make_frame(1, 1, 15, True))
-    assert base.dropped == 1 and base_chip.listening
+    assert base.dropped == 1 and base_chip.listening()
+    assert base_chip.sent == 9 and base_chip.regs[_OBSERVE_TX] == 0x18  # the driver's 8 retransmits, 1 packet lost
+    assert not base_chip.tx and not base_chip.status() & MAX_RT  # start_listening flushed it and cleared the flag

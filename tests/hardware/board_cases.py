@@ -50,7 +50,8 @@ def pin_uv(cell_mv):
 
 
 class Rig:
-    """The board's app built over an emulated I2C bus, a simulated key matrix, a fake radio and a fake ADC."""
+    """The board's app built over an emulated I2C bus, a simulated key matrix, a radio (a fake ESP-NOW, or the real
+    nrf24l01 driver on a chip model) with a base station on the same air, and a fake ADC."""
 
     def __init__(self, held=(), storage=None):
         self.storage = storage or new_directory()
@@ -71,13 +72,15 @@ class Rig:
             self.app = board.build(self.bus, self.matrix.cols, self.radio, self.adc, self.clock, TERMINAL,
                                    self.storage)
         else:
+            from nrf24_model import Air, Chip, radio
             from tenace_radio.nrf24_transport import base_station_transport
-            from test_radio_nrf24 import Ether, FakeNrf24
 
+            # micropython-lib's driver on a register model of the chip, a base station's on another: one air
             self.expander = None
-            ether = Ether()
-            self.radio = FakeNrf24(ether)
-            self.base = base_station_transport(FakeNrf24(ether))
+            air = Air()
+            self.chip = Chip(air)
+            self.radio = radio(self.chip)
+            self.base = base_station_transport(radio(Chip(air)))
             self.app = board.build(self.bus, self.matrix.rows, self.matrix.cols, self.radio, self.adc, self.clock,
                                    TERMINAL, self.storage)
 
@@ -196,11 +199,12 @@ def test_radio_set_up():
         if board.PORT == "esp32":
             assert rig.radio.peers == [b"\xff\xff\xff\xff\xff\xff"]  # every node on the broadcast peer
         else:
-            assert rig.radio.regs[0x01] == 0 and rig.radio.listening  # the chip's auto-ack off, hearing the base
-            assert rig.radio.pipes[1] == b"TnDn0"
+            chip = rig.chip
+            assert chip.regs[0x01] == 0 and chip.listening()  # the chip's auto-ack off, hearing the base
+            assert chip.rx_address(1) == b"TnDn0" and chip.regs[0x02] == 2 and chip.errors == []
         frame = bytes(range(20))
         transport.send(frame)
-        assert rig.radio.sent == 1
+        assert (rig.radio if board.PORT == "esp32" else rig.chip).sent == 1
     finally:
         rig.close()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tenace.firmware_build import HARDWARE, SIM_DIR, build, flat, package_tree
 
-from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, venv_tool
+from conftest import FIRMWARE, FIRMWARE_TESTS, ROOT, nrf24_driver, venv_tool
 
 HERE = Path(__file__).resolve().parent
 TERMINALS = ["terminal-esp32c3-espnow", "terminal-pico-nrf24"]
@@ -26,13 +26,14 @@ def drivers() -> Path:
 
 
 def mpy_tree(out: Path, terminal: str) -> Path:
-    """The firmware, hardware/<terminal>/board.py as board, micropython-lib's ssd1306, and the test programs and
-    fakes, in `out`."""
+    """The firmware, hardware/<terminal>/board.py as board, micropython-lib's ssd1306 (and nrf24l01 for an nRF24
+    build: checked, or the test skips), and the test programs and fakes, in `out`."""
     return build(out, [*package_tree(FIRMWARE), (HARDWARE / terminal / "board.py", Path("board.py")),
                        *flat(HERE, ["board_cases.py", "bus_models.py", "emulated_terminal.py"]),
                        *flat(drivers(), ["ssd1306.py"]),
                        *flat(FIRMWARE_TESTS, ["checks.py", "fake_espnow.py", "fake_matrix.py", "mp_runner.py",
-                                              "radio_frames.py", "test_radio_nrf24.py"]),
+                                              "nrf24_model.py", "radio_frames.py"]),
+                       *(flat(nrf24_driver().parent, ["nrf24l01.py"]) if "nrf24" in terminal else []),
                        *flat(SIM_DIR, ["accepted_log.py", "radio_socket.py", "scripted_player.py", "sim_devices.py"])])
 
 

@@ -4,9 +4,11 @@
 
 `board` is a terminal's hardware/<board>/board.py, as on the device. Its build() gets an I2C bus with an SSD1306
 model (and the PCF8574 of the ESP32-C3 build), a simulated key matrix that a scripted player's finger presses
-and releases key by key, a fake battery ADC, and a radio driver of the board's kind (espnow.ESPNow or
-micropython-lib's NRF24L01) whose air is the simulator's virtual radio: a TCP connection to tenace.simulation.radio,
-SLIP-framed, by the simulator's own terminals' PolledSocket (simulation/boards/radio_socket.py). Writes what the
+and releases key by key, a fake battery ADC, and a radio of the board's kind whose air leads to the
+simulator's virtual radio: a TCP connection to tenace.simulation.radio, SLIP-framed, by the simulator's own terminals'
+PolledSocket (simulation/boards/radio_socket.py). ESP-NOW's calls go to it directly; the nRF24 build runs
+micropython-lib's real NRF24L01 driver on a register model of the chip (nrf24_model), whose air holds a base
+station's chip too, relaying to the virtual radio. Writes what the
 table accepted to DIR/ID/accepted.txt (the simulator's format, tenace.simulation.session.outcome.read_accepted), prints
 "PANEL ..." with what the display received and "DONE ID keys=N faults=N" when the host has every result.
 """
@@ -21,7 +23,6 @@ from bus_models import FakeI2C, PCF8574Model, SSD1306Model
 from fake_matrix import FakeMatrix
 from radio_socket import PolledSocket
 from scripted_player import Player
-from tenace_radio.nrf24_transport import frame_length, pad
 from tenace_terminal.keypad_layout import LAYOUT
 
 from tenace_wire import slip
@@ -79,42 +80,26 @@ class EspNowOnAir:
         return (None, None) if frame is None else (b"\x02base0", frame)
 
 
-class Nrf24OnAir:
-    """micropython-lib NRF24L01's calls that Nrf24Transport makes, on the virtual radio. The base station is on the
-    other side: it takes the frame out of a 32-byte payload and pads the frames it sends, as tenace_radio does."""
+class BaseStationOnAir:
+    """The nRF24 build's other side: a base station's transport over micropython-lib's driver on a chip model, on the
+    same simulated air as the terminal's chip, relaying to the virtual radio as the Pico base station relays to the
+    laptop (tenace_radio.console_relay)."""
 
-    def __init__(self, air):
-        self.air = air
-        self.regs = {0x01: 0x3F, 0x02: 0x03}
-        self.tx = None
-        self.rx = None
-        self.listening = False
+    def __init__(self, link, chips):
+        from nrf24_model import Chip, radio
+        from tenace_radio.nrf24_transport import base_station_transport
 
-    def reg_write(self, reg, value):
-        self.regs[reg] = value
+        self.link = link
+        self.transport = base_station_transport(radio(Chip(chips)))
 
-    def open_tx_pipe(self, address):
-        self.tx = address
-
-    def open_rx_pipe(self, pipe_id, address):
-        self.rx = address
-
-    def start_listening(self):
-        self.listening = True
-
-    def stop_listening(self):
-        self.listening = False
-
-    def send(self, buf, timeout=500):
-        if self.listening or len(buf) != 32 or self.tx != b"TnUp0":
-            raise OSError("the chip would not send this: listening, a payload not of 32 bytes, or a wrong pipe")
-        self.air.send(bytes(buf)[:frame_length(buf)])
-
-    def any(self):
-        return self.listening and self.rx == b"TnDn0" and self.regs[0x02] == 2 and self.air.pending()
-
-    def recv(self):
-        return pad(self.air.recv())
+    def pump(self):
+        frame = self.transport.recv()
+        while frame is not None:
+            self.link.send(frame)
+            frame = self.transport.recv()
+        frame = self.link.recv()
+        if frame is not None:  # one a step: the terminal's RX FIFO holds three, as on the device
+            self.transport.send(frame)
 
 
 class Battery:
@@ -184,11 +169,17 @@ def main(argv):
     oled = bus.attach(board.OLED_ADDR, SSD1306Model())
     matrix = FakeMatrix(LAYOUT)
     air = Air(int(opts["port"]))
+    base = None
     if board.PORT == "esp32":
         bus.attach(board.EXPANDER_ADDR, PCF8574Model(matrix.rows))
         app = board.build(bus, matrix.cols, EspNowOnAir(air), Battery(), time, terminal, storage + "/journal")
     else:
-        app = board.build(bus, matrix.rows, matrix.cols, Nrf24OnAir(air), Battery(), time, terminal,
+        from nrf24_model import Air as Chips
+        from nrf24_model import Chip, radio
+
+        chips = Chips(int(opts["seed"]))
+        base = BaseStationOnAir(air, chips)
+        app = board.build(bus, matrix.rows, matrix.cols, radio(Chip(chips)), Battery(), time, terminal,
                           storage + "/journal")
     finger = Finger(matrix)
     player = Player(app, finger, table, opts["code"], int(opts["seed"]), section)
@@ -203,6 +194,8 @@ def main(argv):
                                                                           app.screen_name))
             raise SystemExit(1)
         finger.tick(now)
+        if base is not None:
+            base.pump()
         busy = app.step()
         if not busy and not finger.queue:
             player.act()

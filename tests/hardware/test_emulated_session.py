@@ -34,6 +34,10 @@ SEED = 5
 # from flash). With the status reports and the club key it fails at 210 KB and passed at 222 KB (182 KB before
 # both). Declared so that it runs 5 % above that 222: 312 KB, run in 3/4 (234 KB).
 HEAP_KB = 312
+# The Pico's build runs micropython-lib's real nrf24l01 driver on chip models (its own and the base station's that
+# relays to the virtual radio) where a fake of the driver's API stood: it failed at 264 KB (out of memory, then the
+# time-out) and passed at 300 KB, not bisected further. Declared apart: 4/3 of 300, run in 3/4 (300 KB).
+HEAP_KB_BY_TERMINAL = {"terminal-pico-nrf24": 400}
 TIMEOUT_S = 600  # the terminals give up first (emulated_terminal._TIMEOUT_MS) and say where they were
 DONE = re.compile(r"^DONE (\d+) keys=(\d+) presses=(\d+) faults=(\d+)$", re.M)
 PANEL = re.compile(r"^PANEL frames=(\d+) errors=(\d+) same=(\d) lit=(\d+) expander=(\w+)$", re.M)
@@ -56,7 +60,8 @@ async def session(tmp_path: Path, boards: dict[int, str]) -> tuple[Path, Path, d
         radio.collector_port = await collector.start()
         port = await radio.start()
         for table, name in boards.items():  # terminal id = table number, as tenace sim numbers section A
-            command, env = micropython_command(trees[name], HEAP_KB * 3 // 4, "emulated_terminal", f"port={port}",
+            heap_kb = HEAP_KB_BY_TERMINAL.get(name, HEAP_KB) * 3 // 4
+            command, env = micropython_command(trees[name], heap_kb, "emulated_terminal", f"port={port}",
                                                f"seed={SEED}", f"code={code}", f"dir={storage}",
                                                f"terminal={table}", f"seat=A{table}")
             procs[table] = await asyncio.create_subprocess_exec(*command, cwd=trees[name], env=env,
