@@ -87,3 +87,13 @@ def test_the_installed_package_has_the_pages_templates(installed: tuple[Path, di
                "print(t.get_template('rankings.html').filename)", cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     assert Path(proc.stdout.strip()).is_relative_to(venv)
+
+
+def test_the_installed_package_has_the_usebio_schema(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    # The USEBIO schema is package data: without it no --usebio file could be checked, nor written.
+    venv, env = installed
+    proc = run(venv / "bin" / "python", "-c", "from importlib.resources import files; from tenace.usebio import "
+               "schema; s = files('tenace.usebio') / schema.SCHEMA_NAME; schema._schema(); print(s)",
+               cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert Path(proc.stdout.strip()).is_relative_to(venv) and Path(proc.stdout.strip()).is_file()

@@ -1,4 +1,5 @@
-"""`tenace report`: an event file's results written out for others to read: PBN 2.1, CSV, a static web site."""
+"""`tenace report`: an event file's results written out for others to read: PBN 2.1, USEBIO 1.2, CSV, a static web
+site."""
 
 from __future__ import annotations
 
@@ -12,18 +13,22 @@ from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
 from tenace.reports.event_teams import MatchResult, seat_names
+from tenace.reports.event_usebio import Extras, UsebioError, event_extras, usebio_bytes, usebio_tree
 from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
+from tenace.usebio.schema import UsebioSchemaError
 from tenace.web.words import DEFAULT, LANGUAGES
 
-HELP = "write an event file's results for others to read (PBN 2.1, CSV, a static web site)"
+HELP = "write an event file's results for others to read (PBN 2.1, USEBIO 1.2, CSV, a static web site)"
 EPILOG = """\
 examples:
   tenace report club.sqlite --pbn tuesday.pbn                    one section: its boards, travellers, ranking
   tenace report club.sqlite --section B --pbn tuesday-b.pbn      one file per section when there are several
   tenace report club.sqlite --pbn -                              to standard output
+  tenace report club.sqlite --usebio tuesday.xml --club "Riga BC" --club-id 2074
+                                                                 every section, for a scoring or masterpoints site
   tenace report club.sqlite --csv results/                       every section's ranking and travellers
   tenace report club.sqlite --html site/                         the pages of tenace serve, as files
   tenace report club.sqlite --html site-lv/ --lang lv            the same pages in Latvian
@@ -36,6 +41,17 @@ Swiss round's section has several matches: --match TEAM picks the one a team pla
 penalty is the TotalScoreTable's Penalty column (the MPs taken off, which tenace score takes off
 again). The file opens with a {...} comment holding the event file's chain head, and every --html
 page ends with it: `tenace check EVENT --head HEX` says whether an event file is the one published.
+
+The --usebio file is USEBIO 1.2 XML, the format club scoring programs exchange: the club (--club, its name,
+is needed; --club-id its number), the event, every section's pairs with their players' names and member
+numbers (the roster's), every board's traveller (contract, declarer, lead, tricks, score, and matchpoints,
+or Butler IMPs with the board's datum), a director's artificial score as the real files write it (A6040:
+NS's then EW's percentage; an assigned score as NS's score), and the hand records when the event file has
+them. A Law 90 penalty is taken off the pair's TOTAL_SCORE (and PERCENTAGE), and said in its ADJUSTMENT.
+What USEBIO cannot say is refused with one line: a weighted or split score (Law 12C1(c)), a team match, an
+individual, two sections dealing one board differently (give --section). The file is checked against
+tenace's schema of the format (tenace/usebio/usebio-1.2.rng) before it is written; tenace score reads it.
+
 The CSV folder gets two files a section, A-ranking.csv and
 A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites; a teams section
 gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of every board).
@@ -49,7 +65,8 @@ Nothing is written over without --force: a --pbn file that is there, a --csv fol
 files, an --html folder that is not empty are refused unless --force (the files are then written
 over, other files left); --pbn - (standard output) is never refused. An event file holding damaged
 results (a result changed outside Tenace, or a disk fault: tenace check names them) is not published
-unless --force, which leaves them out and says so. Give --pbn, --csv, --html, or several."""
+unless --force, which leaves them out and says so (a --usebio file is refused the same way). Give --pbn,
+--usebio, --csv, --html, or several."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,11 +74,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_event_file(p)
     p.add_argument("--pbn", metavar="FILE", help="the PBN file to write ('-': standard output)")
+    p.add_argument("--usebio", metavar="FILE", help="the USEBIO 1.2 XML file to write ('-': standard output)")
+    p.add_argument("--club", metavar="NAME", help="--usebio: the club that ran the event (USEBIO's CLUB_NAME)")
+    p.add_argument("--club-id", metavar="NUMBER", help="--usebio: the club's number (USEBIO's CLUB_ID_NUMBER)")
     p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
     p.add_argument("--html", type=Path, metavar="DIR", help="the folder for the static web site (made if new)")
     p.add_argument("--force", action="store_true",
-                   help="write over what is there (a --pbn file, a --csv folder's CSV files, an --html folder's "
-                        "pages); publish although the event file holds damaged results (left out)")
+                   help="write over what is there (a --pbn or --usebio file, a --csv folder's CSV files, an --html "
+                        "folder's pages); publish although the event file holds damaged results (left out)")
     p.add_argument("--lang", metavar="XX",
                    help=f"the --html site's language: {', '.join(LANGUAGES)} (default {DEFAULT})")
     p.add_argument("--section", metavar="S", help="the section to write (needed when the event has several)")
@@ -72,8 +92,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = event_file(args)
-    if args.pbn is None and args.csv is None and args.html is None:
-        raise UsageError("say what to write: --pbn FILE, --csv DIR, --html DIR, or several")
+    if args.pbn is None and args.usebio is None and args.csv is None and args.html is None:
+        raise UsageError("say what to write: --pbn FILE, --usebio FILE, --csv DIR, --html DIR, or several")
     if args.match is not None and args.pbn is None:
         raise UsageError("--match picks the team match a --pbn file holds: give --pbn FILE too")
     if args.lang is not None and args.html is None:
@@ -85,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         output_file("--pbn", target, not_same_as=path)
         if target.exists() and not args.force:
             raise UsageError(f"--pbn {target} is there already: give a new file name, or --force to write over it")
+    usebio = _usebio_target(args, path)
     if args.csv is not None:
         csv_folder(args.csv, args.force)
         output_folder("--csv", args.csv)
@@ -102,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
                 deals = {b: d for b in section.boards if (d := hand_record(conn, section.section, b)) is not None}
                 seats = seat_names(conn, section.section)
                 match = _match(section, args.match) if args.pbn is not None else None
+                extras = event_extras(conn, [s.section for s in results.sections]) if args.usebio else Extras()
         except ResultsError as e:
             raise UsageError(str(e)) from None
     damaged = sum(each.damaged for each in results.sections)
@@ -117,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
             except OSError as e:
                 raise cannot_write("--csv", args.csv, e) from None
             print(f"wrote {', '.join(str(w) for w in written)}: section {each.section}", file=sys.stderr)
+    if args.usebio is not None:
+        write_usebio(results, extras, args.club, args.club_id, chain, usebio)
     if args.html is not None:
         write_html(results, args.html, args.lang or DEFAULT, chain)
     if args.pbn is None:
@@ -132,6 +156,51 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {target}: section {section.section}, {len(section.boards)} boards, "
           f"{section.results_in} of {section.expected} results", file=sys.stderr)
     return 0
+
+
+def _usebio_target(args: argparse.Namespace, event: Path) -> Path | None:
+    """The --usebio file (None: standard output, or no --usebio), its --club checked; UsageError for what is
+    wrong."""
+    if args.usebio is None:
+        if args.club is not None or args.club_id is not None:
+            raise UsageError("--club and --club-id name the club of a --usebio file: give --usebio FILE too")
+        return None
+    if not args.club or not args.club.strip() or not args.club.isprintable():
+        raise UsageError("--usebio needs --club NAME: a USEBIO file names the club that ran the event")
+    if args.club_id is not None and not (args.club_id.isascii() and args.club_id.isdigit()):
+        raise UsageError(f"--club-id {args.club_id!r}: a club's number is digits (USEBIO's CLUB_ID_NUMBER)")
+    if args.usebio == "-":
+        if args.pbn == "-":
+            raise UsageError("--pbn - and --usebio -: one file can go to standard output, give the other a name")
+        return None
+    target = Path(args.usebio)
+    output_file("--usebio", target, not_same_as=event)
+    if args.pbn is not None and args.pbn != "-" and target.resolve() == Path(args.pbn).resolve():
+        raise UsageError(f"--usebio {target} is the --pbn file too: give each its own name")
+    if target.exists() and not args.force:
+        raise UsageError(f"--usebio {target} is there already: give a new file name, or --force to write over it")
+    return target
+
+
+def write_usebio(results: EventResults, extras: Extras, club: str, club_id: str | None, chain: str,
+                 target: Path | None) -> None:
+    """Every section (or the --section) as one USEBIO 1.2 file, or one line saying what it cannot hold."""
+    try:
+        tree, written = usebio_tree(results, results.sections, extras, club.strip(), club_id, chain)
+    except (UsebioError, UsebioSchemaError) as e:
+        raise UsageError(f"--usebio: {e}") from None
+    data = usebio_bytes(tree)
+    for note in dict.fromkeys(written.notes):
+        print(f"tenace report: --usebio: {note}", file=sys.stderr)
+    if target is None:
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    try:
+        target.write_bytes(data)
+    except OSError as e:
+        raise cannot_write("--usebio", target, e) from None
+    print(f"wrote {target}: {written.sections} section{'s' if written.sections > 1 else ''}, {written.pairs} pairs, "
+          f"{written.lines} traveller lines", file=sys.stderr)
 
 
 def _match(section: SectionResults, team: int | None) -> MatchResult | None:
