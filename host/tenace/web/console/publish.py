@@ -205,17 +205,21 @@ def routes(room: Room) -> list[BaseRoute]:
             return await finish_page(request, 400, one_line(e), form)
         return RedirectResponse("/director/finish", 303)
 
-    async def publish_page(request: Request) -> Response:
+    async def publish_page(request: Request, status: int = 200, error: str | None = None,
+                           field: str | None = None) -> Response:
         session = room.session(request)
         if isinstance(session, Response):
             return session
         try:
             results = await room.read(lambda conn: event_results(conn))
         except (ResultsError, StoreError, UsageError, sqlite3.Error) as e:
-            return room.page("console_publish.html", 400, session=session, error=one_line(e), results=None,
-                             damaged=None, languages=LANGUAGES, default=DEFAULT)
-        return room.page("console_publish.html", session=session, error=None, results=results,
-                         damaged=damaged_line(results), languages=LANGUAGES, default=DEFAULT)
+            return room.page("console_publish.html", 400, session=session, error=error or one_line(e),
+                             results=None, damaged=None, field=field, languages=LANGUAGES, default=DEFAULT)
+        return room.page("console_publish.html", status, session=session, error=error, results=results,
+                         damaged=damaged_line(results), field=field, languages=LANGUAGES, default=DEFAULT)
+
+    async def publish_get(request: Request) -> Response:
+        return await publish_page(request)
 
     async def download(request: Request) -> Response:
         """An export made now from the event file as it is; refused in one line (400) as `tenace report` refuses."""
@@ -232,8 +236,7 @@ def routes(room: Room) -> list[BaseRoute]:
                                                        q.get("club_id", "").strip() or None),
         }
         if kind not in made:
-            return room.page("console_publish.html", 404, session=session, error=f"no export {kind!r}",
-                             results=None, damaged=None, languages=LANGUAGES, default=DEFAULT)
+            return await publish_page(request, 404, f"no export {kind!r}")
         section = q.get("section") if kind == "pbn" else None
         try:
             read = await room.read(lambda conn: read_all(conn, section))
@@ -242,10 +245,10 @@ def routes(room: Room) -> list[BaseRoute]:
                 raise UsageError(f"{damaged}: enter them again before publishing, or tick force to publish "
                                  "without them")
             export = made[kind](read, stem(room))
-        except (DirectorInputError, ResultsError, UsebioError, UsebioSchemaError, StoreError, UsageError,
-                sqlite3.Error, OSError) as e:
-            return room.page("console_publish.html", 400, session=session, error=f"{kind}: {one_line(e)}",
-                             results=None, damaged=None, languages=LANGUAGES, default=DEFAULT)
+        except DirectorInputError as e:  # a field of the USEBIO form: said beside it
+            return await publish_page(request, 400, one_line(e), e.field)
+        except (ResultsError, UsebioError, UsebioSchemaError, StoreError, UsageError, sqlite3.Error, OSError) as e:
+            return await publish_page(request, 400, f"{kind}: {one_line(e)}")
         return Response(export.data, media_type=export.media_type, headers={
             **NO_STORE, "Content-Disposition": f'attachment; filename="{export.filename}"'})
 
@@ -255,7 +258,7 @@ def routes(room: Room) -> list[BaseRoute]:
     return [
         Route("/director/finish", finish_get, methods=["GET"]),
         Route("/director/finish", finish, methods=["POST"]),
-        Route("/director/publish", publish_page, methods=["GET"]),
+        Route("/director/publish", publish_get, methods=["GET"]),
         Route("/director/download/{kind}", download, methods=["GET"]),
         Route("/director/static/countdown.js", countdown_script, methods=["GET"]),
     ]
