@@ -49,6 +49,7 @@ BROKEN = [
     ("<USEBIO Version=\"1.2\">", "<USEBIO Version=\"1.1\">", "Version"),
     ("    <BOARD_NUMBER>1</BOARD_NUMBER>\n    <HAND>", "    <HAND>", "HAND"),
     ("<EVENT_DESCRIPTION>EL Thu 1.00pm Open (28-Jul-22)</EVENT_DESCRIPTION>", "", "EVENT_DESCRIPTION"),
+    ("<PERCENTAGE>44.91</PERCENTAGE>", "", "PERCENTAGE"),  # a matchpoint pair without its percentage
 ]
 
 
@@ -97,3 +98,15 @@ def test_the_schema_is_the_packages_data_and_says_where_each_rule_comes_from() -
         assert source in text
     source_tree = Path(__file__).parents[2] / "host" / "tenace" / "usebio" / "usebio-1.2.rng"
     assert source_tree.read_text(encoding="utf-8") == text
+
+
+@needs_oracles
+def test_of_two_breaks_the_first_in_the_file_is_named(tmp_path: Path) -> None:
+    text = ADJUSTED.read_text(encoding="utf-8")
+    text = text.replace("<CLUBS>KQJ3</CLUBS>", "<CLUBS>KQJ3X</CLUBS>", 1)  # in the hand set, at the end
+    where = text.index("<TRICKS>7</TRICKS>")
+    broken = tmp_path / "twice.xml"
+    broken.write_text(text[:where] + "<TRICKS>17</TRICKS>" + text[where + 18:], encoding="utf-8")
+    with pytest.raises(UsebioSchemaError) as caught:
+        check_file(broken)
+    assert str(caught.value) == f"{broken}:{text.count(chr(10), 0, where) + 1}: TRICKS '17' is not valid there"

@@ -41,6 +41,7 @@ Swiss round's section has several matches: --match TEAM picks the one a team pla
 penalty is the TotalScoreTable's Penalty column (the MPs taken off, which tenace score takes off
 again). The file opens with a {...} comment holding the event file's chain head, and every --html
 page ends with it: `tenace check EVENT --head HEX` says whether an event file is the one published.
+
 The --usebio file is USEBIO 1.2 XML, the format club scoring programs exchange: the club (--club, its name,
 is needed; --club-id its number), the event, every section's pairs with their players' names and member
 numbers (the roster's), every board's traveller (contract, declarer, lead, tricks, score, and matchpoints,
@@ -50,6 +51,7 @@ them. A Law 90 penalty is taken off the pair's TOTAL_SCORE (and PERCENTAGE), and
 What USEBIO cannot say is refused with one line: a weighted or split score (Law 12C1(c)), a team match, an
 individual, two sections dealing one board differently (give --section). The file is checked against
 tenace's schema of the format (tenace/usebio/usebio-1.2.rng) before it is written; tenace score reads it.
+
 The CSV folder gets two files a section, A-ranking.csv and
 A-travellers.csv (UTF-8, a header line): for spreadsheets and club websites; a teams section
 gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of every board).

@@ -21,6 +21,7 @@ from tenace.director.inputs import (
 from tenace.director.pairs import parse_pair
 from tenace.store import (
     Action,
+    FinishCheck,
     Publication,
     Slot,
     add_penalty,
@@ -29,6 +30,7 @@ from tenace.store import (
     enter_result,
     event_info,
     find_slot,
+    finish_check,
     finish_session,
 )
 from tenace.store.movement_changes import MovementChange as Changed
@@ -165,3 +167,9 @@ def finish(conn: sqlite3.Connection, finishing: Finish, sign: Signature) -> tupl
     Refused (EntryError) while conflicts stand or when already finished, unless forced."""
     published = finish_session(conn, who=sign.who, why=sign.why, minutes=finishing.minutes, force=sign.force)
     return logged(conn), published
+
+
+def finish_warnings(conn: sqlite3.Connection) -> FinishCheck:
+    """What finishing now would be refused for without force (already finished, conflicts, missing or damaged
+    results): the console shows it before the director confirms."""
+    return finish_check(conn)

@@ -262,6 +262,36 @@ def add_penalty(conn: sqlite3.Connection, section: str, pair: int, direction: st
     return replace(entry, action=action)
 
 
+@dataclass(frozen=True)
+class FinishCheck:
+    """What stands in the way of finishing: each reason as a refusal says it, with the counts the log keeps."""
+
+    reasons: tuple[str, ...]
+    missing: int
+    damaged: int
+
+
+def finish_check(conn: sqlite3.Connection) -> FinishCheck:
+    """Why finishing would be refused now (already finished, conflicts, missing or damaged results): what
+    finish_session refuses without force, for the director to read before finishing (the console's warnings)."""
+    reasons = []
+    earlier = publication(conn)
+    if earlier is not None:
+        reasons.append(f"the session was finished at {_clock(earlier.at)} by {earlier.who}")
+    standing = len(conflicts(conn))
+    if standing:
+        reasons.append(f"{_count(standing, 'conflict')} still {'stand' if standing > 1 else 'stands'} "
+                       "(resolve them first)")
+    missing = missing_results(conn)
+    if missing:
+        reasons.append(_missing_text(missing))
+    damaged = len(damaged_results(conn))
+    if damaged:
+        reasons.append(f"{_count(damaged, 'damaged result')} in the event file (tenace check names them; enter "
+                       "them again)")
+    return FinishCheck(tuple(reasons), len(missing), damaged)
+
+
 def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session finished, results published",
                    minutes: int = CORRECTION_MINUTES, at: datetime | None = None, force: bool = False) -> Publication:
     """Close the session: its results are published now and may be corrected for `minutes` (Law 79C).
@@ -275,28 +305,15 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
     moment = at if at is not None else clock.now()
     with transaction(conn):
         names = checked_signature(who, why)
-        reasons = []
-        earlier = publication(conn)
-        if earlier is not None:
-            reasons.append(f"the session was finished at {_clock(earlier.at)} by {earlier.who}")
-        standing = len(conflicts(conn))
-        if standing:
-            reasons.append(f"{_count(standing, 'conflict')} still {'stand' if standing > 1 else 'stands'} "
-                           "(resolve them first)")
-        missing = missing_results(conn)
-        if missing:
-            reasons.append(_missing_text(missing))
-        damaged = len(damaged_results(conn))
-        if damaged:
-            reasons.append(f"{_count(damaged, 'damaged result')} in the event file (tenace check names them; enter "
-                           "them again)")
+        check = finish_check(conn)
+        reasons, missing, damaged = check.reasons, check.missing, check.damaged
         if reasons and not force:
             raise EntryError("; ".join(reasons))
         stamp = timestamp(moment)
         detail = (f"results published; correction period {_count(minutes, 'minute')}, "
                   f"until {_clock(_ends(stamp, minutes))}")
         if missing:
-            detail += f"; forced with {_count(len(missing), 'result')} missing"
+            detail += f"; forced with {_count(missing, 'result')} missing"
         if damaged:
             detail += f"; forced with {_count(damaged, 'damaged result')} left out"
         action = log_action(conn, Action.FINISH, names, detail, stamp, bool(reasons))

@@ -196,6 +196,11 @@ def terminal_status(conn: sqlite3.Connection) -> list[TerminalStatus]:
     return [TerminalStatus(*row) for row in rows]
 
 
+def result_count(conn: sqlite3.Connection) -> int:
+    """Every stored result version, whoever entered it: none before the evening is played."""
+    return int(conn.execute("SELECT count(*) FROM result").fetchone()[0])
+
+
 def terminal_result_count(conn: sqlite3.Connection) -> int:
     """How many result versions came from terminals (every version, superseded ones too)."""
     return int(conn.execute("SELECT count(*) FROM result WHERE source = 'terminal'").fetchone()[0])

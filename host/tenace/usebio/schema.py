@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 from functools import cache
@@ -31,9 +32,24 @@ def schema_text() -> bytes:
     return files("tenace.usebio").joinpath(SCHEMA_NAME).read_bytes()
 
 
+RNG = "{http://relaxng.org/ns/structure/1.0}"
+# The parts of a file each validated on its own when the whole fails (by the schema's define of the same name), in
+# the file's order: libxml2 reports a broken value deep inside a choice poorly, or not at all, once it has
+# backtracked out of it; within the one part that fails its errors are the telling ones.
+_PARTS = (("club", "CLUB"), ("participants", "EVENT/PARTICIPANTS"), ("participants", "EVENT/SECTION/PARTICIPANTS"),
+          ("board", "EVENT/BOARD"), ("board", "EVENT/SECTION/BOARD"), ("handset", "HANDSET"))
+
+
 @cache
-def _schema() -> etree.RelaxNG:
-    return etree.RelaxNG(etree.fromstring(schema_text(), _parser()))
+def _schema(start: str | None = None) -> etree.RelaxNG:
+    """The schema, or (`start`) the same grammar starting at one of its defines."""
+    grammar = etree.fromstring(schema_text(), _parser())
+    if start is not None:
+        begin = grammar.find(f"{RNG}start")
+        assert begin is not None
+        begin.clear()
+        etree.SubElement(begin, f"{RNG}ref", name=start)
+    return etree.RelaxNG(grammar)
 
 
 def parse(source: Path | bytes, name: str | None = None) -> etree._ElementTree:
@@ -57,10 +73,28 @@ def problems(tree: etree._ElementTree, name: str = "<usebio>") -> list[str]:
     if schema.validate(tree):
         return []
     errors = list(schema.error_log)
-    chosen = _most_telling(errors)
-    first = f"{name}:{chosen.line}: {_message(tree, chosen)}"
-    rest = [f"{name}:{e.line}: {e.message}" for e in errors if e is not chosen]
+    found, within = errors, tree
+    parts = sorted(((define, e) for define, path in _PARTS for e in tree.iterfind(path)),
+                   key=lambda part: _line_of(part[1]))
+    for define, element in parts:
+        part = _alone(element)
+        if not _schema(define).validate(part):
+            found, within = list(_schema(define).error_log), part
+            break
+    chosen = _most_telling(found)
+    first = f"{name}:{chosen.line}: {_message(within, chosen)}"
+    rest = [f"{name}:{e.line}: {e.message}" for e in errors if e.line != chosen.line or e.message != chosen.message]
     return [first, *rest]
+
+
+def _line_of(element: etree._Element) -> int:
+    line = element.sourceline
+    return line if isinstance(line, int) else 0
+
+
+def _alone(element: etree._Element) -> etree._ElementTree:
+    """A part of the file as a document of its own (its elements keep their lines)."""
+    return etree.ElementTree(copy.deepcopy(element))
 
 
 def check(tree: etree._ElementTree, name: str = "<usebio>") -> None:

@@ -18,6 +18,7 @@ from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
 from tenace.reports.problems import gather, render
 from tenace.store import EntryError, LateChange, StoreError
+from tenace.web.console import printing, publish, rehearsal
 from tenace.web.console.auth import COOKIE, Director, Session, client
 from tenace.web.console.forms import ACTIONS, MOVES, one_line
 from tenace.web.console.room import Room
@@ -27,7 +28,9 @@ log = logging.getLogger(__name__)
 
 
 # Each area of the evening: a module whose routes(room) adds its pages and posts under /director.
-AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = ()
+AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = (
+    publish.routes, printing.routes, rehearsal.routes,
+)
 
 
 def console_routes(path: Path | None, director: Director) -> list[BaseRoute]:

@@ -1,0 +1,244 @@
+"""The console's print pages (table cards, personal scorecards, travellers, ranking) and their PDFs, made by Debian's
+chromium headless (--print-to-pdf), the browser the tests already drive: no PDF library to pin, the same print CSS."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from tenace.errors import UsageError
+from tenace.movement import Encounter, Movement, Pair
+from tenace.reports.event_results import EventResults, ResultsError, board_report, event_results
+from tenace.reports.model import Report
+from tenace.store import StoreError, event_info
+from tenace.store.encounters import stored_movement
+from tenace.store.names import names_of, pair_players, roster
+from tenace.web.console.auth import NO_STORE
+from tenace.web.console.forms import one_line
+from tenace.web.console.room import Room
+
+log = logging.getLogger(__name__)
+
+PDF_TIMEOUT_S = 120.0  # a few hundred pages on a slow laptop
+PRINTS = {"cards": "Table cards", "scorecards": "Personal scorecards", "travellers": "Travellers",
+          "ranking": "Ranking"}
+# The movements whose tables and pairs a card can say (an individual's players change partners each round).
+CARDED = ("mitchell", "howell", "teams")
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One round at one table: who sits where, the boards, and where the pairs and the boards go next round."""
+
+    round: int
+    ns: str
+    ew: str
+    boards: str
+    ns_next: str
+    ew_next: str
+    boards_next: str
+
+
+@dataclass(frozen=True)
+class Card:
+    section: str
+    table: int
+    movement: str
+    rows: tuple[CardRow, ...]
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """A board a pair plays: where, which way, against whom."""
+
+    round: int
+    table: int
+    direction: str
+    opponents: str
+    board: int
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    section: str
+    pair: str
+    names: str
+    rows: tuple[ScoreRow, ...]
+
+
+def boards_text(boards: tuple[int, ...]) -> str:
+    """ "1-3" for a run of boards, "1, 4, 7" otherwise."""
+    if not boards:
+        return "-"
+    ordered = sorted(boards)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return f"{ordered[0]}-{ordered[-1]}"
+    return ", ".join(map(str, ordered))
+
+
+def where_next(m: Movement, pair: Pair, round_: int) -> str:
+    """Where `pair` sits in `round_`: "table 3 NS", "sits out", "bye"; "end" after the last round."""
+    if round_ > m.rounds:
+        return "end"
+    for e in m.round_plan(round_):
+        ns, ew = m.seated(e)
+        if pair in (ns, ew):
+            if m.sits_out(e):
+                return "sits out"
+            return f"table {e.table} {'NS' if pair == ns else 'EW'}"
+    return "bye"
+
+
+def boards_next(m: Movement, e: Encounter) -> str:
+    """Where this table's boards are played next round: "table 2", several tables when they are shared; "end"
+    after the last round; "out of play" when no table plays them (back to the director)."""
+    if e.round >= m.rounds:
+        return "end"
+    tables = sorted({n.table for n in m.round_plan(e.round + 1) if set(n.boards) & set(e.boards)})
+    if not tables:
+        return "out of play"
+    return "table " + ", ".join(map(str, tables))
+
+
+def cards(m: Movement, section: str) -> list[Card]:
+    """A card a table: each round's pairs and boards, and where each pair and the boards go next round."""
+    out = []
+    for table in sorted({e.table for e in m.encounters}):
+        rows = []
+        for e in sorted((e for e in m.encounters if e.table == table), key=lambda e: e.round):
+            ns, ew = m.seated(e)
+            rows.append(CardRow(e.round, m.label(ns), m.label(ew), boards_text(e.boards),
+                                where_next(m, ns, e.round + 1), where_next(m, ew, e.round + 1), boards_next(m, e)))
+        out.append(Card(section, table, m.name, tuple(rows)))
+    return out
+
+
+def scorecards(m: Movement, section: str, names: dict[tuple[int, str], str]) -> list[Scorecard]:
+    """A scorecard a pair (the phantom left out): a line a board, in the order it plays them."""
+    out = []
+    for pair in m.pairs():
+        if pair == m.phantom:
+            continue
+        rows = []
+        for e in sorted(m.encounters, key=lambda e: e.round):
+            ns, ew = m.seated(e)
+            if pair not in (ns, ew) or m.sits_out(e):
+                continue
+            other = ew if pair == ns else ns
+            rows += [ScoreRow(e.round, e.table, "NS" if pair == ns else "EW", m.label(other), b) for b in e.boards]
+        out.append(Scorecard(section, m.label(pair), names.get((pair[1], pair[0]), ""), tuple(rows)))
+    return out
+
+
+def movement_prints(conn: sqlite3.Connection, what: str) -> tuple[list[Card], list[Scorecard], list[str]]:
+    """Every section's table cards or scorecards, and a line for each section that has none (an individual)."""
+    info = event_info(conn)
+    members = roster(conn)
+    all_cards: list[Card] = []
+    all_scorecards: list[Scorecard] = []
+    skipped = []
+    for s in info.sections:
+        if s.kind not in CARDED:
+            skipped.append(f"section {s.name} is {'an' if s.kind[0] in 'aeiou' else 'a'} {s.kind}: its players "
+                           "change partners, its cards are not printed here")
+            continue
+        m = stored_movement(conn, s.name)
+        if what == "cards":
+            all_cards += cards(m, s.name)
+        else:
+            names = {key: names_of(players, members) for key, players in pair_players(conn, s.name).items()}
+            all_scorecards += scorecards(m, s.name, names)
+    return all_cards, all_scorecards, skipped
+
+
+def traveller_reports(results: EventResults) -> list[tuple[str, Report]]:
+    """Each pairs section's board, cut to its traveller (a team match's boards are the PBN's and the web pages')."""
+    return [(s.section, board_report(s, b)) for s in results.sections if not s.matches for b in s.boards]
+
+
+def chromium() -> str | None:
+    """Debian's chromium (tools/setup-env installs it for the browser tests), None when it is not installed."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+async def pdf_of(html: str) -> bytes:
+    """The page printed to PDF by chromium headless, from a file of its own (nothing fetched: the CSS is inline).
+    UsageError in one line when chromium is missing, fails, or takes too long."""
+    browser = chromium()
+    if browser is None:
+        raise UsageError("PDF needs Debian's chromium, which is not installed: print the page from the browser")
+    with tempfile.TemporaryDirectory(prefix="tenace-pdf-") as tmp:
+        page, out = Path(tmp) / "page.html", Path(tmp) / "page.pdf"
+        page.write_text(html, encoding="utf-8")
+        process = await asyncio.create_subprocess_exec(
+            browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+            f"--user-data-dir={Path(tmp) / 'profile'}", f"--print-to-pdf={out}", page.as_uri(),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        try:
+            _, err = await asyncio.wait_for(process.communicate(), PDF_TIMEOUT_S)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+            raise UsageError(f"chromium took over {PDF_TIMEOUT_S:.0f} s to print the PDF") from None
+        if process.returncode != 0 or not out.is_file():
+            log.warning("chromium --print-to-pdf failed: %s", err.decode(errors="replace")[-500:])
+            raise UsageError(f"chromium could not print the PDF (exit {process.returncode})")
+        return out.read_bytes()
+
+
+def routes(room: Room) -> list[BaseRoute]:
+    room.nav.append(("/director/print", "Print"))
+
+    async def menu(request: Request) -> Response:
+        session = room.session(request)
+        if isinstance(session, Response):
+            return session
+        return room.page("console_print.html", session=session, prints=PRINTS, chromium=chromium() is not None)
+
+    def render(what: str) -> Callable[[sqlite3.Connection], str]:
+        def run(conn: sqlite3.Connection) -> str:
+            context: dict[str, object] = {"what": what, "title": PRINTS[what], "event": room.event().name}
+            if what in ("cards", "scorecards"):
+                found_cards, found_scorecards, skipped = movement_prints(conn, what)
+                context.update(cards=found_cards, scorecards=found_scorecards, skipped=skipped)
+            else:
+                results = event_results(conn)
+                context.update(results=results, info=results.info, travellers=traveller_reports(results))
+            return room.env.get_template("print.html").render(**context)
+        return run
+
+    async def page(request: Request) -> Response:
+        session = room.session(request)
+        if isinstance(session, Response):
+            return session
+        name = request.path_params["what"]
+        pdf = name.endswith(".pdf")
+        what = name.removesuffix(".pdf")
+        if what not in PRINTS:
+            return room.page("console_print.html", 404, session=session, prints=PRINTS, error=f"no print {name!r}",
+                             chromium=chromium() is not None)
+        try:
+            html = await room.read(render(what))
+            if not pdf:
+                return HTMLResponse(html, headers=NO_STORE)
+            data = await pdf_of(html)
+        except (ResultsError, StoreError, UsageError, sqlite3.Error, OSError) as e:
+            return room.page("console_print.html", 400, session=session, prints=PRINTS, error=one_line(e),
+                             chromium=chromium() is not None)
+        return Response(data, media_type="application/pdf", headers={
+            **NO_STORE, "Content-Disposition": f'inline; filename="{room.event().stem}-{what}.pdf"'})
+
+    return [
+        Route("/director/print", menu, methods=["GET"]),
+        Route("/director/print/{what}", page, methods=["GET"]),
+    ]

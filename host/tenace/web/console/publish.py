@@ -1,0 +1,284 @@
+"""The console's finish and publish pages: finishing as `tenace finish` does (its warnings first, then the correction
+period's countdown), and every export `tenace report` writes offered as a download, made on request."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+import tempfile
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from tenace.director import actions, parse
+from tenace.director.errors import DirectorInputError
+from tenace.errors import UsageError
+from tenace.reports.event_csv import write_section_csv
+from tenace.reports.event_pbn import write_section_pbn
+from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
+from tenace.reports.event_teams import MatchResult, seat_names
+from tenace.reports.event_usebio import Extras, UsebioError, event_extras, usebio_bytes, usebio_tree
+from tenace.reports.html import Site
+from tenace.store import CORRECTION_MINUTES, EntryError, FinishCheck, Publication, StoreError, publication
+from tenace.store.hand_records import hand_record
+from tenace.store.ledger import head
+from tenace.usebio.schema import UsebioSchemaError
+from tenace.web.console.auth import NO_STORE
+from tenace.web.console.forms import one_line
+from tenace.web.console.room import Room
+from tenace.web.words import DEFAULT, LANGUAGES
+
+FINISH_WHY = "session finished, results published"  # tenace finish's default reason
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+@dataclass(frozen=True)
+class Export:
+    """One download as it is sent: its bytes, content type and file name."""
+
+    data: bytes
+    media_type: str
+    filename: str
+
+
+@dataclass(frozen=True)
+class Read:
+    """What the exports are made from, read in one read transaction as `tenace report` reads it."""
+
+    results: EventResults
+    chain: str
+    deals: dict[str, dict[int, str]]  # each section's kept hand records, by board
+    seats: dict[str, dict[int, str]]  # each section's pairs' players, by pair number
+    extras: Extras
+
+
+def read_all(conn: sqlite3.Connection, section: str | None = None) -> Read:
+    results = event_results(conn, section)
+    names = [s.section for s in results.sections]
+    deals = {s.section: {b: d for b in s.boards if (d := hand_record(conn, s.section, b)) is not None}
+             for s in results.sections}
+    return Read(results, head(conn), deals, {n: seat_names(conn, n) for n in names}, event_extras(conn, names))
+
+
+def damaged_line(results: EventResults) -> str | None:
+    """`tenace report`'s refusal of damaged results, worded for the console; None when there are none."""
+    damaged = sum(each.damaged for each in results.sections)
+    if not damaged:
+        return None
+    return f"the event file holds {damaged} damaged result{'s' if damaged > 1 else ''} (tenace check names them)"
+
+
+def stem(room: Room) -> str:
+    return room.event().stem
+
+
+def pbn_export(read: Read, name: str, team: int | None) -> Export:
+    """One section's PBN file (`tenace report --pbn`), of one team match when the section holds several."""
+    section = read.results.sections[0]
+    match = _match(section, team)
+    out = io.StringIO(newline="\n")
+    write_section_pbn(read.results, section, read.deals[section.section], out, read.seats[section.section], match,
+                      read.chain)
+    suffix = f"-{team}" if team is not None else ""
+    return Export(out.getvalue().encode("utf-8"), "application/x-pbn; charset=utf-8",
+                  f"{name}-{section.section}{suffix}.pbn")
+
+
+def _match(section: SectionResults, team: int | None) -> MatchResult | None:
+    """The team match a PBN file holds (as `tenace report --match`); UsageError when the choice is wanting."""
+    if team is None:
+        if len(section.matches) > 1:
+            raise UsageError(f"section {section.section} holds {len(section.matches)} team matches: choose one")
+        return None
+    found = next((m for m in section.matches if team in (m.home, m.away)), None)
+    if found is None:
+        raise UsageError(f"team {team} plays no match in section {section.section}")
+    return found
+
+
+def zipped(folder: Path) -> bytes:
+    """Every file under `folder` in a zip, by its path inside the folder."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(folder.rglob("*")):
+            if f.is_file():
+                z.write(f, f.relative_to(folder).as_posix())
+    return buffer.getvalue()
+
+
+def csv_export(read: Read, name: str) -> Export:
+    """Every section's CSV files (`tenace report --csv`) in one zip."""
+    with tempfile.TemporaryDirectory(prefix="tenace-csv-") as tmp:
+        for each in read.results.sections:
+            write_section_csv(each, Path(tmp))
+        return Export(zipped(Path(tmp)), "application/zip", f"{name}-csv.zip")
+
+
+def html_export(read: Read, name: str, lang: str) -> Export:
+    """The static site (`tenace report --html`) in one zip: index.html, a page per board and per pair."""
+    with tempfile.TemporaryDirectory(prefix="tenace-site-") as tmp:
+        site = Site(read.results, Path(tmp), lang, read.chain)
+        site.index()
+        for each in read.results.sections:
+            site.section(each)
+        return Export(zipped(Path(tmp)), "application/zip", f"{name}-site-{lang}.zip")
+
+
+def usebio_export(read: Read, name: str, club: str, club_id: str | None) -> Export:
+    """Every section as one USEBIO 1.2 file (`tenace report --usebio`), checked against the schema."""
+    if not club or not club.isprintable():
+        raise DirectorInputError("club", "a USEBIO file names the club that ran the event: give the {club}")
+    if club_id is not None and not (club_id.isascii() and club_id.isdigit()):
+        raise DirectorInputError("club_id", "{club_id} is digits (USEBIO's CLUB_ID_NUMBER)")
+    tree, _ = usebio_tree(read.results, read.results.sections, read.extras, club, club_id, read.chain)
+    return Export(usebio_bytes(tree), "application/xml", f"{name}-usebio.xml")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A publication as the finish page shows it: the laptop's clock, and the period's end for the countdown."""
+
+    at_local: str
+    who: str
+    minutes: int
+    ends_iso: str
+    ends_local: str
+
+
+def shown(published: Publication | None) -> Shown | None:
+    if published is None:
+        return None
+    at = datetime.fromisoformat(published.at).astimezone()
+    ends = published.ends.astimezone()
+    return Shown(f"{at:%H:%M}", published.who, published.minutes, ends.isoformat(), f"{ends:%H:%M}")
+
+
+def routes(room: Room) -> list[BaseRoute]:
+    room.nav += [("/director/finish", "Finish"), ("/director/publish", "Publish")]
+
+    async def finish_page(request: Request, status: int = 200, error: str | None = None,
+                          typed: dict[str, str] | None = None, field: str | None = None) -> Response:
+        session = room.session(request)
+        if isinstance(session, Response):
+            return session
+        done, session.done = session.done, None
+
+        def state(conn: sqlite3.Connection) -> tuple[Publication | None, FinishCheck]:
+            return publication(conn), actions.finish_warnings(conn)
+        try:
+            published, check = await room.read(state)
+        except (StoreError, UsageError, sqlite3.Error) as e:
+            return room.page("console_finish.html", 400, session=session, error=one_line(e), published=None,
+                             reasons=(), typed={}, done=done, minutes=CORRECTION_MINUTES, why=FINISH_WHY)
+        return room.page("console_finish.html", status, session=session, error=error, done=done, field=field,
+                         published=shown(published), reasons=check.reasons, typed=typed or {},
+                         minutes=CORRECTION_MINUTES, why=FINISH_WHY)
+
+    async def finish_get(request: Request) -> Response:
+        return await finish_page(request)
+
+    async def finish(request: Request) -> Response:
+        found = await room.checked(request)
+        if isinstance(found, Response):
+            return found
+        session, form = found
+
+        def run(conn: sqlite3.Connection) -> str:
+            finishing = parse.finish(_minutes(form.get("minutes")))
+            signed = parse.signature(session.name, form.get("why"), "force" in form, default_why=FINISH_WHY)
+            line, _ = actions.finish(conn, finishing, signed)
+            return line
+        try:
+            session.done = await room.write(run)
+        except EntryError as e:
+            return await finish_page(request, 400, f"{one_line(e)}: tick force to finish anyway (the force is logged)",
+                                     form)
+        except DirectorInputError as e:
+            return await finish_page(request, 400, one_line(e), form, e.field)
+        except (StoreError, UsageError, sqlite3.Error) as e:
+            return await finish_page(request, 400, one_line(e), form)
+        return RedirectResponse("/director/finish", 303)
+
+    async def publish_page(request: Request, status: int = 200, error: str | None = None,
+                           field: str | None = None) -> Response:
+        session = room.session(request)
+        if isinstance(session, Response):
+            return session
+        try:
+            results = await room.read(lambda conn: event_results(conn))
+        except (ResultsError, StoreError, UsageError, sqlite3.Error) as e:
+            return room.page("console_publish.html", 400, session=session, error=error or one_line(e),
+                             results=None, damaged=None, field=field, languages=LANGUAGES, default=DEFAULT)
+        return room.page("console_publish.html", status, session=session, error=error, results=results,
+                         damaged=damaged_line(results), field=field, languages=LANGUAGES, default=DEFAULT)
+
+    async def publish_get(request: Request) -> Response:
+        return await publish_page(request)
+
+    async def download(request: Request) -> Response:
+        """An export made now from the event file as it is; refused in one line (400) as `tenace report` refuses."""
+        session = room.session(request)
+        if isinstance(session, Response):
+            return session
+        kind = request.path_params["kind"]
+        q = request.query_params
+        made: dict[str, Callable[[Read, str], Export]] = {
+            "pbn": lambda read, name: pbn_export(read, name, _team(q.get("match"))),
+            "csv": csv_export,
+            "html": lambda read, name: html_export(read, name, _language(q.get("lang"))),
+            "usebio": lambda read, name: usebio_export(read, name, q.get("club", "").strip(),
+                                                       q.get("club_id", "").strip() or None),
+        }
+        if kind not in made:
+            return await publish_page(request, 404, f"no export {kind!r}")
+        section = q.get("section") if kind == "pbn" else None
+        try:
+            read = await room.read(lambda conn: read_all(conn, section))
+            damaged = damaged_line(read.results)
+            if damaged is not None and q.get("force") != "1":
+                raise UsageError(f"{damaged}: enter them again before publishing, or tick force to publish "
+                                 "without them")
+            export = made[kind](read, stem(room))
+        except DirectorInputError as e:  # a field of the USEBIO form: said beside it
+            return await publish_page(request, 400, one_line(e), e.field)
+        except (ResultsError, UsebioError, UsebioSchemaError, StoreError, UsageError, sqlite3.Error, OSError) as e:
+            return await publish_page(request, 400, f"{kind}: {one_line(e)}")
+        return Response(export.data, media_type=export.media_type, headers={
+            **NO_STORE, "Content-Disposition": f'attachment; filename="{export.filename}"'})
+
+    async def countdown_script(request: Request) -> Response:
+        return FileResponse(STATIC / "countdown.js", media_type="text/javascript", headers=NO_STORE)
+
+    return [
+        Route("/director/finish", finish_get, methods=["GET"]),
+        Route("/director/finish", finish, methods=["POST"]),
+        Route("/director/publish", publish_get, methods=["GET"]),
+        Route("/director/download/{kind}", download, methods=["GET"]),
+        Route("/director/static/countdown.js", countdown_script, methods=["GET"]),
+    ]
+
+
+def _minutes(text: str | None) -> int:
+    if text is None:
+        return CORRECTION_MINUTES
+    if not text.isdecimal() or len(text) > 6:
+        raise DirectorInputError("correction_minutes", "{correction_minutes}: give a whole number of minutes")
+    return int(text)
+
+
+def _team(text: str | None) -> int | None:
+    if text is None or not text.strip():
+        return None
+    if not text.isdecimal() or len(text) > 4:
+        raise UsageError(f"team {text!r}: give a team's number")
+    return int(text)
+
+
+def _language(asked: str | None) -> str:
+    return asked if asked is not None and asked in LANGUAGES else DEFAULT
