@@ -166,11 +166,18 @@ def new_event_of(form: Form) -> NewEvent:
             plans.append(plan)
         except DirectorInputError as e:
             errors[f"s{i}_{ROW_FIELDS.get(e.field, 'section')}"] = said(e)
-    try:
-        event = new_event_input(form.get("name"), form.get("date"), form.get("scoring"), plans)
-    except DirectorInputError as e:
-        if not (e.field == "sections" and errors):  # no section read: said beside the rows already
-            errors[e.field] = said(e)
+    given = {"name": form.get("name"), "date": form.get("date"), "scoring": form.get("scoring")}
+    stand_in = {"name": "-", "date": None, "scoring": None}  # a field refused: the next one's fault is said too
+    for _ in range(len(given) + 1):
+        try:
+            event = new_event_input(given["name"], given["date"], given["scoring"], plans)
+            break
+        except DirectorInputError as e:
+            if e.field not in given or e.field in errors:
+                if not (e.field == "sections" and errors):  # no section read: said beside the rows already
+                    errors[e.field] = said(e)
+                break
+            errors[e.field], given[e.field] = said(e), stand_in[e.field]
     if errors:
         raise Refused(errors)
     return event
