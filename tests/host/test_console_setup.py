@@ -294,3 +294,74 @@ def test_serve_new_refuses_an_existing_file_and_the_collector(event: Path, tmp_p
     assert code == 2 and "no such event file" in err
     code, out, _ = tenace(capsys, "serve", "--help")
     assert code == 0 and "--new" in out and "/director/setup" in out
+
+
+@pytest.mark.slow
+def test_an_evening_set_up_in_a_browser_from_serve_new(new: Path, browser_path: str) -> None:
+    """From `--new`: a two-section event previewed and created, the roster chosen as a file, a member's name shown
+    as the number is typed, pairs named in the grid and from a pasted list, deals chosen and analysed to the end."""
+    from playwright.sync_api import sync_playwright
+
+    from live_page import served
+
+    with served(new, director=Director(password=PASSWORD), new=True) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            td = browser.new_page(viewport={"width": 360, "height": 740})
+            td.goto(f"{url}/director")
+            td.fill("input[name=name]", "TD Ana")
+            td.fill("input[name=password]", PASSWORD)
+            td.click("button[type=submit]")
+            td.wait_for_url(f"{url}/director/setup")
+            td.fill("input[name=name]", "Tuesday pairs")
+            td.fill("input[name=date]", "2024-05-14")
+            for i, (letter, kind, tables, boards) in enumerate((("A", "mitchell", "3", "2"), ("B", "howell", "3", "3")),
+                                                                1):
+                td.fill(f"input[name=s{i}_section]", letter)
+                td.select_option(f"select[name=s{i}_movement]", kind)
+                td.fill(f"input[name=s{i}_tables]", tables)
+                td.fill(f"input[name=s{i}_boards]", boards)
+            td.click("button[value=preview]")
+            assert td.locator("p.verdict").all_inner_texts() == ["The movement checker: no rule broken"] * 2
+            assert td.locator("table.movement").count() == 2 and not new.exists()
+            td.click("button[value=create]")
+            td.wait_for_selector("#roster-form")
+            assert new.exists() and "created" in td.inner_text("p.done")
+            td.set_input_files("#roster-form input[type=file]", files=[
+                {"name": "members.csv", "mimeType": "text/csv", "buffer": ROSTER.encode()}])
+            td.wait_for_function("document.getElementById('roster-text').value.includes('Ann Archer')")
+            td.click("#roster-form button[type=submit]")
+            td.wait_for_selector("p.done")
+            assert "roster: 4 members kept, 1 line skipped" in td.inner_text("p.done")
+            first = td.locator("input[name='p-A-NS-1-1']")
+            first.press_sequentially("101")
+            td.wait_for_function("document.querySelector(\"input[name='p-A-NS-1-1'] + output\").textContent"
+                                 " === 'Ann Archer'")
+            td.fill("input[name='p-A-NS-1-2']", "Bob Baker")
+            td.click("#pairs-grid button[type=submit]")
+            td.wait_for_selector("p.done")
+            assert "pairs: 1 named" in td.inner_text("p.done")
+            td.select_option("#pairs-list select[name=section]", "B")
+            td.fill("#pairs-text", "Chloé Durand - Dev Patel\n")
+            td.click("#pairs-list button[type=submit]")
+            td.wait_for_selector("p.done")
+            assert "pairs: 1 named from the list" in td.inner_text("p.done")
+            td.select_option("#deals-form select[name=section]", "A")
+            td.set_input_files("#deals-form input[type=file]", files=[
+                {"name": "deals.pbn", "mimeType": "text/plain", "buffer": pbn(range(1, 7)).encode()}])
+            td.wait_for_function("document.getElementById('deals-file').value.length > 0")
+            td.click("#deals-form button[type=submit]")
+            td.wait_for_selector("p.done")
+            assert "section A: 6 deals kept (boards 1-6)" in td.inner_text("p.done")
+            td.wait_for_function("document.querySelector('#analysis .progress-text').textContent"
+                                 " === 'done, 6 boards analysed'", timeout=120_000)
+            assert td.evaluate("document.querySelector('#analysis progress').value") == 6
+            assert td.evaluate("document.querySelector('#analysis progress').max") == 6
+            # On a phone, the page does not scroll sideways (wide tables scroll within their own box).
+            assert td.evaluate("document.documentElement.scrollWidth") <= 360
+        finally:
+            browser.close()
+    conn = connect(new)
+    assert pair_players(conn, "A") == {(1, "NS"): (101, 102)} and pair_players(conn, "B") == {(1, ""): (103, 104)}
+    assert all(r.analysis is not None for r in hand_records(conn, "A").values())
+    conn.close()
