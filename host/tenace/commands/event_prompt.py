@@ -8,13 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tenace.commands.options import given_event_file
+from tenace.director.setup import MOVEMENTS as MOVEMENTS
+from tenace.director.setup import ONE_OF
+from tenace.director.setup import movement_of as movement_of
 from tenace.errors import UsageError
-from tenace.movement import Movement, MovementError, howell, mitchell, nothing_to_compare, shortened, teams
-from tenace.movement.individual import individual
+from tenace.movement import MovementError, nothing_to_compare
 
 Ask = Callable[[str], str]
-MOVEMENTS = ("mitchell", "howell", "individual", "teams", "swiss")
-_ONE_OF = ", ".join(MOVEMENTS[:-1]) + " or " + MOVEMENTS[-1]
+_ONE_OF = ONE_OF
 TEAM_MOVEMENTS = ("teams", "swiss")
 # What `event new` needs, in the order asked: the flag, the question, the default ("" for none). The event file,
 # given as EVENT or --db, is read into args.db (see fill_in).
@@ -35,25 +36,6 @@ OPTIONS = {"tables": "--tables", "boards_per_round": "--boards-per-round", "roun
 # Boards per round that a movement of any size accepts, to check the number of tables before they are asked
 # (a 3-table Howell shares one set among its three tables in its last round: at least 3 boards).
 _ANY_BOARDS = {"mitchell": 1, "howell": 3, "individual": 1, "teams": 1, "swiss": 1}
-
-
-def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
-    """The movement `tenace event new` makes (a plain Mitchell when `kind` is None); MovementError naming the figure
-    at fault when it cannot be made."""
-    if kind == "howell":
-        return howell(tables, boards_per_round, rounds)
-    if kind == "individual":
-        return individual(tables, boards_per_round, rounds)
-    if kind == "teams":  # a two-table match: its rounds are segments, the teams staying where they sit
-        return teams(boards_per_round, rounds or 1, tables)
-    if kind == "swiss":  # its rounds are paired one by one (commands.event_swiss); a match checks the boards
-        return teams(boards_per_round)
-    if kind not in (None, "mitchell"):
-        raise ValueError(f"the movement is {_ONE_OF}, not {kind!r}")
-    movement = mitchell(tables, boards_per_round)
-    # A shortened Mitchell: its first rounds, each set played at fewer tables (mitchell(rounds=...) is another
-    # movement, every table on the same duplicated set).
-    return movement if rounds is None else shortened(movement, rounds)
 
 
 def missing(args: argparse.Namespace) -> list[str]:

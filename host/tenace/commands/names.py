@@ -10,24 +10,22 @@ from pathlib import Path
 from tenace.commands.event import read_teams_option
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.commands.pair_option import parse_pair
-from tenace.director.pair_list import read_pair_list
-from tenace.director.pairs import Pair, pair_label
+from tenace.director.errors import DirectorInputError
+from tenace.director.pairs import pair_label
+from tenace.director.setup import NoMember, import_roster, name_pairs
 from tenace.errors import UsageError
 from tenace.movement.model import team_of
-from tenace.roster import read_roster
+from tenace.roster import Skipped
 from tenace.store import EntryError, event_info, login_name
 from tenace.store.director import chosen_section
 from tenace.store.names import (
     individual_members,
-    keep_roster,
     names_of,
     pair_players,
     players_in_two_pairs,
     roster,
-    section_pairs,
     set_individual_player,
     set_pair_players,
-    set_pairs_players,
 )
 from tenace.store.teams import keep_teams, team_names
 
@@ -125,37 +123,40 @@ def _read_text(source: str, option: str, what: str) -> str:
 
 def _import(conn: sqlite3.Connection, source: str) -> None:
     text = _read_text(source, "--roster", "the roster as CSV,")
-    members, skipped = read_roster(text)
+    try:
+        done = import_roster(conn, text)
+    except NoMember as e:
+        _skipped(source, e.skipped)
+        raise UsageError(f"--roster {source}: {e.said({'roster': ''}).lstrip()}") from None
+    _skipped(source, done.skipped)
+    print(f"roster: {done.kept} member{'s' if done.kept != 1 else ''} kept"
+          + (f", {_lines(len(done.skipped))} skipped" if done.skipped else ""))
+
+
+def _skipped(source: str, skipped: tuple[Skipped, ...]) -> None:
     for s in skipped:
         print(f"skipped {source}:{s.line}: {s.why}", file=sys.stderr)
-    if not members:
-        raise UsageError(f"--roster {source}: no member read ({_lines(len(skipped))} skipped)")
-    keep_roster(conn, members)
-    print(f"roster: {len(members)} member{'s' if len(members) != 1 else ''} kept"
-          + (f", {_lines(len(skipped))} skipped" if skipped else ""))
 
 
 def _name_pairs(conn: sqlite3.Connection, source: str, section: str | None, *, who: str) -> None:
     text = _read_text(source, "--pairs", "the list of pairs")
-    sections = event_info(conn).sections
-    if section is not None:
-        chosen_section(conn, section)  # refused unless the event has it
-    if any(s.kind == "individual" and section in (None, s.name) for s in sections):
-        raise UsageError("an individual's players are named one by one: --player N --member M")
-    seats = {s.name: [Pair(s.name, field, number) for number, field in section_pairs(conn, s.name)] for s in sections}
-    named, wrong = read_pair_list(text, seats, section, roster(conn))
-    for w in wrong:
+    try:
+        done = name_pairs(conn, text, section, who=who)
+    except DirectorInputError as e:
+        if "individual" in e.message:
+            raise UsageError("an individual's players are named one by one: --player N --member M") from None
+        raise UsageError(f"--pairs {source}: {e.said({'pairs': ''}).lstrip()}") from None
+    for w in done.wrong:
         print(f"{source}:{w.line}: {w.error.said({'pairs': '', 'pair': '', 'section': '--section'})}", file=sys.stderr)
-    if wrong:
-        raise UsageError(f"--pairs {source}: {_lines(len(wrong))} wrong, no pair named (correct them and run it again)")
-    if not named:
-        raise UsageError(f"--pairs {source}: no pair in it (a line is a pair and its two players)")
-    set_pairs_players(conn, [(p.pair.section, p.pair.number, p.pair.field, p.players) for p in named], who=who)
+    if done.wrong:
+        raise UsageError(f"--pairs {source}: {_lines(len(done.wrong))} wrong, no pair named (correct them and run it "
+                         "again)")
     members = roster(conn)
-    for p in named:
-        print(f"{pair_label(p.pair, len(seats) > 1)}: {names_of(p.players, members)}")
-    print(f"pairs: {len(named)} named")
-    _warn_twice(conn, {n for p in named for n in p.players})
+    several = len(event_info(conn).sections) > 1
+    for p in done.named:
+        print(f"{pair_label(p.pair, several)}: {names_of(p.players, members)}")
+    print(f"pairs: {len(done.named)} named")
+    _warn_twice(conn, {n for p in done.named for n in p.players})
 
 
 def _warn_twice(conn: sqlite3.Connection, players: set[int] | None) -> None:

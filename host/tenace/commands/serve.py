@@ -44,6 +44,7 @@ examples:
   tenace serve club.sqlite --serial /dev/ttyUSB0    the collector too: the base station on USB
   tenace serve club.sqlite --listen-radio 127.0.0.1:0 --port-file port.txt   the collector, for `tenace sim`
   tenace serve club.sqlite --director-password-file td.txt   the console's password, from a file
+  tenace serve tuesday.sqlite --new                  no event file yet: the console's set-up makes it
 
 The pages are public and read-only, with no login: the rankings of every section (/), each board's
 traveller with its hand record and double-dummy table when the event file has them (/board/A/7),
@@ -69,6 +70,17 @@ logs out); its cookie is HttpOnly and SameSite=Strict, and every post must come 
 own pages (its form token and the Origin of this server), else it is refused (403). A wrong
 password is refused after a second's wait and logged here.
 
+The evening's set-up (/director/setup): with --new, EVENT does not exist yet (refused if it does) and
+the public pages say that there is no event yet until the console's set-up creates it: a new event's
+name, date, scoring and sections, each section's movement (Mitchell, Howell, individual, team match;
+tables, boards per round, rounds for a shortened one, a half table) previewed round by round with the
+movement checker's verdict before it is created. Then, as for any event file: the club's roster
+imported from its CSV (as tenace names --roster), the pairs' players named in a grid or pasted as a
+list (as tenace names --pairs; a member's name shown beside the number as it is typed), and the deals
+from a PBN, LIN or DUP file (as tenace event deals), analysed double dummy in the background with the
+progress shown. The collector's options need the event file: with --new, run tenace collect once the
+event is made.
+
 The spare terminal (/spare, with the collector in this process): a page that runs the terminal's own
 firmware in a phone's browser, on MicroPython's WebAssembly port (tools/setup-env installs it into
 build/npm), for a table whose terminal has failed. It signs in with the table number and the pairing
@@ -82,6 +94,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_event_file(p)
     p.add_argument("--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT",
                    help=f"the address the pages are served on (default {DEFAULT_LISTEN}: the local network)")
+    p.add_argument("--new", action="store_true",
+                   help="EVENT does not exist yet: the director's console's set-up page creates it")
     p.add_argument("--director-password-file", type=Path, metavar="FILE",
                    help="the director's console's password: the file's first line (default: a one-time login link)")
     add_collector_options(p.add_argument_group("the collector (the options of `tenace collect`; none: pages only)"),
@@ -97,24 +111,38 @@ def run(args: argparse.Namespace) -> int:
     path = event_file(args)
     given = args.director_password_file
     director = Director(password=password(given)) if given is not None else Director.with_link()
-    # Opened once as every command opens it (checked, its schema brought up to date) and scored once, so that
-    # a file the pages could not show is refused here, in one line, rather than on every phone.
-    with open_event(path) as conn:
-        try:
-            with read_transaction(conn):
-                event_results(conn)
-        except ResultsError as e:
-            raise UsageError(str(e)) from None
     # A collector's option without a port is refused (by start_collecting) rather than silently ignored.
     asked = wants_collector(args) or args.port_file or args.pin is not None or args.traveller
+    if args.new:
+        new_event_file(path, bool(asked))
+    else:
+        # Opened once as every command opens it (checked, its schema brought up to date) and scored once, so that
+        # a file the pages could not show is refused here, in one line, rather than on every phone.
+        with open_event(path) as conn:
+            try:
+                with read_transaction(conn):
+                    event_results(conn)
+            except ResultsError as e:
+                raise UsageError(str(e)) from None
     return _serve(args, path, host, port, director, collect=bool(asked))
+
+
+def new_event_file(path: Path, collect: bool) -> None:
+    """--new: the event file is the set-up's to make, so none may be there yet, and its folder must be."""
+    if collect:
+        raise UsageError("--new: the collector needs the event file: serve it with --new alone, then run "
+                         "tenace collect once the console has made the event")
+    if path.exists():
+        raise UsageError(f"{path} exists already: --new makes a new event file (serve this one without --new)")
+    if not path.parent.is_dir():
+        raise UsageError(f"{path.parent}: no such folder for the new event file")
 
 
 def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director: Director, collect: bool) -> int:
     listener = bind(host, port, args.listen)
     spare = SpareLink()
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
-    config = uvicorn.Config(create_app(path, director=director, spare=spare), log_level="warning",
+    config = uvicorn.Config(create_app(path, director=director, spare=spare, new=args.new), log_level="warning",
                             timeout_graceful_shutdown=1, access_log=False)
     server = uvicorn.Server(config)
     thread = None
@@ -130,7 +158,8 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         where = " (every address of this laptop)" if host in ("0.0.0.0", "") else ""
         base = f"http://{shown}:{listener.getsockname()[1]}/"
-        print(f"serving the results of {path} on {base}{where}; Ctrl-C stops", flush=True)
+        what = f"no event yet: the console's set-up makes {path}" if args.new else f"the results of {path}"
+        print(f"serving {what} on {base}{where}; Ctrl-C stops", flush=True)
         if director.token is not None:
             print(f"the director's console, one login: {director.link(base)}", flush=True)
         else:

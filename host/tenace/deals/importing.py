@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -73,10 +73,11 @@ def import_deals(conn: sqlite3.Connection, section: str, deals: Sequence[FileDea
 
 
 def analyse_section(conn: sqlite3.Connection, section: str, stream: TextIO | None = None,
-                    again: bool = False) -> list[int]:
+                    again: bool = False, on_board: Callable[[int, int], None] | None = None) -> list[int]:
     """Analyse the section's deals that have no analysis of their deal yet (every one with `again`), each
     stored as soon as it is done so that an interruption keeps what was done; the boards analysed.
-    A progress bar goes to `stream` when given."""
+    A progress bar goes to `stream` when given; `on_board(done, of)` is told after each board (the console's
+    progress)."""
     records = hand_records(conn, section).values()
     jobs = [Job(r.board, r.deal) for r in records if again or r.analysis is None]
     progress = Progress(len(jobs), stream=stream) if stream is not None and jobs else None
@@ -85,6 +86,8 @@ def analyse_section(conn: sqlite3.Connection, section: str, stream: TextIO | Non
         for job, analysis in analyse_in_background(jobs):
             keep_analysis(conn, section, job.board, job.deal, analysis)
             done.append(job.board)
+            if on_board is not None:
+                on_board(len(done), len(jobs))
             if progress is not None:
                 progress.advance(note=f"board {job.board}")
     finally:

@@ -105,6 +105,15 @@ def _split(cells: list[str]) -> tuple[str | None, tuple[str, str]]:
                              "players alone, not {line}", line=repr(", ".join(cells)))
 
 
+def member_number(text: str, members: Mapping[int, Member]) -> int:
+    """A player as typed in one field: a member number, or a name in the roster (any case); DirectorInputError
+    ("pairs") saying why not."""
+    by_name: dict[str, list[int]] = {}
+    for m in members.values():
+        by_name.setdefault(_folded(m.name), []).append(m.number)
+    return _member(text.strip(), by_name)
+
+
 def _member(text: str, by_name: Mapping[str, list[int]]) -> int:
     if text.isdigit():
         if not 1 <= int(text) <= MAX_NUMBER:

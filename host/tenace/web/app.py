@@ -33,10 +33,11 @@ PAGE_HEADERS = {**NO_STORE, "Vary": "Accept-Language"}
 
 
 def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = None,
-               spare: SpareLink | None = None) -> Starlette:
+               spare: SpareLink | None = None, new: bool = False) -> Starlette:
     """The app for one event file; it polls the file for changes while it runs (its lifespan). With `director`, the
     director's console too (without, the app has no page that writes). The spare terminal's frames go to the
-    collector `spare` is attached to (none: the page says that this server does not collect)."""
+    collector `spare` is attached to (none: the page says that this server does not collect). With `new`, the event file
+    is still to be made at `path`, by the console's set-up: until then the pages say that there is no event yet."""
     env = templates()
     event = EventFile(path)
     changes = Changes(path, poll_s)
@@ -54,8 +55,10 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
             results = await run_in_threadpool(event.results, generation)
             context = await run_in_threadpool(what, results) if what is not None else {}
         except NotFound as e:
-            missing = env.get_template("missing.html").render(t=t, links=links, message=e.text(t))
-            return HTMLResponse(missing, 404, headers=PAGE_HEADERS)
+            # No event yet (tenace serve --new): the page looks again now and then, until the director has made it.
+            missing = env.get_template("missing.html").render(t=t, links=links, message=e.text(t),
+                                                              waiting=e.key == "no_event")
+            return HTMLResponse(missing, 503 if e.key == "no_event" else 404, headers=PAGE_HEADERS)
         except ResultsError as e:
             # The scoring's reason stays in English under the page's own words: it is for the director.
             missing = env.get_template("missing.html").render(t=t, links=links, message=t("unavailable"), detail=str(e))
@@ -129,7 +132,7 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         Route("/playing", still_playing, methods=["GET"]),
     ]
     if director is not None:
-        routes += console_routes(path, director)
+        routes += console_routes(path, director, new=new)
     routes += spare_routes(spare if spare is not None else SpareLink(), event=path.name)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes

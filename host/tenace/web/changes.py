@@ -25,7 +25,12 @@ class Changes:
         self._conn: sqlite3.Connection | None = None
 
     async def watch(self) -> None:
-        """Poll until cancelled (the server's shutdown)."""
+        """Poll until cancelled (the server's shutdown). An event file still to be made (`tenace serve --new`) is
+        waited for: its appearing is a change."""
+        if not self.path.exists():
+            while not self.path.exists():
+                await asyncio.sleep(self.poll_s)
+            self.changed()
         self._conn = connect_read_only(self.path)
         try:
             seen = data_version(self._conn)

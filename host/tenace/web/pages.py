@@ -57,6 +57,8 @@ class EventFile:
     def results(self, generation: int) -> EventResults:
         """The results as of `generation` (the caller reads it before asking, so a later change is never missed)."""
         with self._lock:
+            if not self.path.exists():  # `tenace serve --new`: until the console makes it (whole, never half)
+                raise NotFound("no_event")
             if self._scored is not None and self._scored[0] == generation:
                 return self._scored[1]
             conn = connect_read_only(self.path)

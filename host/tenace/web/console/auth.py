@@ -100,10 +100,10 @@ def same_origin(request: Request) -> bool:
     return referer is not None and (referer == own or referer.startswith(own + "/"))
 
 
-async def form_of(request: Request) -> dict[str, str]:
+async def form_of(request: Request, limit: int = MAX_FORM_BYTES) -> dict[str, str]:
     """An urlencoded form's fields (a field given twice: its last value); empty fields are left out."""
     body = await request.body()
-    if len(body) > MAX_FORM_BYTES:
+    if len(body) > limit:
         raise UsageError("the form is too large")
     text = body.decode("utf-8", errors="replace")
     return {k: v.strip() for k, v in parse_qsl(text, keep_blank_values=False) if v.strip()}

@@ -18,7 +18,16 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from tenace.errors import UsageError
 from tenace.store import connect
 from tenace.store.db import connect_read_only, read_transaction
-from tenace.web.console.auth import NO_STORE, Director, Session, client, forbidden, form_of, same_origin
+from tenace.web.console.auth import (
+    MAX_FORM_BYTES,
+    NO_STORE,
+    Director,
+    Session,
+    client,
+    forbidden,
+    form_of,
+    same_origin,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -34,6 +43,8 @@ class Room:
     env: Environment
     # The console's menu, (link, label) in the evening's order: each area adds its pages when its routes are made.
     nav: list[tuple[str, str]] = field(default_factory=lambda: [("/director", "Problems and actions")])
+    # Where `tenace serve --new` has the set-up make the event file (None otherwise): `path` once it is made.
+    new_path: Path | None = None
 
     def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
         html = self.env.get_template(template).render(director=self.director, path=self.path, nav=self.nav,
@@ -75,23 +86,26 @@ class Room:
         session = self.director.session(request)
         return RedirectResponse("/director/login", 303) if session is None else session
 
-    async def same_site_form(self, request: Request, what: str, refusal: str) -> dict[str, str] | Response:
+    async def same_site_form(self, request: Request, what: str, refusal: str,
+                             limit: int = MAX_FORM_BYTES) -> dict[str, str] | Response:
         """The form of a POST from this server's own page, else the 403 that refuses it (cross-site, or too large)."""
         if not same_origin(request):
             log.warning("director's console: a cross-site %s refused, from %s", what, client(request))
             return forbidden(refusal)
         try:
-            return await form_of(request)
+            return await form_of(request, limit)
         except UsageError as e:
             return forbidden(str(e))
 
-    async def checked(self, request: Request) -> tuple[Session, dict[str, str]] | Response:
-        """The session and the form of a POST that may act, else the 403 that refuses it."""
+    async def checked(self, request: Request, limit: int = MAX_FORM_BYTES) -> tuple[Session, dict[str, str]] | Response:
+        """The session and the form of a POST that may act, else the 403 that refuses it; `limit`: its largest body
+        (a file read into the form is larger than a form typed)."""
         session = self.director.session(request)
         if session is None:
             return forbidden("refused: not logged in to the director's console")
         form = await self.same_site_form(request, "post",
-                                         "refused: the post does not come from the director's console (cross-site)")
+                                         "refused: the post does not come from the director's console (cross-site)",
+                                         limit)
         if isinstance(form, Response):
             return form
         if not hmac.compare_digest(form.get("csrf", "").encode(), session.csrf.encode()):

@@ -22,6 +22,7 @@ from tenace.web.console import printing, publish, rehearsal
 from tenace.web.console.auth import COOKIE, Director, Session, client
 from tenace.web.console.forms import ACTIONS, MOVES, one_line
 from tenace.web.console.room import Room
+from tenace.web.console.setup import routes as setup_routes
 from tenace.web.render import templates
 
 log = logging.getLogger(__name__)
@@ -29,13 +30,14 @@ log = logging.getLogger(__name__)
 
 # Each area of the evening: a module whose routes(room) adds its pages and posts under /director.
 AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = (
-    publish.routes, printing.routes, rehearsal.routes,
+    setup_routes, publish.routes, printing.routes, rehearsal.routes,
 )
 
 
-def console_routes(path: Path | None, director: Director) -> list[BaseRoute]:
-    """The console's routes, all under /director."""
-    room = Room(path, director, templates())
+def console_routes(path: Path, director: Director, new: bool = False) -> list[BaseRoute]:
+    """The console's routes, all under /director. With `new`, the event file is still to be made at `path` (by the
+    set-up's page)."""
+    room = Room(None if new else path, director, templates(), new_path=path if new else None)
 
     def problems(conn: sqlite3.Connection) -> str:
         return render(gather(conn, 3), room.event())
@@ -54,6 +56,8 @@ def console_routes(path: Path | None, director: Director) -> list[BaseRoute]:
         session = room.session(request)
         if isinstance(session, Response):
             return session
+        if room.path is None:  # tenace serve --new: the evening starts with its set-up
+            return RedirectResponse("/director/setup", 303)
         done, session.done = session.done, None
         return await console(request, session, done=done)
 
