@@ -163,3 +163,13 @@ def test_the_event_file_given_as_event_is_not_asked_for_nor_taken_twice(tmp_path
     ask, _ = answers(*[str(db)] * 5)  # it exists now: never overwritten
     with pytest.raises(UsageError, match="no answer taken for EVENT after 5 tries"):
         event_prompt.fill_in(parsed("--name", "X", "--tables", "3", "--boards-per-round", "2"), ask, interactive=True)
+
+
+def test_a_shortened_mitchell_with_a_half_table_reads_back_whole(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "short-half.sqlite"
+    args = parsed(str(db), "--name", "X", "--tables", "7", "--boards-per-round", "3", "--rounds", "5", "--half-table")
+    assert args.run(args) == 0
+    conn = connect(db)  # its description is longer than 80 characters: kept whole, not read back as damaged
+    assert event_info(conn).sections[0].movement.endswith("NS 7 missing (a half table)")
+    conn.close()

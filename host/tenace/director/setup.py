@@ -37,8 +37,6 @@ ONE_OF = ", ".join(MOVEMENTS[:-1]) + " or " + MOVEMENTS[-1]
 # The kinds a section of a new event may have without a teams file (a Swiss is drawn from its teams, round by round:
 # `tenace event new --movement swiss --teams FILE`).
 SECTION_KINDS = MOVEMENTS[:-1]
-# The longest movement description an event file's section keeps (store.event reads a longer one as damaged).
-MAX_MOVEMENT_NAME = 80
 _SECTION_NAME = re.compile(r"^[A-Za-z0-9]{1,8}$")
 
 
@@ -120,11 +118,6 @@ def section_movement(plan: SectionPlan) -> Movement:
     why = nothing_to_compare(movement)
     if why is not None:
         raise DirectorInputError("tables", "{why}", why=why)
-    if len(movement.name) > MAX_MOVEMENT_NAME:  # the event file would be read back as damaged
-        raise DirectorInputError("phantom" if plan.half_table else "rounds",
-                                 "this movement's description is longer than an event file keeps ({length} "
-                                 "characters): a shortened movement with a half table cannot be made yet",
-                                 length=str(MAX_MOVEMENT_NAME))
     return movement
 
 

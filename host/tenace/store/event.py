@@ -86,6 +86,10 @@ def create_event(path: Path | str, *, name: str, sections: dict[str, Movement], 
     return conn
 
 
+# A movement's description as stored: "Mitchell (first 5 of 7 rounds), 7 tables, ..., NS 7 missing (a half table)".
+MAX_MOVEMENT_NAME = 200
+
+
 def add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> None:
     """Add a section and its movement to an existing event (e.g. a late second section)."""
     with transaction(conn):
@@ -97,6 +101,8 @@ def _add_section(conn: sqlite3.Connection, section: str, movement: Movement) -> 
         raise EntryError(f"a section name is 1 to 8 letters or digits, not {section!r}")
     if conn.execute("SELECT 1 FROM section WHERE name = ?", (section,)).fetchone():
         raise EntryError(f"section {section} already exists")
+    if not 1 <= len(movement.name) <= MAX_MOVEMENT_NAME:  # what is read back is checked against the same limit
+        raise EntryError(f"a movement's description is 1 to {MAX_MOVEMENT_NAME} characters, not {len(movement.name)}")
     conn.execute("INSERT INTO section (name, movement, tables, rounds, boards_per_round, kind)"
                  " VALUES (?, ?, ?, ?, ?, ?)", (section, movement.name, movement.tables, movement.rounds,
                                                 movement.boards_per_round, movement.kind))
@@ -130,7 +136,7 @@ def event_info(conn: sqlite3.Connection) -> EventInfo:
 # What the event's and its sections' rows must hold, read back (row_check.sound).
 _EVENT = {"id": ("choice", 1), "name": ("text", 200), "date": ("time",), "scoring": ("choice", *SCORING_METHODS),
           "created": ("time",)}
-_SECTION = {"name": ("text", 8), "movement": ("text", 80), "tables": ("int", 1, validate.MAX_TABLE),
+_SECTION = {"name": ("text", 8), "movement": ("text", MAX_MOVEMENT_NAME), "tables": ("int", 1, validate.MAX_TABLE),
             "rounds": ("int", 1, validate.MAX_ROUND), "boards_per_round": ("int", 1, validate.MAX_BOARD),
             "kind": ("choice", "mitchell", "howell", "teams", "individual")}
 
