@@ -120,3 +120,137 @@ def test_the_grid_shows_each_state_and_the_slow_table(event: Path) -> None:
         assert '<script src="/director/console.js"></script>' in html
         assert client.get("/director/console.js").status_code == 200
         assert client.get("/director/grid/Z").status_code == 404
+
+
+def test_the_live_part_answers_once_the_file_changes(event: Path) -> None:
+    movement = mitchell(4, 2)
+    later = next(m for m in session_results(movement) if (m.table, m.round) == (4, 2))
+    with TestClient(create_app(event, director=Director(password=PASSWORD), poll_s=0.05)) as client:
+        logged_in(client)
+        first = client.get("/director/grid/A?part=1")
+        generation = int(first.headers["x-generation"])
+        assert "<html" not in first.text and cell(first.text, 4, 2, later.board) == "late"
+
+        def store() -> None:
+            time.sleep(0.3)
+            conn = connect(event)
+            ingest(conn, later)
+            conn.close()
+        writer = threading.Thread(target=store)
+        started = time.monotonic()
+        writer.start()
+        # The request waits for the change, and answers with it well within a second.
+        answer = client.get(f"/director/grid/A?part=1&since={generation}")
+        waited = time.monotonic() - started
+        writer.join()
+        assert int(answer.headers["x-generation"]) > generation
+        assert cell(answer.text, 4, 2, later.board) == "entered"
+        assert 0.25 < waited < 1.0, waited
+
+
+def test_a_cell_opens_its_slot_with_every_version_and_the_actions_prefilled(event: Path) -> None:
+    boards = {(e.table, e.round): e.boards for e in mitchell(4, 2).encounters}
+    board = boards[(1, 1)][0]
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        grid = client.get("/director/grid/A").text
+        assert f'href="/director/slot/A/1/1/{board}"' in grid
+        page = client.get(f"/director/slot/A/1/1/{board}")
+        assert page.status_code == 200
+        html = page.text
+        rows = re.findall(r'<tr class="v ([\w-]+)"><th scope="row">v(\d)', html)
+        assert rows == [("in-conflict", "1"), ("in-conflict", "2")]
+        assert "terminal 9 seq 1" in html and "terminal 1 seq 1" in html and "3NT-1 by S" in html
+
+        def form(name: str) -> str:
+            return html.split(f'id="{name}"', 1)[1].split("</form>", 1)[0]
+
+        def value(name: str, field: str) -> str:
+            found = re.search(rf'name="{field}" value="([^"]*)"', form(name))
+            assert found, (name, field)
+            return found[1]
+        for name in ("resolve", "correct", "adjust", "erase"):
+            assert [value(name, f) for f in ("section", "table", "board", "round")] == ["A", "1", str(board), "1"]
+        # Correct and resolve start from the latest result: terminal 9's 3NT by S, 8 tricks.
+        for name in ("correct", "resolve"):
+            assert (value(name, "contract"), value(name, "by"), value(name, "tricks")) == ("3NT", "S", "8")
+        assert (value("move", "section"), value("move", "round")) == ("A", "1")
+        assert '<option selected>NS 1</option><option>EW 1</option>' in form("penalty")
+        # Resolving there keeps v1, and the slot page says so; a refusal shows beside its field.
+        refused = client.post(f"/director/slot/A/1/1/{board}/resolve", headers=SAME, data={
+            "section": "A", "table": "1", "board": str(board), "round": "1", "keep": "v7", "why": "asked",
+            "csrf": csrf})
+        assert refused.status_code == 400
+        keep = refused.text.split('id="resolve"', 1)[1].split("</form>", 1)[0]
+        assert re.search(r'name="keep" value="v7"></label><p class="error beside" role="alert">[^<]*no such result',
+                         keep), keep
+        done = client.post(f"/director/slot/A/1/1/{board}/resolve", headers=SAME, follow_redirects=False, data={
+            "section": "A", "table": "1", "board": str(board), "round": "1", "keep": "v1", "why": "asked the table",
+            "csrf": csrf})
+        assert done.status_code == 303 and done.headers["location"] == f"/director/slot/A/1/1/{board}"
+        after = client.get(f"/director/slot/A/1/1/{board}").text
+        assert 'class="done"' in after and "by TD Ana: asked the table" in after
+        assert "Now: <b class=\"verdict entered\">entered</b>" in after
+        assert cell(client.get("/director/grid/A").text, 1, 1, board) == "entered"
+        assert client.get("/director/slot/A/1/1/99").status_code == 404
+
+
+def test_the_terminals_and_seating_a_spare(event: Path) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        html = client.get("/director/terminals").text
+        row3 = html.split('<tr id="t-3">', 1)[1].split("</tr>", 1)[0]
+        assert "A 3" in row3 and "held" in row3 and "15%" in row3 and "low" in row3 and "-71 dBm" in row3
+        row1 = html.split('<tr id="t-1">', 1)[1].split("</tr>", 1)[0]
+        assert "free (replaced)" in row1  # terminal 9 signed in at table 1 after it
+        refused = client.post("/director/seat", headers=SAME, data={"terminal": "12", "table": "40", "csrf": csrf})
+        assert refused.status_code == 400 and "section A has tables 1 to 4, not 40" in refused.text
+        assert 'name="table" inputmode="numeric" value="40"' in refused.text
+        seated = client.post("/director/seat", headers=SAME, data={"terminal": "12", "table": "4", "csrf": csrf})
+        assert seated.status_code == 200 and "terminal 12 is at section A table 4" in seated.text
+        row12 = seated.text.split('<tr id="t-12">', 1)[1].split("</tr>", 1)[0]
+        assert "A 4" in row12 and "held" in row12
+        conn = connect(event)
+        who = conn.execute("SELECT who FROM sign_in ORDER BY id DESC LIMIT 1").fetchone()[0]
+        conn.close()
+        assert who == "TD Ana"
+
+
+def test_the_problems_are_work_each_with_its_action(event: Path) -> None:
+    boards = {(e.table, e.round): e.boards for e in mitchell(4, 2).encounters}
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client)
+        html = client.get("/director").text
+        items = re.findall(r'<li class="item (\w+)">.*?<b>(.*?)</b>(.*?)</li>\n', html, re.S)
+        kinds = [k for k, _, _ in items]
+        assert kinds == ["damaged", "conflict"] + ["missing"] * 5, kinds
+        # Missing: a table's round each, in the rounds under way (round 3 the latest), the damaged board not among them.
+        assert [re.sub(r": boards? .*", "", t) for k, t, _ in items if k == "missing"] == [
+            f"Section A round {r} table {t}" for r, t in ((1, 2), (2, 2), (2, 4), (3, 3), (3, 4))]
+        damaged = items[0]
+        assert f'href="/director/slot/A/3/1/{boards[(3, 1)][1]}#correct"' in damaged[2]
+        assert "tenace check: " in html and "the trigger result_append_only_u is missing" in html
+        conflict = items[1]
+        assert f'href="/director/slot/A/1/1/{boards[(1, 1)][0]}#resolve"' in conflict[2]
+        assert "v2: 3NT-1 by S" in conflict[2]
+        missing = {title: rest for kind, title, rest in items if kind == "missing"}
+        erased = next(t for t in missing if "round 2 table 2" in t)
+        assert f'href="/director/slot/A/2/2/{boards[(2, 2)][1]}#correct"' in missing[erased]
+        text = client.get("/director/problems.txt")
+        assert text.headers["content-type"].startswith("text/plain") and "CONFLICTS: 1" in text.text
+
+
+@pytest.mark.parametrize("url", ["/director/grid", "/director/grid/A", "/director/grid/A?part=1&since=0",
+                                 "/director/slot/A/1/1/1", "/director/terminals", "/director/problems.txt"])
+def test_every_play_page_needs_the_login(event: Path, url: str) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        answer = client.get(url, follow_redirects=False)
+        assert answer.status_code == 303 and answer.headers["location"] == "/director/login"
+
+
+@pytest.mark.parametrize("url", ["/director/seat", "/director/slot/A/1/1/1/erase", "/director/slot/A/1/1/1/adjust"])
+def test_every_play_action_needs_the_login(event: Path, url: str) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        answer = client.post(url, headers=SAME, data={"terminal": "5", "table": "1", "why": "x"},
+                             follow_redirects=False)
+        assert answer.status_code == 403
