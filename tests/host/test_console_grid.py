@@ -69,8 +69,9 @@ def event(tmp_path: Path) -> Path:
                 "csrf": csrf, **extra})
             assert answer.status_code == 303, answer.text
     raw = sqlite3.connect(path)
+    damaged = boards[(3, 1)][1]
     raw.executescript("DROP TRIGGER result_append_only_u; DROP TRIGGER result_chained_u; "
-                      f"UPDATE result SET ns_score = 214 WHERE table_no = 3 AND round = 1 AND board = {boards[(3, 1)][1]};")
+                      f"UPDATE result SET ns_score = 214 WHERE table_no = 3 AND round = 1 AND board = {damaged};")
     raw.close()
     return path
 
