@@ -12,7 +12,9 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tenace.reports.problems import Report, boards_text, clock, gather, render
+from tenace.store import event_info, refusal_groups
 from tenace.store.file_check import check_file
+from tenace.store.queries import conflicts_in, damaged_in, latest_rounds, missing_results, states
 from tenace.store.versions import Slot
 from tenace.web.console.auth import NO_STORE
 from tenace.web.console.room import Room
@@ -114,8 +116,12 @@ def work_of(report: Report, check: str | None = None) -> Work:
 
 
 def read_work(conn: sqlite3.Connection) -> Work:
-    """The problems of the event file, as work (one read); tenace check's verdict when a result is damaged."""
-    report = gather(conn, 3)
+    """The problems of the event file, as work (one read); tenace check's verdict when a result is damaged. What
+    `gather` reads besides (corrections, the log, pairings) is not work: the results are read once, not each time."""
+    info = event_info(conn)
+    known = states(conn)
+    report = Report(info, conflicts_in(known), refusal_groups(conn, 3), missing_results(conn, known=known), [],
+                    {s.name: 0 for s in info.sections} | latest_rounds(conn), damaged=damaged_in(known))
     verdict = None
     if report.damaged:
         found = check_file(conn)
