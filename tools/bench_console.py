@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store.model import IncomingResult
 from tenace.web.app import create_app
 from tenace.web.console import Director
 
@@ -27,6 +28,15 @@ SAME = {"Origin": "http://testserver"}
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def store(path: Path, message: IncomingResult, committed: list[float]) -> None:
+    """The result stored a moment later on a connection of its own, as the collector's; when it was committed."""
+    time.sleep(0.05)
+    conn = connect(path)
+    ingest(conn, message)
+    committed.append(time.perf_counter())
+    conn.close()
 
 
 def main() -> int:
@@ -66,13 +76,7 @@ def main() -> int:
                 seen = int(client.get("/director/grid/A?part=1").headers["x-generation"])
                 committed: list[float] = []
 
-                def store() -> None:
-                    time.sleep(0.05)
-                    writing = connect(path)  # a connection of its own, as the collector's
-                    ingest(writing, m)
-                    committed.append(time.perf_counter())
-                    writing.close()
-                writer = threading.Thread(target=store)
+                writer = threading.Thread(target=store, args=(path, m, committed))
                 writer.start()
                 target = re.compile(rf'id="s-{m.table}-{m.round}-{m.board}" class="c (entered|adjusted)"')
                 while True:  # as the page's script does: ask again until the cell shows the result

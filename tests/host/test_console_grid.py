@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
@@ -21,6 +22,7 @@ from tenace.store.terminal_reports import StatusReport, keep_status
 from tenace.web.app import create_app
 from tenace.web.console import Director
 
+from live_page import served
 from sample_results import session_results
 
 PASSWORD = "correct horse battery"
@@ -255,3 +257,37 @@ def test_every_play_action_needs_the_login(event: Path, url: str) -> None:
         answer = client.post(url, headers=SAME, data={"terminal": "5", "table": "1", "why": "x"},
                              follow_redirects=False)
         assert answer.status_code == 403
+
+
+@pytest.mark.slow
+def test_the_grid_in_a_browser_follows_the_file_and_opens_a_cell(event: Path, browser_path: str) -> None:
+    """The grid open in a browser shows a result stored meanwhile without a reload, within a second; a click on its
+    cell opens the slot with the result among its versions."""
+    later = next(m for m in session_results(mitchell(4, 2)) if (m.table, m.round) == (4, 2))
+    with served(event, director=Director(password=PASSWORD)) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1366, "height": 768})
+            page.goto(f"{url}/director/login")
+            page.fill("input[name=name]", "TD Ana")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{url}/director")
+            page.goto(f"{url}/director/grid/A")
+            page.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+            link = f"#s-4-2-{later.board}"
+            assert "late" in (page.get_attribute(link, "class") or "")
+            conn = connect(event)
+            ingest(conn, later)
+            stored = time.monotonic()
+            conn.close()
+            page.wait_for_function(f"document.querySelector('{link}').classList.contains('entered')", timeout=5_000,
+                                   polling=20)
+            assert time.monotonic() - stored < 1.0
+            assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
+            page.click(link)
+            page.wait_for_url(f"{url}/director/slot/A/4/2/{later.board}")
+            assert f"terminal {later.terminal} seq {later.sequence}" in page.inner_text("table.versions")
+            assert page.input_value("#correct input[name=contract]") == later.contract
+        finally:
+            browser.close()
