@@ -77,8 +77,12 @@ def test_the_password_logs_in_with_a_strict_httponly_cookie(event: Path) -> None
         # No other site may frame it (clickjacking), nor may its forms post anywhere else.
         assert page.headers["x-frame-options"] == "DENY" and page.headers["cache-control"] == "no-store"
         assert page.headers["content-security-policy"] == "frame-ancestors 'none'; form-action 'self'"
-        # The problems list is `tenace problems`'s: the conflict at table 1 with its two versions.
-        assert "CONFLICTS: 1" in page.text and "v2 3NT-1 by S" in page.text
+        # The problems are work: the conflict at table 1 with its two versions, to resolve; `tenace problems`'s text
+        # is at /director/problems.txt.
+        assert "CONFLICT</span>" in page.text and "v2: 3NT-1 by S" in page.text
+        assert 'href="/director/slot/A/1/1/1#resolve"' in page.text
+        text = client.get("/director/problems.txt").text
+        assert "CONFLICTS: 1" in text and "v2 3NT-1 by S" in text
 
 
 @pytest.mark.slow

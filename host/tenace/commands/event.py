@@ -9,9 +9,12 @@ from datetime import datetime
 from pathlib import Path
 
 from tenace.commands import event_bws, event_prompt, event_swiss
+from tenace.commands.director_options import usage
 from tenace.commands.options import add_event_file, event_file, given_event_file, in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
+from tenace.director import actions, parse
+from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
 from tenace.movement import MovementError, half_table, nothing_to_compare
 from tenace.movement.check import span
@@ -24,7 +27,6 @@ from tenace.store import (
     event_info,
     login_name,
     publication,
-    sign_in,
     terminal_status,
 )
 from tenace.store.encounters import section_rounds
@@ -280,13 +282,16 @@ def run_show(args: argparse.Namespace) -> int:
 def run_seat(args: argparse.Namespace) -> int:
     in_range("--terminal", args.terminal, 1, MAX_TERMINAL)  # the ids a terminal can have on the wire
     try:
+        given = parse.seating(args.terminal, args.table, args.section, args.who)
+    except DirectorInputError as e:
+        raise usage(e) from None
+    try:
         conn = connect(event_file(args))
-        sign_in(conn, args.terminal, args.section, args.table, who=args.who)
+        done = actions.seat(conn, given)
     except (StoreError, EntryError) as e:
         raise UsageError(str(e)) from None
     conn.close()
-    print(f"terminal {args.terminal} is at section {args.section} table {args.table}: it is let in at once when it "
-          f"signs in there")
+    print(done)
     return 0
 
 

@@ -16,6 +16,7 @@ from tenace.director.inputs import (
     Penalty,
     Place,
     Resolution,
+    Seating,
     Signature,
 )
 from tenace.director.pairs import parse_pair
@@ -32,6 +33,7 @@ from tenace.store import (
     find_slot,
     finish_check,
     finish_session,
+    sign_in,
 )
 from tenace.store.movement_changes import MovementChange as Changed
 from tenace.store.movement_changes import close_table, set_presence, swap_pairs
@@ -160,6 +162,15 @@ def move(conn: sqlite3.Connection, change: MovementChange, sign: Signature) -> s
                             who=sign.who, why=sign.why, force=sign.force)
     sits = ", ".join(f"table {t} round {r}" for t, r in made.changed)
     return f"{logged(conn)}\n  changed: {sits}"
+
+
+def seat(conn: sqlite3.Connection, seating: Seating) -> str:
+    """A terminal seated at a table (a spare replacing a broken one), kept in the sign-in history with who did it;
+    EntryError (the store's) when the event has no such table."""
+    s = seating
+    sign_in(conn, s.terminal, s.section, s.table, who=s.who)
+    return (f"terminal {s.terminal} is at section {s.section} table {s.table}: it is let in at once when it signs in "
+            f"there")
 
 
 def finish(conn: sqlite3.Connection, finishing: Finish, sign: Signature) -> tuple[str, Publication]:

@@ -121,6 +121,17 @@ class MovementChange:
 
 
 @dataclass(frozen=True)
+class Seating:
+    """A terminal seated at a table from the laptop (a spare replacing a broken one): it is let in there at once
+    when it signs in. `who` signs the sign-in's history."""
+
+    terminal: int
+    table: int
+    section: str
+    who: str
+
+
+@dataclass(frozen=True)
 class Finish:
     """The session closed and its results published, to be corrected for `minutes` (Law 79C)."""
 

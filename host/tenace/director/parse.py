@@ -19,12 +19,14 @@ from tenace.director.inputs import (
     Place,
     Resolution,
     ResultInput,
+    Seating,
     Signature,
     Weights,
 )
 from tenace.store import login_name
 from tenace.store.director import MAX_CORRECTION_MINUTES
 from tenace.store.validate import MAX_SCORE
+from tenace_wire.frame_types import MAX_TERMINAL
 
 
 def signature(who: str | None, why: str | None, force: bool = False, default_why: str | None = None) -> Signature:
@@ -210,3 +212,12 @@ def finish(minutes: int) -> Finish:
         raise DirectorInputError("correction_minutes", "{correction_minutes} is 0 to {high}, not {minutes}",
                                  high=str(MAX_CORRECTION_MINUTES), minutes=str(minutes))
     return Finish(minutes)
+
+
+def seating(terminal: int | None, table: int | None, section: str | None, who: str) -> Seating:
+    """A terminal (1 to the wire's highest id) seated at a table of a section (A when not said)."""
+    if terminal is None or not 1 <= terminal <= MAX_TERMINAL:
+        raise DirectorInputError("terminal", "{terminal} is a terminal's id, 1 to {high}", high=str(MAX_TERMINAL))
+    if table is None:
+        raise DirectorInputError("table", "say which table the terminal now serves: {table} T")
+    return Seating(terminal, table, section or "A", who)

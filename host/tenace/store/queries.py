@@ -137,10 +137,11 @@ def imported_count(conn: sqlite3.Connection) -> int:
     return sum(1 for v in load_versions(conn) if v.imported)
 
 
-def missing_results(conn: sqlite3.Connection, section: str | None = None) -> list[Missing]:
+def missing_results(conn: sqlite3.Connection, section: str | None = None,
+                    known: Mapping[Slot, SlotState] | None = None) -> list[Missing]:
     """What the movement expects and is not in: no version yet, or erased. Conflicts, damaged results and sit-outs are
-    not missing."""
-    known = states(conn, section)
+    not missing. `known`: the slot states already loaded (`states` of the same section), not read again."""
+    known = states(conn, section) if known is None else known
     rows = checked_rows("encounter_board", _MOVEMENT_SLOT, conn.execute(
         "SELECT b.section, b.round, b.table_no, b.board, e.ns_pair, e.ew_pair FROM encounter_board b "
         "JOIN encounter e USING (section, table_no, round) WHERE (?1 IS NULL OR b.section = ?1) "

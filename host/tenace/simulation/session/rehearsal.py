@@ -10,6 +10,7 @@ from tenace.errors import UsageError
 from tenace.movement import Movement
 from tenace.store import StoreError, connect, event_info
 from tenace.store.encounters import stored_movement
+from tenace.store.queries import result_count
 
 # What the scripted players can play: pairs at their tables and a team match's two rooms (not an individual's
 # changing partnerships); the terminal signs in to a section by one letter.
@@ -46,7 +47,7 @@ def copy_event(event: Path, copy: Path) -> tuple[dict[str, Movement], str]:
 
 
 def _playable(conn: sqlite3.Connection, event: Path) -> tuple[dict[str, Movement], str]:
-    played = conn.execute("SELECT count(*) FROM result").fetchone()[0]
+    played = result_count(conn)
     if played:
         raise UsageError(f"--event {event} holds {played} results already: a rehearsal plays an event before its "
                          "evening (make it from a copy made before play, or rehearse with tenace sim alone)")

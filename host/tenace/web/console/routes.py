@@ -1,4 +1,5 @@
-"""The console's routes: the login, the page with the problems and the action forms, the actions, and each area's."""
+"""The console's routes: the login, the page with the problems as work and the action forms, the actions, and each
+area's."""
 
 from __future__ import annotations
 
@@ -13,16 +14,15 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tenace.director import parse
-from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
-from tenace.reports.problems import gather, render
-from tenace.store import EntryError, LateChange, StoreError
-from tenace.web.console import printing, publish, rehearsal
+from tenace.store import StoreError
+from tenace.web.console import grid, printing, publish, rehearsal, work
+from tenace.web.console.acting import act
 from tenace.web.console.auth import COOKIE, Director, Session, client
 from tenace.web.console.forms import ACTIONS, MOVES, one_line
 from tenace.web.console.room import Room
 from tenace.web.console.setup import routes as setup_routes
+from tenace.web.console.work import Work, read_work
 from tenace.web.render import templates
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 # Each area of the evening: a module whose routes(room) adds its pages and posts under /director.
 AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = (
-    setup_routes, publish.routes, printing.routes, rehearsal.routes,
+    setup_routes, grid.routes, work.routes, publish.routes, printing.routes, rehearsal.routes,
 )
 
 
@@ -39,17 +39,14 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
     set-up's page)."""
     room = Room(None if new else path, director, templates(), new_path=path if new else None)
 
-    def problems(conn: sqlite3.Connection) -> str:
-        return render(gather(conn, 3), room.event())
-
     async def console(request: Request, session: Session, status: int = 200, done: str | None = None,
                       error: str | None = None, refused: str | None = None,
                       typed: dict[str, str] | None = None) -> Response:
         try:
-            listed = await room.read(problems)
+            work = await room.read(read_work)
         except (StoreError, UsageError, sqlite3.Error) as e:
-            listed, error = "", error or f"{room.path}: {one_line(e)}"
-        return room.page("console.html", status, session=session, problems=listed, done=done, error=error,
+            work, error = Work(), error or f"{room.path}: {one_line(e)}"
+        return room.page("console.html", status, session=session, work=work, done=done, error=error,
                          refused=refused, typed=typed or {}, moves=MOVES)
 
     async def home(request: Request) -> Response:
@@ -109,25 +106,14 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
         return response
 
     async def action(request: Request) -> Response:
-        found = await room.checked(request)
-        if isinstance(found, Response):
-            return found
-        session, form = found
         name = request.url.path.rsplit("/", 1)[1]
-        read = ACTIONS[name]
-
-        def run(conn: sqlite3.Connection) -> str:
-            signed = parse.signature(session.name, form.get("why"), "force" in form)
-            return read(form)(conn, signed)  # the form's faults before the file's
-        try:
-            done = await room.write(run)
-        except LateChange as e:
-            return await console(request, session, 400, refused=name, typed=form,
-                                 error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)")
-        except (DirectorInputError, EntryError, StoreError, UsageError, sqlite3.Error) as e:
-            return await console(request, session, 400, error=one_line(e), refused=name, typed=form)
+        acted = await act(room, request, name)
+        if isinstance(acted, Response):
+            return acted
+        if acted.error is not None:
+            return await console(request, acted.session, 400, error=acted.error, refused=name, typed=acted.form)
         # Post, redirect, get: reloading the page after it does not make the change a second time.
-        session.done = done
+        acted.session.done = acted.done
         return RedirectResponse("/director", 303)
 
     return [

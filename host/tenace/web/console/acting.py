@@ -1,0 +1,50 @@
+"""A director's action posted from a console page: checked, read from its form, done on the event file, answered."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from tenace.director import parse
+from tenace.director.errors import DirectorInputError
+from tenace.errors import UsageError
+from tenace.store import EntryError, LateChange, StoreError
+from tenace.web.console.auth import Session
+from tenace.web.console.forms import ACTIONS, one_line
+from tenace.web.console.room import Room
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What an action's post came to: its log line (`done`), or its refusal (`error`, and the field at fault)."""
+
+    session: Session
+    form: dict[str, str]
+    done: str | None = None
+    error: str | None = None
+    field: str | None = None  # the form's field the refusal concerns, when it names one
+
+
+async def act(room: Room, request: Request, name: str) -> Acted | Response:
+    """The action `name` (forms.ACTIONS) with the post's form; the 403 Response when the post may not act."""
+    found = await room.checked(request)
+    if isinstance(found, Response):
+        return found
+    session, form = found
+    read = ACTIONS[name]
+
+    def run(conn: sqlite3.Connection) -> str:
+        signed = parse.signature(session.name, form.get("why"), "force" in form)
+        return read(form)(conn, signed)  # the form's faults before the file's
+    try:
+        return Acted(session, form, done=await room.write(run))
+    except LateChange as e:
+        return Acted(session, form, error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)",
+                     field="force")
+    except DirectorInputError as e:
+        return Acted(session, form, error=one_line(e), field=e.field)
+    except (EntryError, StoreError, UsageError, sqlite3.Error) as e:
+        return Acted(session, form, error=one_line(e))

@@ -1,0 +1,293 @@
+"""The console's play pages: the grid of a section's results (each state at a glance, the slow tables), its live
+channel, a result's slot with its versions and the actions prefilled from it, the terminals, the problems as work;
+every page behind the login."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+from starlette.testclient import TestClient
+
+from tenace.movement import mitchell
+from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store.model import IncomingResult
+from tenace.store.terminal_reports import StatusReport, keep_status
+from tenace.web.app import create_app
+from tenace.web.console import Director
+
+from live_page import served
+from sample_results import session_results
+
+PASSWORD = "correct horse battery"
+SAME = {"Origin": "http://testserver"}
+
+
+def by_slot(messages: list[IncomingResult]) -> dict[tuple[int, int, int], IncomingResult]:
+    return {(m.table, m.round, m.board): m for m in messages}
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Path:
+    """A Mitchell of 4 tables, 2 boards a round, with a result of every state:
+
+    tables 1 and 2 have played rounds 1 to 3, table 3 rounds 1 and 2 and the first board of round 3, table 4 round 1
+    alone (it is slow: most tables are at round 3 or later); table 2 left board (round 1's second) out (missing);
+    terminal 9 disagrees with table 1 on its first board (conflict); the director adjusted table 1's first board of
+    round 2, erased table 2's second board of round 2; table 3's second board of round 1 was edited outside Tenace
+    (damaged)."""
+    path = tmp_path / "club.sqlite"
+    movement = mitchell(4, 2)
+    conn = create_event(path, name="Club", date="2024-05-14", sections={"A": movement})
+    for table in range(1, 5):
+        sign_in(conn, table, "A", table)
+    messages = session_results(movement)
+    boards = {(e.table, e.round): e.boards for e in movement.encounters}
+    wanted = {(1, r) for r in (1, 2, 3)} | {(2, r) for r in (1, 2, 3)} | {(3, 1), (3, 2), (4, 1)}
+    skipped = (2, 1, boards[(2, 1)][1])
+    for m in messages:
+        if ((m.table, m.round) in wanted and (m.table, m.round, m.board) != skipped) or \
+                (m.table, m.round, m.board) == (3, 3, boards[(3, 3)][0]):
+            ingest(conn, m)
+    first = next(m for m in messages if (m.table, m.round, m.board) == (1, 1, boards[(1, 1)][0]))
+    sign_in(conn, 9, "A", 1)
+    ingest(conn, replace(first, terminal=9, sequence=1, contract="3NT", declarer="S", tricks=8, lead=None))
+    keep_status(conn, StatusReport(3, "1.4.0", 3900, 15, -71, 40, 2, "passed", ("keys", "display")))
+    conn.close()
+    director = Director(password=PASSWORD)
+    with TestClient(create_app(path, director=director)) as client:
+        csrf = logged_in(client)
+        for action, table, round_, board, extra in (
+                ("adjust", 1, 2, boards[(1, 2)][0], {"ns": "A+", "ew": "A-"}),
+                ("erase", 2, 2, boards[(2, 2)][1], {})):
+            answer = client.post(f"/director/{action}", headers=SAME, follow_redirects=False, data={
+                "section": "A", "table": str(table), "round": str(round_), "board": str(board), "why": "test",
+                "csrf": csrf, **extra})
+            assert answer.status_code == 303, answer.text
+    raw = sqlite3.connect(path)
+    damaged = boards[(3, 1)][1]
+    raw.executescript("DROP TRIGGER result_append_only_u; DROP TRIGGER result_chained_u; "
+                      f"UPDATE result SET ns_score = 214 WHERE table_no = 3 AND round = 1 AND board = {damaged};")
+    raw.close()
+    return path
+
+
+def logged_in(client: TestClient) -> str:
+    answer = client.post("/director/login", data={"name": "TD Ana", "password": PASSWORD}, headers=SAME,
+                         follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get("/director").text)
+    assert found
+    return found[1]
+
+
+def cell(html: str, table: int, round_: int, board: int) -> str:
+    """The state a grid's cell shows: its class, and the words it says without colour."""
+    found = re.search(rf'<a id="s-{table}-{round_}-{board}" class="c (\w+)"[^>]*>{board}<span class="sym"[^>]*>'
+                      rf'([^<]*)</span><span class="vh"> (\w+)</span></a>', html)
+    assert found, f"no cell for table {table} round {round_} board {board}"
+    assert found[1] == found[3]  # the colour's class and the text say the same
+    return found[1]
+
+
+def test_the_grid_shows_each_state_and_the_slow_table(event: Path) -> None:
+    movement = mitchell(4, 2)
+    boards = {(e.table, e.round): e.boards for e in movement.encounters}
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client)
+        assert client.get("/director/grid", follow_redirects=False).headers["location"] == "/director/grid/A"
+        page = client.get("/director/grid/A")
+        assert page.status_code == 200, page.text
+        html = page.text
+        b = boards
+        assert cell(html, 1, 1, b[(1, 1)][0]) == "conflict"
+        assert cell(html, 1, 1, b[(1, 1)][1]) == "entered"
+        assert cell(html, 1, 2, b[(1, 2)][0]) == "adjusted"
+        assert cell(html, 2, 2, b[(2, 2)][1]) == "erased"
+        assert cell(html, 2, 1, b[(2, 1)][1]) == "missing"
+        assert cell(html, 3, 1, b[(3, 1)][1]) == "damaged"
+        assert cell(html, 3, 3, b[(3, 3)][1]) == "playing"  # table 3 is at round 3 with the others
+        assert cell(html, 4, 2, b[(4, 2)][0]) == "late"  # table 4 is still at round 2: a round behind
+        assert cell(html, 4, 3, b[(4, 3)][0]) == "coming"  # the section's round: not late yet
+        slow = re.search(r'<p class="slow" role="status">(.*?)</p>', html, re.S)
+        assert slow and "table 4 at round 2, 1 round behind" in slow[1] and "table 3" not in slow[1]
+        # Every state has its symbol and words in the legend.
+        for words in ("conflict: results disagree", "late: the table is behind", "damaged in the event file"):
+            assert words in html
+        assert '<script src="/director/console.js"></script>' in html
+        assert client.get("/director/console.js").status_code == 200
+        assert client.get("/director/grid/Z").status_code == 404
+
+
+def test_the_live_part_answers_once_the_file_changes(event: Path) -> None:
+    movement = mitchell(4, 2)
+    later = next(m for m in session_results(movement) if (m.table, m.round) == (4, 2))
+    with TestClient(create_app(event, director=Director(password=PASSWORD), poll_s=0.05)) as client:
+        logged_in(client)
+        first = client.get("/director/grid/A?part=1")
+        generation = int(first.headers["x-generation"])
+        assert "<html" not in first.text and cell(first.text, 4, 2, later.board) == "late"
+
+        def store() -> None:
+            time.sleep(0.3)
+            conn = connect(event)
+            ingest(conn, later)
+            conn.close()
+        writer = threading.Thread(target=store)
+        started = time.monotonic()
+        writer.start()
+        # The request waits for the change, and answers with it well within a second.
+        answer = client.get(f"/director/grid/A?part=1&since={generation}")
+        waited = time.monotonic() - started
+        writer.join()
+        assert int(answer.headers["x-generation"]) > generation
+        assert cell(answer.text, 4, 2, later.board) == "entered"
+        assert 0.25 < waited < 1.0, waited
+
+
+def test_a_cell_opens_its_slot_with_every_version_and_the_actions_prefilled(event: Path) -> None:
+    boards = {(e.table, e.round): e.boards for e in mitchell(4, 2).encounters}
+    board = boards[(1, 1)][0]
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        grid = client.get("/director/grid/A").text
+        assert f'href="/director/slot/A/1/1/{board}"' in grid
+        page = client.get(f"/director/slot/A/1/1/{board}")
+        assert page.status_code == 200
+        html = page.text
+        rows = re.findall(r'<tr class="v ([\w-]+)"><th scope="row">v(\d)', html)
+        assert rows == [("in-conflict", "1"), ("in-conflict", "2")]
+        assert "terminal 9 seq 1" in html and "terminal 1 seq 1" in html and "3NT-1 by S" in html
+
+        def form(name: str) -> str:
+            return html.split(f'id="{name}"', 1)[1].split("</form>", 1)[0]
+
+        def value(name: str, field: str) -> str:
+            found = re.search(rf'name="{field}" value="([^"]*)"', form(name))
+            assert found, (name, field)
+            return found[1]
+        for name in ("resolve", "correct", "adjust", "erase"):
+            assert [value(name, f) for f in ("section", "table", "board", "round")] == ["A", "1", str(board), "1"]
+        # Correct and resolve start from the latest result: terminal 9's 3NT by S, 8 tricks.
+        for name in ("correct", "resolve"):
+            assert (value(name, "contract"), value(name, "by"), value(name, "tricks")) == ("3NT", "S", "8")
+        assert (value("move", "section"), value("move", "round")) == ("A", "1")
+        assert '<option selected>NS 1</option><option>EW 1</option>' in form("penalty")
+        # Resolving there keeps v1, and the slot page says so; a refusal shows beside its field.
+        refused = client.post(f"/director/slot/A/1/1/{board}/resolve", headers=SAME, data={
+            "section": "A", "table": "1", "board": str(board), "round": "1", "keep": "v7", "why": "asked",
+            "csrf": csrf})
+        assert refused.status_code == 400
+        keep = refused.text.split('id="resolve"', 1)[1].split("</form>", 1)[0]
+        assert re.search(r'name="keep" value="v7"></label><p class="error beside" role="alert">[^<]*no such result',
+                         keep), keep
+        done = client.post(f"/director/slot/A/1/1/{board}/resolve", headers=SAME, follow_redirects=False, data={
+            "section": "A", "table": "1", "board": str(board), "round": "1", "keep": "v1", "why": "asked the table",
+            "csrf": csrf})
+        assert done.status_code == 303 and done.headers["location"] == f"/director/slot/A/1/1/{board}"
+        after = client.get(f"/director/slot/A/1/1/{board}").text
+        assert 'class="done"' in after and "by TD Ana: asked the table" in after
+        assert "Now: <b class=\"verdict entered\">entered</b>" in after
+        assert cell(client.get("/director/grid/A").text, 1, 1, board) == "entered"
+        assert client.get("/director/slot/A/1/1/99").status_code == 404
+
+
+def test_the_terminals_and_seating_a_spare(event: Path) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        html = client.get("/director/terminals").text
+        row3 = html.split('<tr id="t-3">', 1)[1].split("</tr>", 1)[0]
+        assert "A 3" in row3 and "held" in row3 and "15%" in row3 and "low" in row3 and "-71 dBm" in row3
+        row1 = html.split('<tr id="t-1">', 1)[1].split("</tr>", 1)[0]
+        assert "free (replaced)" in row1  # terminal 9 signed in at table 1 after it
+        refused = client.post("/director/seat", headers=SAME, data={"terminal": "12", "table": "40", "csrf": csrf})
+        assert refused.status_code == 400 and "section A has tables 1 to 4, not 40" in refused.text
+        assert 'name="table" inputmode="numeric" value="40"' in refused.text
+        seated = client.post("/director/seat", headers=SAME, data={"terminal": "12", "table": "4", "csrf": csrf})
+        assert seated.status_code == 200 and "terminal 12 is at section A table 4" in seated.text
+        row12 = seated.text.split('<tr id="t-12">', 1)[1].split("</tr>", 1)[0]
+        assert "A 4" in row12 and "held" in row12
+        conn = connect(event)
+        who = conn.execute("SELECT who FROM sign_in ORDER BY id DESC LIMIT 1").fetchone()[0]
+        conn.close()
+        assert who == "TD Ana"
+
+
+def test_the_problems_are_work_each_with_its_action(event: Path) -> None:
+    boards = {(e.table, e.round): e.boards for e in mitchell(4, 2).encounters}
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client)
+        html = client.get("/director").text
+        items = re.findall(r'<li class="item (\w+)">.*?<b>(.*?)</b>(.*?)</li>\n', html, re.S)
+        kinds = [k for k, _, _ in items]
+        assert kinds == ["damaged", "conflict"] + ["missing"] * 5, kinds
+        # Missing: a table's round each, in the rounds under way (round 3 the latest), the damaged board not among them.
+        assert [re.sub(r": boards? .*", "", t) for k, t, _ in items if k == "missing"] == [
+            f"Section A round {r} table {t}" for r, t in ((1, 2), (2, 2), (2, 4), (3, 3), (3, 4))]
+        damaged = items[0]
+        assert f'href="/director/slot/A/3/1/{boards[(3, 1)][1]}#correct"' in damaged[2]
+        assert "tenace check: " in html and "the trigger result_append_only_u is missing" in html
+        conflict = items[1]
+        assert f'href="/director/slot/A/1/1/{boards[(1, 1)][0]}#resolve"' in conflict[2]
+        assert "v2: 3NT-1 by S" in conflict[2]
+        missing = {title: rest for kind, title, rest in items if kind == "missing"}
+        erased = next(t for t in missing if "round 2 table 2" in t)
+        assert f'href="/director/slot/A/2/2/{boards[(2, 2)][1]}#correct"' in missing[erased]
+        text = client.get("/director/problems.txt")
+        assert text.headers["content-type"].startswith("text/plain") and "CONFLICTS: 1" in text.text
+
+
+@pytest.mark.parametrize("url", ["/director/grid", "/director/grid/A", "/director/grid/A?part=1&since=0",
+                                 "/director/slot/A/1/1/1", "/director/terminals", "/director/problems.txt"])
+def test_every_play_page_needs_the_login(event: Path, url: str) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        answer = client.get(url, follow_redirects=False)
+        assert answer.status_code == 303 and answer.headers["location"] == "/director/login"
+
+
+@pytest.mark.parametrize("url", ["/director/seat", "/director/slot/A/1/1/1/erase", "/director/slot/A/1/1/1/adjust"])
+def test_every_play_action_needs_the_login(event: Path, url: str) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        answer = client.post(url, headers=SAME, data={"terminal": "5", "table": "1", "why": "x"},
+                             follow_redirects=False)
+        assert answer.status_code == 403
+
+
+@pytest.mark.slow
+def test_the_grid_in_a_browser_follows_the_file_and_opens_a_cell(event: Path, browser_path: str) -> None:
+    """The grid open in a browser shows a result stored meanwhile without a reload, within a second; a click on its
+    cell opens the slot with the result among its versions."""
+    later = next(m for m in session_results(mitchell(4, 2)) if (m.table, m.round) == (4, 2))
+    with served(event, director=Director(password=PASSWORD)) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1366, "height": 768})
+            page.goto(f"{url}/director/login")
+            page.fill("input[name=name]", "TD Ana")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{url}/director")
+            page.goto(f"{url}/director/grid/A")
+            page.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+            link = f"#s-4-2-{later.board}"
+            assert "late" in (page.get_attribute(link, "class") or "")
+            conn = connect(event)
+            ingest(conn, later)
+            stored = time.monotonic()
+            conn.close()
+            page.wait_for_function(f"document.querySelector('{link}').classList.contains('entered')", timeout=5_000,
+                                   polling=20)
+            assert time.monotonic() - stored < 1.0
+            assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload
+            page.click(link)
+            page.wait_for_url(f"{url}/director/slot/A/4/2/{later.board}")
+            assert f"terminal {later.terminal} seq {later.sequence}" in page.inner_text("table.versions")
+            assert page.input_value("#correct input[name=contract]") == later.contract
+        finally:
+            browser.close()
