@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -198,6 +199,11 @@ async def live(request: Request) -> Response:
             hub.listeners.discard(queue)
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+def app_from_env() -> Starlette:
+    """The hub for `tenace hub serve`'s workers: each process makes its own, on the database the command names."""
+    return hub_app(os.environ["TENACE_HUB_DB"])
 
 
 def hub_app(url: str) -> Starlette:
