@@ -33,7 +33,8 @@ of their own: serve more of them, on as many machines, in front of one database;
 ranking through PostgreSQL's LISTEN/NOTIFY. Pages: /sim/SIM (national ranking, live), /sim/SIM/club/CLUB,
 /sim/SIM/pair/CLUB/SECTIONnumberNS (the pair's boards against its club's field and the nation's), after release
 /sim/SIM/board/N and /sim/SIM/export.pbn (/sim/SIM/club/CLUB/export.pbn); each with its JSON under /api/. Clubs
-push to /api/push with their token. A mistake is one line and exit code 2."""
+push to /api/push with their token. The organiser's console, /console, is behind the login of `tenace hub
+organiser`. A mistake is one line and exit code 2."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

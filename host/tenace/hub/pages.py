@@ -208,7 +208,9 @@ def app_from_env() -> Starlette:
 
 def hub_app(url: str) -> Starlette:
     """The whole hub: the push endpoint and these pages, on the database at `url`."""
-    return create_app(url, ROUTES)
+    from tenace.hub import console  # it imports hub.app too
+
+    return create_app(url, [*ROUTES, *console.ROUTES])
 
 
 ROUTES = [
