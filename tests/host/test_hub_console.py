@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import psycopg
+import pytest
 from starlette.testclient import TestClient
 
 from tenace.hub import organiser
@@ -15,6 +16,7 @@ from tenace.hub.pages import hub_app
 from hub_sim import make_sim
 
 ORIGIN = {"Origin": "http://testserver"}
+pytestmark = pytest.mark.slow  # two server processes, or scrypt and a refused login's second
 
 
 def test_the_console_needs_the_organisers_login(hub_db: str, tmp_path: Path) -> None:

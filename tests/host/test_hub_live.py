@@ -19,6 +19,7 @@ from tenace.hub import wire
 from hub_sim import batch, make_sim, slot
 
 LIVE_S = 2.0
+pytestmark = pytest.mark.slow  # two server processes, or scrypt and a refused login's second
 
 
 def _free_port() -> int:
