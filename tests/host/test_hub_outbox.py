@@ -4,6 +4,7 @@ and in the writer's transaction, and the pushes computed from it (what counts in
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,9 @@ from event_state import club_with_a_conflict
 
 from tenace.hub import wire
 from tenace.store import connect, transaction
-from tenace.store.hub_outbox import link_sim, outbox, pending, record_answer, sim_link
 from tenace.store.errors import EntryError
+from tenace.store.hub_outbox import link_sim, outbox, pending, record_answer, sim_link
+from tenace.store.schema import MIGRATIONS
 
 TD = ("--who", "TD Ana")
 
@@ -97,4 +99,18 @@ def test_the_link_and_the_acknowledged_number(event: Path) -> None:
     record_answer(conn, None, "hub unreachable")
     link = sim_link(conn)
     assert link is not None and link.last_error == "hub unreachable" and link.acked == 12
+    conn.close()
+
+
+def test_a_file_made_before_the_outbox_enqueues_what_it_holds_when_migrated(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tenace.store.event.connect", partial(connect, migrations=MIGRATIONS[:13]))
+    path = club_with_a_conflict(tmp_path / "old.sqlite")
+    monkeypatch.undo()
+    old = sqlite3.connect(path)
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 13
+    old.close()
+    conn = connect(path)  # migrates it
+    ids = [r[0] for r in conn.execute("SELECT id FROM result ORDER BY id")]
+    assert [p.version for p in pending(conn, 0, 1000)] == ids and outbox(conn).total == len(ids) == 25
     conn.close()
