@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
 from tenace.errors import UsageError
 from tenace.firmware_build import SIM_DIR, build, flat, package_tree, toolchain
+from tenace.hub.cluster import MISSING, Cluster, binaries
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -116,3 +118,31 @@ def browser_path() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the hub's tests (tenace.hub.cluster), stopped and removed after; missing
+    server binaries are a skip with one reason, and in CI a failure."""
+    if binaries() is None:
+        if in_ci(os.environ):
+            pytest.fail(MISSING)
+        pytest.skip(MISSING)
+    with Cluster.start() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def hub_db(pg_cluster: Cluster) -> str:
+    """The URL of a new, empty, migrated hub database in the session's cluster: one per test."""
+    import psycopg
+
+    from tenace.hub.schema import migrate
+
+    name = f"t{secrets.token_hex(6)}"
+    with psycopg.connect(pg_cluster.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    url = pg_cluster.url.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(url, autocommit=True) as conn:
+        migrate(conn)
+    return url

@@ -1,0 +1,133 @@
+"""The hub's PostgreSQL schema: numbered migrations, each applied once in its own transaction (hub_migrations).
+
+Everything the hub knows is here, nothing in a worker's memory: the simultaneous events (sims) with their heats,
+hand records and scoring; the clubs with their hashed tokens; every push a club sent (pending until the gap before
+it is filled), the slots and penalties as the applied pushes left them; the refused pushes (the log); the rate
+windows; the organisers' logins and sessions; and the scores across the field, cached per sim (re-scored when a push
+changed something).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+CHANNEL = "tenace_hub"  # NOTIFY channel: the payload is "pushed <sim>" or "scored <sim> <generation>"
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the events, clubs, pushes and what they left
+    """
+    CREATE TABLE sims (
+        id text PRIMARY KEY CHECK (id ~ '^[A-Za-z0-9_-]{1,64}$'),
+        name text NOT NULL,
+        scoring text NOT NULL CHECK (scoring IN ('mp', 'cross-imps', 'butler')),
+        boards integer NOT NULL CHECK (boards BETWEEN 1 AND 9999),
+        released_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE heats (
+        sim text NOT NULL REFERENCES sims ON DELETE CASCADE,
+        heat integer NOT NULL CHECK (heat >= 1),
+        starts_at timestamptz NOT NULL,
+        PRIMARY KEY (sim, heat)
+    );
+    CREATE TABLE deals (
+        sim text NOT NULL REFERENCES sims ON DELETE CASCADE,
+        board integer NOT NULL,
+        dealer text NOT NULL,
+        vulnerable text NOT NULL,
+        deal text NOT NULL,  -- PBN's [Deal] value, "N:AKQ.. ..."
+        PRIMARY KEY (sim, board)
+    );
+    CREATE TABLE clubs (
+        sim text NOT NULL REFERENCES sims ON DELETE CASCADE,
+        club text NOT NULL CHECK (club ~ '^[A-Za-z0-9_-]{1,64}$'),
+        name text NOT NULL,
+        token_hash text NOT NULL UNIQUE,  -- sha256 of the token, which is shown once
+        revoked_at timestamptz,
+        acked bigint NOT NULL DEFAULT 0,  -- the highest sequence number applied without a gap
+        PRIMARY KEY (sim, club)
+    );
+    CREATE TABLE pushes (
+        sim text NOT NULL,
+        club text NOT NULL,
+        seq bigint NOT NULL,
+        key text NOT NULL,
+        digest text NOT NULL,
+        body jsonb NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (sim, club, seq),
+        UNIQUE (sim, club, key),
+        FOREIGN KEY (sim, club) REFERENCES clubs ON DELETE CASCADE
+    );
+    CREATE TABLE slots (
+        sim text NOT NULL,
+        club text NOT NULL,
+        section text NOT NULL,
+        table_no integer NOT NULL,
+        round integer NOT NULL,
+        board integer NOT NULL,
+        seq bigint NOT NULL,
+        body jsonb NOT NULL,  -- the wire's SlotPush
+        PRIMARY KEY (sim, club, section, table_no, round, board),
+        FOREIGN KEY (sim, club) REFERENCES clubs ON DELETE CASCADE
+    );
+    CREATE TABLE penalties (
+        sim text NOT NULL,
+        club text NOT NULL,
+        action bigint NOT NULL,
+        seq bigint NOT NULL,
+        body jsonb NOT NULL,  -- the wire's PenaltyPush
+        PRIMARY KEY (sim, club, action),
+        FOREIGN KEY (sim, club) REFERENCES clubs ON DELETE CASCADE
+    );
+    CREATE TABLE refusals (
+        id bigserial PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT now(),
+        sim text,
+        club text,
+        address text,
+        status integer NOT NULL,
+        reason text NOT NULL,
+        key text
+    );
+    CREATE UNLOGGED TABLE rate_windows (
+        who text NOT NULL,
+        window_start bigint NOT NULL,
+        requests integer NOT NULL,
+        PRIMARY KEY (who, window_start)
+    );
+    CREATE TABLE organisers (
+        login text PRIMARY KEY,
+        password_hash text NOT NULL  -- scrypt$salt$hash
+    );
+    CREATE TABLE console_sessions (
+        id_hash text PRIMARY KEY,
+        login text NOT NULL REFERENCES organisers ON DELETE CASCADE,
+        csrf text NOT NULL,
+        seen timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE scores (
+        sim text PRIMARY KEY REFERENCES sims ON DELETE CASCADE,
+        generation bigint NOT NULL DEFAULT 0,  -- bumped by each push that changed a slot or a penalty
+        scored bigint NOT NULL DEFAULT 0,  -- the generation `field` was computed from
+        field jsonb,  -- the national and club rankings and each pair's boards (tenace.hub.field)
+        scored_at timestamptz
+    );
+    """,
+)
+
+
+def migrate(conn: psycopg.Connection[Any]) -> int:
+    """Apply the migrations this database has not had yet; the schema's version after."""
+    with conn.transaction():
+        conn.execute("CREATE TABLE IF NOT EXISTS hub_migrations (version integer PRIMARY KEY, "
+                     "applied_at timestamptz NOT NULL DEFAULT now())")
+        conn.execute("LOCK TABLE hub_migrations IN EXCLUSIVE MODE")  # two workers starting at once
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM hub_migrations").fetchone()
+        have = int(row[0]) if row else 0
+        for version, sql in enumerate(MIGRATIONS[have:], start=have + 1):
+            conn.execute(sql.encode())  # a script of several statements, no parameters
+            conn.execute("INSERT INTO hub_migrations (version) VALUES (%s)", (version,))
+    return len(MIGRATIONS)

@@ -1,0 +1,58 @@
+"""A simultaneous event for the hub's tests: hand records made here, a sim with clubs, and their pushes."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import psycopg
+
+from tenace.hub import organiser
+from tenace.hub.wire import Batch, Push, SlotPush
+
+SUITS = "SHDC"
+RANKS = "AKQJT98765432"
+
+
+def deal_text(rng: random.Random) -> str:
+    cards = [s + r for s in SUITS for r in RANKS]
+    rng.shuffle(cards)
+    hands = []
+    for h in range(4):
+        hand = cards[h * 13:(h + 1) * 13]
+        hands.append(".".join("".join(r for r in RANKS if s + r in hand) for s in SUITS))
+    return "N:" + " ".join(hands)
+
+
+def write_hand_records(path: Path, boards: int, seed: int = 25) -> list[str]:
+    """A PBN of `boards` random deals; their Deal values."""
+    rng = random.Random(seed)
+    deals = [deal_text(rng) for _ in range(boards)]
+    path.write_text("".join(f'[Event "Sim"]\n[Board "{b}"]\n[Dealer "{"NESW"[(b - 1) % 4]}"]\n'
+                            f'[Vulnerable "None"]\n[Deal "{d}"]\n\n' for b, d in enumerate(deals, start=1)))
+    return deals
+
+
+def make_sim(url: str, tmp: Path, clubs: int, boards: int = 4, sim: str = "sim1",
+             started: bool = True) -> dict[str, str]:
+    """A sim of `boards` boards and `clubs` clubs (c1, c2...); each club's token."""
+    path = tmp / "deals.pbn"
+    write_hand_records(path, boards)
+    start = datetime.now(UTC) - timedelta(hours=3) if started else datetime.now(UTC) + timedelta(days=1)
+    with psycopg.connect(url, autocommit=True) as conn:
+        organiser.new_sim(conn, sim, "Spring sim", [start], boards, organiser.hand_records(path, boards), "mp")
+        return {f"c{i}": organiser.add_club(conn, sim, f"c{i}", f"Club {i}") for i in range(1, clubs + 1)}
+
+
+def slot(section: str, table: int, board: int, score: int | None, contract: str = "3NT", declarer: str = "N",
+         tricks: int = 9, rnd: int = 1) -> SlotPush:
+    """Table `table` of a Mitchell: NS pair = EW pair = table; a played result, or nothing (score None)."""
+    if score is None:
+        return SlotPush(section, table, rnd, board, table, table, "NS", "EW", "none")
+    return SlotPush(section, table, rnd, board, table, table, "NS", "EW", "result", "normal", contract, declarer,
+                    tricks, None, score)
+
+
+def batch(sim: str, club: str, first_seq: int, slots: list[SlotPush], version0: int = 100) -> Batch:
+    return Batch(sim, club, tuple(Push(first_seq + i, version0 + first_seq + i, slot=s) for i, s in enumerate(slots)))

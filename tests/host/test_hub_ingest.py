@@ -1,0 +1,112 @@
+"""The hub's push endpoint on a PostgreSQL started by the test: duplicates acknowledged, altered, foreign and revoked
+pushes refused and logged, gaps held back, oversized and flooding clients refused."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from starlette.testclient import TestClient
+
+from tenace.hub import organiser, wire
+from tenace.hub.app import create_app
+from tenace.hub.ingest import RATE_LIMIT
+
+from hub_sim import batch, make_sim, slot
+
+
+@pytest.fixture
+def hub(hub_db: str, tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, str], str]]:
+    tokens = make_sim(hub_db, tmp_path, clubs=2)
+    with TestClient(create_app(hub_db)) as client:
+        yield client, tokens, hub_db
+
+
+def post(client: TestClient, token: str, b: wire.Batch | bytes) -> Any:
+    body = b if isinstance(b, bytes) else wire.encode(b)
+    return client.post(wire.PUSH_PATH, content=body, headers={"Authorization": f"Bearer {token}"})
+
+
+def rows(url: str, sql: str, *args: object) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return [tuple(r) for r in conn.execute(sql, args).fetchall()]  # type: ignore[arg-type]
+
+
+def test_a_batch_is_applied_and_acknowledged_and_its_duplicate_changes_nothing(hub: Any) -> None:
+    client, tokens, url = hub
+    b = batch("sim1", "c1", 1, [slot("A", 1, 1, 400), slot("A", 2, 1, -50)])
+    r = post(client, tokens["c1"], b)
+    assert r.status_code == 200 and wire.decode_ack(r.content) == wire.Ack(2)
+    assert rows(url, "SELECT table_no, body->>'ns_score' FROM slots ORDER BY table_no") == [(1, "400"), (2, "-50")]
+    generation = rows(url, "SELECT generation FROM scores")
+    again = post(client, tokens["c1"], b)
+    assert again.status_code == 200 and wire.decode_ack(again.content) == wire.Ack(2)
+    assert rows(url, "SELECT generation FROM scores") == generation  # nothing changed: nothing to re-score
+    assert rows(url, "SELECT count(*) FROM pushes") == [(2,)]
+
+
+def test_an_altered_push_is_refused_and_logged_with_the_club_and_key_and_nothing_of_its_batch_is_kept(hub: Any) -> None:
+    client, tokens, url = hub
+    assert post(client, tokens["c1"], batch("sim1", "c1", 1, [slot("A", 1, 1, 400)])).status_code == 200
+    altered = batch("sim1", "c1", 1, [slot("A", 1, 1, 430, tricks=10), slot("A", 2, 1, 100)])
+    r = post(client, tokens["c1"], altered)
+    assert r.status_code == 409
+    assert rows(url, "SELECT body->>'ns_score' FROM slots") == [("400",)]
+    assert rows(url, "SELECT count(*) FROM pushes") == [(1,)]
+    [(club, status, key)] = rows(url, "SELECT club, status, key FROM refusals")
+    assert (club, status) == ("c1", 409) and key == '["slot","A",1,1,1,101]'
+    # The same key under a new sequence number is refused too: a push is stored once.
+    assert post(client, tokens["c1"], wire.Batch("sim1", "c1", (wire.Push(2, 101, slot=slot("A", 1, 1, 400)),))
+                ).status_code == 409
+
+
+def test_a_foreign_push_an_unknown_or_revoked_token_are_refused_and_logged(hub: Any) -> None:
+    client, tokens, url = hub
+    foreign = post(client, tokens["c1"], batch("sim1", "c2", 1, [slot("A", 1, 1, 400)]))
+    assert foreign.status_code == 403
+    assert post(client, "not-a-token", batch("sim1", "c1", 1, [slot("A", 1, 1, 400)])).status_code == 401
+    assert client.post(wire.PUSH_PATH, content=wire.encode(batch("sim1", "c1", 1, [slot("A", 1, 1, 1)]))
+                       ).status_code == 401
+    with psycopg.connect(url, autocommit=True) as conn:
+        organiser.revoke_club(conn, "sim1", "c2")
+    assert post(client, tokens["c2"], batch("sim1", "c2", 1, [slot("A", 1, 1, 400)])).status_code == 403
+    assert rows(url, "SELECT count(*) FROM slots") == [(0,)]
+    assert rows(url, "SELECT club, status FROM refusals ORDER BY id") == [("c1", 403), (None, 401), (None, 401),
+                                                                           ("c2", 403)]
+
+
+def test_pushes_after_a_gap_wait_until_it_is_filled(hub: Any) -> None:
+    client, tokens, url = hub
+    r = post(client, tokens["c1"], batch("sim1", "c1", 3, [slot("A", 3, 1, 100)]))
+    assert wire.decode_ack(r.content) == wire.Ack(0)
+    assert rows(url, "SELECT count(*) FROM slots") == [(0,)]
+    r = post(client, tokens["c1"], batch("sim1", "c1", 1, [slot("A", 1, 1, 400), slot("A", 2, 1, 420)]))
+    assert wire.decode_ack(r.content) == wire.Ack(3)
+    assert rows(url, "SELECT table_no FROM slots ORDER BY 1") == [(1,), (2,), (3,)]
+    # A later push of a slot replaces what it held: the slot's state now is what counts.
+    post(client, tokens["c1"], batch("sim1", "c1", 4, [slot("A", 1, 1, None)]))
+    assert rows(url, "SELECT body->>'state' FROM slots WHERE table_no = 1") == [("none",)]
+
+
+def test_an_oversized_batch_is_refused_before_it_is_read(hub: Any) -> None:
+    client, tokens, url = hub
+    big = b"{" + b" " * wire.MAX_BODY_BYTES + b"}"
+    assert post(client, tokens["c1"], big).status_code == 413
+    # A body whose length is not announced is cut off as soon as it is over the limit.
+    chunks = iter([b" " * 600_000, b" " * 600_000, b"{}"])
+    r = client.post(wire.PUSH_PATH, content=chunks, headers={"Authorization": f"Bearer {tokens['c1']}"})
+    assert r.status_code == 413
+    assert [s for (s,) in rows(url, "SELECT status FROM refusals")] == [413, 413]
+
+
+def test_a_flooding_club_is_refused_429(hub: Any) -> None:
+    client, tokens, url = hub
+    b = batch("sim1", "c1", 1, [slot("A", 1, 1, 400)])
+    # 2 x RATE_LIMIT + 1 requests fall in at most two windows (each well over a second): one of them is over.
+    codes = [post(client, tokens["c1"], b).status_code for _ in range(2 * RATE_LIMIT + 1)]
+    assert set(codes) == {200, 429} and codes[0] == 200
+    assert ("c1", 429) in rows(url, "SELECT club, status FROM refusals")
+    assert post(client, tokens["c2"], batch("sim1", "c2", 1, [slot("A", 1, 1, 400)])).status_code == 200
