@@ -97,12 +97,14 @@ def pending(conn: sqlite3.Connection, after: int, limit: int = wire.MAX_PUSHES) 
         rows = conn.execute("SELECT seq, result, penalty, push FROM hub_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
                             (after, limit)).fetchall()
     if any(row[3] is None for row in rows):
-        with transaction(conn):
-            fresh = {int(row[0]): _compute(conn, row[1], row[2]) for row in rows if row[3] is None}
-            conn.executemany("UPDATE hub_outbox SET push = ? WHERE seq = ? AND push IS NULL",
-                             [(json.dumps(body, separators=(",", ":")), seq) for seq, body in fresh.items()])
+        with transaction(conn):  # read again under the write lock: entries may have come since
             rows = conn.execute("SELECT seq, result, penalty, push FROM hub_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
                                 (after, limit)).fetchall()
+            fresh = {int(row[0]): json.dumps(_compute(conn, row[1], row[2]), separators=(",", ":"))
+                     for row in rows if row[3] is None}
+            conn.executemany("UPDATE hub_outbox SET push = ? WHERE seq = ? AND push IS NULL",
+                             [(body, seq) for seq, body in fresh.items()])
+        rows = [(row[0], row[1], row[2], fresh.get(int(row[0]), row[3])) for row in rows]
     return [_push(int(row[0]), json.loads(row[3])) for row in rows]
 
 
