@@ -18,6 +18,7 @@ from tenace.commands import erase as erase_command
 from tenace.commands import event as event_command
 from tenace.commands import finish as finish_command
 from tenace.commands import flash as flash_command
+from tenace.commands import hub as hub_command
 from tenace.commands import move as move_command
 from tenace.commands import movement as movement_command
 from tenace.commands import names as names_command
@@ -34,9 +35,9 @@ from tenace.commands import terminals as terminals_command
 from tenace.errors import Failure, UsageError
 
 COMMANDS = (adjust_command, check_command, collect_command, contract_command, correct_command, demo_command,
-            erase_command, event_command, finish_command, flash_command, move_command, movement_command, names_command,
-            problems_command, report_command, resolve_command, results_command, score_command, serve_command,
-            sim_command, survey_command, terminal_command, terminals_command)
+            erase_command, event_command, finish_command, flash_command, hub_command, move_command, movement_command,
+            names_command, problems_command, report_command, resolve_command, results_command, score_command,
+            serve_command, sim_command, survey_command, terminal_command, terminals_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tenace.hub import wire
+from tenace.hub.field import rescore_until_current
 from tenace.hub.ingest import Club, Refused, club_of, log_refusal, over_rate, take
 from tenace.hub.schema import CHANNEL, migrate
 
@@ -35,6 +36,8 @@ class Hub:
         self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False,
                                    kwargs={"autocommit": True})
         self.listeners: set[asyncio.Queue[str]] = set()
+        self.dirty: set[str] = set()  # sims a push has changed since this worker last tried to score them
+        self.wake = asyncio.Event()
 
     async def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """`work` on a pooled connection, in a thread (psycopg's blocking API)."""
@@ -51,12 +54,29 @@ class Hub:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     async for note in conn.notifies():
+                        if note.payload.startswith("pushed "):
+                            self.dirty.add(note.payload.split()[1])
+                            self.wake.set()
                         for queue in list(self.listeners):
                             if queue.qsize() < 100:
                                 queue.put_nowait(note.payload)
             except psycopg.OperationalError as e:
                 log.warning("listening to PostgreSQL: %s; again in a second", e)
                 await asyncio.sleep(1.0)
+
+
+    async def score(self) -> None:
+        """Re-score each sim a push has changed (whichever worker takes its lock scores it; pushes that arrive
+        meanwhile are taken together in the next round)."""
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            sims, self.dirty = self.dirty, set()
+            for sim in sims:
+                try:
+                    await self.run(lambda c, sim=sim: rescore_until_current(c, sim))  # type: ignore[misc]
+                except psycopg.Error as e:
+                    log.warning("scoring sim %s: %s", sim, e)
 
 
 def _address(request: Request) -> str:
@@ -126,18 +146,25 @@ def create_app(url: str, routes: list[Route] | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await run_in_threadpool(lambda: _migrate(url))
         hub.pool.open()
-        listener = asyncio.create_task(hub.listen())
+        tasks = [asyncio.create_task(hub.listen()), asyncio.create_task(hub.score())]
+        hub.dirty.update(await hub.run(_sims))  # what was pushed while no worker was up
+        hub.wake.set()
         try:
             yield
         finally:
-            listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await listener
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await run_in_threadpool(hub.pool.close)
 
     app = Starlette(routes=[Route(wire.PUSH_PATH, push, methods=["POST"]), *(routes or [])], lifespan=lifespan)
     app.state.hub = hub
     return app
+
+
+def _sims(conn: psycopg.Connection[Any]) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT sim FROM scores WHERE generation <> scored")}
 
 
 def _migrate(url: str) -> None:

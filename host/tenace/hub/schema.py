@@ -116,6 +116,10 @@ MIGRATIONS: tuple[str, ...] = (
         scored_at timestamptz
     );
     """,
+    # 2: each pair's boards against both fields, apart from the rankings (a pair's page reads its own)
+    """
+    ALTER TABLE scores ADD COLUMN cards jsonb;
+    """,
 )
 
 

@@ -1,0 +1,190 @@
+"""`tenace hub`: a simultaneous event's hub on PostgreSQL: define the sim, its clubs and their tokens, release it,
+serve it (any number of workers on one database), and a throwaway database for a demo."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tenace.errors import UsageError
+
+HELP = "a simultaneous event's hub: many clubs' results scored across the field, live, on PostgreSQL"
+DB_ENV = "TENACE_HUB_DB"
+EPILOG = f"""\
+an organiser's sim, from start to release:
+  tenace hub demo-db                     a throwaway PostgreSQL (prints its URL; Ctrl-C removes it)
+  tenace hub new --db URL --sim spring26 --name "Spring sim" --heat 2026-04-02T19:30 --boards 24 \\
+      --hands spring26.pbn                (hand records: a PBN with each board's Deal)
+  tenace hub club add --db URL --sim spring26 --club leeds --name "Leeds BC"   prints the club's token, once
+  tenace hub club revoke --db URL --sim spring26 --club leeds                 its pushes are refused from now
+  tenace hub organiser --db URL --login alice --password-file pw.txt         a login to the console
+  tenace hub serve --db URL --port 8090 --workers 4
+  tenace hub release --db URL --sim spring26     after the last heat: travellers, hands and exports show
+
+--db is the database's URL (postgresql://user:password@host:port/name), or ${DB_ENV}. The workers keep nothing
+of their own: serve more of them, on as many machines, in front of one database; each page is told of a new
+ranking through PostgreSQL's LISTEN/NOTIFY. Pages: /sim/SIM (national ranking, live), /sim/SIM/club/CLUB,
+/sim/SIM/pair/CLUB/SECTIONnumberNS (the pair's boards against its club's field and the nation's), after release
+/sim/SIM/board/N and /sim/SIM/export.pbn (/sim/SIM/club/CLUB/export.pbn); each with its JSON under /api/. Clubs
+push to /api/push with their token. The organiser's console, /console, is behind the login of `tenace hub
+organiser`. A mistake is one line and exit code 2."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("hub", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = p.add_subparsers(dest="hub_action", metavar="ACTION", required=True)
+
+    def action(name: str, text: str, run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+        a = actions.add_parser(name, help=text, description=text)
+        a.set_defaults(run=run)
+        return a
+
+    def db(a: argparse.ArgumentParser) -> None:
+        a.add_argument("--db", default=os.environ.get(DB_ENV), help=f"the database's URL (default: ${DB_ENV})")
+
+    new = action("new", "define a simultaneous event: its heats, boards, hand records and scoring", _new)
+    db(new)
+    new.add_argument("--sim", required=True, help="the sim's id (letters, digits, - and _), as the clubs push it")
+    new.add_argument("--name", required=True, help="its title on the pages")
+    new.add_argument("--heat", action="append", required=True, metavar="WHEN",
+                     help="a heat's start time, ISO 8601 (2026-04-02T19:30+01:00); once per heat")
+    new.add_argument("--boards", type=int, required=True, help="how many boards the set has")
+    new.add_argument("--hands", type=Path, required=True, help="the hand records: a PBN with each board's Deal")
+    new.add_argument("--scoring", default="mp", choices=("mp", "cross-imps", "butler"),
+                     help="matchpoints across the field (Neuberg where counts differ), or IMPs (default: mp)")
+
+    club = action("club", "add a club to a sim (its token is printed once) or revoke one", _club)
+    club.add_argument("what", choices=("add", "revoke"))
+    db(club)
+    club.add_argument("--sim", required=True)
+    club.add_argument("--club", required=True, help="the club's id (letters, digits, - and _)")
+    club.add_argument("--name", help="the club's name (add)")
+
+    rel = action("release", "lift the embargo after the last heat: travellers, hands, frequencies and exports",
+                 _release)
+    db(rel)
+    rel.add_argument("--sim", required=True)
+
+    org = action("organiser", "add an organiser's login to the console, or change its password", _organiser)
+    db(org)
+    org.add_argument("--login", required=True)
+    org.add_argument("--password-file", type=Path, required=True, help="its first line is the password")
+
+    serve = action("serve", "serve the hub: the clubs' pushes and the live pages", _serve)
+    db(serve)
+    serve.add_argument("--host", default="0.0.0.0", help="the address to listen on (default: every address)")
+    serve.add_argument("--port", type=int, default=8090, help="the port (default: 8090)")
+    serve.add_argument("--workers", type=int, default=1, help="worker processes on this machine (default: 1)")
+
+    action("demo-db", "start a throwaway PostgreSQL, print its URL, and remove it at Ctrl-C", _demo_db)
+
+
+def _url(args: argparse.Namespace) -> str:
+    if not args.db:
+        raise UsageError(f"give the database's URL: --db postgresql://... (or ${DB_ENV})")
+    return str(args.db)
+
+
+@contextmanager
+def _connect(args: argparse.Namespace) -> Iterator[Any]:
+    import psycopg
+
+    from tenace.hub.schema import migrate
+
+    try:
+        conn = psycopg.connect(_url(args), autocommit=True, connect_timeout=10)
+    except psycopg.Error as e:
+        raise UsageError(f"cannot reach the database: {str(e).strip().splitlines()[0]}") from None
+    with conn:
+        migrate(conn)
+        yield conn
+
+
+def _when(text: str) -> datetime:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"a heat's start is ISO 8601 (2026-04-02T19:30+01:00), not {text!r}") from None
+    return when if when.tzinfo else when.astimezone()
+
+
+def _new(args: argparse.Namespace) -> int:
+    from tenace.hub import organiser
+
+    heats = [_when(h) for h in args.heat]
+    deals = organiser.hand_records(args.hands, args.boards)
+    with _connect(args) as conn:
+        organiser.new_sim(conn, args.sim, args.name, heats, args.boards, deals, args.scoring)
+    print(f"sim {args.sim}: {args.boards} boards, {len(heats)} heat{'s' if len(heats) > 1 else ''}, {args.scoring}")
+    return 0
+
+
+def _club(args: argparse.Namespace) -> int:
+    from tenace.hub import organiser
+
+    with _connect(args) as conn:
+        if args.what == "add":
+            token = organiser.add_club(conn, args.sim, args.club, args.name or args.club)
+            print(f"club {args.club} of sim {args.sim}: its token (shown this once; give it to the club):\n{token}")
+        else:
+            organiser.revoke_club(conn, args.sim, args.club)
+            print(f"club {args.club} of sim {args.sim}: revoked")
+    return 0
+
+
+def _release(args: argparse.Namespace) -> int:
+    from tenace.hub import organiser
+
+    with _connect(args) as conn:
+        organiser.release(conn, args.sim)
+    print(f"sim {args.sim}: released")
+    return 0
+
+
+def _organiser(args: argparse.Namespace) -> int:
+    from tenace.hub import organiser
+
+    try:
+        password = args.password_file.read_text(encoding="utf-8").splitlines()[0]
+    except (OSError, IndexError, UnicodeDecodeError):
+        raise UsageError(f"cannot read a password from {args.password_file}") from None
+    with _connect(args) as conn:
+        organiser.set_organiser(conn, args.login, password)
+    print(f"organiser {args.login}: set")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    if not 1 <= args.workers <= 64:
+        raise UsageError(f"--workers is 1 to 64, not {args.workers}")
+    with _connect(args):
+        pass  # reachable, and its schema up to date before any worker starts
+    os.environ[DB_ENV] = _url(args)
+    try:
+        uvicorn.run("tenace.hub.pages:app_from_env", factory=True, host=args.host, port=args.port,
+                    workers=args.workers, log_level="warning")
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    return 0
+
+
+def _demo_db(args: argparse.Namespace) -> int:
+    from tenace.hub.cluster import Cluster
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with Cluster.start() as cluster:
+        print(cluster.url, flush=True)
+        with suppress(KeyboardInterrupt):
+            stop.wait()
+    return 0

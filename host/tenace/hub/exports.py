@@ -1,0 +1,45 @@
+"""The sim's exports once released: each board's hand record and traveller, the whole field's or one club's, as
+PBN (tenace.pbn.writer); nothing before release."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import psycopg
+
+from tenace.hub.field import PairId
+from tenace.pbn.reader import PbnColumn, PbnGame, PbnTable
+from tenace.pbn.writer import write_pbn
+
+_COLUMNS = [PbnColumn("Section"), PbnColumn("Table"), PbnColumn("PairId_NS"), PbnColumn("PairId_EW"),
+            PbnColumn("Contract"), PbnColumn("Declarer"), PbnColumn("Result"), PbnColumn("Score_NS")]
+
+
+def field_pbn(conn: psycopg.Connection[Any], sim: str, club: str | None = None) -> str | None:
+    """The PBN export of the sim (of one club's results when `club` is given); None before release."""
+    row = conn.execute("SELECT name FROM sims WHERE id = %s AND released_at IS NOT NULL", (sim,)).fetchone()
+    if row is None:
+        return None
+    deals = conn.execute("SELECT board, dealer, vulnerable, deal FROM deals WHERE sim = %s ORDER BY board",
+                         (sim,)).fetchall()
+    by_board: dict[int, list[list[str]]] = {}
+    for slot_club, body in conn.execute(
+            "SELECT club, body FROM slots WHERE sim = %s AND (%s::text IS NULL OR club = %s) "
+            "AND body->>'state' = 'result' ORDER BY club, section, table_no, round", (sim, club, club)):
+        s = body
+        ns = PairId(slot_club, s["section"], s["ns_pair"], s["ns_field"]).text
+        ew = PairId(slot_club, s["section"], s["ew_pair"], s["ew_field"]).text
+        score = s["ns_score"] if s["ns_score"] is not None else s["ns_adjust"] or s["weights"] or "-"
+        by_board.setdefault(s["board"], []).append(
+            [f"{slot_club}/{s['section']}", str(s["table"]), ns, ew, s["contract"] or "-", s["declarer"] or "-",
+             "-" if s["tricks"] is None else str(s["tricks"]), str(score)])
+    games = []
+    for board, dealer, vulnerable, deal in deals:
+        game = PbnGame(tags={"Event": row[0], "Board": str(board), "Dealer": dealer, "Vulnerable": vulnerable,
+                             "Deal": deal, "ScoreTable": ""})
+        game.tables["ScoreTable"] = PbnTable("ScoreTable", _COLUMNS, by_board.get(board, []))
+        games.append(game)
+    out = io.StringIO()
+    write_pbn(games, out, [f"{row[0]}: {'club ' + club if club else 'the whole field'}"])
+    return out.getvalue()

@@ -1,0 +1,223 @@
+"""The hub's public pages and their JSON: the national ranking (live, by server-sent events fed by LISTEN/NOTIFY),
+each club's ranking, a pair's boards against its club's field and the national one, and, once the organiser has
+released the sim, the travellers with their hands and the exports. Before release nothing of a board shows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+import psycopg
+from jinja2 import DictLoader, Environment, select_autoescape
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from tenace.hub.app import Hub, create_app
+from tenace.hub.exports import field_pbn
+
+SSE_PING_S = 15.0
+
+_BASE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ title }}</title>
+<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{padding:2px 8px;
+border-bottom:1px solid #ddd;text-align:right}td.l,th.l{text-align:left}</style></head><body>
+<h1>{{ title }}</h1>{% block body %}{% endblock %}</body></html>"""
+
+_RANKING = """{% extends "base" %}{% block body %}
+<p>{{ note }}</p>
+<table id="ranking"><thead><tr><th>Rank</th><th class="l">Pair</th><th>%</th><th>MP</th><th>Top</th></tr></thead>
+<tbody>{% for r in rows %}<tr><td>{{ r.rank }}</td><td class="l"><a href="{{ prefix }}/pair/{{ r.pair }}">{{ r.pair
+}}</a> {{ r.field }}</td><td>{{ r.percent }}</td><td>{{ r.mp }}</td><td>{{ r.top }}</td></tr>{% endfor %}</tbody>
+</table>
+{% if live %}<script>
+const body = document.querySelector("#ranking tbody");
+new EventSource("{{ live }}").addEventListener("ranking", (e) => {
+  const rows = JSON.parse(e.data);
+  body.replaceChildren(...rows.map((r) => {
+    const tr = document.createElement("tr");
+    for (const v of [r.rank, r.pair + " " + r.field, r.percent, r.mp, r.top]) {
+      const td = document.createElement("td"); td.textContent = v; tr.append(td);
+    }
+    return tr;
+  }));
+});
+</script>{% endif %}{% endblock %}"""
+
+_PAIR = """{% extends "base" %}{% block body %}
+<p>The same boards scored twice: against the club's own field (its pairs alone) and against the national field
+(every club's results). A board is worth the same to the pair only when its club's results on it spread like the
+nation's.</p>
+<table><thead><tr><th>Board</th><th>Dir</th><th>Club MP</th><th>Club %</th><th>Top</th><th>National MP</th>
+<th>National %</th><th>Top</th></tr></thead><tbody>{% for c in cards %}<tr>{% for v in c %}<td>{{ v }}</td>
+{% endfor %}</tr>{% endfor %}</tbody></table>
+<p>Club: {{ club_percent }}% &middot; National: {{ national_percent }}%</p>{% endblock %}"""
+
+_TRAVELLER = """{% extends "base" %}{% block body %}
+<p>Deal: {{ deal }}</p><table><thead><tr><th class="l">Club</th><th>Table</th><th class="l">Contract</th>
+<th>By</th><th>Tricks</th><th>NS</th></tr></thead><tbody>{% for r in rows %}<tr><td class="l">{{ r.club }}</td>
+<td>{{ r.table }}</td><td class="l">{{ r.contract }}</td><td>{{ r.declarer }}</td><td>{{ r.tricks }}</td>
+<td>{{ r.ns_score }}</td></tr>{% endfor %}</tbody></table>{% endblock %}"""
+
+TEMPLATES = Environment(loader=DictLoader({"base": _BASE, "ranking": _RANKING, "pair": _PAIR,
+                                           "traveller": _TRAVELLER}),
+                        autoescape=select_autoescape(default=True, default_for_string=True))
+
+
+def _field(conn: psycopg.Connection[Any], sim: str) -> tuple[dict[str, Any], bool] | None:
+    row = conn.execute("SELECT s.field, m.released_at IS NOT NULL FROM scores s JOIN sims m ON m.id = s.sim "
+                       "WHERE s.sim = %s", (sim,)).fetchone()
+    if row is None:
+        return None
+    return (row[0] or {"national": [], "clubs": {}, "results": 0}), bool(row[1])
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def _scored(request: Request) -> tuple[str, dict[str, Any], bool] | Response:
+    sim = request.path_params["sim"]
+    found = await _hub(request).run(lambda c: _field(c, sim))
+    if found is None:
+        return Response("no such sim\n", 404, media_type="text/plain")
+    return sim, found[0], found[1]
+
+
+async def national(request: Request) -> Response:
+    got = await _scored(request)
+    if isinstance(got, Response):
+        return got
+    sim, field, _ = got
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(field["national"])
+    html = TEMPLATES.get_template("ranking").render(
+        title=f"{sim}: national ranking", rows=field["national"], prefix=f"/sim/{sim}", live=f"/sim/{sim}/live",
+        note=f"{field['results']} results from every club, matchpointed across the field.")
+    return HTMLResponse(html)
+
+
+async def club_ranking(request: Request) -> Response:
+    got = await _scored(request)
+    if isinstance(got, Response):
+        return got
+    sim, field, _ = got
+    club = request.path_params["club"]
+    rows = field["clubs"].get(club, [])
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(rows)
+    return HTMLResponse(TEMPLATES.get_template("ranking").render(
+        title=f"{sim}: club {club}", rows=rows, prefix=f"/sim/{sim}", live=None,
+        note="The club's pairs against the club's own field."))
+
+
+async def pair(request: Request) -> Response:
+    sim, pair_id = request.path_params["sim"], request.path_params["pair"]
+
+    def read(conn: psycopg.Connection[Any]) -> tuple[Any, ...] | None:
+        row = conn.execute("SELECT cards->%s, field FROM scores WHERE sim = %s", (pair_id, sim)).fetchone()
+        return None if row is None or row[0] is None else tuple(row)
+
+    found = await _hub(request).run(read)
+    if found is None:
+        return Response("no such pair\n", 404, media_type="text/plain")
+    cards, field = found
+    club = pair_id.partition("/")[0]
+    percent = {r["pair"]: r["percent"] for r in field["national"]}
+    club_percent = {r["pair"]: r["percent"] for r in field["clubs"].get(club, [])}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"pair": pair_id, "club_percent": club_percent.get(pair_id),
+                             "national_percent": percent.get(pair_id), "boards": cards})
+    return HTMLResponse(TEMPLATES.get_template("pair").render(
+        title=f"{sim}: pair {pair_id}", cards=cards, club_percent=club_percent.get(pair_id),
+        national_percent=percent.get(pair_id)))
+
+
+async def traveller(request: Request) -> Response:
+    sim, board = request.path_params["sim"], request.path_params["board"]
+
+    def read(conn: psycopg.Connection[Any]) -> tuple[str, list[dict[str, Any]]] | None:
+        row = conn.execute("SELECT d.deal FROM deals d JOIN sims s ON s.id = d.sim WHERE d.sim = %s AND d.board = %s "
+                           "AND s.released_at IS NOT NULL", (sim, board)).fetchone()
+        if row is None:
+            return None
+        rows = [dict(body, club=club) for club, body in conn.execute(
+            "SELECT club, body FROM slots WHERE sim = %s AND board = %s AND body->>'state' = 'result' "
+            "ORDER BY club, section, table_no", (sim, board))]
+        return row[0], rows
+
+    found = await _hub(request).run(read)
+    if found is None:  # embargoed, or no such board: the same answer
+        return Response("not released\n", 404, media_type="text/plain")
+    deal, rows = found
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"board": board, "deal": deal, "results": rows})
+    return HTMLResponse(TEMPLATES.get_template("traveller").render(title=f"{sim}: board {board}", deal=deal,
+                                                                   rows=rows))
+
+
+async def export(request: Request) -> Response:
+    sim, club = request.path_params["sim"], request.path_params.get("club")
+    text = await _hub(request).run(lambda c: field_pbn(c, sim, club))
+    if text is None:
+        return Response("not released\n", 404, media_type="text/plain")
+    name = f"{sim}-{club}.pbn" if club else f"{sim}.pbn"
+    return Response(text, media_type="application/x-pbn; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def live(request: Request) -> Response:
+    """Server-sent events: the national ranking now, then again each time a worker has re-scored the sim."""
+    sim = request.path_params["sim"]
+    hub = _hub(request)
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    async def events() -> AsyncIterator[str]:
+        hub.listeners.add(queue)
+        try:
+            shown = None
+            payload = f"scored {sim}"
+            while True:
+                if payload.startswith(f"scored {sim}"):
+                    found = await hub.run(lambda c: _field(c, sim))
+                    rows = found[0]["national"] if found else []
+                    text = json.dumps(rows, separators=(",", ":"))
+                    if text != shown:
+                        shown = text
+                        yield f"event: ranking\ndata: {text}\n\n"
+                try:
+                    payload = await asyncio.wait_for(queue.get(), SSE_PING_S)
+                except TimeoutError:
+                    payload = ""
+                    yield ": ping\n\n"
+        finally:
+            hub.listeners.discard(queue)
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+def app_from_env() -> Starlette:
+    """The hub for `tenace hub serve`'s workers: each process makes its own, on the database the command names."""
+    return hub_app(os.environ["TENACE_HUB_DB"])
+
+
+def hub_app(url: str) -> Starlette:
+    """The whole hub: the push endpoint and these pages, on the database at `url`."""
+    from tenace.hub import console  # it imports hub.app too
+
+    return create_app(url, [*ROUTES, *console.ROUTES])
+
+
+ROUTES = [
+    Route("/sim/{sim}", national), Route("/api/sim/{sim}/national", national),
+    Route("/sim/{sim}/live", live),
+    Route("/sim/{sim}/club/{club}", club_ranking), Route("/api/sim/{sim}/club/{club}", club_ranking),
+    Route("/sim/{sim}/pair/{pair:path}", pair), Route("/api/sim/{sim}/pair/{pair:path}", pair),
+    Route("/sim/{sim}/board/{board:int}", traveller), Route("/api/sim/{sim}/board/{board:int}", traveller),
+    Route("/sim/{sim}/export.pbn", export), Route("/sim/{sim}/club/{club}/export.pbn", export),
+]
