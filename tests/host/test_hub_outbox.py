@@ -114,3 +114,10 @@ def test_a_file_made_before_the_outbox_enqueues_what_it_holds_when_migrated(tmp_
     ids = [r[0] for r in conn.execute("SELECT id FROM result ORDER BY id")]
     assert [p.version for p in pending(conn, 0, 1000)] == ids and outbox(conn).total == len(ids) == 25
     conn.close()
+
+
+def test_a_redoubled_grand_slam_in_no_trumps_travels() -> None:
+    push = wire.Push(1, 1, slot=wire.SlotPush("A", 1, 1, 1, 1, 1, "NS", "EW", "result", "normal", "7NTXX", "N", 13,
+                                              None, 2980))
+    batch = wire.Batch("s", "c", (push,))
+    assert wire.decode(wire.encode(batch)) == batch

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,6 @@ from tenace.store.hub_outbox import link_sim, outbox, pending, slot_push
 from tenace.store.model import IncomingResult, Kind
 from tenace.store.versions import load_versions, slot_states
 
-_SERVE = ("import sys, uvicorn\nfrom tenace.hub.app import create_app\n"
-          "uvicorn.run(create_app(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')\n")
 START_S = 30.0
 
 
@@ -55,7 +54,8 @@ class HubProcess:
 
     def start(self) -> None:
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen([sys.executable, "-c", _SERVE, self.db_url, str(self.port)],
+            self.process = subprocess.Popen([sys.executable, "-m", "tenace", "hub", "serve", "--db", self.db_url,
+                                             "--host", "127.0.0.1", "--port", str(self.port)],
                                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
@@ -198,3 +198,116 @@ def batches(db: Path) -> Iterator[list[wire.Push]]:
         while chunk := pending(conn, after):
             yield chunk
             after = chunk[-1].seq
+
+
+def deal_text(rng: random.Random) -> str:
+    """A random deal in PBN's notation, North first."""
+    cards = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+    rng.shuffle(cards)
+    hands = [cards[h * 13:(h + 1) * 13] for h in range(4)]
+    return "N:" + " ".join(".".join("".join(r for r in "AKQJT98765432" if s + r in hand) for s in "SHDC")
+                           for hand in hands)
+
+
+def write_hands(path: Path, boards: int, seed: int) -> None:
+    rng = random.Random(seed)
+    path.write_text("".join(f'[Event "Sim"]\n[Board "{b}"]\n[Dealer "{"NESW"[(b - 1) % 4]}"]\n'
+                            f'[Vulnerable "None"]\n[Deal "{deal_text(rng)}"]\n\n' for b in range(1, boards + 1)))
+
+
+def new_sim(db_url: str, folder: Path, sim: str, clubs: list[str], boards: int, seed: int = 1) -> dict[str, str]:
+    """A sim that started an hour ago, with its clubs; each club's token."""
+    from datetime import UTC, datetime, timedelta
+
+    import psycopg
+
+    from tenace.hub import organiser
+    from tenace.hub.schema import migrate
+
+    hands = folder / f"{sim}.pbn"
+    write_hands(hands, boards, seed)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        migrate(conn)
+        organiser.new_sim(conn, sim, "Simulated sim", [datetime.now(UTC) - timedelta(hours=1)], boards,
+                          organiser.hand_records(hands, boards), "mp")
+        return {club: organiser.add_club(conn, sim, club, f"Club {club}") for club in clubs}
+
+
+def national_ranking(db_url: str, sim: str) -> list[dict[str, Any]]:
+    """The hub's national ranking of the sim, scored now if a push came since."""
+    import psycopg
+
+    from tenace.hub.field import rescore_until_current
+
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        rescore_until_current(conn, sim)
+        row = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
+    return list(row[0]["national"]) if row and row[0] else []
+
+
+def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: int = 7,
+              boards_per_round: int = 3) -> Count:
+    """`tenace sim --clubs N`: a throwaway PostgreSQL and a hub on it; `firmware` clubs played by the real firmware
+    (tenace sim's session, its collector pushing), the others scripted through the store with their own pushers;
+    the national ranking printed, then the count against the clubs' files."""
+    from tenace.hub.club_push import Pusher, PushError, push_all
+    from tenace.hub.cluster import Cluster
+    from tenace.simulation.session.event_setup import create_simulated_event
+    from tenace.simulation.session.runner import SimOptions, run
+
+    movement = mitchell(tables, boards_per_round, tables)
+    names = [f"club{i:03d}" for i in range(1, clubs + 1)]
+    files: dict[str, Path] = {}
+    with Cluster.start() as cluster:
+        hub = HubProcess(cluster.url, workdir / "hub.log")
+        tokens = new_sim(cluster.url, workdir, "sim", names, movement.boards, seed)
+        hub.start()
+        try:
+            for i, club in enumerate(names[:firmware], start=1):
+                folder = workdir / club
+                folder.mkdir()
+                db = folder / "event.sqlite"
+                options = SimOptions(tables=tables, boards=movement.boards, boards_per_round=boards_per_round,
+                                     seed=seed + i)
+                create_simulated_event(db, f"Club {club}", {"A": movement}).close()
+                with closing(connect(db)) as conn:
+                    link_sim(conn, hub.url, "sim", club, tokens[club])
+                print(f"{club}: the firmware's session ({tables} tables, {movement.boards} boards)", flush=True)
+                run(options, folder, db, {"A": movement})
+                with closing(connect(db)) as conn:
+                    try:
+                        push_all(conn)  # what the collector had not sent when it stopped
+                    except PushError as e:  # counted below: what the hub lacks is lost
+                        print(f"{club}: {e}", flush=True)
+                files[club] = db
+            scripted = [scripted_club(workdir, club, hub.url, "sim", tokens[club], tables, boards_per_round, tables,
+                                      seed + i) for i, club in enumerate(names[firmware:], start=firmware + 1)]
+            pushers = [Pusher(c.db, idle_s=0.1, backoff_s=(0.2, 2.0)) for c in scripted]
+            for p in pushers:
+                p.start()
+            try:
+                plays = [c.results() for c in scripted]
+                for r in range(tables):  # a round at a time at every club
+                    for c, results in zip(scripted, plays, strict=True):
+                        step = len(results) // tables
+                        play(c, results[r * step:(r + 1) * step if r < tables - 1 else None])
+                for c in scripted:
+                    files[c.club] = c.db
+                    _drain(c.db)
+            finally:
+                for p in pushers:
+                    p.stop()
+            ranking = national_ranking(cluster.url, "sim")
+            print(f"national ranking ({len(ranking)} pairs, top 10):")
+            for row in ranking[:10]:
+                print(f"  {row['rank']:>5} {row['pair']:<16} {float(Fraction(row['percent'])):6.2f}%  {row['boards']} boards")
+            return count(cluster.url, "sim", files)
+        finally:
+            hub.stop()
+
+
+def _drain(db: Path, within_s: float = 120.0) -> None:
+    deadline = time.monotonic() + within_s
+    with closing(connect(db)) as conn:
+        while outbox(conn).queued and time.monotonic() < deadline:
+            time.sleep(0.1)
