@@ -300,7 +300,8 @@ def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: i
             ranking = national_ranking(cluster.url, "sim")
             print(f"national ranking ({len(ranking)} pairs, top 10):")
             for row in ranking[:10]:
-                print(f"  {row['rank']:>5} {row['pair']:<16} {float(Fraction(row['percent'])):6.2f}%  {row['boards']} boards")
+                pct = float(Fraction(row['percent']))
+                print(f"  {row['rank']:>5} {row['pair']:<16} {pct:6.2f}%  {row['boards']} boards")
             return count(cluster.url, "sim", files)
         finally:
             hub.stop()
