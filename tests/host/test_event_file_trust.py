@@ -47,7 +47,7 @@ def result_id(path: Path, table: int, board: int) -> int:
 def test_a_sound_file_is_one_line_and_exit_0(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = tenace(capsys, "check", str(event))
     assert code == 0 and err == ""
-    assert out.count("\n") == 1 and ": sound: schema 13, 24 results that count (26 versions), a chain of" in out
+    assert out.count("\n") == 1 and ": sound: schema 14, 24 results that count (26 versions), a chain of" in out
 
 
 def test_an_edit_with_sqlite3_is_named_row_and_field(event: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service, progress
 from tenace.collector.tcp_link import TcpServer, serve_tcp, write_port_file
 from tenace.errors import UsageError
+from tenace.hub.club_push import Pusher
 from tenace.store import StoreError, connect
 
 
@@ -42,10 +43,14 @@ class Collecting:
     collector: Collector
     lock: CollectorLock
     options: CollectorOptions
+    # Pushes the event's outbox to its sim's hub, if it is linked to one (or once it is): a thread of its own, so
+    # that the collector's loop never waits for the hub.
+    pusher: Pusher
 
     def close(self) -> None:
         """After the run, however it ended: the last flush, the progress line, the lock given back."""
         try:
+            self.pusher.stop()
             self.collector.close()
             print(progress(self.conn, self.collector).line(), flush=True)
         finally:
@@ -77,7 +82,9 @@ def start_collecting(options: CollectorOptions, db: Path) -> Collecting:
         print(f"Club key {club.id} ({club.path}): terminals flashed with it pair with it", flush=True)
     collector = Collector(conn, options.settings, key=key, club_key=club.key if club else None)
     print(f"Director's PIN for the terminals' menu: {collector.director_pin:04d}", flush=True)
-    return Collecting(conn, collector, lock, options)
+    pusher = Pusher(db)
+    pusher.start()
+    return Collecting(conn, collector, lock, options, pusher)
 
 
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)

@@ -8,7 +8,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from tenace.commands import event_bws, event_prompt, event_swiss
+from tenace.commands import event_bws, event_prompt, event_sim, event_swiss
 from tenace.commands.director_options import usage
 from tenace.commands.options import add_event_file, event_file, given_event_file, in_range, movement_error
 from tenace.deals.files import DealFileError, read_deals
@@ -50,6 +50,8 @@ examples:
   tenace event seat club.sqlite --terminal 12 --table 3          a spare terminal replaces table 3's
   tenace event deals club.sqlite deals.pbn                      the hand records, analysed double dummy
   tenace event import-bws tuesday.bws tuesday.sqlite            an evening run with Bridgemate Control Software
+  tenace event link-sim club.sqlite --sim URL --token T          the club plays a simultaneous event (a sim)
+  tenace event push club.sqlite                                  push what is queued for the sim's hub, once
 
 One SQLite file holds one event: its movement, the terminals, every frame received and every result
 version. `tenace problems EVENT` lists what the director must look at. Each command takes the event
@@ -93,9 +95,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                           "as tenace names --teams")
     new.add_argument("--section", default="A", metavar="A[,B...]",
                      help="the section's name, or several comma-separated, each with this movement (default A)")
+    event_sim.add_sim_options(new)
     new.set_defaults(run=run_new)
     event_swiss.register(actions)
     event_bws.register(actions)
+    event_sim.register(actions)
 
     show = actions.add_parser("show", help="print the event, its sections and their movements",
                               description="Print the event, its sections and their movements.")
@@ -157,6 +161,9 @@ def run_new(args: argparse.Namespace) -> int:
         raise UsageError("a Swiss's tables come from its teams (two a match) and its rounds are paired one by one "
                          "(tenace event next-round): give no --tables, --rounds or --half-table")
     event_prompt.fill_in(args)
+    linked = event_sim.sim_options(args, required=False)  # checked before the file is made
+    if linked is not None and args.movement == "swiss":
+        raise UsageError("a sim is a pairs event: a Swiss cannot be linked to one")
     if args.seed is not None and args.movement != "swiss":
         raise UsageError("--seed draws the first round of a Swiss: give --movement swiss too")
     if args.bye_vps is not None and args.movement != "swiss":
@@ -188,9 +195,15 @@ def run_new(args: argparse.Namespace) -> int:
         raise movement_error(e, event_prompt.OPTIONS) from None
     except (ValueError, StoreError) as e:
         raise UsageError(str(e)) from None
+    linked_line = None
     try:
         if named:
             keep_teams(conn, named, who=login_name())
+        if linked is not None:
+            try:
+                linked_line = event_sim.link(conn, linked)
+            except UsageError as e:
+                raise UsageError(f"{e} (the event file is made: link it with tenace event link-sim)") from None
     except EntryError as e:
         raise UsageError(f"--teams {args.teams}: {e} (the event file is made: name the teams with tenace names "
                          "--teams)") from None
@@ -199,6 +212,8 @@ def run_new(args: argparse.Namespace) -> int:
     names = _section_names(args.section)
     print(f"created {args.db}: {args.name!r}, section{'s' if len(names) > 1 else ''} {', '.join(names)}: "
           f"{movement.name}, boards 1-{movement.boards}")
+    if linked_line:
+        print(linked_line)
     return 0
 
 
@@ -268,6 +283,8 @@ def run_show(args: argparse.Namespace) -> int:
             note = "" if absent is None else "  sit-out: " + (
                 "both pairs out" if all(absent) else f"{'NS' if absent[0] else 'EW'} {ns if absent[0] else ew} absent")
             print(f"  round {round_:>2} table {table:>2}: {seated}  boards {boards}{note}")
+    for line in event_sim.show_lines(conn):
+        print(line)
     terminals = terminal_status(conn)
     print(f"terminals: {len(terminals) or 'none signed in'}")
     for t in terminals:

@@ -94,6 +94,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", type=Path, metavar="FILE",
                    help="keep the event file as FILE (a new file), for tenace results and the director's commands; "
                         "with --event, the rehearsal's copy")
+    p.add_argument("--clubs", type=int, metavar="N",
+                   help="a simultaneous event: N clubs into a local hub on a throwaway PostgreSQL, the first "
+                        "--firmware-clubs of them played by the firmware, the rest scripted; prints the national "
+                        "ranking and clubs=N results=R stored=R lost=0 doubled=0")
+    p.add_argument("--firmware-clubs", type=int, default=1, metavar="K",
+                   help="with --clubs: clubs played by the real firmware (default 1; each a whole session)")
     p.set_defaults(run=run_command)
 
 
@@ -142,6 +148,8 @@ def _check_faults(args: argparse.Namespace) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    if args.clubs is not None:
+        return run_clubs_command(args)
     check_options(args)
     try:
         rates = FaultRates(args.loss, args.corrupt, args.duplicate, args.reorder, args.delay, args.forge)
@@ -214,3 +222,23 @@ def report(result: SimResult, db: Path) -> None:
     if c.unexpected:
         print(f"{c.unexpected} results stored that no table accepted")
     print(c.line)
+
+
+def run_clubs_command(args: argparse.Namespace) -> int:
+    """tenace sim --clubs N: the clubs of a simultaneous event into a local hub; 0 when nothing was lost or
+    doubled, 1 otherwise."""
+    from tenace.hub.club_sim import run_clubs
+
+    in_range("--clubs", args.clubs, 1, 1000)
+    in_range("--firmware-clubs", args.firmware_clubs, 0, min(args.clubs, 4))
+    if args.event is not None or args.db is not None:
+        raise UsageError("--clubs makes its own clubs' event files: give no --event or --db (--workdir keeps them)")
+    if args.workdir is not None:
+        output_folder("--workdir", args.workdir)
+        if any(args.workdir.iterdir()):
+            raise UsageError(f"--workdir {args.workdir} is not empty: give an empty or new one")
+    with tempfile.TemporaryDirectory(prefix="tenace-clubs-") as temporary:
+        workdir = args.workdir or Path(temporary)
+        counted = run_clubs(args.clubs, args.firmware_clubs, workdir, seed=args.seed)
+    print(counted.line())
+    return 0 if counted.lost == 0 and counted.doubled == 0 and counted.stored == counted.results else 1

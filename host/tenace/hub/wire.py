@@ -169,7 +169,7 @@ def _slot(obj: dict[str, Any], seq: int) -> SlotPush:
                  _int(obj, "board", 1, 9999), _int(obj, "ns_pair", 1, 9999), _int(obj, "ew_pair", 1, 9999),
                  _choice(obj, "ns_field", FIELDS), _choice(obj, "ew_field", FIELDS), _choice(obj, "state", STATES),
                  _optional(obj, "kind", lambda: _choice(obj, "kind", KINDS)),
-                 _optional(obj, "contract", lambda: _text(obj, "contract", 4)),
+                 _optional(obj, "contract", lambda: _text(obj, "contract", 5)),  # "7NTXX"
                  _optional(obj, "declarer", lambda: _choice(obj, "declarer", ("N", "E", "S", "W"))),
                  _optional(obj, "tricks", lambda: _int(obj, "tricks", 0, 13)),
                  _optional(obj, "lead", lambda: _text(obj, "lead", 3)),

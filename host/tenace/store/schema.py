@@ -590,6 +590,56 @@ CREATE TRIGGER ledger_append_only_d BEFORE DELETE ON ledger
 BEGIN SELECT RAISE(ABORT, 'the chain of changes is append-only'); END;
 """ + "".join(_chained(*table) for table in CHAINED)
 
+# A simultaneous event (issue 25): the club's link to the sim's hub, and the outbox of what the club pushes there.
+# Neither is chained in the ledger: the outbox is derived from chained rows (each entry names a result version or a
+# penalty, and what is pushed is computed from them), and the link's acknowledged number moves with every answer of
+# the hub; an outbox edited outside Tenace changes nothing the club's results say, and the hub refuses a push that
+# differs from the one it holds under the same key.
+_V14 = """
+-- The sim this event is part of: where its hub is, the sim's and the club's ids there, and the club's token (a
+-- secret: whoever has it can push as this club). `acked`: the highest outbox seq the hub said it holds.
+CREATE TABLE hub_link (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    hub TEXT NOT NULL CHECK (length(hub) BETWEEN 1 AND 500),
+    sim TEXT NOT NULL CHECK (length(sim) BETWEEN 1 AND 64),
+    club TEXT NOT NULL CHECK (length(club) BETWEEN 1 AND 64),
+    token TEXT NOT NULL CHECK (length(token) BETWEEN 1 AND 200),
+    linked TEXT NOT NULL,
+    acked INTEGER NOT NULL DEFAULT 0 CHECK (acked >= 0),
+    last_try TEXT,
+    last_error TEXT
+);
+
+-- Every change of what counts in a slot (a result version stored) and every Law 90 penalty, in the order they were
+-- written, numbered 1, 2, 3... without a gap: enqueued by the triggers below in the writer's own transaction, so
+-- that nothing stored is ever missing here. `push` is the push as first computed (tenace.store.hub_outbox), kept so
+-- that a resend is the same push.
+CREATE TABLE hub_outbox (
+    seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+    result INTEGER UNIQUE REFERENCES result(id),
+    penalty INTEGER UNIQUE REFERENCES pair_penalty(action),
+    push TEXT,
+    CHECK ((result IS NULL) <> (penalty IS NULL))
+);
+CREATE TRIGGER hub_outbox_result AFTER INSERT ON result
+BEGIN INSERT INTO hub_outbox (seq, result) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM hub_outbox), NEW.id); END;
+CREATE TRIGGER hub_outbox_penalty AFTER INSERT ON pair_penalty
+BEGIN
+    INSERT INTO hub_outbox (seq, penalty) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM hub_outbox), NEW.action);
+END;
+CREATE TRIGGER hub_outbox_append_only_u BEFORE UPDATE ON hub_outbox
+WHEN OLD.push IS NOT NULL OR NEW.seq IS NOT OLD.seq OR NEW.result IS NOT OLD.result OR NEW.penalty IS NOT OLD.penalty
+BEGIN SELECT RAISE(ABORT, 'the outbox is append-only'); END;
+CREATE TRIGGER hub_outbox_append_only_d BEFORE DELETE ON hub_outbox
+BEGIN SELECT RAISE(ABORT, 'the outbox is append-only'); END;
+
+-- What the file holds already, in the order it was written: results, then penalties.
+INSERT INTO hub_outbox (seq, result) SELECT row_number() OVER (ORDER BY id), id FROM result;
+INSERT INTO hub_outbox (seq, penalty)
+    SELECT (SELECT count(*) FROM result) + row_number() OVER (ORDER BY action), action FROM pair_penalty;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
-                                          (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13))
+                                          (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13),
+                                          (14, _V14))
