@@ -5,8 +5,9 @@ display on an SSD1306, the keypad, the real App and WireLink) over the devices o
 against the real collector (host_end's TableHost, in this process: CPython only) on a ManualClock. The players
 take `play_ms` over each board before keying its result, `move_ms` between rounds and `read_ms` to read a
 screen; fingers press a key every `key_gap_ms`. The terminal's loop is the firmware's App.run(): a pass of
-app.step(), then, with nothing to do, app.idle(). Each pass is charged `step_ms` of processor time (`busy_ms`
-when it handled a key or a message) and each frame shown its time on the display's bus.
+app.step(), then, with nothing to do, Idle(app).rest() (tenace_terminal.power). Each pass is charged `step_ms` of processor time (`busy_ms`
+when it handled a key or a message) and each frame shown its time on the display's bus. A player who finds the
+display off presses a key to light it first (Idle turns it off; that key only wakes it).
 
     report = play(options)   # options: see OPTIONS; the meter's report, with the keys and results counted
 tools/power_budget.py runs it for each build and combines the times with the build's currents (power.toml).
@@ -18,6 +19,7 @@ from power_meter import Air, EspNowRadio, MeteredClock, Nrf24Radio, PacedKeypad,
 from scripted_player import Player
 from session_runner import provision
 from sim_devices import Bits, FixedBattery
+from tenace_terminal.power import Idle
 
 OPTIONS = {
     "radio": "nrf24",  # or "espnow": which transport and driver the build has
@@ -32,6 +34,7 @@ OPTIONS = {
     "bus_hz": 400000,  # the display's I2C: a frame is its bytes at 9 bits each
     "tx_fixed_us": 130.0,  # a packet's airtime: this, plus tx_us_per_byte for each byte of its payload
     "tx_us_per_byte": 32.0,
+    "lightsleep": False,  # the board's clock gives the app machine.lightsleep (the radio listens on its own)
     "limit_ms": 6 * 3600 * 1000,  # a session that has not ended by then has gone wrong
 }
 _POLL_MS = 100  # with nothing from the terminal, the collector is asked this often for what is due
@@ -101,6 +104,8 @@ def play(options=None, seed=1):
     opts = dict(OPTIONS)
     opts.update(options or {})
     clock = MeteredClock(1000)
+    if not opts["lightsleep"]:
+        setattr(clock, "lightsleep", None)  # noqa: B010  (a board whose clock is time: sleep_ms only)
     host = connect({"rounds": opts["rounds"], "boards_per_round": opts["boards"], "settings": {}})
     storage = sim_devices.new_directory()
     try:
@@ -109,8 +114,11 @@ def play(options=None, seed=1):
         app, keypad, air = build(opts, clock, radio, storage)
         player = Player(app, keypad, 1, host.code, seed)
         pacer = Pacer(app, opts)
+        idle = Idle(app)  # as App.run() makes it
+        rest = idle.rest
         frame_ms = (1024 + 6 + 16) * 9 * 1000 / opts["bus_hz"]  # Panel's bytes a frame, 9 bits a byte on I2C
         polled = -_POLL_MS
+        wakes = 0
         start = clock.now
         while not player.finished():
             if clock.now - start > opts["limit_ms"]:
@@ -126,14 +134,15 @@ def play(options=None, seed=1):
             clock.work(work + (clock.meter.counts.get("display.frames", 0) - shown) * frame_ms)
             if not busy:
                 if not keypad.queue and pacer.ready(clock.now):
-                    player.act()
-                idle = getattr(app, "idle", None)
-                if idle is not None:
-                    idle()
-                else:  # App.run() of a firmware without idle(): sleep_ms(10)
-                    clock.sleep_ms(10)
+                    if idle.dark:  # a dark display: a key to light it, then they read it
+                        keypad.push("OK")
+                        wakes += 1
+                    else:
+                        player.act()
+                rest()
         report = clock.meter.report()
-        report["keys"] = player.keys
+        report["keys"] = player.keys + wakes
+        report["wakes"] = wakes
         report["accepted"] = len(host.results())
         report["faults"] = app.faults + app.link.faults
         return report
