@@ -4,10 +4,10 @@ The terminal is built as its board file builds it (the build's radio transport o
 display on an SSD1306, the keypad, the real App and WireLink) over the devices of power_meter.py, and plays
 against the real collector (host_end's TableHost, in this process: CPython only) on a ManualClock. The players
 take `play_ms` over each board before keying its result, `move_ms` between rounds and `read_ms` to read a
-screen; fingers press a key every `key_gap_ms`. The terminal's loop is the firmware's App.run(): a pass of
-app.step(), then, with nothing to do, Idle(app).rest() (tenace_terminal.power). Each pass is charged `step_ms` of processor time (`busy_ms`
-when it handled a key or a message) and each frame shown its time on the display's bus. A player who finds the
-display off presses a key to light it first (Idle turns it off; that key only wakes it).
+screen; fingers press a key every `key_gap_ms`. The terminal's loop is the board files' (tenace_terminal.power.run):
+a pass of app.step(), then, with nothing to do, Idle(app).rest(). Each pass is charged `step_ms` of processor time
+(`busy_ms` when it handled a key or a message) and each frame shown its time on the display's bus. A player who
+finds the display off presses a key to light it first (Idle turns it off; that key only lights it).
 
     report = play(options)   # options: see OPTIONS; the meter's report, with the keys and results counted
 tools/power_budget.py runs it for each build and combines the times with the build's currents (power.toml).
