@@ -140,5 +140,8 @@ def main() -> None:
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_HZ)
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COL_PINS]
     adc = ADC(Pin(BATTERY_PIN), atten=ADC.ATTN_11DB)
-    build(i2c, cols, espnow_radio(config["channel"]), adc, time, config["id"],
-          club=config.get("club")).run()
+    app = build(i2c, cols, espnow_radio(config["channel"]), adc, time, config["id"],
+                club=config.get("club"))
+    from tenace_terminal.power import run  # the display off when idle, the processor asleep where the radio allows
+
+    run(app)
