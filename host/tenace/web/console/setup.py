@@ -40,6 +40,7 @@ from tenace.movement import Report
 from tenace.movement.check import span
 from tenace.movement.text import RoundPlan, plan_rounds, verdict
 from tenace.store import EntryError, StoreError, connect, event_info
+from tenace.store.encounters import section_boards
 from tenace.store.event import SCORING_METHODS
 from tenace.store.hand_records import hand_records
 from tenace.store.names import Member, names_of, pair_players, roster, set_pairs_players
@@ -277,8 +278,7 @@ def deals_of(conn: sqlite3.Connection) -> list[SectionDeals]:
     out = []
     for s in event_info(conn).sections:
         records = hand_records(conn, s.name)
-        boards = [int(b) for (b,) in conn.execute(
-            "SELECT DISTINCT board FROM encounter_board WHERE section = ? ORDER BY board", (s.name,))]
+        boards = section_boards(conn, s.name)
         out.append(SectionDeals(s.name, span(boards), len(records),
                                 sum(1 for r in records.values() if r.analysis is not None)))
     return out
