@@ -72,7 +72,7 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
         """A wrong or spent login link, or a wrong password: answered late (guessing is slow), and logged."""
         await asyncio.sleep(director.refusal_delay())
         what = "a login link that is wrong or spent" if link else "a wrong password"
-        log.warning("director's console: %s, from %s", what, client(request))
+        director.refusals.refused(what, client(request))
         message = "This login link is wrong or was used already." if link else "Wrong password."
         return room.page("console_login.html", 401, token=None, error=message)
 
@@ -90,6 +90,7 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
             ok = director.password is not None and hmac.compare_digest(given.encode(), director.password.encode())
         if not ok:
             return await refused_login(request, link=token is not None)
+        director.refusals.flush()
         sid = director.login(name)
         log.info("director's console: %s logged in from %s", name, client(request))
         response = RedirectResponse("/director", 303)
