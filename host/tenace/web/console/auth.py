@@ -44,6 +44,7 @@ class Session:
     csrf: str  # the token each of this session's forms carries
     done: str | None = None  # the last action's log line, shown once by the console page it redirects to
     seen: float = field(default_factory=time.monotonic)  # its latest request
+    lang: str | None = None  # the console's language the director chose (?lang=), None: the browser's
 
 
 @dataclass
