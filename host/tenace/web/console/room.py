@@ -54,7 +54,7 @@ class Room:
     def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
         lang = SPOKEN.get()
         html = self.env.get_template(template).render(director=self.director, path=self.path, nav=self.nav,
-                                                      t=console_words(lang), languages=LANGUAGES,
+                                                      t=console_words(lang), console_languages=LANGUAGES,
                                                       language_name=lambda code: console_words(code).name,
                                                       **context)
         return HTMLResponse(html, status, headers=NO_STORE)
