@@ -72,9 +72,11 @@ def parse(text: str, source: str) -> dict[str, str]:
     return texts
 
 
-def read(lang: str) -> dict[str, str]:
-    source = files("tenace.web").joinpath("lang", f"{lang}.txt")
-    return parse(source.read_text(encoding="utf-8"), f"lang/{lang}.txt")
+def read(lang: str, part: str = "") -> dict[str, str]:
+    """The words of `lang`: the public pages' (lang/XX.txt), or a part's own (lang/PART/XX.txt: the console's)."""
+    where = f"lang/{part}/{lang}.txt" if part else f"lang/{lang}.txt"
+    source = files("tenace.web").joinpath(*where.split("/"))
+    return parse(source.read_text(encoding="utf-8"), where)
 
 
 @cache
@@ -83,6 +85,14 @@ def words(lang: str) -> Words:
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r}: the pages speak {', '.join(LANGUAGES)}")
     return Words(lang, read(lang))
+
+
+@cache
+def console_words(lang: str) -> Words:
+    """The director's console's words in one of LANGUAGES (lang/console/XX.txt, read once)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: the console speaks {', '.join(LANGUAGES)}")
+    return Words(lang, read(lang, "console"))
 
 
 def language_of(asked: str | None, accept_language: str | None) -> str | None:

@@ -26,6 +26,7 @@ class Acted:
     done: str | None = None
     error: str | None = None
     field: str | None = None  # the form's field the refusal concerns, when it names one
+    refusal: DirectorInputError | None = None  # the director's own refusal, to be worded in the page's language
 
 
 async def act(room: Room, request: Request, name: str) -> Acted | Response:
@@ -45,6 +46,6 @@ async def act(room: Room, request: Request, name: str) -> Acted | Response:
         return Acted(session, form, error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)",
                      field="force")
     except DirectorInputError as e:
-        return Acted(session, form, error=one_line(e), field=e.field)
+        return Acted(session, form, error=one_line(e), field=e.field, refusal=e)
     except (EntryError, StoreError, UsageError, sqlite3.Error) as e:
         return Acted(session, form, error=one_line(e))

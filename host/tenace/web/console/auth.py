@@ -8,6 +8,7 @@ python-multipart, a dependency for nothing more)."""
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -18,9 +19,16 @@ from starlette.responses import PlainTextResponse, Response
 
 from tenace.errors import UsageError
 
+log = logging.getLogger(__name__)
+
 COOKIE = "tenace_director"
 # A wrong password or link waits this long before its answer: guessing stays slow even from a script.
 REFUSED_DELAY_S = 1.0
+# The refused logins are logged a line each for the first SINGLE_LINES of every LOG_QUIET_S, then one line for every
+# REFUSALS_A_LINE more: a script's thousand guesses are a few lines, not a thousand.
+SINGLE_LINES = 10
+REFUSALS_A_LINE = 100
+LOG_QUIET_S = 60.0
 # A form is small: a body larger than this is refused before it is parsed.
 MAX_FORM_BYTES = 16_384
 # A session left alone this long is over (a laptop left open at the club overnight): log in again.
@@ -36,6 +44,7 @@ class Session:
     csrf: str  # the token each of this session's forms carries
     done: str | None = None  # the last action's log line, shown once by the console page it redirects to
     seen: float = field(default_factory=time.monotonic)  # its latest request
+    lang: str | None = None  # the console's language the director chose (?lang=), None: the browser's
 
 
 @dataclass
@@ -47,6 +56,9 @@ class Director:
     token: str | None = None
     sessions: dict[str, Session] = field(default_factory=dict)
     refused_until: float = 0.0  # time.monotonic() when the latest refused login is answered
+    # The spacing of refused logins' answers (a test makes it short, to try a thousand guesses in seconds).
+    delay_s: float = REFUSED_DELAY_S
+    refusals: RefusalLog = field(default_factory=lambda: RefusalLog())
 
     @classmethod
     def with_link(cls) -> Director:
@@ -64,10 +76,12 @@ class Director:
         return True
 
     def refusal_delay(self) -> float:
-        """How long a refused login waits: until a second after the previous refusal's answer, so that guesses sent
-        in parallel are still answered one a second."""
+        """How long a refused login waits: until `delay_s` (a second) after the previous refusal's answer, so that
+        guesses sent in parallel are still answered one a second. The spacing is global, not per client: guesses
+        spread over many addresses are no faster than one address's, which a per-client spacing alone would allow.
+        The right password is never delayed, so the director logs in even while a script is guessing."""
         now = time.monotonic()
-        self.refused_until = max(now, self.refused_until) + REFUSED_DELAY_S
+        self.refused_until = max(now, self.refused_until) + self.delay_s
         return self.refused_until - now
 
     def login(self, name: str) -> str:
@@ -88,6 +102,48 @@ class Director:
             return None
         found.seen = now
         return found
+
+
+@dataclass
+class RefusalLog:
+    """The refused logins' log lines, rate-limited: in each LOG_QUIET_S, the first SINGLE_LINES refusals have a line
+    each (a mistyped password is seen as it is); the others are summed up, one line every REFUSALS_A_LINE of them, the
+    rest when the period is over (at the next refusal) or at the next login."""
+
+    single: int = SINGLE_LINES
+    every: int = REFUSALS_A_LINE
+    quiet_s: float = LOG_QUIET_S
+    started: float = float("-inf")  # time.monotonic() when the current period began
+    seen: int = 0  # refusals in the current period
+    count: int = 0  # refusals not yet in a line
+    total: int = 0  # refusals since the start
+    addresses: set[str] = field(default_factory=set)  # the clients of those not yet in a line
+
+    def refused(self, what: str, address: str) -> None:
+        now = time.monotonic()
+        self.total += 1
+        if now - self.started >= self.quiet_s:
+            self.flush(f"in the last {now - self.started:.0f} s")
+            self.started, self.seen = now, 0
+        self.seen += 1
+        if self.seen <= self.single:
+            log.warning("director's console: %s, from %s", what, address)
+            return
+        self.count += 1
+        self.addresses.add(address)
+        if self.count >= self.every:
+            self.flush(f"in the last {now - self.started:.0f} s")
+
+    def flush(self, when: str = "before this login") -> None:
+        """The refusals not yet in a line get theirs (at a login: a guessing script's tail is not left unsaid)."""
+        if not self.count:
+            return
+        shown = sorted(self.addresses)
+        log.warning("director's console: %d more refused logins (wrong passwords or login links) %s, %d in all, "
+                    "from %s", self.count, when, self.total,
+                    ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else ""))
+        self.count = 0
+        self.addresses.clear()
 
 
 def same_origin(request: Request) -> bool:

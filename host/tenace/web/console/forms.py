@@ -8,6 +8,7 @@ from collections.abc import Callable
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
 from tenace.director.inputs import MOVE_KINDS, Erasure, Penalty, Place, ResultInput, Signature
+from tenace.web.words import PLACEHOLDER, console_words
 
 MOVES = MOVE_KINDS
 # The form's fields as a refusal names them, after their labels on the page (a field not here: by its own name).
@@ -85,3 +86,37 @@ def one_line(e: Exception) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
+
+
+# Each form's fields (a refusal naming one is shown beside it; naming another, atop the form).
+_SLOT = {"section", "table", "board", "round"}
+_SIGNED = {"why", "force"}
+_RESULT = {"contract", "by", "tricks", "lead", "passed_out", "not_played"}
+FIELDS: dict[str, frozenset[str]] = {
+    "adjust": frozenset(_SLOT | _SIGNED | {"ns", "ew", "percent", "assigned", "weighted", "ew_assigned", "ew_weighted",
+                                           "pair", "penalty"}),
+    "correct": frozenset(_SLOT | _RESULT | _SIGNED), "erase": frozenset(_SLOT | _SIGNED),
+    "resolve": frozenset(_SLOT | _RESULT | _SIGNED | {"keep"}),
+    "move": frozenset(_SIGNED | {"change", "pair", "other", "table", "section", "round", "to"}),
+}
+# The director's messages the console words in every language (DirectorInputError.message -> its key in
+# lang/console/XX.txt); the others are said in English, their fields named in the page's language.
+REFUSALS = {": give a whole number": "refusal_whole",
+            "{why} is required: say why (it is logged with who and when)": "refusal_why",
+            "{field}: say which pair": "refusal_pair"}
+# A field whose label's key is not its own name.
+LABEL_KEYS = {"to": "to_round"}
+
+
+def worded(e: DirectorInputError, lang: str) -> str:
+    """The refusal in the console's language `lang`, its fields named by the page's labels."""
+    if lang == "en":
+        return one_line(e)  # English: the labels of LABELS, as the console has always said it
+    texts = console_words(lang).texts
+    names = {field: texts[LABEL_KEYS.get(field, field)] for fields in FIELDS.values() for field in fields
+             if LABEL_KEYS.get(field, field) in texts}
+    template = texts.get(REFUSALS.get(e.message, ""))
+    if template is None:
+        return e.said(names).splitlines()[0]
+    values = {**names, **e.values, "field": names.get(e.field, e.field), "text": repr(e.text)}
+    return PLACEHOLDER.sub(lambda m: values.get(m[1], m[1]), template)

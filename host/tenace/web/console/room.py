@@ -6,6 +6,7 @@ import hmac
 import logging
 import sqlite3
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -28,9 +29,13 @@ from tenace.web.console.auth import (
     form_of,
     same_origin,
 )
+from tenace.web.words import DEFAULT, LANGUAGES, console_words, language_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# The language of the request being answered (set by Room.speak when the request's session is looked up): every page
+# it renders speaks it, without each area's handler passing it along.
+SPOKEN: ContextVar[str] = ContextVar("console_language", default=DEFAULT)
 
 
 @dataclass
@@ -47,9 +52,24 @@ class Room:
     new_path: Path | None = None
 
     def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
+        lang = SPOKEN.get()
         html = self.env.get_template(template).render(director=self.director, path=self.path, nav=self.nav,
+                                                      t=console_words(lang), console_languages=LANGUAGES,
+                                                      language_name=lambda code: console_words(code).name,
                                                       **context)
         return HTMLResponse(html, status, headers=NO_STORE)
+
+    @staticmethod
+    def speak(request: Request, session: Session | None = None) -> str:
+        """The language this request's pages speak: ?lang= (remembered by the session), else the session's choice,
+        else the browser's (Accept-Language), else English."""
+        asked = request.query_params.get("lang")
+        if session is not None and asked in LANGUAGES:
+            session.lang = asked
+        chosen = asked if asked in LANGUAGES else session.lang if session is not None else None
+        lang = chosen or language_of(None, request.headers.get("accept-language")) or DEFAULT
+        SPOKEN.set(lang)
+        return lang
 
     def event(self) -> Path:
         if self.path is None:
@@ -84,6 +104,7 @@ class Room:
     def session(self, request: Request) -> Session | Response:
         """The request's session, else the redirect to the login page (a GET of a console page)."""
         session = self.director.session(request)
+        self.speak(request, session)
         return RedirectResponse("/director/login", 303) if session is None else session
 
     async def same_site_form(self, request: Request, what: str, refusal: str,
@@ -101,6 +122,7 @@ class Room:
         """The session and the form of a POST that may act, else the 403 that refuses it; `limit`: its largest body
         (a file read into the form is larger than a form typed)."""
         session = self.director.session(request)
+        self.speak(request, session)
         if session is None:
             return forbidden("refused: not logged in to the director's console")
         form = await self.same_site_form(request, "post",

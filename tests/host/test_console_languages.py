@@ -1,0 +1,66 @@
+"""The director's console in the terminal's five languages: a refused form says its refusal in the page's language,
+beside the field it concerns; Hebrew's page reads right to left."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from event_state import club_with_a_conflict
+from starlette.testclient import TestClient
+
+from tenace.web.app import create_app
+from tenace.web.console import Director
+from tenace.web.words import LANGUAGES, console_words
+
+PASSWORD = "correct horse battery"
+SAME = {"Origin": "http://testserver"}
+# "table 'two': give a whole number", in each language, with the page's own label for the table.
+SAYS = {"en": "table 'two': give a whole number", "lv": "Galds 'two': norādiet veselu skaitli",
+        "sr": "Sto 'two': unesite ceo broj", "sk": "Stôl 'two': zadajte celé číslo",
+        "he": "שולחן 'two': יש להזין מספר שלם"}
+
+
+def test_every_language_has_every_word() -> None:
+    english = console_words("en").texts
+    for lang in LANGUAGES:
+        texts = console_words(lang).texts
+        assert texts.keys() == english.keys(), lang
+        for key, text in texts.items():
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_form_says_why_in_the_page_language_beside_its_field(tmp_path: Path, lang: str) -> None:
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        login = client.get("/director/login", params={"lang": lang})
+        assert f'<html lang="{lang}" dir="{"rtl" if lang == "he" else "ltr"}">' in login.text
+        answer = client.post(f"/director/login?lang={lang}", data={"password": PASSWORD}, headers=SAME,
+                             follow_redirects=False)
+        assert answer.status_code == 303
+        page = client.get("/director")  # the login's language stays the console's
+        assert f'<html lang="{lang}"' in page.text
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+        assert csrf
+        refused = client.post("/director/adjust", headers=SAME, data={
+            "table": "two", "board": "3", "ns": "A+", "ew": "A-", "why": "x", "csrf": csrf[1]})
+    assert refused.status_code == 400
+    form = refused.text.split('id="adjust"', 1)[1].split("</form>", 1)[0]
+    # Right after the table's field, and nowhere else: beside it, in the page's language.
+    beside = re.search(r'name="table" inputmode="numeric" value="two" aria-invalid="true" '
+                       r'aria-describedby="adjust-error"></label><span class="beside" id="adjust-error">'
+                       r'<p class="error" role="alert">(.*?)</p>', form)
+    assert beside, form
+    assert beside[1].replace("&#39;", "'") == SAYS[lang]
+    assert refused.text.count('role="alert"') == 1
+
+
+def test_the_language_follows_the_browser_until_one_is_chosen(tmp_path: Path) -> None:
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        page = client.get("/director/login", headers={"Accept-Language": "sk-SK, en;q=0.5"})
+        assert '<html lang="sk"' in page.text and "Prihlásiť sa" in page.text
+        wrong = client.post("/director/login", data={"password": "no"}, headers={**SAME, "Accept-Language": "lv"})
+        assert wrong.status_code == 401 and "Nepareiza parole." in wrong.text
