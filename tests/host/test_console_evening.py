@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from endplay.dealer import generate_deal
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Locator, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tenace.pbn.reader import PbnGame
@@ -77,8 +77,9 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """A screenshot for the README, in build/ (not committed; tools/screenshots.py copies it)."""
+def screenshot(page: Page | Locator, name: str) -> Path:
+    """A screenshot for the README (of the page's viewport, or of one element), in build/ (not committed;
+    tools/screenshots.py copies it)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / name
     page.screenshot(path=str(shot))
@@ -282,8 +283,11 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
             assert pdf.status == 200 and pdf.body().startswith(b"%PDF-"), pdf.text()[:200]
             td.click("a:text-is('Table cards')")
             td.wait_for_url(f"{url}/director/print/cards")
+            # One card as the printer gets it (the print style), on a sheet of A4's width at 96 dpi.
             td.emulate_media(media="print")
-            screenshot(td, "table-card-print.png")
+            td.set_viewport_size({"width": 794, "height": 1123})
+            assert td.locator("section.sheet.card").count() == 6  # a card a table, both sections
+            screenshot(td.locator("section.sheet.card").first, "table-card-print.png")
         finally:
             browser.close()
     finished = time.monotonic()
