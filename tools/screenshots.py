@@ -11,10 +11,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# What the README shows, as tests/host/test_serve_browser.py saves them.
-SHOTS = ("rankings-390x844.png", "traveller-390x844.png")
+# What the README shows, as the browser tests save them: the public pages on a phone (test_serve_browser.py), the
+# director's console on a laptop and a printed table card (test_console_evening.py).
+SHOTS = ("rankings-390x844.png", "traveller-390x844.png", "console-setup-1366x768.png", "console-grid-1366x768.png",
+         "table-card-print.png")
 MAX_BYTES = 200_000  # a README image a phone on a club's Wi-Fi loads at once
-TEST = "tests/host/test_serve_browser.py"
+TESTS = ("tests/host/test_serve_browser.py", "tests/host/test_console_evening.py")
 
 
 class Refused(Exception):
@@ -25,8 +27,8 @@ def run_tests() -> float:
     """Run the browser tests (CI=true: a missing chromium fails them rather than skipping); when they started."""
     started = time.time()
     env = {**os.environ, "CI": "true"}
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", TEST], cwd=ROOT, env=env,
-                          check=False)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS], cwd=ROOT,
+                          env=env, check=False)
     if done.returncode != 0:
         raise Refused(f"the browser tests failed (pytest exit code {done.returncode}): the screenshots are unchanged")
     return started
@@ -37,7 +39,7 @@ def copy_shots(build: Path, docs: Path, newer_than: float | None) -> list[Path]:
     for name in SHOTS:
         shot = build / name
         if not shot.is_file():
-            raise Refused(f"{shot} is missing: run the browser tests ({TEST})")
+            raise Refused(f"{shot} is missing: run the browser tests ({', '.join(TESTS)})")
         if newer_than is not None and shot.stat().st_mtime < newer_than:
             raise Refused(f"{shot} was not made by this run of the tests")
         size = shot.stat().st_size

@@ -22,18 +22,27 @@ def copy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err
 
 
-def test_both_screenshots_are_copied(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    saved(tmp_path / "build", {"rankings-390x844.png": 50_000, "traveller-390x844.png": 60_000})
+def every_shot(size: int = 50_000) -> dict[str, int]:
+    """Each screenshot the README shows, a size apiece (its own, so that a mix-up shows)."""
+    return {name: size + 1000 * i for i, name in enumerate(screenshots.SHOTS)}
+
+
+def test_every_screenshot_is_copied(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert {"console-grid-1366x768.png", "console-setup-1366x768.png", "table-card-print.png"} < set(screenshots.SHOTS)
+    sizes = every_shot()
+    saved(tmp_path / "build", sizes)
     code, out, _ = copy(tmp_path, capsys)
-    assert code == 0 and out.count(" KB\n") == 2
-    assert [p.stat().st_size for p in sorted((tmp_path / "docs").iterdir())] == [50_000, 60_000]
+    assert code == 0 and out.count(" KB\n") == len(sizes)
+    assert {p.name: p.stat().st_size for p in (tmp_path / "docs").iterdir()} == sizes
 
 
 @pytest.mark.parametrize(("sizes", "message"), [
     ({"rankings-390x844.png": 50_000}, "traveller-390x844.png is missing"),
-    ({"rankings-390x844.png": 50_000, "traveller-390x844.png": 250_000}, "is 250 KB, more than the 200 KB"),
+    ({k: v for k, v in every_shot().items() if k != "console-grid-1366x768.png"},
+     "console-grid-1366x768.png is missing"),
+    ({**every_shot(), "traveller-390x844.png": 250_000}, "is 250 KB, more than the 200 KB"),
 ])
-def test_nothing_is_copied_unless_both_are_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+def test_nothing_is_copied_unless_every_one_is_fit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               sizes: dict[str, int], message: str) -> None:
     saved(tmp_path / "build", sizes)
     code, out, err = copy(tmp_path, capsys)
@@ -42,7 +51,7 @@ def test_nothing_is_copied_unless_both_are_fit(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_not_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    saved(tmp_path / "build", {"rankings-390x844.png": 50_000, "traveller-390x844.png": 60_000})
+    saved(tmp_path / "build", every_shot())
     (tmp_path / "build" / "rankings-390x844.png").write_text("<html>")
     code, _, err = copy(tmp_path, capsys)
     assert code == 2 and "is not a PNG image" in err
