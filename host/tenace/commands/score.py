@@ -1,4 +1,4 @@
-"""`tenace score`: rescore a PBN file from its raw results (matchpoints, Butler, cross-IMPs or teams)."""
+"""`tenace score`: rescore a PBN or USEBIO file from its raw results (matchpoints, Butler, cross-IMPs or teams)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from tenace.reports.json import write_json
 from tenace.reports.model import LeftOut, Report
 from tenace.reports.pbn import write_report_pbn
 from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_report, team_report
+from tenace.reports.rescore_usebio import usebio_report
 from tenace.reports.text import write_text
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
@@ -33,10 +34,12 @@ from tenace.scoring.mp_options import (
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS, Rounding
 from tenace.scoring.teams import TeamMatchOptions
+from tenace.usebio.reader import UsebioError, is_usebio, parse_usebio
+from tenace.usebio.rewrite import rewrite
 
 log = logging.getLogger(__name__)
 
-HELP = "rescore a PBN file from its raw results and print every board and the ranking"
+HELP = "rescore a PBN or USEBIO file from its raw results and print every board and the ranking"
 METHODS = ("mp", "mp-acbl", "butler", "cross-imps", "teams")
 # Why a pairs method has nothing to work on in a team match's two results per board.
 PAIRS_ONLY = {"mp": "matchpoints rank a field of pairs on each board's traveller",
@@ -61,21 +64,32 @@ the rows that remain (factored to the common top, Law 78); a team board with one
 of the match. Each is listed on stderr (file:line, board, row, why) and under "problems" in --json,
 and the exit code is still 0; --strict refuses the file instead (exit 2).
 
+A USEBIO 1.2 file (an XML document whose root is <USEBIO>, whatever its name) is scored by its EVENT_TYPE:
+MP_PAIRS by matchpoints (mp, or mp-acbl), BUTLER_PAIRS by Butler, CROSS_IMP by cross-IMPs; another type is
+refused. Its travellers' scores are read (SCORE, or A6040 for an artificial score: NS then EW percentage) and
+every computed figure is recomputed; --usebio OUT writes the file back with only those changed. --preset
+compscore3 reproduces the figures Compscore3 publishes (see the README for its conventions).
+
 examples:
   tenace score session.pbn
   cat session.pbn | tenace score -
   tenace score session.pbn --preset magic-contest --json > scores.json
   tenace score pairs.pbn --method cross-imps --unit per-comparison
-  tenace score match.pbn --method teams --pbn rescored.pbn"""
+  tenace score match.pbn --method teams --pbn rescored.pbn
+  tenace score club-night.xml --preset compscore3 --usebio rescored.xml"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("score", help=HELP, description=HELP, epilog=EPILOG,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", type=Path, help="the PBN file (UTF-8 or Latin-1), or - to read it from standard input")
-    p.add_argument("--method", choices=METHODS, default="mp", help="how to score (default mp)")
+    p.add_argument("file", type=Path, help="the PBN file (UTF-8 or Latin-1) or USEBIO file, or - to read it from "
+                                          "standard input")
+    p.add_argument("--method", choices=METHODS,
+                   help="how to score (default mp; a USEBIO file: its EVENT_TYPE's method)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     p.add_argument("--pbn", type=Path, metavar="OUT", help="also write the rescored file as PBN 2.1")
+    p.add_argument("--usebio", type=Path, metavar="OUT",
+                   help="a USEBIO file: also write it back with every computed figure recomputed")
     p.add_argument("--strict", action="store_true",
                    help="refuse a file with any row or board that cannot be scored (exit 2) instead of leaving it out")
     mp = p.add_argument_group("matchpoints (mp, mp-acbl)")
@@ -127,9 +141,14 @@ def _imps_given(text: str) -> Fraction:
         raise argparse.ArgumentTypeError(f"IMPs as a number (12, -3.5, 7/2), not {text!r}") from None
 
 
-def check_options(args: argparse.Namespace) -> None:
-    """Refuse, by the option's name, an option of another method and a value out of range; then fill in defaults."""
+def check_options(args: argparse.Namespace, usebio: bool = False) -> None:
+    """Refuse, by the option's name, an option of another method and a value out of range; then fill in defaults.
+    A USEBIO event's --preset names the program whose figures to reproduce, whatever the method."""
+    if args.method is None:
+        args.method = "mp"
     for dest, methods in METHOD_OPTIONS.items():
+        if usebio and dest == "preset":
+            continue
         if getattr(args, dest) is not None and args.method not in methods:
             raise UsageError(f"--{dest.replace('_', '-')} is for --method {' or '.join(methods)}, "
                              f"not {args.method}")
@@ -150,7 +169,13 @@ def check_options(args: argparse.Namespace) -> None:
         if getattr(args, dest) is None:
             setattr(args, dest, 0 if dest == "trim" and args.trim_percent else value)
     if args.pbn is not None:
+        if usebio:
+            raise UsageError("--pbn writes a PBN file back: for a USEBIO file use --usebio OUT")
         output_file("--pbn", args.pbn, not_same_as=None if from_stdin(args) else args.file)
+    if args.usebio is not None:
+        if not usebio:
+            raise UsageError("--usebio writes a USEBIO file back: the input is PBN (use --pbn OUT)")
+        output_file("--usebio", args.usebio, not_same_as=None if from_stdin(args) else args.file)
 
 
 STDIN = "<stdin>"  # how messages name standard input (`tenace score -`)
@@ -160,25 +185,48 @@ def from_stdin(args: argparse.Namespace) -> bool:
     return str(args.file) == "-"
 
 
-def read_games(args: argparse.Namespace) -> list[PbnGame]:
-    """The games of the file, or of standard input for `-` (refused when it is a terminal or empty)."""
+def read_input(args: argparse.Namespace) -> bytes | None:
+    """Standard input's bytes for `-` (refused when it is a terminal), else None: the file is read by its reader."""
     if not from_stdin(args):
-        return read_pbn(args.file)
+        return None
     if sys.stdin is None or sys.stdin.isatty():
-        raise UsageError("- reads the PBN file from standard input, which is a terminal: pipe a file in "
+        raise UsageError("- reads the PBN or USEBIO file from standard input, which is a terminal: pipe a file in "
                          "(cat session.pbn | tenace score -) or name it (tenace score session.pbn)")
     try:
-        data = sys.stdin.buffer.read()
+        return sys.stdin.buffer.read()
     except OSError as e:
         raise UsageError(f"{STDIN}: cannot read standard input: {e.strerror or e}") from None
+
+
+def read_games(args: argparse.Namespace, data: bytes | None) -> list[PbnGame]:
+    """The games of the file, or of standard input's bytes (refused when empty)."""
+    if data is None:
+        return read_pbn(args.file)
     return pbn_games(data, empty="standard input is empty: pipe a PBN file in (cat session.pbn | tenace score -)")
 
 
+def usebio_bytes(args: argparse.Namespace, data: bytes | None) -> bytes | None:
+    """The input's bytes when it is a USEBIO file (known by its content: a <USEBIO> root), else None."""
+    if data is None:
+        try:
+            with args.file.open("rb") as f:
+                if not is_usebio(f.read(4096)):
+                    return None
+            return bytes(args.file.read_bytes())
+        except OSError:
+            return None  # the PBN reader says why it cannot be read
+    return data if is_usebio(data) else None
+
+
 def run(args: argparse.Namespace) -> int:
+    data = read_input(args)
+    usebio = usebio_bytes(args, data)
+    if usebio is not None:
+        return run_usebio(args, usebio)
     check_options(args)
     name = STDIN if from_stdin(args) else str(args.file)
     try:
-        games = read_games(args)
+        games = read_games(args, data)
         if args.method != "teams" and team_match(games):
             raise UsageError(f"{name}: no game in it has a ScoreTable: there are no results to score by --method "
                              f"{args.method} ({PAIRS_ONLY[args.method]}), only a team match's rooms: "
@@ -206,6 +254,36 @@ def run(args: argparse.Namespace) -> int:
         log.info("wrote %s", args.pbn)
     if report.problems:  # after the report, where the user's eye ends up
         write_problems(name, report.problems, sys.stderr, summary=True)
+    return 0
+
+
+def run_usebio(args: argparse.Namespace, data: bytes) -> int:
+    """A USEBIO event: rescored by its EVENT_TYPE's method, printed, and written back by --usebio OUT."""
+    name = STDIN if from_stdin(args) else str(args.file)
+    try:
+        event = parse_usebio(data)
+    except UsebioError as e:
+        raise UsageError(f"{name}: {e}") from None
+    allowed = (event.method, "mp-acbl") if event.method == "mp" else (event.method,)
+    if args.method is not None and args.method not in allowed:
+        raise UsageError(f"{name}: its EVENT_TYPE {event.event_type} is scored by --method "
+                         f"{' or '.join(allowed)}, not {args.method}")
+    args.method = args.method or event.method
+    check_options(args, usebio=True)
+    try:
+        report, figures = usebio_report(event, mp_options(args), butler_options(args), cross_imp_options(args))
+    except (UsebioError, ValueError) as e:
+        raise UsageError(f"{name}: {e}") from None
+    if args.json:
+        write_json(report, sys.stdout)
+    else:
+        write_text(report, sys.stdout)
+    if args.usebio:
+        try:
+            args.usebio.write_bytes(rewrite(data, event.method, figures))
+        except OSError as e:
+            raise cannot_write("--usebio", args.usebio, e) from None
+        log.info("wrote %s", args.usebio)
     return 0
 
 
@@ -249,17 +327,23 @@ def run_matchpoints(games: list[PbnGame], args: argparse.Namespace) -> Report:
     return matchpoint_report(games, args.method, mp_options(args))
 
 
+def cross_imp_options(args: argparse.Namespace) -> CrossImpOptions:
+    return CrossImpOptions(unit=CrossImpUnit(args.unit))
+
+
+def butler_options(args: argparse.Namespace) -> ButlerOptions:
+    rounding_ = Rounding(args.datum_rounding)
+    if args.trim_percent:
+        return ButlerOptions(trim_count=0, trim_percent=args.trim_percent, datum_rounding=rounding_)
+    return ButlerOptions(trim_count=args.trim, datum_rounding=rounding_)
+
+
 def run_cross_imps(games: list[PbnGame], args: argparse.Namespace) -> Report:
-    return cross_imps_report(games, CrossImpOptions(unit=CrossImpUnit(args.unit)))
+    return cross_imps_report(games, cross_imp_options(args))
 
 
 def run_butler(games: list[PbnGame], args: argparse.Namespace) -> Report:
-    rounding_ = Rounding(args.datum_rounding)
-    if args.trim_percent:
-        options = ButlerOptions(trim_count=0, trim_percent=args.trim_percent, datum_rounding=rounding_)
-    else:
-        options = ButlerOptions(trim_count=args.trim, datum_rounding=rounding_)
-    return butler_report(games, options)
+    return butler_report(games, butler_options(args))
 
 
 def run_teams(games: list[PbnGame], args: argparse.Namespace) -> Report:

@@ -64,6 +64,9 @@ class BoardOptions(PublishedFigures):
     board_mp_decimals: int = 2
     board_percent_decimals: int = 2
     board_percent_from_published_mp: bool = False
+    # Publish a board played fewer times than the session's E on its own top, factored only into the totals
+    # (Compscore3: a board with a missing table shows its raw MPs); E of the board is then its traveller's lines.
+    board_figures_own_top: bool = False
 
     def __post_init__(self) -> None:
         _check_decimals(self, "board_mp_decimals", "board_percent_decimals")
@@ -95,6 +98,13 @@ class RankingOptions(PublishedFigures):
     fields: FieldMode = FieldMode.AUTO
     rank_by_section: bool = False
     rank_on_exact: bool = False  # rank on unrounded totals instead of the published ones
+    # A board brought to the common top counts in the published total as its published percentage of the top,
+    # not its exact MPs (Compscore3 keeps a factored result as a percentage to board_percent_decimals); the
+    # session percentage stays that of the exact MPs.
+    total_factored_as_percent: bool = False
+    # A pair with a score on fewer boards than the session has its total brought to the session's boards
+    # (total x session's top / own top), so every total is out of the same top (Compscore3).
+    total_prorated: bool = False
     tiebreak: Tiebreak = Tiebreak.NONE
 
     def __post_init__(self) -> None:
@@ -124,6 +134,34 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
 )
 
 
+# Compscore3 (the ABF's club scoring program) as its USEBIO files publish it (the conventions found from the
+# real files in the shared oracles, each reproduced to the last decimal by tests/host/test_usebio_score.py):
+# - MP1 units (top 2(E-1)); E is the most results any board has (its traveller lines, artificial ones counted).
+# - The played results of a board are compared among themselves and brought to E by Neuberg; a board with a
+#   missing table (fewer traveller lines than E) is published unfactored on its own top and factored only
+#   into the totals (board_figures_own_top); a board with an artificial line is published factored.
+# - A factored board figure is its percentage to 2 decimals (half-even), published as MPs to 1 decimal; a
+#   whole number of MPs is written without decimals ("20", but "37.8").
+# - An artificial score (SCORE A6060: NS then EW percentage) is that percentage of the top for each side
+#   (no Law 12C2(c) revision).
+# - A pair's total adds the exact MPs of full boards and the 2-decimal percentages of factored ones
+#   (total_factored_as_percent), is brought to the session's boards when the pair missed some (total_prorated),
+#   and is rounded to 2 decimals (half-even: no tie arises). The percentage is of the exact Neuberg MPs over the
+#   pair's own top (a pair that missed a board: its own boards), to 2 decimals: 7EW's board 15 counts 31.7232
+#   (88.12%) in its total 514.72 but 31.7222 in its 52.95%. Ranks by total, NS and EW apart in a Mitchell, tied
+#   pairs sharing the place (written "6", "6").
+COMPSCORE3 = MatchpointOptions(
+    rounding=Rounding.HALF_EVEN,
+    board_mp_decimals=1,
+    board_percent_decimals=2,
+    board_figures_own_top=True,
+    law_12c2c=False,
+    total_from_published_boards=False,
+    total_factored_as_percent=True,
+    total_prorated=True,
+)
+
+
 @dataclass(frozen=True)
 class Preset:
     """A program's conventions to start from, by name (`tenace score --preset`)."""
@@ -135,6 +173,8 @@ class Preset:
 PRESETS: dict[str, Preset] = {
     "default": Preset(DEFAULT_OPTIONS),
     "magic-contest": Preset(MAGIC_CONTEST_FFB, "MPs to 0.1, whole board %, head-to-head tiebreak"),
+    "compscore3": Preset(COMPSCORE3, "Compscore3's USEBIO figures: half-even, factored boards as 2-decimal %, "
+                                     "totals prorated to the session"),
 }
 
 

@@ -63,12 +63,13 @@ class PairSums:
     """Sums of one pair (in an individual, one player) over the session's boards (numerators by denominator: no
     Fraction adds)."""
 
-    __slots__ = ("artificial", "boards", "directions", "num", "pub", "section", "top", "versus")
+    __slots__ = ("artificial", "boards", "directions", "num", "pub", "section", "shift", "top", "versus")
 
     def __init__(self, section: str) -> None:
         self.section = section
         self.num: dict[int, int] = {}  # denominator -> numerators of exact MPs on real boards
         self.pub = _ZERO  # published MPs on real (played or assigned) boards
+        self.shift = Fraction(0)  # what the published total adds to the exact MPs (total_factored_as_percent)
         self.top = 0
         self.boards = 0
         self.directions: set[str] = set()
@@ -76,12 +77,15 @@ class PairSums:
         # Published MPs scored against each opponent: the head-to-head record.
         self.versus: dict[str, Decimal] = {}
 
-    def add(self, key: BoardKey, side: SideScore, opponent: str) -> None:
+    def add(self, key: BoardKey, side: SideScore, opponent: str, as_percent: bool = False) -> None:
+        """Count a side; `as_percent`: in the published total, by its published percentage of the top."""
         self.boards += 1
         self.directions.add(side.direction)
         if side.kind is SideKind.ARTIFICIAL:
             self.artificial[key] = side
             return
+        if as_percent:
+            self.shift += Fraction(side.percent) * side.top / 100 - side.exact
         d = side.exact.denominator
         self.num[d] = self.num.get(d, 0) + side.exact.numerator
         self.pub += side.mp
@@ -127,6 +131,7 @@ def score_pairs_session(
                  for side in (ns, ew) if side is not None and side.average is not None]
         if where:
             averages[key] = where
+        as_percent = o.total_factored_as_percent and _factored(board)
         for r, (ns, ew) in zip(board.results, board.figures, strict=True):
             if ns is None or ew is None:  # not played: the board counts for neither pair
                 continue
@@ -134,13 +139,17 @@ def score_pairs_session(
                 acc = pairs.get(pair)
                 if acc is None:
                     acc = pairs[pair] = PairSums(pair_section[pair])
-                acc.add(key, side, opponent)
+                acc.add(key, side, opponent, as_percent)
 
     revised = revisions(pairs, o)
     boards = [_with_revisions(b, key, averages[key], revised) if revised and key in averages else b
               for key, b in scores.items()]
     penalty = _penalties(boards, list(penalties))
-    totals = {p: pair_total(p, a, revised, penalty.get(p), o) for p, a in pairs.items()}
+    session_top: dict[str, int] = {}  # per section, the tops of the boards it plays (total_prorated)
+    if o.total_prorated:
+        for section in set(pair_section.values()):
+            session_top[section] = sum(b.top for (scope, _), b in scores.items() if scope in (section, None))
+    totals = {p: pair_total(p, a, revised, penalty.get(p), o, session_top.get(a.section)) for p, a in pairs.items()}
 
     def head_to_head(a: str, b: str) -> Fraction | None:
         got = pairs[a].versus.get(b)
@@ -148,6 +157,12 @@ def score_pairs_session(
 
     ranking = rank_session(totals, head_to_head, o)
     return SessionScore(o, tuple(boards), totals, tuple(ranking))
+
+
+def _factored(board: BoardScore) -> bool:
+    """Whether the board's played results were brought to a top other than their own (fewer than E of them)."""
+    played = sum(1 for ns, _ in board.figures if ns is not None and ns.kind is not SideKind.ARTIFICIAL)
+    return played != board.expected
 
 
 def revisions(sums: Mapping[str, PairSums], o: BoardOptions) -> dict[tuple[BoardKey, str], SideScore]:
@@ -188,7 +203,9 @@ def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> di
 
 
 def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideScore], taken: Fraction | None,
-           o: RankingOptions) -> PairTotal:
+           o: RankingOptions, session_top: int | None = None) -> PairTotal:
+    """The pair's total and percentage as the options publish them; `session_top` is the top of the whole session,
+    for total_prorated."""
     exact, pub, top = a.exact(), a.pub, a.top
     for key, side in a.artificial.items():
         side = revised.get((key, p), side)
@@ -204,7 +221,10 @@ def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideS
         mp = round_ratio(n, d, o.total_mp_decimals, o.rounding)
         n, d = mp.as_integer_ratio()  # the session percentage of the published total
     else:
-        mp = round_ratio(exact.numerator, exact.denominator, o.total_mp_decimals, o.rounding)
+        shown = exact + a.shift  # total_factored_as_percent: the published percentages of factored boards
+        if o.total_prorated and session_top and top:
+            shown = shown * session_top / top
+        mp = round_ratio(shown.numerator, shown.denominator, o.total_mp_decimals, o.rounding)
         n, d = exact.numerator, exact.denominator
     percent = round_ratio(n * 100, d * top, o.total_percent_decimals, o.rounding) if top else Decimal(50)
     return PairTotal(p, a.section, frozenset(a.directions), a.boards, top, exact, mp, percent, taken or Fraction(0))
@@ -249,6 +269,8 @@ def rank_value(total: PairTotal, options: RankingOptions) -> Fraction:
     """What ranks a pair: its published total (or exact, by option) as a share of its own top."""
     if not total.top:
         return Fraction(1, 2)
+    if options.total_prorated and not options.rank_on_exact:  # every published total is out of the same top
+        return Fraction(total.mp)
     exact = options.rank_on_exact
     n, d = (total.exact.numerator, total.exact.denominator) if exact else total.mp.as_integer_ratio()
     return Fraction(n, d * total.top)
