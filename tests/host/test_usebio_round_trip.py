@@ -66,3 +66,24 @@ def test_the_directors_scores_come_back_through_the_usebio_export(
     ])
     results, rescored = rankings(capsys, db, tmp_path / "adjusted.xml")
     assert rescored == results and any(line["boards"] != results[0]["boards"] for line in results)
+
+
+@pytest.mark.parametrize(("movement", "penalised"), [(MITCHELL, ("NS 3", "EW 2")), (HOWELL, ("3", "6"))],
+                         ids=["mitchell", "howell"])
+def test_averages_and_law_90_penalties_come_back_through_the_usebio_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], movement: Movement, penalised: tuple[str, str]) -> None:
+    """A+/A- are written A6040 and must be read back as Law 12C2's averages (A60 A+, A50 A, A40 A-: tenace gives a
+    pair its session percentage where Law 12C2(c) says so, not a fixed 40%), and a penalty is out of TOTAL_SCORE and
+    in the pair's ADJUSTMENT, which the reader must take off its own totals again."""
+    db = tmp_path / "club.sqlite"
+    make_event(db, {"A": movement})
+    first = [movement.at(t, 1) for t in range(1, 5)]
+    directors_scores(db, capsys, movement, [
+        ["adjust", "--table", "1", "--board", str(first[0].boards[0]), "--ns", "A+", "--ew", "A-"],
+        ["adjust", "--pair", penalised[0], "--penalty", "1.5MP"],
+        ["adjust", "--pair", penalised[1], "--penalty", "33.33%"],
+    ])
+    results, rescored = rankings(capsys, db, tmp_path / "adjusted.xml")
+    taken = {line["pair"]: line["penalty"] for line in results if line["penalty"]}
+    assert set(taken) == set(penalised) and taken[penalised[0]] == 1.5
+    assert rescored == results
