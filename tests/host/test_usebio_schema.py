@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_usebio_score import needs_usebio
 
 from tenace.usebio.schema import UsebioSchemaError, check_file, parse, problems, schema_text
 
@@ -18,6 +19,7 @@ ADJUSTED = USEBIO / "compscore3-mp_pairs_mitchell_adjusted.xml"
 
 
 @needs_oracles
+@needs_usebio
 @pytest.mark.parametrize("name", REAL)
 def test_every_real_usebio_file_passes_the_schema(name: str) -> None:
     path = USEBIO / name
@@ -26,6 +28,7 @@ def test_every_real_usebio_file_passes_the_schema(name: str) -> None:
 
 
 @needs_oracles
+@needs_usebio
 def test_the_real_files_are_all_there_is_to_check() -> None:
     # A sixth file added to the oracles is checked too, or this test says it is not.
     assert sorted(p.name for p in USEBIO.glob("*.xml")) == sorted(REAL)
@@ -54,6 +57,7 @@ BROKEN = [
 
 
 @needs_oracles
+@needs_usebio
 @pytest.mark.parametrize(("old", "new", "said"), BROKEN, ids=[b[2].split()[0] + "-" + b[1][:12] for b in BROKEN])
 def test_a_copy_broken_in_one_place_fails_naming_its_line(tmp_path: Path, old: str, new: str, said: str) -> None:
     text = ADJUSTED.read_text(encoding="utf-8")
@@ -101,6 +105,7 @@ def test_the_schema_is_the_packages_data_and_says_where_each_rule_comes_from() -
 
 
 @needs_oracles
+@needs_usebio
 def test_of_two_breaks_the_first_in_the_file_is_named(tmp_path: Path) -> None:
     text = ADJUSTED.read_text(encoding="utf-8")
     text = text.replace("<CLUBS>KQJ3</CLUBS>", "<CLUBS>KQJ3X</CLUBS>", 1)  # in the hand set, at the end
