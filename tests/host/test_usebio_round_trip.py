@@ -87,3 +87,24 @@ def test_averages_and_law_90_penalties_come_back_through_the_usebio_export(
     taken = {line["pair"]: line["penalty"] for line in results if line["penalty"]}
     assert set(taken) == set(penalised) and taken[penalised[0]] == 1.5
     assert rescored == results
+
+
+def test_every_section_of_a_two_section_export_rescores_to_its_ranking(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db, xml = tmp_path / "club.sqlite", tmp_path / "two.xml"
+    make_event(db, {"A": MITCHELL, "B": HOWELL})
+    code, _, err = tenace(capsys, "report", str(db), "--usebio", str(xml), "--club", "Riga BC")
+    assert code == 0, err
+    check_file(xml)
+    code, shown, _ = tenace(capsys, "results", str(db), "--json")
+    sections = {s["section"]: s["report"]["ranking"] for s in json.loads(shown)["sections"]}
+    for name in ("A", "B"):
+        code, scored, err = tenace(capsys, "score", str(xml), "--section", name, "--json")
+        assert code == 0, err
+        rescored = json.loads(scored)["ranking"]
+        # A section's pairs are named by section in tenace results ("B-3"), by number alone within the section here.
+        expected = [{k: (str(line[k]).removeprefix(f"{name}-") if k == "pair" else line[k]) for k in KEPT}
+                    for line in sections[name]]
+        assert [{k: line[k] for k in KEPT} for line in rescored] == expected and len(expected) in (8, 10)
+    code, _, err = tenace(capsys, "score", str(xml))
+    assert code == 2 and "the file has sections A, B: score one at a time with --section A" in err

@@ -91,6 +91,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--pbn", type=Path, metavar="OUT", help="also write the rescored file as PBN 2.1")
     p.add_argument("--usebio", type=Path, metavar="OUT",
                    help="a USEBIO file: also write it back with every computed figure recomputed")
+    p.add_argument("--section", metavar="S",
+                   help="a USEBIO file with several <SECTION>s (as tenace report --usebio writes them): the one to "
+                        "score")
     p.add_argument("--strict", action="store_true",
                    help="refuse a file with any row or board that cannot be scored (exit 2) instead of leaving it out")
     p.add_argument("--preset", choices=preset_names(),
@@ -229,6 +232,8 @@ def run(args: argparse.Namespace) -> int:
     if usebio is not None:
         return run_usebio(args, usebio)
     check_options(args)
+    if args.section is not None:
+        raise UsageError("--section chooses a section of a USEBIO file; a PBN file's sections are scored together")
     name = STDIN if from_stdin(args) else str(args.file)
     try:
         games = read_games(args, data)
@@ -268,7 +273,7 @@ def run_usebio(args: argparse.Namespace, data: bytes) -> int:
     """A USEBIO event: rescored by its EVENT_TYPE's method, printed, and written back by --usebio OUT."""
     name = STDIN if from_stdin(args) else str(args.file)
     try:
-        event = parse_usebio(data)
+        event = parse_usebio(data, args.section)
     except UsebioError as e:
         raise UsageError(f"{name}: {e}") from None
     allowed = (event.method, "mp-acbl") if event.method == "mp" else (event.method,)
@@ -287,7 +292,7 @@ def run_usebio(args: argparse.Namespace, data: bytes) -> int:
         write_text(report, sys.stdout)
     if args.usebio:
         try:
-            args.usebio.write_bytes(rewrite(data, event.method, figures))
+            args.usebio.write_bytes(rewrite(data, event.method, figures, args.section))
         except OSError as e:
             raise cannot_write("--usebio", args.usebio, e) from None
         log.info("wrote %s", args.usebio)

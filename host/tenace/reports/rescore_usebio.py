@@ -9,12 +9,13 @@ from fractions import Fraction
 
 from tenace.reports.model import Adjustment, Board, Pair, RankingLine, Report, Setting, TravellerLine
 from tenace.reports.rescore import imps
+from tenace.reports.session import penalty_figure
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs, score_butler_session
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, ImpLine, Score
 from tenace.scoring.matchpoints import BoardScore, SideScore, matchpoint_board
-from tenace.scoring.model import BoardResult
+from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import Placing
@@ -30,6 +31,22 @@ class UsebioFigures:
     percentages: dict[str, str] = field(default_factory=dict)  # pair number -> PERCENTAGE (matchpoints)
     places: dict[str, str] = field(default_factory=dict)  # pair number -> PLACE
     datums: dict[int, str] = field(default_factory=dict)  # board -> BOARD_AVERAGE (Butler)
+
+
+def _penalties(event: UsebioEvent) -> list[Penalty]:
+    """A pair's ADJUSTMENT, the MPs its total lost to Law 90 penalties (as tenace report --usebio writes it), taken
+    off again."""
+    out = []
+    for p in event.participants:
+        if p.adjustment is None:
+            continue
+        try:
+            taken = -Fraction(p.adjustment)
+        except ValueError:
+            raise UsebioError(f"pair {p.number}: ADJUSTMENT {p.adjustment!r} is not a number") from None
+        if taken:
+            out.append(Penalty(p.number, taken, PenaltyUnit.MATCHPOINTS))
+    return out
 
 
 def _pairs(event: UsebioEvent) -> dict[str, Pair]:
@@ -86,7 +103,7 @@ def _mp_text(side: SideScore, o: MatchpointOptions) -> str:
 
 def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, UsebioFigures]:
     results = board_results(event)
-    session = score_pairs_session(results, o)
+    session = score_pairs_session(results, o, _penalties(event))
     published: dict[int, BoardScore] = {b.board: b for b in session.boards}
     if o.board_figures_own_top:  # each board on its own traveller's lines (Compscore3); the totals as scored
         by_board: dict[int, list[BoardResult]] = defaultdict(list)
@@ -115,7 +132,9 @@ def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, Useb
         ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs.get(placing.pair,
                                                                                            Pair(placing.pair)),
                                    directions="/".join(sorted(total.directions)), boards=total.boards,
-                                   mp=total.mp, percent=total.percent))
+                                   mp=total.mp, percent=total.percent,
+                                   penalty=penalty_figure(total.penalty, o.total_mp_decimals, o.rounding)
+                                   if total.penalty else None))
     _ranking(session.ranking, figures)
     settings: dict[str, Setting] = {"units": o.units.value, "factoring": o.factoring.value, "boards": len(boards),
                 "results": len(results), "event_type": event.event_type}

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from xml.parsers import expat
 
-from tenace.scoring.model import Artificial, BoardResult, Outcome, Played
+from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,7 @@ class Participant:
     total: str | None = None  # TOTAL_SCORE as written
     percentage: str | None = None
     place: str | None = None
+    adjustment: str | None = None  # ADJUSTMENT: the total less the boards' score ("-1.5": a Law 90 penalty)
 
     @property
     def names(self) -> str | None:
@@ -153,8 +154,9 @@ def parse_tree(data: bytes) -> ET.ElementTree:
     return ET.ElementTree(builder.close())
 
 
-def parse_usebio(data: bytes) -> UsebioEvent:
-    """A USEBIO 1.2 pairs event from the file's bytes; a UsebioError (one line) for anything else."""
+def parse_usebio(data: bytes, section: str | None = None) -> UsebioEvent:
+    """A USEBIO 1.2 pairs event from the file's bytes (of its one section, or of `section` where it has several
+    <SECTION> elements, as tenace report --usebio writes them); a UsebioError (one line) for anything else."""
     if not is_usebio(data):
         raise UsebioError("not a USEBIO file: its root element is not <USEBIO>")
     tree = parse_tree(data)
@@ -169,10 +171,11 @@ def parse_usebio(data: bytes) -> UsebioEvent:
         raise UsebioError(f"EVENT_TYPE {event_type!r} is not scored by tenace score (it scores "
                           f"{', '.join(METHODS)})" if event_type else "the <EVENT> has no EVENT_TYPE attribute")
     method = METHODS[event_type]
-    participants = event.find("PARTICIPANTS")
+    container = chosen_section(event, section)
+    participants = container.find("PARTICIPANTS")
     pairs = tuple(_participant(p, i) for i, p in enumerate(participants.findall("PAIR"), 1)) \
         if participants is not None else ()
-    boards = tuple(_board(b, POINTS[method]) for b in event.findall("BOARD"))
+    boards = tuple(_board(b, POINTS[method]) for b in container.findall("BOARD"))
     if not any(b.lines for b in boards):
         raise UsebioError("no <BOARD> with a <TRAVELLER_LINE>: there are no results to score")
     numbers = [b.number for b in boards]
@@ -181,6 +184,25 @@ def parse_usebio(data: bytes) -> UsebioEvent:
         raise UsebioError(f"board {twice[0]} has two <BOARD> elements: one traveller per board")
     return UsebioEvent(event_type, method, _text(event, "EVENT_DESCRIPTION") or _text(event, "TITLE") or "",
                        _text(event, "PROGRAM_NAME") or "", pairs, boards, tree)
+
+
+def chosen_section(event: ET.Element, section: str | None) -> ET.Element:
+    """The element holding the pairs and boards to score: the EVENT itself, or its SECTION named `section` (the
+    only one when None)."""
+    sections = event.findall("SECTION")
+    ids = [s.get("SECTION_ID") or str(i) for i, s in enumerate(sections, 1)]
+    if not sections:
+        if section is not None:
+            raise UsebioError(f"--section {section}: the file has no <SECTION>: leave --section out")
+        return event
+    if section is None:
+        if len(sections) == 1:
+            return sections[0]
+        raise UsebioError(f"the file has sections {', '.join(ids)}: score one at a time with --section {ids[0]}")
+    for found, name in zip(sections, ids, strict=True):
+        if name.upper() == section.upper():
+            return found
+    raise UsebioError(f"--section {section}: the file has sections {', '.join(ids)}")
 
 
 def _text(element: ET.Element, tag: str) -> str | None:
@@ -205,7 +227,7 @@ def _participant(pair: ET.Element, index: int) -> Participant:
     players = tuple(Player(_text(p, "PLAYER_NAME") or "", _text(p, "NATIONAL_ID_NUMBER") or "")
                     for p in pair.findall("PLAYER"))
     return Participant(number, direction, players, _text(pair, "TOTAL_SCORE"), _text(pair, "PERCENTAGE"),
-                       _text(pair, "PLACE"))
+                       _text(pair, "PLACE"), _text(pair, "ADJUSTMENT"))
 
 
 def _board(board: ET.Element, points: str) -> UsebioBoard:
@@ -250,10 +272,18 @@ def _line(line: ET.Element, board: int, index: int, points: str) -> Line:
                 _text(line, f"NS_{points}"), _text(line, f"EW_{points}"))
 
 
+_AVERAGES = {Fraction(60): Average.PLUS, Fraction(50): Average.EVEN, Fraction(40): Average.MINUS}
+
+
 def outcome(line: Line) -> Outcome:
     """The line as the scoring engine takes it: a Law 77 score, or an artificial score's two percentages."""
     if line.artificial is not None:
-        return Artificial(*line.artificial)
+        # 60, 50 and 40 are average plus, average and average minus (Law 12C2(a)): a pair's own session percentage
+        # may stand for them (Law 12C2(c)), as it does where the file was written from; other figures are as given.
+        ns, ew = line.artificial
+        if ns in _AVERAGES and ew in _AVERAGES:
+            return Artificial(_AVERAGES[ns], _AVERAGES[ew])
+        return Artificial(ns, ew)
     assert line.score is not None
     return Played(line.score)
 

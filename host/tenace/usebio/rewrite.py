@@ -32,10 +32,12 @@ class _Where:
     board: int = 0
     line: int = -1
     text: str = ""  # the character data of the element being read
+    section: str = ""  # the SECTION_ID of the SECTION being read
 
 
-def rewrite(data: bytes, method: str, figures: UsebioFigures) -> bytes:
-    """`data` (a USEBIO file as read) with the computed elements of `method` set from `figures`."""
+def rewrite(data: bytes, method: str, figures: UsebioFigures, section: str | None = None) -> bytes:
+    """`data` (a USEBIO file as read) with the computed elements of `method` set from `figures`: those of its
+    SECTION `section` only, where it has sections (the one scored)."""
     parse_tree(data)  # refuses what the reader refuses (entities, size) before this parser sees it
     points = POINTS[method]
     line_tags = {f"NS_{points}": 0, f"EW_{points}": 1}
@@ -48,19 +50,22 @@ def rewrite(data: bytes, method: str, figures: UsebioFigures) -> bytes:
     board_spans: list[_Span] = []  # BOARD_AVERAGE of the current BOARD, set once its number is read
     parser = expat.ParserCreate()
 
-    def start(tag: str, _: dict[str, str]) -> None:
+    def start(tag: str, attributes: dict[str, str]) -> None:
         parent = stack[-1] if stack else ""
         stack.append(tag)
         state.text = ""
         span: _Span | None = None
-        if (parent == "TRAVELLER_LINE" and tag in line_tags) or (parent == "PAIR" and tag in pair_tags) \
-                or (parent == "BOARD" and tag == "BOARD_AVERAGE"):
+        if tag == "SECTION" and parent == "EVENT":
+            state.section = attributes.get("SECTION_ID", "")
+        scored = section is None or state.section.upper() == section.upper()
+        if scored and ((parent == "TRAVELLER_LINE" and tag in line_tags) or (parent == "PAIR" and tag in pair_tags)
+                       or (parent == "BOARD" and tag == "BOARD_AVERAGE")):
             span = _Span(parser.CurrentByteIndex)
             spans.append(span)
         if tag == "PAIR":
             state.pair = ""
             pair_spans.clear()
-        elif tag == "BOARD" and parent == "EVENT":
+        elif tag == "BOARD" and parent in ("EVENT", "SECTION"):
             state.board, state.line = 0, -1
             board_spans.clear()
         elif tag == "TRAVELLER_LINE":
@@ -88,7 +93,7 @@ def rewrite(data: bytes, method: str, figures: UsebioFigures) -> bytes:
         if tag == "PAIR":
             for pair_tag, pair_span in pair_spans:
                 pair_span.text = pair_tags[pair_tag].get(state.pair)
-        elif tag == "BOARD" and parent == "EVENT":
+        elif tag == "BOARD" and parent in ("EVENT", "SECTION"):
             for board_span in board_spans:
                 board_span.text = figures.datums.get(state.board)
 
