@@ -216,10 +216,9 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
                 conflict.click()
                 td.wait_for_url(f"{url}{slot}")
                 assert td.locator("tr.v.in-conflict").count() == 2
-                # The form's result is prefilled from the latest version: keeping one is instead of it, so it is
-                # cleared.
-                for field in ("contract", "by", "tricks", "lead"):
-                    td.fill(f"#resolve input[name={field}]", "")
+                # The form's result starts empty: keeping a version is instead of typing one.
+                assert all(td.input_value(f"#resolve input[name={field}]") == ""
+                           for field in ("contract", "by", "tricks", "lead"))
                 td.fill("#resolve input[name=keep]", "v1")
                 td.fill("#resolve input[name=why]", "asked the table")
                 td.click("#resolve button[type=submit]")

@@ -174,9 +174,10 @@ def test_a_cell_opens_its_slot_with_every_version_and_the_actions_prefilled(even
             return found[1]
         for name in ("resolve", "correct", "adjust", "erase"):
             assert [value(name, f) for f in ("section", "table", "board", "round")] == ["A", "1", str(board), "1"]
-        # Correct and resolve start from the latest result: terminal 9's 3NT by S, 8 tricks.
-        for name in ("correct", "resolve"):
-            assert (value(name, "contract"), value(name, "by"), value(name, "tricks")) == ("3NT", "S", "8")
+        # Correct starts from the latest result, terminal 9's 3NT by S, 8 tricks; resolve from nothing, so that
+        # keeping a version is not refused for a result typed beside it.
+        assert (value("correct", "contract"), value("correct", "by"), value("correct", "tricks")) == ("3NT", "S", "8")
+        assert (value("resolve", "contract"), value("resolve", "by"), value("resolve", "tricks")) == ("", "", "")
         assert (value("move", "section"), value("move", "round")) == ("A", "1")
         assert '<option selected>NS 1</option><option>EW 1</option>' in form("penalty")
         # Resolving there keeps v1, and the slot page says so; a refusal shows beside its field.

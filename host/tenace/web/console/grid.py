@@ -269,7 +269,8 @@ def slot_view(conn: sqlite3.Connection, slot: Slot) -> SlotView:
 
 
 def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
-    """Each form's fields as the slot gives them: where it is, and its result for correct and resolve."""
+    """Each form's fields as the slot gives them: where it is, and its latest result for correct (resolve keeps a
+    version or takes a result typed afresh: prefilled, it would refuse "keep v1" until emptied)."""
     s = view.slot
     where = {"section": s.section, "table": str(s.table), "board": str(s.board), "round": str(s.round)}
     latest = view.state.current or (view.state.heads[-1] if view.state.heads else None)
@@ -277,7 +278,7 @@ def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
         latest = None
     return {"correct": where | result_fields(latest), "adjust": dict(where),
             "penalty": {"section": s.section, "board": str(s.board), "pair": view.ns},
-            "erase": dict(where), "resolve": where | result_fields(latest),
+            "erase": dict(where), "resolve": dict(where),  # a conflict: keep one of its versions, or type the result
             "move": {"section": s.section, "round": str(s.round)}}
 
 
