@@ -24,6 +24,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tenace.hub.schema import CHANNEL
+from tenace.scoring.adjusted import revised_percent
 from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board
 from tenace.scoring.model import (
     Artificial,
@@ -191,23 +192,32 @@ def pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[list[
     with conn.transaction():  # one snapshot: E and the figures of the same pass
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         expected = _expected(conn, sim)
-        national = {int(board): (direction, bool(art), Fraction(int(num), int(den)))
-                    for board, direction, art, num, den in conn.execute(
-                        "SELECT s.board, f.direction, f.artificial, f.num, f.den FROM slots s JOIN national_figures f "
-                        "ON f.sim = s.sim AND f.board = s.board AND f.outcome = s.outcome AND f.direction = "
-                        "CASE WHEN s.ns_id = %s THEN 'NS' ELSE 'EW' END WHERE s.sim = %s AND s.club = %s "
-                        "AND (s.ns_id = %s OR s.ew_id = %s)", (pair, sim, club, pair, pair))}
+        national = {int(board): (direction, bool(art), Fraction(int(num), int(den)), average)
+                    for board, direction, art, num, den, average in conn.execute(
+                        "SELECT s.board, f.direction, f.artificial, f.num, f.den, f.average FROM slots s "
+                        "JOIN national_figures f ON f.sim = s.sim AND f.board = s.board AND f.outcome = s.outcome "
+                        "AND f.direction = CASE WHEN s.ns_id = %s THEN 'NS' ELSE 'EW' END WHERE s.sim = %s "
+                        "AND s.club = %s AND (s.ns_id = %s OR s.ew_id = %s)", (pair, sim, club, pair, pair))}
     top = 2 * (expected - 1)
+    reals = [value * expected - 1 for _, art, value, _ in national.values() if not art]
+    real_percent = sum(reals, Fraction(0)) * 100 / (top * len(reals)) if reals and top else None  # Law 12C2(c)
+    o = NATIONAL
     cards: list[list[Any]] = []
     for board, side in sorted(mine.items()):
         if board not in national:
             continue
-        _, art, value = national[board]
-        exact = value * top if art else value * expected - 1
-        o = NATIONAL
-        mp = round_ratio(exact.numerator, exact.denominator, o.board_mp_decimals, o.rounding)
-        percent = (round_ratio(exact.numerator * 100, exact.denominator * top, o.board_percent_decimals, o.rounding)
-                   if top else Decimal(50))
+        direction, art, value, average = national[board]
+        if art:
+            figures = artificial_side(direction, Average(average) if average else value * 100, top, o)
+            revised = revised_percent(figures, real_percent, o)
+            if revised is not None:
+                figures = artificial_side(direction, figures.average or value * 100, top, o, percent=revised)
+            mp, percent = figures.mp, figures.percent
+        else:
+            exact = value * expected - 1
+            mp = round_ratio(exact.numerator, exact.denominator, o.board_mp_decimals, o.rounding)
+            percent = (round_ratio(exact.numerator * 100, exact.denominator * top, o.board_percent_decimals,
+                                   o.rounding) if top else Decimal(50))
         cards.append([board, side.direction, str(side.mp), str(side.percent), side.top, str(mp), str(percent), top])
     return cards
 
