@@ -17,7 +17,7 @@ from cli_runner import tenace
 
 from tenace.hub.club_push import Pusher, send
 from tenace.hub.club_sim import HubProcess, ScriptedClub, batches, count, play, scripted_club
-from tenace.hub.cluster import Cluster, binaries
+from tenace.hub.cluster import Cluster
 from tenace.movement import Movement
 from tenace.store import connect, sign_in
 from tenace.store.encounters import stored_movement
@@ -152,14 +152,11 @@ def test_postgresql_restarted_during_the_heat(hub: HubProcess, pg_cluster: Clust
         for c in played:
             drained(c)
         assert pg_cluster.process is not None
-        pg_cluster.process.send_signal(signal.SIGINT)  # a fast shutdown, as an administrator's restart
-        pg_cluster.process.wait(30)
+        pg_cluster.shutdown()  # a fast shutdown, as an administrator's restart
         for c, results in zip(played, heats, strict=True):
             play(c, results[24:36])
         time.sleep(1.0)  # pushes fail meanwhile, and stay queued
-        bindir = binaries()
-        assert bindir is not None
-        pg_cluster._launch(bindir)
+        pg_cluster.restart()
         for c, results in zip(played, heats, strict=True):
             play(c, results[36:])
         for c in played:

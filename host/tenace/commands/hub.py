@@ -17,12 +17,14 @@ from tenace.errors import UsageError
 
 HELP = "a simultaneous event's hub: many clubs' results scored across the field, live, on PostgreSQL"
 DB_ENV = "TENACE_HUB_DB"
+HUB_ENV = "TENACE_HUB_URL"
 EPILOG = f"""\
 an organiser's sim, from start to release:
   tenace hub demo-db                     a throwaway PostgreSQL (prints its URL; Ctrl-C removes it)
   tenace hub new --db URL --sim spring26 --name "Spring sim" --heat 2026-04-02T19:30 --boards 24 \\
       --hands spring26.pbn                (hand records: a PBN with each board's Deal)
-  tenace hub club add --db URL --sim spring26 --club leeds --name "Leeds BC"   prints the club's token, once
+  tenace hub club add --db URL --sim spring26 --club leeds --name "Leeds BC" --hub https://hub.example.org
+                                          prints the club's token, once, and its address for event link-sim
   tenace hub club revoke --db URL --sim spring26 --club leeds                 its pushes are refused from now
   tenace hub organiser --db URL --login alice --password-file pw.txt         a login to the console
   tenace hub serve --db URL --port 8090 --workers 4
@@ -59,7 +61,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--boards", type=int, required=True, help="how many boards the set has")
     new.add_argument("--hands", type=Path, required=True, help="the hand records: a PBN with each board's Deal")
     new.add_argument("--scoring", default="mp", choices=("mp", "cross-imps", "butler"),
-                     help="matchpoints across the field (Neuberg where counts differ), or IMPs (default: mp)")
+                     help="matchpoints across the field (Neuberg where counts differ); cross-imps and butler are "
+                          "refused for now (the field is not IMP-scored yet) (default: mp)")
 
     club = action("club", "add a club to a sim (its token is printed once) or revoke one", _club)
     club.add_argument("what", choices=("add", "revoke"))
@@ -67,6 +70,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     club.add_argument("--sim", required=True)
     club.add_argument("--club", required=True, help="the club's id (letters, digits, - and _)")
     club.add_argument("--name", help="the club's name (add)")
+    club.add_argument("--hub", metavar="URL", default=os.environ.get(HUB_ENV),
+                      help=f"the hub's public address, https://hub.example.org (add; default: ${HUB_ENV}): the club's "
+                           "address at the hub, HUB/sims/SIM/clubs/CLUB, is printed for `tenace event link-sim --sim`")
 
     rel = action("release", "lift the embargo after the last heat: travellers, hands, frequencies and exports",
                  _release)
@@ -134,6 +140,9 @@ def _club(args: argparse.Namespace) -> int:
         if args.what == "add":
             token = organiser.add_club(conn, args.sim, args.club, args.name or args.club)
             print(f"club {args.club} of sim {args.sim}: its token (shown this once; give it to the club):\n{token}")
+            hub = (args.hub or "HUB").rstrip("/")
+            print(f"its address (tenace event link-sim --sim): {hub}/sims/{args.sim}/clubs/{args.club}"
+                  + ("" if args.hub else f"  (HUB: the hub's public address; --hub or ${HUB_ENV})"))
         else:
             organiser.revoke_club(conn, args.sim, args.club)
             print(f"club {args.club} of sim {args.sim}: revoked")

@@ -155,6 +155,21 @@ class Cluster:
                     raise
                 time.sleep(0.1)
 
+    def shutdown(self) -> None:
+        """Stop postgres (a fast shutdown, as an administrator's) and keep its data, for restart()."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait(timeout=30)
+        self.process = None
+
+    def restart(self) -> None:
+        """Start postgres again on the same data and port (shut down first if it runs); Failure if it will not."""
+        self.shutdown()
+        bindir = binaries()
+        if bindir is None:
+            raise UsageError(MISSING)
+        self._launch(bindir)
+
     def log_text(self) -> str:
         try:
             return (self.folder / "postgres.log").read_text(errors="replace")[-4000:]

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from tenace.hub import field
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
 
@@ -73,7 +74,7 @@ def _field(conn: psycopg.Connection[Any], sim: str) -> tuple[dict[str, Any], boo
                        "WHERE s.sim = %s", (sim,)).fetchone()
     if row is None:
         return None
-    return (row[0] or {"national": [], "clubs": {}, "results": 0}), bool(row[1])
+    return (row[0] or {"national": [], "results": 0}), bool(row[1])
 
 
 def _hub(request: Request) -> Hub:
@@ -103,12 +104,16 @@ async def national(request: Request) -> Response:
 
 
 async def club_ranking(request: Request) -> Response:
-    got = await _scored(request)
-    if isinstance(got, Response):
-        return got
-    sim, field, _ = got
-    club = request.path_params["club"]
-    rows = field["clubs"].get(club, [])
+    sim, club = request.path_params["sim"], request.path_params["club"]
+
+    def read(conn: psycopg.Connection[Any]) -> list[dict[str, Any]] | None:
+        if conn.execute("SELECT 1 FROM sims WHERE id = %s", (sim,)).fetchone() is None:
+            return None
+        return field.club_ranking(conn, sim, club)
+
+    rows = await _hub(request).run(read)
+    if rows is None:
+        return Response("no such sim\n", 404, media_type="text/plain")
     if request.url.path.startswith("/api/"):
         return JSONResponse(rows)
     return HTMLResponse(TEMPLATES.get_template("ranking").render(
@@ -117,19 +122,24 @@ async def club_ranking(request: Request) -> Response:
 
 
 async def pair(request: Request) -> Response:
+    """A pair's boards against both fields, made when asked for (the club's field scored now, the nation's read
+    from its boards' figures)."""
     sim, pair_id = request.path_params["sim"], request.path_params["pair"]
 
     def read(conn: psycopg.Connection[Any]) -> tuple[Any, ...] | None:
-        row = conn.execute("SELECT cards->%s, field FROM scores WHERE sim = %s", (pair_id, sim)).fetchone()
-        return None if row is None or row[0] is None else tuple(row)
+        cards = field.pair_cards(conn, sim, pair_id)
+        if cards is None:
+            return None
+        club = field.club_ranking(conn, sim, pair_id.partition("/")[0])
+        row = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
+        return cards, club, (row[0] if row and row[0] else {"national": []})
 
     found = await _hub(request).run(read)
     if found is None:
         return Response("no such pair\n", 404, media_type="text/plain")
-    cards, field = found
-    club = pair_id.partition("/")[0]
-    percent = {r["pair"]: r["percent"] for r in field["national"]}
-    club_percent = {r["pair"]: r["percent"] for r in field["clubs"].get(club, [])}
+    cards, club_rows, scored = found
+    percent = {r["pair"]: r["percent"] for r in scored["national"]}
+    club_percent = {r["pair"]: r["percent"] for r in club_rows}
     if request.url.path.startswith("/api/"):
         return JSONResponse({"pair": pair_id, "club_percent": club_percent.get(pair_id),
                              "national_percent": percent.get(pair_id), "boards": cards})

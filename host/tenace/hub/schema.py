@@ -3,8 +3,8 @@
 Everything the hub knows is here, nothing in a worker's memory: the simultaneous events (sims) with their heats,
 hand records and scoring; the clubs with their hashed tokens; every push a club sent (pending until the gap before
 it is filled), the slots and penalties as the applied pushes left them; the refused pushes (the log); the rate
-windows; the organisers' logins and sessions; and the scores across the field, cached per sim (re-scored when a push
-changed something).
+windows; the organisers' logins and sessions; and the scores across the field: each board's figures (re-scored when a
+push changed its outcomes) and the national ranking made from them, per sim.
 """
 
 from __future__ import annotations
@@ -119,6 +119,67 @@ MIGRATIONS: tuple[str, ...] = (
     # 2: each pair's boards against both fields, apart from the rankings (a pair's page reads its own)
     """
     ALTER TABLE scores ADD COLUMN cards jsonb;
+    """,
+    # 3: the field scored board by board (tenace.hub.field): each slot's outcome and pairs as columns, the boards a
+    # change left to re-score, each board's figures per distinct outcome (apart from the field's E), its entries
+    """
+    ALTER TABLE slots
+        ADD COLUMN outcome text GENERATED ALWAYS AS (CASE
+            WHEN body->>'state' IS DISTINCT FROM 'result' THEN NULL
+            WHEN body->>'kind' IN ('normal', 'passed_out') THEN 'P' || coalesce(body->>'ns_score', '0')
+            WHEN body->>'kind' = 'artificial' THEN 'A' || coalesce(body->>'ns_adjust', '') || '|'
+                || coalesce(body->>'ew_adjust', '')
+            WHEN body->>'kind' = 'weighted' THEN 'W' || coalesce(body->>'weights', '') || '|'
+                || coalesce(body->>'ew_weights', '')
+            ELSE 'N' END) STORED,
+        ADD COLUMN ns_id text GENERATED ALWAYS AS
+            (club || '/' || section || (body->>'ns_pair') || coalesce(body->>'ns_field', '')) STORED,
+        ADD COLUMN ew_id text GENERATED ALWAYS AS
+            (club || '/' || section || (body->>'ew_pair') || coalesce(body->>'ew_field', '')) STORED;
+    CREATE INDEX slots_by_board ON slots (sim, board) INCLUDE (outcome);
+    CREATE TABLE national_dirty (  -- a board whose outcomes a push changed: appended, never updated (no lock)
+        id bigserial PRIMARY KEY,
+        sim text NOT NULL,
+        board integer NOT NULL
+    );
+    CREATE INDEX national_dirty_sim ON national_dirty (sim, id);
+    CREATE FUNCTION national_dirty_mark() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            IF NEW.outcome IS NOT NULL THEN
+                INSERT INTO national_dirty (sim, board) VALUES (NEW.sim, NEW.board);
+            END IF;
+        ELSIF TG_OP = 'DELETE' THEN
+            IF OLD.outcome IS NOT NULL THEN
+                INSERT INTO national_dirty (sim, board) VALUES (OLD.sim, OLD.board);
+            END IF;
+        ELSIF OLD.outcome IS DISTINCT FROM NEW.outcome THEN
+            INSERT INTO national_dirty (sim, board) VALUES (NEW.sim, NEW.board);
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER slots_national AFTER INSERT OR UPDATE OR DELETE ON slots
+        FOR EACH ROW EXECUTE FUNCTION national_dirty_mark();
+    CREATE TABLE national_boards (
+        sim text NOT NULL REFERENCES sims ON DELETE CASCADE,
+        board integer NOT NULL,
+        entries integer NOT NULL,  -- its counting results, not-played ones included: E is the most of any board
+        PRIMARY KEY (sim, board)
+    );
+    CREATE TABLE national_figures (  -- what each side of each distinct outcome on a board scores in the field
+        sim text NOT NULL,
+        board integer NOT NULL,
+        direction text NOT NULL,
+        outcome text NOT NULL,
+        artificial boolean NOT NULL,
+        num numeric NOT NULL,  -- real: a = (MP1 + 1) / compared, the side's MPs being a E - 1 at the field's E;
+        den numeric NOT NULL,  -- artificial: its share of the top, the MPs being 2 (E - 1) share
+        average text,  -- A+, A or A- for an average (Law 12C2(c) may revise it)
+        PRIMARY KEY (sim, board, direction, outcome),
+        FOREIGN KEY (sim, board) REFERENCES national_boards ON DELETE CASCADE
+    );
+    INSERT INTO national_dirty (sim, board) SELECT DISTINCT sim, board FROM slots WHERE outcome IS NOT NULL;
+    UPDATE scores SET generation = generation + 1;
     """,
 )
 
