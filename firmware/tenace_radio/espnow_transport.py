@@ -10,6 +10,8 @@ delivery is confirmed by the protocol's ACK frames, not by ESP-NOW (broadcast se
 acknowledgement, so send(..., sync=False): waiting would buy nothing). ESP-NOW's own encryption
 works only between registered peers; the frames carry their own tag, so nothing is lost by it.
 Every node must be on the same Wi-Fi channel (CHANNEL, set on the WLAN interface by the board file).
+A sleepy terminal (wire_link.py) turns its receiver off between windows through listen(): the board file's radio
+then has power(on), which stops and starts the Wi-Fi (ESP-NOW without an access point has no sleep of its own).
 """
 
 from micropython import const
@@ -47,6 +49,12 @@ class EspNowTransport:
             self._host = mac
         # irecv reuses its buffer for the next message: the frame is copied out.
         return bytes(msg)
+
+    def listen(self, on: bool) -> None:
+        """The receiver on or off, where the radio has power(on) (the terminal's board file); else always on."""
+        power = getattr(self._esp, "power", None)
+        if power is not None:
+            power(on)
 
     def rssi(self) -> int:
         """The signal strength in dBm of the base station's last frame (ESP-NOW's peers_table), 0 when unknown."""

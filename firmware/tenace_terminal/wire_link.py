@@ -1,7 +1,8 @@
 """The terminal's link adapter: the app's link.send(dict) / link.recv() spoken as the wire protocol over any transport.
 
     link = WireLink(transport, terminal, storage, clock, random_bits=None, club=None)
-transport.send(frame: bytes), transport.recv() -> bytes or None (never blocks); terminal: the wire
+transport.send(frame: bytes), transport.recv() -> bytes or None (never blocks), and where it has one
+transport.listen(on) (the receiver on or off); terminal: the wire
 terminal id (1..65534); storage: the app's journal directory (the link keeps link.state there);
 clock.ticks_ms() (wrapping at 2**30 on MicroPython: the link adds up the differences).
 
@@ -34,6 +35,11 @@ the table plays on, and its results go when the link is back. Where the lead is 
 sends the hand records of those rounds' boards; they are kept the same way (link.deals), so the lead is
 still checked with the laptop shut. A plan sent again unasked for the app's round or the next, and not
 as kept, is a movement change (tenace move): it goes to the app marked "changed".
+
+Sleepy link (session.py, "Sleepy terminals"). The receiver is on (transport.listen) _LISTEN_MS after each frame in
+or out, and _EXPECT_MS after the last frame out while an answer is awaited (an ACK, a sign-in's answer, a round plan
+or hand records, a pairing offer); else off. With nothing to send, a signed-in terminal polls every _POLL_MS
+(_POLL_IDLE_MS when the app has sent nothing for _PLAY_MS): the host then sends at once what it holds for it.
 
 Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
 (`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
@@ -75,6 +81,11 @@ REQUEST_MS = const(10000)  # a round plan expected this long, its request taken 
 DEALS_MS = const(15000)  # a round plan waits this long at most for its hand records
 PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this long is a failure
 STATUS_MS = const(300000)  # a status report this often while signed in
+_LISTEN_MS = const(100)  # the receiver stays on this long after each frame in or out (the host answers in a few ms)
+_EXPECT_MS = const(2000)  # and this long after the last frame out while an answer is awaited (an ACK, a plan)
+_POLL_MS = const(10000)  # with nothing to send, the terminal speaks this often while its table plays (session.poll)
+_POLL_IDLE_MS = const(60000)  # and this often once the app has sent nothing for _PLAY_MS (between sessions)
+_PLAY_MS = const(900000)
 _TICKS_MASK = const(0x3FFFFFFF)
 
 
@@ -120,6 +131,9 @@ class WireLink:
         self.battery = battery  # the app's (percent(), and millivolts() where the board has it): the status report
         self.factory_path = base + link_files.FACTORY_FILE  # the factory test keeps its result there
         self.status_at = -1  # when the next status report is due (-1: at the next accepted sign-in)
+        self._talk = 0  # the last frame in or out (the receiver's window), and the app's last message
+        self._app_at = 0
+        self._ear = None  # the receiver as last set: on, off, or None (as the transport started)
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
         self.last_fault = ""
@@ -140,6 +154,7 @@ class WireLink:
 
     def send(self, message: dict) -> None:
         self._clock()
+        self._app_at = self.now
         try:
             kind = message.get("type")
             if kind == _MSG_RESULT or kind == _MSG_PLAYERS:
@@ -273,6 +288,7 @@ class WireLink:
         transport = self.transport
         frame = transport.recv()
         while frame is not None:
+            self._talk = now
             try:
                 inbound = self.session.receive(frame, now)
             except WireError:
@@ -282,13 +298,24 @@ class WireLink:
             frame = transport.recv()
         self._timers(now)
         self._drain()
-        for frame in self.session.due(now):
+        session = self.session
+        if session.signed_in and now - self._talk >= (_POLL_MS if now - self._app_at < _PLAY_MS else _POLL_IDLE_MS):
+            session.poll()
+        for frame in session.due(now):
             transport.send(frame)
+            self._talk = now
+        quiet = now - self._talk
+        ear = quiet < _LISTEN_MS or (quiet < _EXPECT_MS and bool(
+            session.pending() or self._asked[0] or self._held or self._code or self._probe[0] >= 0))
+        if ear != self._ear and hasattr(transport, "listen"):
+            self._ear = ear
+            transport.listen(ear)
 
     def _timers(self, now: int) -> None:
         if self._code and now - self._code_at < ANSWER_MS and now >= self._hello_at:
             self.transport.send(self.session.hello())
             self._hello_at = now + HELLO_MS
+            self._talk = now
         signing = self._signing
         if signing is not None and self._fresh is not None and now - signing[2] >= ANSWER_MS:
             # The host cannot authenticate a sign-in under a key from a wrong code: it never answers.
@@ -325,6 +352,7 @@ class WireLink:
             elif now >= self._hello_at:
                 self.transport.send(self.session.hello())
                 probe[1] = now
+                self._talk = now
                 self._hello_at = now + HELLO_MS
 
     def _on_inbound(self, inbound) -> None:

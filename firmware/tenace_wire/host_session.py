@@ -25,6 +25,8 @@ from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, REFUSED, Inbound, Outbox, SeqCounter, frame_payloads
 from tenace_wire.table_messages import Erase, Players, Request, Result
 
+AWAKE_MS = 1000  # a terminal silent this long may have missed what was sent to it: sent again when it speaks
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
     from collections.abc import Callable
@@ -49,6 +51,7 @@ class HostSession:
         self._done: "set[int]" = set()  # (terminal << 16 | seq) acknowledged since this host started
         self._seqs: "dict[int, SeqCounter]" = {}
         self.bindings: "dict[int, tuple[int, int]]" = {}  # terminal -> (section, table)
+        self._heard: "dict[int, int]" = {}  # terminal -> when its last authentic frame came (a sleepy terminal)
 
     # -- terminals --
 
@@ -176,10 +179,24 @@ class HostSession:
         """One frame from a terminal. Returns a message (or a duplicate to acknowledge again), an ACK or a
         HELLO; None while a fragmented message is incomplete; raises WireError (counted) when refused."""
         try:
-            return self._receive(data)
+            inbound = self._receive(data)
         except WireError as e:
             tally(self.counters, e.reason)
             raise
+        if inbound is None or inbound.type != HELLO:
+            self._awake(frame_terminal(data), now)
+        return inbound
+
+    def _awake(self, terminal: int, now: int) -> None:
+        """A terminal spoke, so it listens (session.py, "Sleepy terminals"): after AWAKE_MS of silence, everything
+        already sent to it that waits for its ACK goes again now rather than at its retransmission time."""
+        last = self._heard.get(terminal)
+        self._heard[terminal] = now
+        if last is not None and now - last < AWAKE_MS:
+            return  # in the middle of an exchange: it heard what was sent, or the retransmissions will do
+        for key, entry in self._out.waiting.items():
+            if key >> 16 == terminal and entry[2] and entry[1] > now:
+                entry[1] = now
 
     def already_ingested(self, terminal: int, seq: int) -> bool:
         if (terminal << 16) | seq in self._done:

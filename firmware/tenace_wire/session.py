@@ -34,6 +34,13 @@ so nothing below the new floor waits for an ACK that cannot come. The terminal a
 host frame as it accepts it (it is not the durable side), and a fragmented message once whole: it has
 room for two unfinished ones and drops the oldest for a third, whose parts the host must then send again.
 
+Sleepy terminals. A terminal's receiver is on only while it expects an answer and for a moment after each frame
+in or out (wire_link.py); with nothing to send it still speaks every few seconds (TerminalSession.poll). The host
+holds every message to a terminal in its outbox until acknowledged, as always, and when a terminal speaks after
+AWAKE_MS of silence it sends it at once all that it holds for it (HostSession.receive): what the terminal missed
+while deaf reaches it in the window after its next frame. Frames are not changed, only when they go: every rule
+above holds whatever the receiver misses, which is only more loss.
+
 Refusals raise WireError and are counted per reason in `counters` (errors.py).
 """
 

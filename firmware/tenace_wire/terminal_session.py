@@ -148,6 +148,12 @@ class TerminalSession:
         self._out.due(now, out)
         return out
 
+    def poll(self) -> None:
+        """Tell the host the terminal listens now, with nothing else to say (session.py, "Sleepy terminals"): the
+        ACK of the newest host frame it took, again, which the host drops nothing by."""
+        if self._window is not None:
+            self._reply(self._window.top)
+
     def pending(self) -> int:
         """Frames still waiting for the host's acknowledgement."""
         return len(self._out)

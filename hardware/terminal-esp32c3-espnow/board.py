@@ -116,8 +116,64 @@ def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE,
     return factory_test_or_session(app, keypad)
 
 
+class SleepyRadio:
+    """An active espnow.ESPNow whose receiver the link turns off between its windows (power(on), wire_link.py's
+    sleepy link): ESP-NOW without an access point has no power save of its own (the WLAN's pm works only
+    associated), so power(False) stops the Wi-Fi (WLAN.active(False): the RF off, 64 mA less) and power(True)
+    starts it again on the event's channel. ESP-NOW and its peer stay registered (not deinitialised: its receive
+    buffer is not freed and allocated again every window); a frame that comes while the Wi-Fi is stopped is lost,
+    and the host sends it again when the terminal next speaks. Not yet measured on a built terminal: how long the
+    Wi-Fi takes to start is the power.toml's radio.wakes estimate."""
+
+    def __init__(self, sta, esp, channel: int) -> None:
+        self.sta = sta
+        self.esp = esp
+        self.channel = channel
+        self.on = True
+
+    def power(self, on: bool) -> None:
+        self.on = on
+        if on:
+            self.sta.active(True)
+            self.sta.config(channel=self.channel)
+        else:
+            self.sta.active(False)
+
+    def add_peer(self, mac: bytes) -> None:
+        self.esp.add_peer(mac)
+
+    def send(self, mac: bytes, msg, sync: bool = True):
+        return self.esp.send(mac, msg, sync)
+
+    def irecv(self, timeout_ms=None):
+        return self.esp.irecv(timeout_ms)
+
+    @property
+    def peers_table(self):
+        return self.esp.peers_table
+
+
+class SleepyClock:
+    """The app's clock: time's ticks_ms and sleep_ms, and lightsleep(ms) for the idle passes, which is
+    machine.lightsleep (about 130 µA against 16 mA idle) only while the radio's Wi-Fi is stopped: light sleep
+    powers the RF down, so inside a listening window the pass waits in sleep_ms."""
+
+    def __init__(self, time, lightsleep, radio: SleepyRadio) -> None:
+        self.ticks_ms = time.ticks_ms
+        self.sleep_ms = time.sleep_ms
+        self._lightsleep = lightsleep
+        self.radio = radio
+
+    def lightsleep(self, ms: int) -> None:
+        if self.radio.on:
+            self.sleep_ms(ms)
+        else:
+            self._lightsleep(ms)
+
+
 def espnow_radio(channel: int):
-    """An active espnow.ESPNow on the event's Wi-Fi channel (as the base station's board file makes it)."""
+    """An active espnow.ESPNow on the event's Wi-Fi channel (as the base station's board file makes it), in a
+    SleepyRadio."""
     import espnow
     import network
 
@@ -127,20 +183,21 @@ def espnow_radio(channel: int):
     esp = espnow.ESPNow()
     esp.config(rxbuf=RXBUF)  # before active(True), which allocates the buffer
     esp.active(True)
-    return esp
+    return SleepyRadio(sta, esp, channel)
 
 
 def main() -> None:
     """Start the terminal on this wiring and run it until the power goes."""
     import time
 
-    from machine import ADC, I2C, Pin
+    from machine import ADC, I2C, Pin, lightsleep
 
     config = read_settings(CONFIG, CHANNEL)
     i2c = I2C(I2C_ID, sda=Pin(SDA), scl=Pin(SCL), freq=I2C_HZ)
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COL_PINS]
     adc = ADC(Pin(BATTERY_PIN), atten=ADC.ATTN_11DB)
-    app = build(i2c, cols, espnow_radio(config["channel"]), adc, time, config["id"],
+    radio = espnow_radio(config["channel"])
+    app = build(i2c, cols, radio, adc, SleepyClock(time, lightsleep, radio), config["id"],
                 club=config.get("club"))
     from tenace_terminal.power import run  # the display off when idle, the processor asleep where the radio allows
 

@@ -74,3 +74,54 @@ def test_a_build_without_a_budget_is_one_line_and_exit_2() -> None:
 
 def test_the_simulator_programs_are_where_the_tool_looks() -> None:
     assert (SIM_DIR / "power_session.py").is_file() and (HARDWARE / BUILDS[0] / "power.toml").is_file()
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_the_receiver_listens_only_in_windows_and_nothing_is_lost(build: str) -> None:
+    """The sleepy link (wire_link.py): the receiver off but for its windows, the terminal polling while its table
+    plays, frames sent to it while it was deaf sent again when it next speaks, and every result stored."""
+    report = session(build)
+    ms = report["ms"]
+    total = report["session_ms"]
+    assert report["faults"] == 0 and report["accepted"] == 3
+    assert ms["radio.rx"] < total / 50, ms  # was the whole session before the sleepy link
+    # A poll every 10 s at most while a round plays: a board takes 7 minutes.
+    assert report["counts"]["radio.tx_packets"] >= total / 11000
+    if build == "terminal-esp32c3-espnow":
+        assert report["counts"]["radio.wakes"] > 0 and ms["cpu.sleep"] > total / 2  # Wi-Fi off, light sleep
+
+
+def test_the_host_sends_what_it_holds_when_a_silent_terminal_speaks() -> None:
+    """HostSession: a message sent to a terminal that did not hear it goes again the moment the terminal speaks after
+    AWAKE_MS of silence, not at its retransmission time (the host holds it; session.py, "Sleepy terminals")."""
+    from tenace_wire.control import ACCEPTED, SignInAnswer
+    from tenace_wire.director_messages import Text
+    from tenace_wire.host_session import AWAKE_MS, HostSession
+    from tenace_wire.terminal_session import TerminalSession
+
+    key = b"k" * 16
+    host = HostSession(key, lambda n: 0)
+    terminal = TerminalSession(7, lambda n: 1, key)
+    terminal.sign_in(0, 1, 0)
+    for frame in terminal.due(0):
+        inbound = host.receive(frame, 0)
+        assert inbound is not None
+        host.answer_sign_in(inbound, SignInAnswer(status=ACCEPTED, section=0, table=1, round=1), 0)
+    for frame in host.due(0):
+        terminal.receive(frame, 0)
+    assert terminal.signed_in
+    for frame in terminal.due(0):
+        host.receive(frame, 0)  # the answer's ACK
+    seq = host.send(7, Text(text="hi"), 10)
+    assert len(host.due(10)) == 1  # sent once: the terminal's receiver is off, it is lost
+    assert host.due(20) == []  # its retransmission is hundreds of ms away
+    terminal.poll()
+    poll = terminal.due(AWAKE_MS + 20)
+    assert len(poll) == 1
+    host.receive(poll[0], AWAKE_MS + 20)
+    again = host.due(AWAKE_MS + 20)
+    assert len(again) == 1  # at once, in the terminal's window
+    inbound = terminal.receive(again[0], AWAKE_MS + 20)
+    assert inbound is not None and inbound.seq == seq
+    host.receive(terminal.due(AWAKE_MS + 21)[0], AWAKE_MS + 21)
+    assert host.pending(7) == 0

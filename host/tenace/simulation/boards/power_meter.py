@@ -210,6 +210,13 @@ class EspNowRadio:
             self.meter.set("radio", "rx" if on else "off")
         return self.air.listening
 
+    def power(self, on):
+        """The board file's SleepyRadio.power: the Wi-Fi stopped or started again (counted: a start's cost is the
+        build's radio.wakes charge)."""
+        if on and not self.air.listening:
+            self.meter.count("radio.wakes")
+        self.active(on)
+
     def add_peer(self, mac):
         if mac in self.peers:
             raise OSError(-12395, "ESP_ERR_ESPNOW_EXIST")

@@ -34,7 +34,8 @@ OPTIONS = {
     "bus_hz": 400000,  # the display's I2C: a frame is its bytes at 9 bits each
     "tx_fixed_us": 130.0,  # a packet's airtime: this, plus tx_us_per_byte for each byte of its payload
     "tx_us_per_byte": 32.0,
-    "lightsleep": False,  # the board's clock gives the app machine.lightsleep (the radio listens on its own)
+    "lightsleep": False,  # the board's clock gives the app machine.lightsleep: True (the radio listens on its own,
+    # the Pico's nRF24), "radio-off" (only while the receiver is off: the ESP32-C3's SleepyClock), False (sleep_ms)
     "limit_ms": 6 * 3600 * 1000,  # a session that has not ended by then has gone wrong
 }
 _POLL_MS = 100  # with nothing from the terminal, the collector is asked this often for what is due
@@ -112,6 +113,9 @@ def play(options=None, seed=1):
         provision(storage, host.key)
         radio = Radio()
         app, keypad, air = build(opts, clock, radio, storage)
+        if opts["lightsleep"] == "radio-off":  # light sleep powers the Wi-Fi's RF down: not while it listens
+            sleep = clock.lightsleep
+            setattr(clock, "lightsleep", lambda ms: clock.sleep_ms(ms) if air.listening else sleep(ms))  # noqa: B010
         player = Player(app, keypad, 1, host.code, seed)
         pacer = Pacer(app, opts)
         idle = Idle(app)  # as App.run() makes it

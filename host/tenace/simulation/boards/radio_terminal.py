@@ -26,6 +26,25 @@ from tenace_terminal.build import build_terminal
 from tenace_terminal.text_grid import TextGrid
 
 _IDLE_MS = 5
+
+
+class SleepyTransport(StreamTransport):
+    """The terminal's radio as the sleepy link leaves it (wire_link.py: transport.listen): a frame that comes while
+    the receiver is off is lost, as on the air (counted in `deaf`); the host sends it again when the terminal speaks."""
+
+    ear = True
+    deaf = 0
+
+    def listen(self, on):
+        self.ear = on
+
+    def recv(self):
+        frame = StreamTransport.recv(self)
+        while frame is not None and not self.ear:
+            self.deaf += 1
+            frame = StreamTransport.recv(self)
+        return frame
+
 _THINK_MS = 30  # a table takes this long to key the next thing, so that the radio sees tables interleave
 _HOLD_MS = 100  # how often the players look at the director's hold file
 
@@ -49,8 +68,9 @@ class Table:
         except OSError:
             pass  # a restarted process: the journal is there
         self.radio = PolledSocket(int(opts["port"]), "radio_terminal")
-        # The SLIP stream transport of a terminal wired by serial: the radio's socket is its stream.
-        self.transport = StreamTransport(self.radio, self.radio.sock)
+        # The SLIP stream transport of a terminal wired by serial: the radio's socket is its stream; deaf between the
+        # sleepy link's windows, as a radio terminal is.
+        self.transport = SleepyTransport(self.radio, self.radio.sock)
         self.keypad = ScriptedKeypad()
         self.app = build_terminal(self.transport, terminal, self.keypad, TextGrid(), clock, storage, FixedBattery(),
                                   link_battery=False)  # the simulated battery is the app's alone, as before
