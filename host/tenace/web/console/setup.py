@@ -45,8 +45,8 @@ from tenace.store.event import SCORING_METHODS
 from tenace.store.hand_records import hand_records
 from tenace.store.names import Member, names_of, pair_players, roster, set_pairs_players
 from tenace.web.console.auth import NO_STORE, Session, forbidden
-from tenace.web.console.forms import one_line
-from tenace.web.console.room import Room
+from tenace.web.console.forms import one_line, worded
+from tenace.web.console.room import SPOKEN, Room, spoken
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ def preview_of(plan: SectionPlan, report: Report) -> Preview:
 
 
 def said(e: DirectorInputError) -> str:
-    text = e.said(LABELS).strip()
+    text = worded(e, SPOKEN.get(), LABELS).strip()
     return text[:1].upper() + text[1:]
 
 
