@@ -421,7 +421,7 @@ def routes(room: Room) -> list[BaseRoute]:
         if done.wrong:
             wrong = len(done.wrong)
             return await page(request, session, 400, refused="list", typed=form,
-                              errors={"pairs": spoken().plain("su_lines_wrong_one" if wrong == 1 else "su_lines_wrong_many",
+                              errors={"pairs": spoken().plain("su_lines_wrong_" + ("one" if wrong == 1 else "many"),
                                                               count=wrong)},
                               lines=[spoken().plain("su_line", line=w.line, why=said(w.error)) for w in done.wrong])
         session.done = f"pairs: {len(done.named)} named from the list"
