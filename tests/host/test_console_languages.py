@@ -119,3 +119,26 @@ def test_a_refused_set_up_says_why_beside_its_field_in_the_page_language(tmp_pat
                      refused.text)
     assert date and date[1].replace("&#39;", "'").startswith(
         (words.texts["date"] if lang != "en" else "The date") + " '2024-13-40'")
+
+
+def test_every_director_refusal_has_its_words() -> None:
+    """Each DirectorInputError message of tenace/director is en.txt's refusal_* text (so each language words it),
+    or one of the refusals built of a list of fields (forms.LISTED); "{why}" passes another check's words on."""
+    import ast
+
+    import tenace.director
+    from tenace.web.console.forms import LISTED, refusals
+
+    known, seen = refusals(), 0
+    for source in Path(tenace.director.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "DirectorInputError"):
+                continue
+            seen += 1
+            message = node.args[1]
+            if isinstance(message, ast.Constant):
+                assert message.value in known or message.value == "{why}", (source.name, message.value)
+            else:  # built at run time: its constant start is one of LISTED's
+                start = ast.unparse(message)
+                assert any(p.pattern.split("(")[0].replace("\\", "")[:12] in start for p, _ in LISTED), start
+    assert seen >= 60
