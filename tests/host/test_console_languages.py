@@ -64,3 +64,81 @@ def test_the_language_follows_the_browser_until_one_is_chosen(tmp_path: Path) ->
         assert '<html lang="sk"' in page.text and "Prihlásiť sa" in page.text
         wrong = client.post("/director/login", data={"password": "no"}, headers={**SAME, "Accept-Language": "lv"})
         assert wrong.status_code == 401 and "Nepareiza parole." in wrong.text
+
+
+# A few words each page says, in each language: none of the English ones is left on the translated pages.
+PAGES = {"/director/setup": ("su_roster", "su_pairs", "su_deals", "su_import_roster"),
+         "/director/grid/A": ("gr_none_behind", "gr_last_result", "state_conflict"),
+         "/director/slot/A/1/1/1": ("sl_versions", "sl_actions", "sl_penalty_title", "sl_back"),
+         "/director/terminals": ("te_seat_title", "te_seat_help", "te_seat")}
+
+
+def logged_in(client: TestClient, lang: str) -> str:
+    answer = client.post(f"/director/login?lang={lang}", data={"password": PASSWORD}, headers=SAME,
+                         follow_redirects=False)
+    assert answer.status_code == 303
+    page = client.get("/director")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf
+    return csrf[1]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_area_page_speaks_the_console_language(tmp_path: Path, lang: str) -> None:
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    english, words = console_words("en"), console_words(lang)
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client, lang)
+        for url, keys in PAGES.items():
+            page = client.get(url)
+            assert page.status_code == 200, url
+            assert f'<html lang="{lang}" dir="{"rtl" if lang == "he" else "ltr"}">' in page.text, url
+            for key in keys:
+                assert str(words(key)) in page.text, (url, key)
+                if lang != "en":
+                    assert str(english(key)) not in page.text, (url, key)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_set_up_says_why_beside_its_field_in_the_page_language(tmp_path: Path, lang: str) -> None:
+    new = tmp_path / "new.sqlite"
+    with TestClient(create_app(new, director=Director(password=PASSWORD), new=True)) as client:
+        csrf = logged_in(client, lang)
+        refused = client.post("/director/setup/event", headers=SAME, data={
+            "csrf": csrf, "name": "Club", "date": "2024-13-40", "scoring": "matchpoints", "s1_section": "A",
+            "s1_movement": "mitchell", "s1_tables": "six", "s1_boards": "3", "do": "preview"})
+    assert refused.status_code == 400
+    words = console_words(lang)
+    tables = re.search(r'name="s1_tables"[^>]*aria-describedby="err-s1_tables"></td>|name="s1_tables"[^>]*>'
+                       r'<span class="error" id="err-s1_tables" role="alert">(.*?)</span>', refused.text)
+    assert tables and tables[1], refused.text
+    said = tables[1].replace("&#39;", "'")
+    expected = words.plain("refusal_whole", field=words.texts["tables"] if lang != "en" else "tables", text="'six'")
+    assert said == expected[:1].upper() + expected[1:]
+    date = re.search(r'name="date"[^>]*></label><span class="error" id="err-date" role="alert">(.*?)</span>',
+                     refused.text)
+    assert date and date[1].replace("&#39;", "'").startswith(
+        (words.texts["date"] if lang != "en" else "The date") + " '2024-13-40'")
+
+
+def test_every_director_refusal_has_its_words() -> None:
+    """Each DirectorInputError message of tenace/director is en.txt's refusal_* text (so each language words it),
+    or one of the refusals built of a list of fields (forms.LISTED); "{why}" passes another check's words on."""
+    import ast
+
+    import tenace.director
+    from tenace.web.console.forms import LISTED, refusals
+
+    known, seen = refusals(), 0
+    for source in Path(tenace.director.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "DirectorInputError"):
+                continue
+            seen += 1
+            message = node.args[1]
+            if isinstance(message, ast.Constant):
+                assert message.value in known or message.value == "{why}", (source.name, message.value)
+            else:  # built at run time: its constant start is one of LISTED's
+                start = ast.unparse(message)
+                assert any(p.pattern.split("(")[0].replace("\\", "")[:12] in start for p, _ in LISTED), start
+    assert seen >= 60

@@ -49,6 +49,14 @@ class Words:
             return escape(shown)
         return Markup('<bdi dir="ltr">{}</bdi>').format(shown)
 
+    def plain(self, key: str, **values: object) -> str:
+        """The text of `key` with its {names} filled in, not escaped: for a message a page escapes when it shows it."""
+        try:
+            text = self.texts[key]
+        except KeyError:
+            raise Missing(f"{self.lang}: no text for {key!r}") from None
+        return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
+
     def __call__(self, key: str, **values: object) -> Markup:
         try:
             text = self.texts[key]

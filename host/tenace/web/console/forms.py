@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import cache
 
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
 from tenace.director.inputs import MOVE_KINDS, Erasure, Penalty, Place, ResultInput, Signature
+from tenace.web.console.room import SPOKEN
 from tenace.web.words import PLACEHOLDER, console_words
 
 MOVES = MOVE_KINDS
@@ -80,12 +83,11 @@ ACTIONS: dict[str, Callable[[Form], Bound]] = {"adjust": adjust_form, "correct":
 
 
 def one_line(e: Exception) -> str:
-    """A refusal as the page says it, on one line: the director's naming the form's fields, the store's as it is."""
+    """A refusal as the page says it, on one line, in the page's language: the director's naming the form's fields
+    (worded), the store's as it is."""
     if isinstance(e, DirectorInputError):
-        return e.said(LABELS)
+        return worded(e, SPOKEN.get())
     return str(e).splitlines()[0] if str(e) else type(e).__name__
-
-
 
 
 # Each form's fields (a refusal naming one is shown beside it; naming another, atop the form).
@@ -99,24 +101,57 @@ FIELDS: dict[str, frozenset[str]] = {
     "resolve": frozenset(_SLOT | _RESULT | _SIGNED | {"keep"}),
     "move": frozenset(_SIGNED | {"change", "pair", "other", "table", "section", "round", "to"}),
 }
-# The director's messages the console words in every language (DirectorInputError.message -> its key in
-# lang/console/XX.txt); the others are said in English, their fields named in the page's language.
-REFUSALS = {": give a whole number": "refusal_whole",
-            "{why} is required: say why (it is logged with who and when)": "refusal_why",
-            "{field}: say which pair": "refusal_pair"}
-# A field whose label's key is not its own name.
-LABEL_KEYS = {"to": "to_round"}
+# A field's label on the pages: its key in lang/console/XX.txt ("": the refusal names no field, as the set-up's
+# text areas, whose refusal is beside them).
+LABEL_KEYS = {**{f: f for f in ("ns", "ew", "percent", "assigned", "weighted", "ew_assigned", "ew_weighted", "pair",
+                                "penalty", "section", "table", "board", "round", "contract", "by", "tricks", "lead",
+                                "passed_out", "not_played", "keep", "change", "other", "why", "force", "terminal",
+                                "date", "scoring", "movement", "tables", "boards_per_round", "rounds", "club",
+                                "club_id")},
+              "to": "to_round", "correction_minutes": "minutes", "name": "event_name", "phantom": "half_table",
+              "roster": "", "pairs": "", "deals": "", "sections": ""}
+# The refusals built of a list of fields ("give one result: {contract} or {passed_out}"): the list, its fields named
+# and its "or"/"and" said in the page's language, goes into the key's {fields}.
+LISTED = ((re.compile(r"say where the result is: (?P<fields>.+)"), "refusal_where"),
+          (re.compile(r"give one adjusted score \(\{ns\}/\{ew\}, \{percent\}, \{assigned\}, \{weighted\} or "
+                      r"\{penalty\}\): none was given"), "refusal_one_adjusted_none"),
+          (re.compile(r"give one adjusted score \(\{ns\}/\{ew\}, \{percent\}, \{assigned\}, \{weighted\} or "
+                      r"\{penalty\}\): not (?P<fields>.+)"), "refusal_one_adjusted_not"),
+          (re.compile(r"a penalty is against a pair, not a table's result: drop (?P<fields>.+)"), "refusal_drop"),
+          (re.compile(r"give one result: (?P<fields>.+)"), "refusal_one_result"),
+          (re.compile(r"\{(?P<first>\w+)\} takes no (?P<fields>.+)"), "refusal_takes_no"))
+_LISTED_KEYS = frozenset(key for _, key in LISTED)
+_QUOTED = "{field} {text}"  # a refusal of a typed text starts "NAME 'TEXT'" (DirectorInputError.said)
 
 
-def worded(e: DirectorInputError, lang: str) -> str:
-    """The refusal in the console's language `lang`, its fields named by the page's labels."""
+@cache
+def refusals() -> dict[str, str]:
+    """The director's messages the console words (DirectorInputError.message -> its key in lang/console/XX.txt), read
+    from en.txt, whose refusal_* texts are the director's messages as the command line says them."""
+    english = console_words("en").texts
+    return {text.removeprefix(_QUOTED): key for key, text in english.items()
+            if key.startswith("refusal_") and key not in _LISTED_KEYS}
+
+
+def worded(e: DirectorInputError, lang: str, english: Mapping[str, str] = LABELS) -> str:
+    """The refusal in the console's language `lang`, its fields named by the page's labels (`english`: the English
+    page's names, which the console has always used); one line."""
     if lang == "en":
-        return one_line(e)  # English: the labels of LABELS, as the console has always said it
-    texts = console_words(lang).texts
-    names = {field: texts[LABEL_KEYS.get(field, field)] for fields in FIELDS.values() for field in fields
-             if LABEL_KEYS.get(field, field) in texts}
-    template = texts.get(REFUSALS.get(e.message, ""))
-    if template is None:
+        return e.said(english).splitlines()[0]
+    words = console_words(lang)
+    names = {field: words.texts[key] if key else "" for field, key in LABEL_KEYS.items()}
+    values: dict[str, str] = {**names, **e.values, "field": names.get(e.field, e.field), "text": repr(e.text)}
+    key = refusals().get(e.message)
+    for pattern, listed in LISTED if key is None else ():
+        found = pattern.fullmatch(e.message)
+        if found:
+            key = listed
+            joined = found.groupdict().get("fields") or ""
+            joined = joined.replace(" or ", f" {words.texts['or']} ").replace(" and ", f" {words.texts['and']} ")
+            values["fields"] = PLACEHOLDER.sub(lambda m: values.get(m[1], m[1]), joined)
+            values["first"] = values.get(found.groupdict().get("first") or "", "")
+            break
+    if key is None:  # a message from elsewhere ("{why}": the movement checker's): English, its fields named
         return e.said(names).splitlines()[0]
-    values = {**names, **e.values, "field": names.get(e.field, e.field), "text": repr(e.text)}
-    return PLACEHOLDER.sub(lambda m: values.get(m[1], m[1]), template)
+    said = PLACEHOLDER.sub(lambda m: values.get(m[1], m[1]), words.texts[key])
+    return said.strip().splitlines()[0]

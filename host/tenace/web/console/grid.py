@@ -35,7 +35,7 @@ from tenace.web.changes import Changes
 from tenace.web.console.acting import act
 from tenace.web.console.auth import NO_STORE, Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
-from tenace.web.console.room import Room
+from tenace.web.console.room import Room, spoken
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # A live part's request waits this long for a change before it answers anyway (the script asks again at once).
@@ -418,6 +418,6 @@ def _page(room: Room, template: str, part: bool, status: int = 200, **context: o
     """The page, or its live part alone (the page's template includes it: NAME_part.html)."""
     if not part:
         return room.page(template, status, **context)
-    html = room.env.get_template(template.replace(".html", "_part.html")).render(**context)
+    html = room.env.get_template(template.replace(".html", "_part.html")).render(t=spoken(), **context)
     generation = context.get("generation", 0)
     return HTMLResponse(html, status, headers={**NO_STORE, "X-Generation": str(generation)})

@@ -29,13 +29,18 @@ from tenace.web.console.auth import (
     form_of,
     same_origin,
 )
-from tenace.web.words import DEFAULT, LANGUAGES, console_words, language_of
+from tenace.web.words import DEFAULT, LANGUAGES, Words, console_words, language_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 # The language of the request being answered (set by Room.speak when the request's session is looked up): every page
 # it renders speaks it, without each area's handler passing it along.
 SPOKEN: ContextVar[str] = ContextVar("console_language", default=DEFAULT)
+
+
+def spoken() -> Words:
+    """The console's words in the language of the request being answered: for the messages the areas' code words."""
+    return console_words(SPOKEN.get())
 
 
 @dataclass

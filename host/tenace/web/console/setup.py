@@ -45,8 +45,8 @@ from tenace.store.event import SCORING_METHODS
 from tenace.store.hand_records import hand_records
 from tenace.store.names import Member, names_of, pair_players, roster, set_pairs_players
 from tenace.web.console.auth import NO_STORE, Session, forbidden
-from tenace.web.console.forms import one_line
-from tenace.web.console.room import Room
+from tenace.web.console.forms import one_line, worded
+from tenace.web.console.room import SPOKEN, Room, spoken
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ def preview_of(plan: SectionPlan, report: Report) -> Preview:
 
 
 def said(e: DirectorInputError) -> str:
-    text = e.said(LABELS).strip()
+    text = worded(e, SPOKEN.get(), LABELS).strip()
     return text[:1].upper() + text[1:]
 
 
@@ -234,7 +234,7 @@ def name_grid(conn: sqlite3.Connection, form: Form, who: str) -> int:
             numbers = []
             for i, text in enumerate(typed, 1):
                 if text is None:
-                    errors[f"p-{key}-{i}"] = "Give both players (or neither, to leave the pair as it is)"
+                    errors[f"p-{key}-{i}"] = spoken().plain("su_both_players")
                     continue
                 try:
                     numbers.append(member_number(text, members))
@@ -242,13 +242,13 @@ def name_grid(conn: sqlite3.Connection, form: Form, who: str) -> int:
                     errors[f"p-{key}-{i}"] = said(e)
             if len(numbers) == 2:
                 if numbers[0] == numbers[1]:
-                    errors[f"p-{key}-2"] = f"Player {numbers[0]} twice: a pair is two players"
+                    errors[f"p-{key}-2"] = spoken().plain("su_twice", number=numbers[0])
                 else:
                     chosen.append((section, p.number, p.field, (numbers[0], numbers[1])))
     if errors:
         raise Refused(errors)
     if not chosen:
-        raise Refused({"grid": "No pair filled in: give each pair's two players (member number or roster name)"})
+        raise Refused({"grid": spoken().plain("su_no_pair_filled")})
     set_pairs_players(conn, chosen, who=who)
     return len(chosen)
 
@@ -292,10 +292,10 @@ def deal_bytes(form: Form) -> bytes:
         try:
             return base64.b64decode(chosen, validate=True)
         except (binascii.Error, ValueError):
-            raise Refused({"deals": "The chosen file did not arrive whole: choose it again"}) from None
+            raise Refused({"deals": spoken().plain("su_file_broken")}) from None
     text = form.get("deals")
     if text is None:
-        raise Refused({"deals": "Paste the deals (PBN, LIN) or choose their file (PBN, LIN or DUP)"})
+        raise Refused({"deals": spoken().plain("su_paste_or_choose")})
     return text.encode("utf-8")
 
 
@@ -335,8 +335,7 @@ def routes(room: Room) -> list[BaseRoute]:
             return found
         session, form = found
         if room.path is not None or room.new_path is None:
-            why = "The event exists already" if room.path is not None else \
-                "A new event is made by tenace serve --new EVENT"
+            why = spoken().plain("su_exists" if room.path is not None else "su_made_by_new")
             return await page(request, session, 400, refused="event", typed=form, errors={"event": why})
         try:
             event = new_event_of(form)
@@ -348,8 +347,7 @@ def routes(room: Room) -> list[BaseRoute]:
             return await page(request, session, refused="event", typed=form, shown=shown, token=token)
         if not hmac.compare_digest(form.get("previewed", ""), token):
             return await page(request, session, 400, refused="event", typed=form, shown=shown, token=token,
-                              errors={"create": "The movements changed since their preview: check them below, then "
-                                                "create"})
+                              errors={"create": spoken().plain("su_changed")})
         path = room.new_path
         try:
             done = await run_in_threadpool(create_new_event, path, event)
@@ -371,7 +369,7 @@ def routes(room: Room) -> list[BaseRoute]:
         session, form = found
         if room.path is None:
             return await page(request, session, 400, refused=name, typed=form,
-                              errors={name: "There is no event yet: create it first"})
+                              errors={name: spoken().plain("su_no_event")})
         return found
 
     async def roster_post(request: Request) -> Response:
@@ -383,7 +381,7 @@ def routes(room: Room) -> list[BaseRoute]:
             done = await room.write(lambda conn: import_roster(conn, form.get("roster", "")))
         except NoMember as e:
             return await page(request, session, 400, refused="roster", typed=form, errors={"roster": said(e)},
-                              lines=[f"line {s.line}: {s.why}" for s in e.skipped])
+                              lines=[spoken().plain("su_line", line=s.line, why=s.why) for s in e.skipped])
         except (EntryError, StoreError, sqlite3.Error) as e:
             return await page(request, session, 400, refused="roster", typed=form, errors={"roster": one_line(e)})
         skipped = f", {len(done.skipped)} line{'s' if len(done.skipped) != 1 else ''} skipped" if done.skipped else ""
@@ -423,9 +421,9 @@ def routes(room: Room) -> list[BaseRoute]:
         if done.wrong:
             wrong = len(done.wrong)
             return await page(request, session, 400, refused="list", typed=form,
-                              errors={"pairs": f"{wrong} line{'s' if wrong != 1 else ''} wrong: no pair named "
-                                               "(correct them and name them again)"},
-                              lines=[f"line {w.line}: {said(w.error)}" for w in done.wrong])
+                              errors={"pairs": spoken().plain("su_lines_wrong_" + ("one" if wrong == 1 else "many"),
+                                                              count=wrong)},
+                              lines=[spoken().plain("su_line", line=w.line, why=said(w.error)) for w in done.wrong])
         session.done = f"pairs: {len(done.named)} named from the list"
         return RedirectResponse("/director/setup#pairs", 303)
 
@@ -441,7 +439,7 @@ def routes(room: Room) -> list[BaseRoute]:
             names = [s.name for s in event_info(conn).sections]
             section = form.get("section", names[0] if len(names) == 1 else "")
             if section not in names:
-                raise Refused({"deal_section": f"Choose the section the deals are for ({', '.join(names)})"})
+                raise Refused({"deal_section": spoken().plain("su_choose_section", sections=", ".join(names))})
             try:
                 deals = read_deals(deal_bytes(form))
             except DealFileError as e:
