@@ -67,7 +67,8 @@ def test_the_language_follows_the_browser_until_one_is_chosen(tmp_path: Path) ->
 
 
 # A few words each page says, in each language: none of the English ones is left on the translated pages.
-PAGES = {"/director/setup": ("su_roster", "su_pairs", "su_deals", "su_import_roster"),
+PAGES = {"/director": ("wk_tag_conflict", "wk_conflict_advice", "wk_all_text"),
+         "/director/setup": ("su_roster", "su_pairs", "su_deals", "su_import_roster"),
          "/director/grid/A": ("gr_none_behind", "gr_last_result", "state_conflict"),
          "/director/slot/A/1/1/1": ("sl_versions", "sl_actions", "sl_penalty_title", "sl_back"),
          "/director/terminals": ("te_seat_title", "te_seat_help", "te_seat")}

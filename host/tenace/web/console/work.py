@@ -17,23 +17,17 @@ from tenace.store.file_check import check_file
 from tenace.store.queries import conflicts_in, damaged_in, latest_rounds, missing_results, states
 from tenace.store.versions import Slot
 from tenace.web.console.auth import NO_STORE
-from tenace.web.console.room import Room
+from tenace.web.console.room import Room, spoken
 
-# What the director does about each reason a frame is refused (validate.REASONS), beyond reading the examples.
-_ADVICE = {
-    "not_signed_in": "sign the terminal in at its table (Terminals: seat), or check it is this event's",
-    "wrong_table": "the terminal is seated at another table: seat it where it is (Terminals: seat)",
-    "sequence_reused": "a terminal was reset or two share an id: check the terminals, enter the table's result "
-                       "by hand if it is missing",
-    "score_mismatch": "the terminal's firmware scores otherwise: compare the table's result, correct it by hand",
-    "sits_out": "the movement says nobody plays there: check the movement changes (late pair, table closed)",
-    "wrong_pairs": "the pairs are not the movement's: a pair changed tables, or the movement needs a change",
-    "wrong_board": "the board is not played there: a board moved to the wrong table; enter it by hand",
-    "no_such_round": "the table is past its last round, or the movement needs a change",
-    "unknown_section": "the terminal is set up for another section or event: seat it again",
-}
-_DEFAULT_ADVICE = ("a terminal sent what the collector could not take: if the table's result is missing, enter it by "
-                   "hand from the traveller")
+# What the director does about each reason a frame is refused (validate.REASONS), beyond reading the examples: the
+# key of its advice in lang/console/XX.txt (wk_advice_REASON); any other reason gets wk_advice_other.
+_ADVISED = frozenset({"not_signed_in", "wrong_table", "sequence_reused", "score_mismatch", "sits_out", "wrong_pairs",
+                      "wrong_board", "no_such_round", "unknown_section"})
+
+
+def advice(reason: str) -> str:
+    """What the director does about frames refused for `reason`, in the page's language."""
+    return spoken().plain(f"wk_advice_{reason}" if reason in _ADVISED else "wk_advice_other")
 
 
 @dataclass(frozen=True)
@@ -69,28 +63,29 @@ def slot_href(slot: Slot, form: str | None = None) -> str:
 
 
 def where(slot: Slot) -> str:
-    return f"Section {slot.section} table {slot.table} round {slot.round} board {slot.board}"
+    return spoken().plain("wk_where", section=slot.section, table=slot.table, round=slot.round, board=slot.board)
 
 
 def work_of(report: Report, check: str | None = None) -> Work:
     """The report's problems as items, the worst first: damaged, conflicts, refused frames, missing results."""
+    w = spoken().plain
     work = Work(check=check)
     for v in report.damaged:
-        work.items.append(Item("damaged", f"{where(v.slot)}: v{v.version} is damaged", (v.damage,),
-                               (Link(slot_href(v.slot, "correct"), "Enter it again"),
-                                Link(slot_href(v.slot, "erase"), "Erase it")),
-                               "Tenace did not write it (a disk fault, or an edit outside Tenace): it does not count"))
+        work.items.append(Item("damaged", w("wk_damaged", where=where(v.slot), version=v.version), (v.damage,),
+                               (Link(slot_href(v.slot, "correct"), w("wk_enter_again")),
+                                Link(slot_href(v.slot, "erase"), w("wk_erase_it"))),
+                               w("wk_damaged_advice")))
     for c in report.conflicts:
-        lines = tuple(f"v{v.version}: {v.describe()} (NS {v.ns_pair} v EW {v.ew_pair}; {v.origin()} at {clock(v.at)})"
-                      for v in c.heads)
-        work.items.append(Item("conflict", f"{where(c.slot)}: {len(c.heads)} different results", lines,
-                               (Link(slot_href(c.slot, "resolve"), "Resolve"),),
-                               "none counts until you keep one or enter the right one"))
+        lines = tuple(w("wk_conflict_line", version=v.version, result=v.describe(), ns=v.ns_pair, ew=v.ew_pair,
+                        origin=v.origin(), at=clock(v.at)) for v in c.heads)
+        work.items.append(Item("conflict", w("wk_conflict", where=where(c.slot), count=len(c.heads)), lines,
+                               (Link(slot_href(c.slot, "resolve"), w("resolve")),), w("wk_conflict_advice")))
     for g in report.refusals:
-        lines = tuple(f"{clock(r.at)} " + (f"terminal {r.terminal} seq {r.sequence}" if r.terminal is not None
-                                           else "unidentified frame") + f": {r.detail}" for r in g.latest)
-        work.items.append(Item("refused", f"Refused frames, {g.reason} \u00d7{g.count}: {g.meaning}", lines,
-                               (Link("/director/terminals", "Terminals"),), _ADVICE.get(g.reason, _DEFAULT_ADVICE)))
+        lines = tuple(f"{clock(r.at)} " + (w("wk_frame_terminal", terminal=r.terminal, sequence=r.sequence)
+                                           if r.terminal is not None else w("wk_frame_unknown")) + f": {r.detail}"
+                      for r in g.latest)
+        work.items.append(Item("refused", w("wk_refused", reason=g.reason, count=g.count, meaning=g.meaning), lines,
+                               (Link("/director/terminals", w("nav_terminals")),), advice(g.reason)))
     for section, rows in groupby(report.missing, key=lambda m: m.section):
         section_rows = list(rows)
         latest = report.latest_round.get(section, 0)
@@ -99,19 +94,18 @@ def work_of(report: Report, check: str | None = None) -> Work:
             boards = list(ms)
             erased = [m.board for m in boards if m.erased]
             first = Slot(section, table, round_, boards[0].board)
-            title = (f"Section {section} round {round_} table {table}: board{'s' if len(boards) > 1 else ''} "
-                     f"{boards_text([m.board for m in boards])} missing")
-            links = tuple(Link(slot_href(Slot(section, table, round_, m.board), "correct"), f"Enter board {m.board}")
-                          for m in boards)
-            work.items.append(Item("missing", title, (f"erased: {boards_text(erased)}",) if erased else (),
-                                   links or (Link(slot_href(first), "Open"),),
-                                   f"NS {boards[0].ns_pair} v EW {boards[0].ew_pair}: enter the traveller's result, "
-                                   "or adjust (not played: A+/A-, 60/40)"))
+            title = w("wk_missing_many" if len(boards) > 1 else "wk_missing_one", section=section, round=round_,
+                      table=table, boards=boards_text([m.board for m in boards]))
+            links = tuple(Link(slot_href(Slot(section, table, round_, m.board), "correct"),
+                               w("wk_enter_board", board=m.board)) for m in boards)
+            work.items.append(Item("missing", title, (w("wk_erased", boards=boards_text(erased)),) if erased else (),
+                                   links or (Link(slot_href(first), w("wk_open")),),
+                                   w("wk_missing_advice", ns=boards[0].ns_pair, ew=boards[0].ew_pair)))
         later = sorted({m.round for m in section_rows if m.round > latest})
         if later:
-            span = f"round {later[0]}" if len(later) == 1 else f"rounds {later[0]}-{later[-1]}"
             count = sum(1 for m in section_rows if m.round > latest)
-            work.later.append(f"Section {section} {span}: not started ({count} results to come)")
+            work.later.append(w("wk_later_one", section=section, round=later[0], count=count) if len(later) == 1
+                              else w("wk_later_many", section=section, first=later[0], last=later[-1], count=count))
     return work
 
 
@@ -125,8 +119,8 @@ def read_work(conn: sqlite3.Connection) -> Work:
     verdict = None
     if report.damaged:
         found = check_file(conn)
-        verdict = ("tenace check: the file is sound apart from its results" if found.sound else
-                   "tenace check: " + "; ".join(found.faults[:5]) + (" ..." if len(found.faults) > 5 else ""))
+        verdict = (spoken().plain("wk_check_sound") if found.sound else spoken().plain(
+            "wk_check_faults", faults="; ".join(found.faults[:5]) + (" ..." if len(found.faults) > 5 else "")))
     return work_of(report, verdict)
 
 
