@@ -71,7 +71,9 @@ PAGES = {"/director": ("wk_tag_conflict", "wk_conflict_advice", "wk_all_text"),
          "/director/setup": ("su_roster", "su_pairs", "su_deals", "su_import_roster"),
          "/director/grid/A": ("gr_none_behind", "gr_last_result", "state_conflict"),
          "/director/slot/A/1/1/1": ("sl_versions", "sl_actions", "sl_penalty_title", "sl_back"),
-         "/director/terminals": ("te_seat_title", "te_seat_help", "te_seat")}
+         "/director/terminals": ("te_seat_title", "te_seat_help", "te_seat"),
+         "/director/finish": ("fi_heading", "fi_refused", "fi_finish"),
+         "/director/publish": ("pu_heading", "pu_pbn", "pu_csv_download", "pu_usebio_download")}
 
 
 def logged_in(client: TestClient, lang: str) -> str:

@@ -31,8 +31,8 @@ from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
 from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
-from tenace.web.console.room import Room
-from tenace.web.words import DEFAULT, LANGUAGES
+from tenace.web.console.room import SPOKEN, Room, spoken
+from tenace.web.words import DEFAULT, LANGUAGES, language_of
 
 FINISH_WHY = "session finished, results published"  # tenace finish's default reason
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -71,7 +71,7 @@ def damaged_line(results: EventResults) -> str | None:
     damaged = sum(each.damaged for each in results.sections)
     if not damaged:
         return None
-    return f"the event file holds {damaged} damaged result{'s' if damaged > 1 else ''} (tenace check names them)"
+    return spoken().plain("pu_damaged_one" if damaged == 1 else "pu_damaged_many", count=damaged)
 
 
 def stem(room: Room) -> str:
@@ -94,11 +94,11 @@ def _match(section: SectionResults, team: int | None) -> MatchResult | None:
     """The team match a PBN file holds (as `tenace report --match`); UsageError when the choice is wanting."""
     if team is None:
         if len(section.matches) > 1:
-            raise UsageError(f"section {section.section} holds {len(section.matches)} team matches: choose one")
+            raise UsageError(spoken().plain("pu_choose_match", section=section.section, count=len(section.matches)))
         return None
     found = next((m for m in section.matches if team in (m.home, m.away)), None)
     if found is None:
-        raise UsageError(f"team {team} plays no match in section {section.section}")
+        raise UsageError(spoken().plain("pu_no_match", team=team, section=section.section))
     return found
 
 
@@ -197,8 +197,7 @@ def routes(room: Room) -> list[BaseRoute]:
         try:
             session.done = await room.write(run)
         except EntryError as e:
-            return await finish_page(request, 400, f"{one_line(e)}: tick force to finish anyway (the force is logged)",
-                                     form)
+            return await finish_page(request, 400, spoken().plain("fi_tick_force", why=one_line(e)), form)
         except DirectorInputError as e:
             return await finish_page(request, 400, one_line(e), form, e.field)
         except (StoreError, UsageError, sqlite3.Error) as e:
@@ -222,10 +221,15 @@ def routes(room: Room) -> list[BaseRoute]:
         return await publish_page(request)
 
     async def download(request: Request) -> Response:
-        """An export made now from the event file as it is; refused in one line (400) as `tenace report` refuses."""
+        """An export made now from the event file as it is; refused in one line (400) as `tenace report` refuses.
+        Its ?lang= is the web site's language, not the console's: the console keeps speaking the one it spoke."""
+        known = room.director.session(request)
+        kept = known.lang if known is not None else None
         session = room.session(request)
         if isinstance(session, Response):
             return session
+        session.lang = kept
+        SPOKEN.set(kept or language_of(None, request.headers.get("accept-language")) or DEFAULT)
         kind = request.path_params["kind"]
         q = request.query_params
         made: dict[str, Callable[[Read, str], Export]] = {
@@ -236,14 +240,13 @@ def routes(room: Room) -> list[BaseRoute]:
                                                        q.get("club_id", "").strip() or None),
         }
         if kind not in made:
-            return await publish_page(request, 404, f"no export {kind!r}")
+            return await publish_page(request, 404, spoken().plain("pu_no_export", kind=repr(kind)))
         section = q.get("section") if kind == "pbn" else None
         try:
             read = await room.read(lambda conn: read_all(conn, section))
             damaged = damaged_line(read.results)
             if damaged is not None and q.get("force") != "1":
-                raise UsageError(f"{damaged}: enter them again before publishing, or tick force to publish "
-                                 "without them")
+                raise UsageError(spoken().plain("pu_damaged_refused", damaged=damaged))
             export = made[kind](read, stem(room))
         except DirectorInputError as e:  # a field of the USEBIO form: said beside it
             return await publish_page(request, 400, one_line(e), e.field)
@@ -276,7 +279,7 @@ def _team(text: str | None) -> int | None:
     if text is None or not text.strip():
         return None
     if not text.isdecimal() or len(text) > 4:
-        raise UsageError(f"team {text!r}: give a team's number")
+        raise UsageError(spoken().plain("pu_team_number", team=repr(text)))
     return int(text)
 
 
