@@ -73,7 +73,11 @@ PAGES = {"/director": ("wk_tag_conflict", "wk_conflict_advice", "wk_all_text"),
          "/director/slot/A/1/1/1": ("sl_versions", "sl_actions", "sl_penalty_title", "sl_back"),
          "/director/terminals": ("te_seat_title", "te_seat_help", "te_seat"),
          "/director/finish": ("fi_heading", "fi_refused", "fi_finish"),
-         "/director/publish": ("pu_heading", "pu_pbn", "pu_csv_download", "pu_usebio_download")}
+         "/director/publish": ("pu_heading", "pu_pbn", "pu_csv_download", "pu_usebio_download"),
+         "/director/print": ("pr_heading", "pr_intro", "pr_cards", "pr_scorecards", "pr_travellers"),
+         "/director/print/cards": ("pr_back", "pr_round", "pr_ns_next", "pr_boards_next"),
+         "/director/print/scorecards": ("pr_sits", "pr_against", "pr_score_plus", "pr_notes"),
+         "/director/print/travellers": ("pr_ns_score",)}
 
 
 def logged_in(client: TestClient, lang: str) -> str:

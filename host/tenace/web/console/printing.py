@@ -25,13 +25,13 @@ from tenace.store.encounters import stored_movement
 from tenace.store.names import names_of, pair_players, roster
 from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
-from tenace.web.console.room import Room
+from tenace.web.console.room import Room, spoken
 
 log = logging.getLogger(__name__)
 
 PDF_TIMEOUT_S = 120.0  # a few hundred pages on a slow laptop
-PRINTS = {"cards": "Table cards", "scorecards": "Personal scorecards", "travellers": "Travellers",
-          "ranking": "Ranking"}
+# The prints, each with its name's key in lang/console/XX.txt.
+PRINTS = {"cards": "pr_cards", "scorecards": "pr_scorecards", "travellers": "pr_travellers", "ranking": "pr_ranking"}
 # The movements whose tables and pairs a card can say (an individual's players change partners each round).
 CARDED = ("mitchell", "howell", "teams")
 
@@ -88,26 +88,28 @@ def boards_text(boards: tuple[int, ...]) -> str:
 
 def where_next(m: Movement, pair: Pair, round_: int) -> str:
     """Where `pair` sits in `round_`: "table 3 NS", "sits out", "bye"; "end" after the last round."""
+    w = spoken().plain
     if round_ > m.rounds:
-        return "end"
+        return w("pr_end")
     for e in m.round_plan(round_):
         ns, ew = m.seated(e)
         if pair in (ns, ew):
             if m.sits_out(e):
-                return "sits out"
-            return f"table {e.table} {'NS' if pair == ns else 'EW'}"
-    return "bye"
+                return w("pr_sits_out")
+            return w("pr_table_seat", table=e.table, seat="NS" if pair == ns else "EW")
+    return w("pr_bye")
 
 
 def boards_next(m: Movement, e: Encounter) -> str:
     """Where this table's boards are played next round: "table 2", several tables when they are shared; "end"
     after the last round; "out of play" when no table plays them (back to the director)."""
+    w = spoken().plain
     if e.round >= m.rounds:
-        return "end"
+        return w("pr_end")
     tables = sorted({n.table for n in m.round_plan(e.round + 1) if set(n.boards) & set(e.boards)})
     if not tables:
-        return "out of play"
-    return "table " + ", ".join(map(str, tables))
+        return w("pr_out_of_play")
+    return w("pr_table", tables=", ".join(map(str, tables)))
 
 
 def cards(m: Movement, section: str) -> list[Card]:
@@ -149,8 +151,8 @@ def movement_prints(conn: sqlite3.Connection, what: str) -> tuple[list[Card], li
     skipped = []
     for s in info.sections:
         if s.kind not in CARDED:
-            skipped.append(f"section {s.name} is {'an' if s.kind[0] in 'aeiou' else 'a'} {s.kind}: its players "
-                           "change partners, its cards are not printed here")
+            skipped.append(spoken().plain("pr_skipped_an" if s.kind[0] in "aeiou" else "pr_skipped_a",
+                                          section=s.name, kind=s.kind))
             continue
         m = stored_movement(conn, s.name)
         if what == "cards":
@@ -176,7 +178,7 @@ async def pdf_of(html: str) -> bytes:
     UsageError in one line when chromium is missing, fails, or takes too long."""
     browser = chromium()
     if browser is None:
-        raise UsageError("PDF needs Debian's chromium, which is not installed: print the page from the browser")
+        raise UsageError(spoken().plain("pr_no_chromium"))
     with tempfile.TemporaryDirectory(prefix="tenace-pdf-") as tmp:
         page, out = Path(tmp) / "page.html", Path(tmp) / "page.pdf"
         page.write_text(html, encoding="utf-8")
@@ -189,10 +191,10 @@ async def pdf_of(html: str) -> bytes:
         except TimeoutError:
             process.kill()
             await process.wait()
-            raise UsageError(f"chromium took over {PDF_TIMEOUT_S:.0f} s to print the PDF") from None
+            raise UsageError(spoken().plain("pr_chromium_slow", seconds=f"{PDF_TIMEOUT_S:.0f}")) from None
         if process.returncode != 0 or not out.is_file():
             log.warning("chromium --print-to-pdf failed: %s", err.decode(errors="replace")[-500:])
-            raise UsageError(f"chromium could not print the PDF (exit {process.returncode})")
+            raise UsageError(spoken().plain("pr_chromium_failed", code=process.returncode))
         return out.read_bytes()
 
 
@@ -207,7 +209,9 @@ def routes(room: Room) -> list[BaseRoute]:
 
     def render(what: str) -> Callable[[sqlite3.Connection], str]:
         def run(conn: sqlite3.Connection) -> str:
-            context: dict[str, object] = {"what": what, "title": PRINTS[what], "event": room.event().name}
+            words = spoken()
+            context: dict[str, object] = {"what": what, "title": words.plain(PRINTS[what]), "event": room.event().name,
+                                          "t": words}
             if what in ("cards", "scorecards"):
                 found_cards, found_scorecards, skipped = movement_prints(conn, what)
                 context.update(cards=found_cards, scorecards=found_scorecards, skipped=skipped)
@@ -225,8 +229,8 @@ def routes(room: Room) -> list[BaseRoute]:
         pdf = name.endswith(".pdf")
         what = name.removesuffix(".pdf")
         if what not in PRINTS:
-            return room.page("console_print.html", 404, session=session, prints=PRINTS, error=f"no print {name!r}",
-                             chromium=chromium() is not None)
+            return room.page("console_print.html", 404, session=session, prints=PRINTS,
+                             error=spoken().plain("pr_no_print", name=repr(name)), chromium=chromium() is not None)
         try:
             html = await room.read(render(what))
             if not pdf:
