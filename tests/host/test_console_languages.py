@@ -77,7 +77,8 @@ PAGES = {"/director": ("wk_tag_conflict", "wk_conflict_advice", "wk_all_text"),
          "/director/print": ("pr_heading", "pr_intro", "pr_cards", "pr_scorecards", "pr_travellers"),
          "/director/print/cards": ("pr_back", "pr_round", "pr_ns_next", "pr_boards_next"),
          "/director/print/scorecards": ("pr_sits", "pr_against", "pr_score_plus", "pr_notes"),
-         "/director/print/travellers": ("pr_ns_score",)}
+         "/director/print/travellers": ("pr_ns_score",),
+         "/director/rehearsal": ("re_heading", "re_start")}
 
 
 def logged_in(client: TestClient, lang: str) -> str:

@@ -27,7 +27,7 @@ from tenace.store import StoreError
 from tenace.store.db import connect_read_only, read_transaction
 from tenace.store.queries import result_count
 from tenace.web.console.forms import one_line
-from tenace.web.console.room import Room
+from tenace.web.console.room import Room, spoken
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class Rehearsals:
     def start(self, event: Path) -> Run:
         with self.lock:
             if self.running():
-                raise RuntimeError("a rehearsal is running already: wait for its end")
+                raise RuntimeError(spoken().plain("re_busy"))
             copy = free_copy(event)
             process = subprocess.Popen(command(event, copy), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, text=True, encoding="utf-8", errors="replace",
@@ -106,8 +106,7 @@ def refusal(conn_path: Path) -> str | None:
     with closing(connect_read_only(conn_path)) as conn, read_transaction(conn):
         played = result_count(conn)
     if played:
-        return (f"{conn_path.name} holds {played} results already: a rehearsal plays an event before its evening "
-                "(rehearse a copy made before play)")
+        return spoken().plain("re_played", name=conn_path.name, count=played)
     return None
 
 
@@ -146,7 +145,7 @@ def routes(room: Room) -> list[BaseRoute]:
         try:
             event = room.event()
             if rehearsals.running():
-                return await page(request, 409, "a rehearsal is running already: wait for its end")
+                return await page(request, 409, spoken().plain("re_busy"))
             refused = await run_in_threadpool(refusal, event)
             if refused is not None:
                 return await page(request, 400, refused)
