@@ -384,9 +384,12 @@ def routes(room: Room) -> list[BaseRoute]:
                               lines=[spoken().plain("su_line", line=s.line, why=s.why) for s in e.skipped])
         except (EntryError, StoreError, sqlite3.Error) as e:
             return await page(request, session, 400, refused="roster", typed=form, errors={"roster": one_line(e)})
-        skipped = f", {len(done.skipped)} line{'s' if len(done.skipped) != 1 else ''} skipped" if done.skipped else ""
-        session.done = "\n".join([f"roster: {done.kept} member{'s' if done.kept != 1 else ''} kept{skipped}",
-                                  *(f"  skipped line {s.line}: {s.why}" for s in done.skipped)])
+        w = spoken().plain
+        skipped = w("su_done_skipped_one" if len(done.skipped) == 1 else "su_done_skipped_many",
+                    count=len(done.skipped)) if done.skipped else ""
+        session.done = "\n".join([w("su_done_roster_one" if done.kept == 1 else "su_done_roster_many", count=done.kept,
+                                    skipped=skipped),
+                                  *("  " + w("su_done_skipped_line", line=s.line, why=s.why) for s in done.skipped)])
         return RedirectResponse("/director/setup#roster", 303)
 
     async def grid_post(request: Request) -> Response:
@@ -400,7 +403,7 @@ def routes(room: Room) -> list[BaseRoute]:
             return await page(request, session, 400, refused="grid", typed=form, errors=e.errors)
         except (EntryError, StoreError, sqlite3.Error) as e:
             return await page(request, session, 400, refused="grid", typed=form, errors={"grid": one_line(e)})
-        session.done = f"pairs: {count} named"
+        session.done = spoken().plain("su_done_pairs", count=count)
         return RedirectResponse("/director/setup#pairs", 303)
 
     async def list_post(request: Request) -> Response:
@@ -424,7 +427,7 @@ def routes(room: Room) -> list[BaseRoute]:
                               errors={"pairs": spoken().plain("su_lines_wrong_" + ("one" if wrong == 1 else "many"),
                                                               count=wrong)},
                               lines=[spoken().plain("su_line", line=w.line, why=said(w.error)) for w in done.wrong])
-        session.done = f"pairs: {len(done.named)} named from the list"
+        session.done = spoken().plain("su_done_pairs_list", count=len(done.named))
         return RedirectResponse("/director/setup#pairs", 303)
 
     async def deals_post(request: Request) -> Response:
@@ -447,12 +450,13 @@ def routes(room: Room) -> list[BaseRoute]:
             outcome = import_deals(conn, section, deals, who=session.name, why="hand records imported")
             skipped = [s.text(form.get("deals_name", "the deals")) for s in outcome.skipped]
             if not outcome.boards:
-                raise Refused({"deals": f"No deal imported ({len(skipped)} skipped, listed below)",
+                raise Refused({"deals": spoken().plain("su_no_deal", count=len(skipped)),
                                "skipped": "\n".join(skipped)})
-            replaced = f", {len(outcome.replaced)} replacing another deal" if outcome.replaced else ""
+            w = spoken().plain
+            replaced = w("su_done_replacing", count=len(outcome.replaced)) if outcome.replaced else ""
             kept = len(outcome.boards)
-            return (f"section {section}: {kept} deal{'s' if kept != 1 else ''} kept (boards {span(outcome.boards)})"
-                    f"{replaced}, {len(skipped)} skipped; the double-dummy analysis runs now"), skipped
+            return w("su_done_deals_one" if kept == 1 else "su_done_deals_many", section=section, kept=kept,
+                     boards=span(outcome.boards), replaced=replaced, skipped=len(skipped)), skipped
         try:
             text, skipped = await room.write(run)
         except Refused as e:
@@ -461,7 +465,7 @@ def routes(room: Room) -> list[BaseRoute]:
         except (EntryError, StoreError, sqlite3.Error) as e:
             return await page(request, session, 400, refused="deals", typed=typed, errors={"deals": one_line(e)})
         analysis.start(path)
-        session.done = "\n".join([text, *(f"  skipped {s}" for s in skipped)])
+        session.done = "\n".join([text, *("  " + spoken().plain("su_skipped_one", line=s) for s in skipped)])
         return RedirectResponse("/director/setup#deals", 303)
 
     def json_session(request: Request) -> Session | Response:
