@@ -3,6 +3,7 @@ beside the field it concerns; Hebrew's page reads right to left."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -150,3 +151,20 @@ def test_every_director_refusal_has_its_words() -> None:
                 start = ast.unparse(message)
                 assert any(p.pattern.split("(")[0].replace("\\", "")[:12] in start for p, _ in LISTED), start
     assert seen >= 60
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_set_up_news_is_in_the_page_language(tmp_path: Path, lang: str) -> None:
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    words = console_words(lang)
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client, lang)
+        done = client.post("/director/setup/roster", headers=SAME, data={
+            "csrf": csrf, "roster": "1,Ann Able\n2,Bob Baker\nx,Nobody\n"}, follow_redirects=False)
+        assert done.status_code == 303
+        page = html.unescape(client.get("/director/setup").text)
+    skipped = words.plain("su_done_skipped_one", count=1)
+    assert words.plain("su_done_roster_many", count=2, skipped=skipped) in page
+    assert words.plain("su_done_skipped_line", line=3, why="").rstrip() in page
+    if lang != "en":
+        assert "members kept" not in page and "skipped line" not in page
