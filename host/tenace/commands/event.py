@@ -10,7 +10,14 @@ from pathlib import Path
 
 from tenace.commands import event_bws, event_prompt, event_sim, event_swiss
 from tenace.commands.director_options import usage
-from tenace.commands.options import add_event_file, event_file, given_event_file, in_range, movement_error
+from tenace.commands.options import (
+    add_event_file,
+    event_file,
+    given_event_file,
+    in_range,
+    movement_error,
+    read_text_option,
+)
 from tenace.deals.files import DealFileError, read_deals
 from tenace.deals.importing import analyse_section, import_deals
 from tenace.director import actions, parse
@@ -233,12 +240,7 @@ def _scoring(movement: str | None, scoring: str | None) -> str:
 
 def read_teams_option(path: Path, option: str) -> list[Team]:
     """The teams a --teams FILE names; UsageError with the file and line for one that cannot be read."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise UsageError(f"{option} {path}: not UTF-8 text (save the teams as CSV, UTF-8)") from None
-    except OSError as e:
-        raise UsageError(f"{option} {path}: cannot read it: {e.strerror or e}") from None
+    text = read_text_option(option, path, "the teams as CSV, UTF-8")
     try:
         return read_teams_file(text, str(path))
     except TeamsFileError as e:

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from tenace.commands.event import read_teams_option
-from tenace.commands.options import add_event_file, event_file, open_event
+from tenace.commands.options import add_event_file, event_file, open_event, read_text_option
 from tenace.commands.pair_option import parse_pair
 from tenace.director.errors import DirectorInputError
-from tenace.director.pairs import pair_label
+from tenace.director.pairs import Pair, pair_label
 from tenace.director.setup import NoMember, import_roster, name_pairs
 from tenace.errors import UsageError
 from tenace.movement.model import team_of
@@ -112,17 +112,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_text(source: str, option: str, what: str) -> str:
-    try:
-        return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise UsageError(f"{option} {source}: not UTF-8 text (save {what} as UTF-8)") from None
-    except OSError as e:
-        raise UsageError(f"{option} {source}: cannot read it: {e.strerror or e}") from None
-
-
 def _import(conn: sqlite3.Connection, source: str) -> None:
-    text = _read_text(source, "--roster", "the roster as CSV,")
+    text = read_text_option("--roster", source, "the roster as CSV, UTF-8", stdin=True)
     try:
         done = import_roster(conn, text)
     except NoMember as e:
@@ -139,7 +130,7 @@ def _skipped(source: str, skipped: tuple[Skipped, ...]) -> None:
 
 
 def _name_pairs(conn: sqlite3.Connection, source: str, section: str | None, *, who: str) -> None:
-    text = _read_text(source, "--pairs", "the list of pairs")
+    text = read_text_option("--pairs", source, "the list of pairs as UTF-8", stdin=True)
     try:
         done = name_pairs(conn, text, section, who=who)
     except DirectorInputError as e:
@@ -166,8 +157,7 @@ def _warn_twice(conn: sqlite3.Connection, players: set[int] | None) -> None:
     for s in sections:
         for number, pairs in players_in_two_pairs(conn, s.name).items():
             if players is None or number in players:
-                prefix = f"{s.name}-" if len(sections) > 1 else ""
-                labels = [prefix + f"{direction} {pair}".strip() for pair, direction in pairs]
+                labels = [pair_label(Pair(s.name, direction, pair), len(sections) > 1) for pair, direction in pairs]
                 print(f"warning: player {number} is in two pairs: {' and '.join(labels)} (a player plays in one "
                       "pair: set the other pair's players)", file=sys.stderr)
 
@@ -188,9 +178,7 @@ def _list(conn: sqlite3.Connection) -> None:
             print(f"  {f'{s.name}-' if len(sections) > 1 else ''}player {player}: {names_of((member,), members)}")
         players = pair_players(conn, s.name)
         for (pair, direction), numbers in sorted(players.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-            label = f"{direction} {pair}".strip()
-            if len(sections) > 1:
-                label = f"{s.name}-{label}"
+            label = pair_label(Pair(s.name, direction, pair), len(sections) > 1)
             team = f" (team {team_of(pair)}{': ' + teams[team_of(pair)] if team_of(pair) in teams else ''})" \
                 if s.kind == "teams" else ""
             print(f"  {label}{team}: {names_of(numbers, members)}")

@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +50,20 @@ def output_file(option: str, path: Path, *, not_same_as: Path | None = None) -> 
         raise UsageError(f"{option} {path}: there is no folder {folder}")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise UsageError(f"{option} {path}: not allowed to write there")
+
+
+def read_text_option(option: str, source: str | Path, save_as: str, stdin: bool = False) -> str:
+    """The text of the file an option names (UTF-8, a byte order mark passed over; '-' standard input when `stdin`);
+    UsageError naming the option and the file when it cannot be read. `save_as` says how to save it instead: "the
+    roster as CSV, UTF-8"."""
+    try:
+        if stdin and str(source) == "-":
+            return sys.stdin.read()
+        return Path(source).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"{option} {source}: not UTF-8 text (save {save_as})") from None
+    except OSError as e:
+        raise UsageError(f"{option} {source}: cannot read it: {e.strerror or e}") from None
 
 
 def output_folder(option: str, path: Path) -> None:
