@@ -29,8 +29,8 @@ from tenace.store import (
 from tenace.store.event import EventInfo
 from tenace.store.link import Pairing, pairings
 from tenace.store.model import CONTRADICTION
-from tenace.store.queries import imported_count, latest_rounds
-from tenace.store.versions import Slot, Version
+from tenace.store.queries import latest_rounds
+from tenace.store.versions import Slot, Version, load_versions
 
 
 class Report:
@@ -56,11 +56,12 @@ class Report:
 def gather(conn: sqlite3.Connection, examples: int) -> Report:
     info = event_info(conn)
     latest = {s.name: 0 for s in info.sections} | latest_rounds(conn)
+    versions = load_versions(conn)  # read and checked once, for the corrections and the imported results
     groups = refusal_groups(conn, examples)
     said = next((g for g in groups if g.reason == CONTRADICTION), None)
     return Report(info, conflicts(conn), [g for g in groups if g is not said], missing_results(conn),
-                  corrections(conn), latest, director_log(conn), publication(conn), pairings(conn),
-                  damaged_results(conn), imported_count(conn), said)
+                  corrections(conn, versions), latest, director_log(conn), publication(conn), pairings(conn),
+                  damaged_results(conn), sum(1 for v in versions if v.imported), said)
 
 
 def to_json(report: Report) -> dict[str, Any]:

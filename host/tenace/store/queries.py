@@ -123,18 +123,14 @@ def conflicts_in(known: Mapping[Slot, SlotState]) -> list[Conflict]:
     return [Conflict(s.slot, s.heads, s.versions) for s in known.values() if s.conflict]
 
 
-def corrections(conn: sqlite3.Connection) -> list[Correction]:
-    """Every version that replaced others, or was entered by the director, in the order made; not those imported
-    from another program's file (`imported`)."""
-    versions = load_versions(conn)
+def corrections(conn: sqlite3.Connection, versions: list[Version] | None = None) -> list[Correction]:
+    """Every version (of `versions`, read here when not given) that replaced others, or was entered by the director,
+    in the order made; not those imported from another program's file (`imported`)."""
+    versions = load_versions(conn) if versions is None else versions
     by_id = {v.id: v for v in versions}
     return [Correction(v, tuple(by_id[i] for i in v.supersedes if i in by_id)) for v in versions
             if (v.supersedes or v.source == "director") and not v.imported]
 
-
-def imported_count(conn: sqlite3.Connection) -> int:
-    """How many stored versions were imported from another program's file."""
-    return sum(1 for v in load_versions(conn) if v.imported)
 
 
 def missing_results(conn: sqlite3.Connection, section: str | None = None,
