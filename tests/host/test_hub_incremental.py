@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from tenace.hub import field, wire
+from tenace.hub import field, scorer, wire
 from tenace.hub.ingest import club_of, take
 from tenace.scoring.pairs_session import score_pairs_session
 
@@ -38,7 +38,7 @@ def _random_slot(rng: random.Random, table: int, board: int) -> wire.SlotPush:
 
 def _check(conn: psycopg.Connection[Any], sim: str) -> int:
     """Score incrementally, then compare with the full re-score of what the hub holds; the pairs compared."""
-    field.rescore_until_current(conn, sim)
+    scorer.rescore_until_current(conn, sim)
     row = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
     assert row is not None
     got = row[0]["national"] if row[0] else []
@@ -88,7 +88,7 @@ def test_incremental_scores_equal_a_full_rescore(hub_db: str, tmp_path: Path, se
         # A full pass from scratch gives what the incremental ones left.
         row = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
         assert row is not None
-        assert field.rescore(conn, sim, full=True) is True
+        assert scorer.rescore(conn, sim, full=True) is True
         again = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
         assert again is not None and again[0] == row[0]
     assert checked > 0

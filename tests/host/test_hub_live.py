@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
 import pytest
@@ -56,8 +57,9 @@ def workers(hub_db: str, tmp_path: Path) -> Iterator[tuple[list[str], dict[str, 
             proc.wait(timeout=20)
 
 
-def _rankings(base: str) -> Iterator[list[dict[str, str]]]:
-    with httpx.Client(timeout=10) as client, client.stream("GET", f"{base}/sim/sim1/live") as r:
+def _rankings(base: str, club: str) -> Iterator[dict[str, Any]]:
+    """The live messages of a page following `club`: the head of the ranking, the counts, the club's own lines."""
+    with httpx.Client(timeout=10) as client, client.stream("GET", f"{base}/sim/sim1/live?club={club}") as r:
         assert r.headers["content-type"].startswith("text/event-stream")
         for line in r.iter_lines():
             if line.startswith("data: "):
@@ -68,7 +70,7 @@ def test_a_push_to_one_worker_shows_live_on_the_others_page_within_2_s(workers: 
                                                                        ) -> None:
     (a, b), tokens = workers
     for pusher, reader, club in ((a, b, "c1"), (b, a, "c2")):
-        events = _rankings(reader)
+        events = _rankings(reader, club)
         before = next(events)  # the ranking when the page opened
         sent = time.monotonic()
         r = httpx.post(f"{pusher}{wire.PUSH_PATH}", headers={"Authorization": f"Bearer {tokens[club]}"},
@@ -77,6 +79,8 @@ def test_a_push_to_one_worker_shows_live_on_the_others_page_within_2_s(workers: 
         after = next(events)
         took = time.monotonic() - sent
         events.close()
-        assert {row["pair"] for row in after} - {row["pair"] for row in before} == {
-            f"{club}/A1NS", f"{club}/A1EW", f"{club}/A2NS", f"{club}/A2EW"}
+        new = {f"{club}/A1NS", f"{club}/A1EW", f"{club}/A2NS", f"{club}/A2EW"}
+        assert {row["pair"] for row in after["rows"]} - {row["pair"] for row in before["rows"]} == new
+        assert {row["pair"] for row in after["mine"]} == new and not before["mine"]
+        assert after["clubs"][club] == 2 and club not in before["clubs"]
         assert took < LIVE_S, f"the ranking reached the other worker's page after {took:.2f} s"

@@ -19,9 +19,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tenace.hub import wire
-from tenace.hub.field import rescore_until_current
 from tenace.hub.ingest import Club, Refused, club_of, log_refusal, over_rate, take
 from tenace.hub.schema import CHANNEL, migrate
+from tenace.hub.scorer import rescore_until_current
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

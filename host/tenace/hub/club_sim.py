@@ -237,7 +237,7 @@ def national_ranking(db_url: str, sim: str) -> list[dict[str, Any]]:
     """The hub's national ranking of the sim, scored now if a push came since."""
     import psycopg
 
-    from tenace.hub.field import rescore_until_current
+    from tenace.hub.scorer import rescore_until_current
 
     with psycopg.connect(db_url, autocommit=True) as conn:
         rescore_until_current(conn, sim)

@@ -1,19 +1,16 @@
 """The sim scored across the whole field, board by board: every club's results matchpointed together (Neuberg where
-counts differ) into the national ranking, kept in PostgreSQL and re-scored by whichever worker takes the sim's lock
+counts differ) into the national ranking, kept in PostgreSQL and re-scored by tenace.hub.scorer
 (only the boards a push changed); each club's own ranking and a pair's boards against both fields, made when asked.
 
 A board's figures across the field depend on its own results alone once written apart from the field's E (the most
 results any board has, which grows as clubs push): in MP1 units with Neuberg a real side scores a E - 1 of a top of
 2 (E - 1), where a = (MP1 + 1) / compared is the board's own; an artificial one a share of that top. A pair's total
-is then E times the sum of its a's, less its real boards, plus its shares of the top: a sum PostgreSQL makes for
-every pair at once, whatever E has become since its boards were scored."""
+is then E times the sum of its a's, less its real boards, plus its shares of the top: a sum made for every pair at
+once (tenace.hub.scorer), whatever E has become since its boards were scored."""
 
 from __future__ import annotations
 
 import logging
-import time
-import zlib
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -21,9 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 import psycopg
-from psycopg.types.json import Jsonb
 
-from tenace.hub.schema import CHANNEL
 from tenace.scoring.adjusted import revised_percent
 from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board
 from tenace.scoring.model import (
@@ -40,12 +35,8 @@ from tenace.scoring.model import (
 )
 from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import (
-    PairSums,
     PairTotal,
     SessionScore,
-    pair_total,
-    rank_session,
-    revisions,
     score_pairs_session,
 )
 from tenace.scoring.ranking import Placing
@@ -149,10 +140,10 @@ def load(conn: psycopg.Connection[Any], sim: str, club: str | None = None
 
 def rows_of(session: SessionScore) -> list[dict[str, Any]]:
     """A ranking as the pages show it and the hub stores it."""
-    return _rows(session.totals, session.ranking)
+    return ranking_rows(session.totals, session.ranking)
 
 
-def _rows(totals: dict[str, PairTotal], ranking: Iterable[Placing]) -> list[dict[str, Any]]:
+def ranking_rows(totals: dict[str, PairTotal], ranking: Iterable[Placing]) -> list[dict[str, Any]]:
     rows = []
     for p in ranking:
         t = totals[p.pair]
@@ -222,6 +213,20 @@ def pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[list[
     return cards
 
 
+def _played_figures(outcomes: dict[str, int]) -> tuple[int, list[Figure]]:
+    entries = sum(outcomes.values())
+    figures: list[Figure] = []
+    below = 0
+    for _, text in sorted((int(text[1:]), text) for text in outcomes):
+        equal = outcomes[text]
+        above = entries - below - equal
+        for direction, beaten in (("NS", below), ("EW", above)):
+            a = Fraction(2 * beaten + equal, entries)
+            figures.append((direction, text, False, a.numerator, a.denominator, None))
+        below += equal
+    return entries, figures
+
+
 def _expected(conn: psycopg.Connection[Any], sim: str) -> int:
     row = conn.execute("SELECT max(entries) FROM national_boards WHERE sim = %s", (sim,)).fetchone()
     return int(row[0]) if row and row[0] is not None else 0
@@ -233,7 +238,11 @@ Figure = tuple[str, str, bool, int, int, str | None]  # direction, outcome, arti
 def board_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Figure]]:
     """A board's entries and, per distinct outcome and direction, (direction, outcome, artificial, num, den, average):
     matchpoint_board on the board's own results (one stand-in table per result: who sat there does not change
-    the figures), each side's figures written apart from E."""
+    the figures), each side's figures written apart from E. A board of played scores alone, the common case, is
+    counted directly: a side's MP1 + 1 is two per score it beats and one per equal score, its own included (the
+    engine's arithmetic, pinned against it by test_hub_field; 8,000 results a board would cost the engine 30 ms)."""
+    if all(text[:1] == "P" for text in outcomes):
+        return _played_figures(outcomes)
     results: list[BoardResult] = []
     first: dict[str, int] = {}
     for text, count in sorted(outcomes.items()):
@@ -257,139 +266,3 @@ def board_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Figur
                 a = (side.exact + 1) / entries
                 figures.append((side.direction, text, False, a.numerator, a.denominator, None))
     return entries, figures
-
-
-def _national(conn: psycopg.Connection[Any], sim: str, expected: int) -> list[dict[str, Any]]:
-    """The national ranking from the boards' figures: the pairs' sums in PostgreSQL, then E, Law 12C2(c), Law 90
-    and the ranks (scoring.pairs_session's own pair_total and rank_session)."""
-    top = 2 * (expected - 1)
-    sums: dict[str, PairSums] = {}
-    reals: dict[str, Fraction] = defaultdict(Fraction)
-
-    def acc(pair: str) -> PairSums:
-        got = sums.get(pair)
-        if got is None:
-            pid = PairId.parse(pair)
-            got = sums[pair] = PairSums(f"{pid.club}/{pid.section}")  # as result_of names the section
-        return got
-
-    # Hash joins: the figures and slots of a sim being pushed have no statistics yet, and the planner's guess
-    # (one row each) picks a nested loop, quadratic in the results (7 s for 12,000).
-    conn.execute("SET LOCAL enable_nestloop = off")
-    conn.execute("SET LOCAL work_mem = '256MB'")  # the pairs' sums hashed in memory, not sorted on disk
-    sides = ("SELECT ns_id AS pair, 'NS' AS direction, board, outcome FROM slots WHERE sim = %(sim)s AND outcome "
-             "IS NOT NULL UNION ALL SELECT ew_id, 'EW', board, outcome FROM slots WHERE sim = %(sim)s AND outcome "
-             "IS NOT NULL")
-    for pair, direction, den, num, boards in conn.execute(
-            f"SELECT s.pair, s.direction, f.den::text, sum(f.num)::text, count(*) FROM ({sides}) s "
-            "JOIN national_figures f ON f.sim = %(sim)s AND f.board = s.board AND f.direction = s.direction "
-            "AND f.outcome = s.outcome WHERE NOT f.artificial GROUP BY s.pair, s.direction, f.den", {"sim": sim}):
-        a = acc(pair)
-        a.directions.add(direction)
-        a.boards += int(boards)
-        a.top += top * int(boards)
-        reals[pair] += Fraction(int(num), int(den))
-    for pair, total in reals.items():
-        a = sums[pair]
-        exact = total * expected - a.boards  # every board so far is real: the artificial ones come next
-        a.num = {exact.denominator: exact.numerator}
-    for pair, direction, board, num, den, average in conn.execute(
-            f"SELECT s.pair, s.direction, s.board, f.num, f.den, f.average FROM ({sides}) s JOIN national_figures f "
-            "ON f.sim = %(sim)s AND f.board = s.board AND f.direction = s.direction AND f.outcome = s.outcome "
-            "WHERE f.artificial", {"sim": sim}):
-        share = Fraction(int(num), int(den))
-        side = artificial_side(direction, Average(average) if average else share * 100, top, NATIONAL)
-        a = acc(pair)
-        a.boards += 1
-        a.directions.add(direction)
-        a.artificial[(None, int(board))] = side
-    taken: dict[str, Fraction] = defaultdict(Fraction)
-    for club, body in conn.execute("SELECT club, body FROM penalties WHERE sim = %s ORDER BY club, action", (sim,)):
-        if not body["withdrawn"]:
-            p = penalty_of(club, body)
-            taken[p.pair] += p.amount if p.unit is PenaltyUnit.MATCHPOINTS else p.amount * top / 100
-    revised = revisions(sums, NATIONAL)
-    totals = {p: pair_total(p, a, revised, taken.get(p), NATIONAL) for p, a in sums.items()}
-    return _rows(totals, rank_session(totals, None, NATIONAL))
-
-
-def _lock_key(sim: str) -> int:
-    return zlib.crc32(sim.encode()) - 2**31
-
-
-def rescore(conn: psycopg.Connection[Any], sim: str, full: bool = False) -> bool | None:
-    """Re-score the boards a push changed since the sim was last scored, and the national ranking from every
-    board's figures, under the sim's lock (one worker at a time), all pushes committed meanwhile in one pass; True
-    when scored now, False when it was up to date, None when another worker holds the lock. `full`: every board."""
-    try:
-        return _rescore(conn, sim, full)
-    except psycopg.errors.SerializationFailure:  # another worker's pass committed as this one began
-        return None
-
-
-def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None:
-    with conn.transaction():
-        # One snapshot for the whole pass: the boards marked dirty are exactly those whose slots it reads.
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        got = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (_lock_key(sim),)).fetchone()
-        if not got or not got[0]:
-            return None
-        row = conn.execute("SELECT generation, scored FROM scores WHERE sim = %s", (sim,)).fetchone()
-        if row is None or (row[0] == row[1] and not full):
-            return False
-        generation = int(row[0])
-        started = time.perf_counter()
-        marked = conn.execute("SELECT max(id), array_agg(DISTINCT board) FROM national_dirty WHERE sim = %s",
-                              (sim,)).fetchone()
-        last = marked[0] if marked else None
-        boards: set[int] = set(marked[1] or ()) if marked else set()
-        if full:
-            boards |= {int(r[0]) for r in conn.execute(
-                "SELECT DISTINCT board FROM slots WHERE sim = %s UNION SELECT board FROM national_boards "
-                "WHERE sim = %s", (sim, sim))}
-        if boards:
-            outcomes: dict[int, dict[str, int]] = {b: {} for b in boards}
-            for board, text, count in conn.execute(
-                    "SELECT board, outcome, count(*) FROM slots WHERE sim = %s AND board = ANY(%s) AND outcome IS NOT "
-                    "NULL GROUP BY board, outcome", (sim, sorted(boards))):
-                outcomes[int(board)][text] = int(count)
-            conn.execute("DELETE FROM national_boards WHERE sim = %s AND board = ANY(%s)", (sim, sorted(boards)))
-            entries: list[tuple[Any, ...]] = []
-            figures: list[tuple[Any, ...]] = []
-            for board, counts in sorted(outcomes.items()):
-                if not counts:
-                    continue  # every result of the board erased
-                n, sides = board_figures(board, counts)
-                entries.append((sim, board, n))
-                figures += [(sim, board, *side) for side in sides]
-            with conn.cursor() as cur:
-                with cur.copy("COPY national_boards (sim, board, entries) FROM STDIN") as copy:
-                    for entry in entries:
-                        copy.write_row(entry)
-                with cur.copy("COPY national_figures (sim, board, direction, outcome, artificial, num, den, average) "
-                              "FROM STDIN") as copy:
-                    for figure in figures:
-                        copy.write_row(figure)
-        if last is not None:
-            conn.execute("DELETE FROM national_dirty WHERE sim = %s AND id <= %s", (sim, last))
-        expected = _expected(conn, sim)
-        national = _national(conn, sim, expected) if expected else []
-        count = conn.execute("SELECT count(*) FROM slots WHERE sim = %s AND outcome IS NOT NULL", (sim,)).fetchone()
-        field = {"national": national, "results": int(count[0]) if count else 0, "expected": expected}
-        conn.execute("UPDATE scores SET scored = %s, field = %s, cards = NULL, scored_at = now() WHERE sim = %s",
-                     (generation, Jsonb(field), sim))
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
-        log.info("sim %s scored (%d results, %d boards re-scored) in %.3f s", sim, field["results"], len(boards),
-                 time.perf_counter() - started)
-    return True
-
-
-def rescore_until_current(conn: psycopg.Connection[Any], sim: str, patience_s: float = 30.0) -> None:
-    """Make sure the sim's scores are of its latest push: score it here, or wait for the worker scoring it."""
-    deadline = time.monotonic() + patience_s
-    while time.monotonic() < deadline:
-        done = rescore(conn, sim)
-        if done is False:
-            return
-        if done is None:
-            time.sleep(0.05)

@@ -9,6 +9,7 @@ import json
 import os
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import quote
 
 import psycopg
 from jinja2 import DictLoader, Environment, select_autoescape
@@ -20,6 +21,7 @@ from starlette.routing import Route
 from tenace.hub import field
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
+from tenace.hub.scorer import LIVE_ROWS
 
 SSE_PING_S = 15.0
 
@@ -30,16 +32,18 @@ border-bottom:1px solid #ddd;text-align:right}td.l,th.l{text-align:left}</style>
 <h1>{{ title }}</h1>{% block body %}{% endblock %}</body></html>"""
 
 _RANKING = """{% extends "base" %}{% block body %}
-<p>{{ note }}</p>
+<p id="note">{{ note }}</p>{% if more %}<p>{{ more }}</p>{% endif %}
 <table id="ranking"><thead><tr><th>Rank</th><th class="l">Pair</th><th>%</th><th>MP</th><th>Top</th></tr></thead>
 <tbody>{% for r in rows %}<tr><td>{{ r.rank }}</td><td class="l"><a href="{{ prefix }}/pair/{{ r.pair }}">{{ r.pair
 }}</a> {{ r.field }}</td><td>{{ r.percent }}</td><td>{{ r.mp }}</td><td>{{ r.top }}</td></tr>{% endfor %}</tbody>
 </table>
 {% if live %}<script>
 const body = document.querySelector("#ranking tbody");
+const note = document.querySelector("#note");
 new EventSource("{{ live }}").addEventListener("ranking", (e) => {
-  const rows = JSON.parse(e.data);
-  body.replaceChildren(...rows.map((r) => {
+  const live = JSON.parse(e.data);
+  note.textContent = `${live.results} results from every club, matchpointed across the field; ${live.pairs} pairs.`;
+  body.replaceChildren(...(live.club ? live.mine : live.rows).map((r) => {
     const tr = document.createElement("tr");
     for (const v of [r.rank, r.pair + " " + r.field, r.percent, r.mp, r.top]) {
       const td = document.createElement("td"); td.textContent = v; tr.append(td);
@@ -91,15 +95,25 @@ async def _scored(request: Request) -> tuple[str, dict[str, Any], bool] | Respon
 
 
 async def national(request: Request) -> Response:
+    """The national ranking: its head (LIVE_ROWS pairs), a club's pairs with ?club=, every pair with ?all=1; live
+    but for the whole (a message of every pair each pass would be megabytes at a thousand clubs)."""
     got = await _scored(request)
     if isinstance(got, Response):
         return got
     sim, field, _ = got
+    rows = field["national"]
     if request.url.path.startswith("/api/"):
-        return JSONResponse(field["national"])
+        return JSONResponse(rows)
+    club = request.query_params.get("club")
+    everything = request.query_params.get("all") == "1"
+    shown = [r for r in rows if r["pair"].startswith(f"{club}/")] if club else rows if everything else rows[:LIVE_ROWS]
+    more = "" if club or everything or len(rows) <= LIVE_ROWS else (
+        f"The first {LIVE_ROWS} of {len(rows)} pairs: add ?club=YOUR_CLUB for your club's pairs, ?all=1 for every "
+        "pair.")
     html = TEMPLATES.get_template("ranking").render(
-        title=f"{sim}: national ranking", rows=field["national"], prefix=f"/sim/{sim}", live=f"/sim/{sim}/live",
-        note=f"{field['results']} results from every club, matchpointed across the field.")
+        title=f"{sim}: national ranking" + (f", club {club}" if club else ""), rows=shown, prefix=f"/sim/{sim}",
+        live=None if everything else f"/sim/{sim}/live" + (f"?club={quote(club)}" if club else ""), more=more,
+        note=f"{field['results']} results from every club, matchpointed across the field; {len(rows)} pairs.")
     return HTMLResponse(html)
 
 
@@ -182,10 +196,25 @@ async def export(request: Request) -> Response:
 
 
 async def live(request: Request) -> Response:
-    """Server-sent events: the national ranking now, then again each time a worker has re-scored the sim."""
+    """Server-sent events: the sim's live message (tenace.hub.scorer: the head of the national ranking, the results
+    counted in all and per club) now, then again each time a worker has re-scored the sim; with ?club=, that club's
+    pairs' national lines too ("mine")."""
     sim = request.path_params["sim"]
+    club = request.query_params.get("club")
     hub = _hub(request)
     queue: asyncio.Queue[str] = asyncio.Queue()
+
+    def read(conn: psycopg.Connection[Any]) -> dict[str, Any]:
+        row = conn.execute(
+            "SELECT live, CASE WHEN %(club)s::text IS NULL THEN NULL ELSE jsonb_path_query_array(field->'national', "
+            "'$[*] ? (@.pair starts with $p)', jsonb_build_object('p', %(club)s::text || '/')) END "
+            "FROM scores WHERE sim = %(sim)s", {"sim": sim, "club": club}).fetchone()
+        message: dict[str, Any] = dict(row[0]) if row and row[0] else {"rows": [], "results": 0, "pairs": 0,
+                                                                          "clubs": {}}
+        if club:
+            message["club"] = club
+            message["mine"] = row[1] if row and row[1] else []
+        return message
 
     async def events() -> AsyncIterator[str]:
         hub.listeners.add(queue)
@@ -193,10 +222,8 @@ async def live(request: Request) -> Response:
             shown = None
             payload = f"scored {sim}"
             while True:
-                if payload.startswith(f"scored {sim}"):
-                    found = await hub.run(lambda c: _field(c, sim))
-                    rows = found[0]["national"] if found else []
-                    text = json.dumps(rows, separators=(",", ":"))
+                if payload.startswith(f"scored {sim} ") or payload == f"scored {sim}":
+                    text = json.dumps(await hub.run(read), separators=(",", ":"))
                     if text != shown:
                         shown = text
                         yield f"event: ranking\ndata: {text}\n\n"

@@ -1,10 +1,11 @@
 """The hub's PostgreSQL schema: numbered migrations, each applied once in its own transaction (hub_migrations).
 
-Everything the hub knows is here, nothing in a worker's memory: the simultaneous events (sims) with their heats,
-hand records and scoring; the clubs with their hashed tokens; every push a club sent (pending until the gap before
-it is filled), the slots and penalties as the applied pushes left them; the refused pushes (the log); the rate
-windows; the organisers' logins and sessions; and the scores across the field: each board's figures (re-scored when a
-push changed its outcomes) and the national ranking made from them, per sim.
+Everything the hub knows is here (a scoring worker's memory of the sides is a cache of it: tenace.hub.scorer): the
+simultaneous events (sims) with their heats, hand records and scoring; the clubs with their hashed tokens; every push
+a club sent (pending until the gap before it is filled), the slots and penalties as the applied pushes left them; the
+refused pushes (the log); the rate windows; the organisers' logins and sessions; and the scores across the field:
+each board's figures (re-scored when a push changed its outcomes), the national ranking made from them and its live
+message, per sim.
 """
 
 from __future__ import annotations
@@ -179,6 +180,40 @@ MIGRATIONS: tuple[str, ...] = (
         FOREIGN KEY (sim, board) REFERENCES national_boards ON DELETE CASCADE
     );
     INSERT INTO national_dirty (sim, board) SELECT DISTINCT sim, board FROM slots WHERE outcome IS NOT NULL;
+    UPDATE scores SET generation = generation + 1;
+    """,
+    # 4: the scoring worker keeps the sim's sides in memory (tenace.hub.scorer): the slots a push changed are queued
+    # for it (instead of their boards), and each pass leaves a token (the worker's own, or another: read all again)
+    # and a short live message (the head of the ranking and each club's results counted) for the open pages
+    """
+    CREATE TABLE slot_changes (  -- appended by the push's transaction, taken off by the pass that reads them
+        id bigserial PRIMARY KEY,
+        sim text NOT NULL,
+        club text NOT NULL,
+        section text NOT NULL,
+        table_no integer NOT NULL,
+        round integer NOT NULL,
+        board integer NOT NULL
+    );
+    CREATE INDEX slot_changes_sim ON slot_changes (sim);
+    DROP TRIGGER slots_national ON slots;
+    DROP FUNCTION national_dirty_mark();
+    DROP TABLE national_dirty;
+    CREATE FUNCTION slot_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP = 'DELETE' THEN
+            INSERT INTO slot_changes (sim, club, section, table_no, round, board)
+                VALUES (OLD.sim, OLD.club, OLD.section, OLD.table_no, OLD.round, OLD.board);
+        ELSIF TG_OP = 'INSERT' OR OLD.outcome IS DISTINCT FROM NEW.outcome OR OLD.ns_id IS DISTINCT FROM NEW.ns_id
+                OR OLD.ew_id IS DISTINCT FROM NEW.ew_id THEN
+            INSERT INTO slot_changes (sim, club, section, table_no, round, board)
+                VALUES (NEW.sim, NEW.club, NEW.section, NEW.table_no, NEW.round, NEW.board);
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER slots_changed AFTER INSERT OR UPDATE OR DELETE ON slots
+        FOR EACH ROW EXECUTE FUNCTION slot_changed();
+    ALTER TABLE scores ADD COLUMN live jsonb, ADD COLUMN token text;
     UPDATE scores SET generation = generation + 1;
     """,
 )

@@ -1,0 +1,319 @@
+"""The national pass: the boards a push changed re-scored and the national ranking made again, from every pair's
+sides as the scoring worker keeps them in memory (numpy arrays, read from PostgreSQL whole once, then only the slots
+a push changed), so that a pass costs the changes and a vectorised sum rather than a join over the whole field.
+
+The memory is a cache, never the record: what a pass publishes is written to PostgreSQL with a token; a worker whose
+last token is not the one stored (another worker scored the sim meanwhile, or this one is new) reads the sim whole
+again. So any worker may score, one at a time (the sim's advisory lock), and none depends on another's memory."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+import zlib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import psycopg
+from psycopg.types.json import Jsonb
+
+from tenace.hub.field import NATIONAL, Figure, PairId, board_figures, penalty_of, ranking_rows
+from tenace.hub.schema import CHANNEL
+from tenace.scoring.matchpoints import artificial_side
+from tenace.scoring.model import Average, PenaltyUnit
+from tenace.scoring.pairs_session import PairSums, pair_total, rank_session, revisions
+
+log = logging.getLogger(__name__)
+
+LIVE_ROWS = 100  # the head of the national ranking each live message carries (a page asks for its own club's too)
+_EXACT_SCALE = 2**40  # a common denominator up to this: the sums are exact in float64 (24 bits left for the sum)
+_PROCESS = secrets.token_hex(6)  # names this process's passes in scores.token
+SlotKey = tuple[str, str, int, int, int]  # club, section, table, round, board
+
+_NONE, _REAL, _ARTIFICIAL = 0, 1, 2
+
+
+@dataclass
+class _Side:
+    kind: int
+    value: Fraction  # real: a (MPs = a E - 1); artificial: its share of the top
+    average: str | None = None
+
+
+@dataclass
+class FieldCache:
+    """One sim's slots as the last pass left them: each slot's board, pairs, club and outcome (codes into the
+    lists below), each board's outcome counts, and each board's figures per outcome."""
+
+    token: str | None = None
+    rows: dict[SlotKey, int] = field(default_factory=dict)
+    pairs: dict[str, int] = field(default_factory=dict)
+    pair_names: list[str] = field(default_factory=list)
+    clubs: dict[str, int] = field(default_factory=dict)
+    club_names: list[str] = field(default_factory=list)
+    codes: dict[tuple[int, str], int] = field(default_factory=dict)  # (board, outcome) -> code
+    code_list: list[tuple[int, str]] = field(default_factory=list)
+    counts: dict[int, Counter[str]] = field(default_factory=dict)
+    entries: dict[int, int] = field(default_factory=dict)
+    figures: dict[int, dict[str, tuple[_Side, _Side]]] = field(default_factory=dict)
+    dirty: set[int] = field(default_factory=set)
+    size: int = 0
+    ns: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
+    ew: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
+    club: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
+    code: npt.NDArray[np.int32] = field(default_factory=lambda: np.full(1024, -1, np.int32))
+
+    def _index(self, table: dict[Any, int], names: list[Any], name: Any) -> int:
+        got = table.get(name)
+        if got is None:
+            got = table[name] = len(names)
+            names.append(name)
+        return got
+
+    def put(self, key: SlotKey, ns_id: str, ew_id: str, outcome: str | None) -> None:
+        """A slot as it is now (its outcome None when nothing of it counts)."""
+        board = key[4]
+        row = self.rows.get(key)
+        if row is None:
+            row = self.rows[key] = self.size
+            self.size += 1
+            if self.size > len(self.code):
+                for name in ("ns", "ew", "club", "code"):
+                    old = getattr(self, name)
+                    grown = np.full(2 * len(old), -1, np.int32) if name == "code" else np.zeros(2 * len(old), np.int32)
+                    grown[:len(old)] = old
+                    setattr(self, name, grown)
+        else:
+            old_code = int(self.code[row])
+            if old_code >= 0:
+                text = self.code_list[old_code][1]
+                counts = self.counts[board]
+                counts[text] -= 1
+                if not counts[text]:
+                    del counts[text]
+                self.dirty.add(board)
+        self.ns[row] = self._index(self.pairs, self.pair_names, ns_id)
+        self.ew[row] = self._index(self.pairs, self.pair_names, ew_id)
+        self.club[row] = self._index(self.clubs, self.club_names, key[0])
+        if outcome is None:
+            self.code[row] = -1
+        else:
+            self.code[row] = self._index(self.codes, self.code_list, (board, outcome))
+            self.counts.setdefault(board, Counter())[outcome] += 1
+            self.dirty.add(board)
+
+    def rescore_boards(self) -> list[tuple[int, int, list[Figure]]]:
+        """The dirty boards' figures made again; what to write of them: (board, entries, figures), entries 0 for a
+        board left with no result."""
+        done: list[tuple[int, int, list[Figure]]] = []
+        for board in sorted(self.dirty):
+            counts = self.counts.get(board)
+            if not counts:
+                self.entries.pop(board, None)
+                self.figures.pop(board, None)
+                done.append((board, 0, []))
+                continue
+            n, figures = board_figures(board, dict(counts))
+            sides: dict[str, dict[str, _Side]] = {}
+            for direction, text, art, num, den, average in figures:
+                sides.setdefault(text, {})[direction] = _Side(_ARTIFICIAL if art else _REAL, Fraction(num, den),
+                                                              average)
+            none = _Side(_NONE, Fraction(0))
+            self.figures[board] = {t: (s.get("NS", none), s.get("EW", none)) for t, s in sides.items()}
+            self.entries[board] = n
+            done.append((board, n, figures))
+        self.dirty.clear()
+        return done
+
+
+@dataclass
+class Pass:
+    """What a pass made: the ranking rows, the results it counts, E, and each club's counted results."""
+
+    rows: list[dict[str, Any]]
+    results: int
+    expected: int
+    clubs: dict[str, int]
+
+
+def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]]) -> Pass:
+    """The national ranking from the cache's figures: each pair's sums vectorised, then E, Law 12C2(c), Law 90 and
+    the ranks by scoring.pairs_session's own pair_total and rank_session."""
+    expected = max(cache.entries.values(), default=0)
+    n = cache.size
+    code = cache.code[:n]
+    counted = code >= 0
+    results_by_club = np.bincount(cache.club[:n][counted], minlength=len(cache.club_names))
+    clubs = {name: int(results_by_club[i]) for i, name in enumerate(cache.club_names) if results_by_club[i]}
+    if not expected:
+        return Pass([], 0, 0, clubs)
+    top = 2 * (expected - 1)
+    codes = len(cache.code_list)
+    kind = np.zeros((2, codes), np.int8)
+    value: list[list[Fraction]] = [[Fraction(0)] * codes, [Fraction(0)] * codes]
+    for c, (board, text) in enumerate(cache.code_list):
+        sides = cache.figures.get(board, {}).get(text)
+        if sides is None:
+            continue
+        for d in (0, 1):
+            kind[d, c] = sides[d].kind
+            value[d][c] = sides[d].value
+    dens = {v.denominator for d in (0, 1) for c, v in enumerate(value[d]) if kind[d, c] == _REAL}
+    common = lcm(*dens) if dens else 1
+    groups = [common] if common <= _EXACT_SCALE else sorted(dens)  # past it, one sum per denominator
+    pairs = len(cache.pair_names)
+    sums = {g: np.zeros(pairs) for g in groups}
+    real_boards = np.zeros(pairs, np.int64)
+    sat = np.zeros((2, pairs), bool)
+    artificial: list[tuple[int, int, int]] = []  # (pair, direction, code)
+    for d, who in enumerate((cache.ns[:n], cache.ew[:n])):
+        side_kind = np.where(counted, kind[d][np.where(counted, code, 0)], _NONE)
+        real = side_kind == _REAL
+        real_boards += np.bincount(who[real], minlength=pairs)
+        sat[d] |= np.bincount(who[side_kind != _NONE], minlength=pairs) > 0
+        for g in groups:
+            scaled = np.array([v.numerator * (g // v.denominator) if kind[d, c] == _REAL and g % v.denominator == 0
+                               else 0 for c, v in enumerate(value[d])], np.float64)
+            sums[g] += np.bincount(who[real], weights=scaled[code[real]], minlength=pairs)
+        for i in np.flatnonzero(side_kind == _ARTIFICIAL):
+            artificial.append((int(who[i]), d, int(code[i])))
+    acc: dict[str, PairSums] = {}
+    for p in np.flatnonzero(sat[0] | sat[1]):
+        name = cache.pair_names[p]
+        pid = PairId.parse(name)
+        a = acc[name] = PairSums(f"{pid.club}/{pid.section}")  # as field.result_of names the section
+        a.directions.update(d for d, s in (("NS", sat[0, p]), ("EW", sat[1, p])) if s)
+        boards = int(real_boards[p])
+        if boards:
+            num = {g: int(sums[g][p]) * expected for g in groups}
+            num[1] = num.get(1, 0) - boards  # exact = E (sum of a) - boards
+            a.num = num
+            a.boards = boards
+            a.top = top * boards
+    for who_, d, c in artificial:
+        side = cache.figures[cache.code_list[c][0]][cache.code_list[c][1]][d]
+        direction = ("NS", "EW")[d]
+        a = acc[cache.pair_names[who_]]
+        a.boards += 1
+        a.artificial[(None, cache.code_list[c][0])] = artificial_side(
+            direction, Average(side.average) if side.average else side.value * 100, top, NATIONAL)
+    taken: dict[str, Fraction] = {}
+    for club, body in penalties:
+        if not body["withdrawn"]:
+            pen = penalty_of(club, body)
+            amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
+            taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + amount
+    revised = revisions(acc, NATIONAL)
+    totals = {p: pair_total(p, a, revised, taken.get(p), NATIONAL) for p, a in acc.items()}
+    return Pass(ranking_rows(totals, rank_session(totals, None, NATIONAL)), int(counted.sum()), expected, clubs)
+
+
+_CACHES: dict[str, FieldCache] = {}
+
+
+def _lock_key(sim: str) -> int:
+    return zlib.crc32(sim.encode()) - 2**31
+
+
+def _load(conn: psycopg.Connection[Any], sim: str, cache: FieldCache, everything: bool) -> None:
+    """The slots the queued changes name (every slot of the sim when `everything`) into the cache; the changes
+    read are taken off the queue (only those this snapshot sees: one committed meanwhile waits for the next pass)."""
+    if everything:
+        rows = conn.execute("SELECT club, section, table_no, round, board, ns_id, ew_id, outcome FROM slots "
+                            "WHERE sim = %s", (sim,)).fetchall()
+        conn.execute("DELETE FROM slot_changes WHERE sim = %s", (sim,))
+    else:
+        rows = conn.execute(
+            "WITH taken AS (DELETE FROM slot_changes WHERE sim = %s RETURNING club, section, table_no, round, board) "
+            "SELECT DISTINCT s.club, s.section, s.table_no, s.round, s.board, s.ns_id, s.ew_id, s.outcome "
+            "FROM taken t JOIN slots s ON s.sim = %s AND s.club = t.club AND s.section = t.section "
+            "AND s.table_no = t.table_no AND s.round = t.round AND s.board = t.board", (sim, sim)).fetchall()
+    for club, section, table, rnd, board, ns_id, ew_id, outcome in rows:
+        cache.put((club, section, table, rnd, board), ns_id, ew_id, outcome)
+
+
+def rescore(conn: psycopg.Connection[Any], sim: str, full: bool = False) -> bool | None:
+    """Re-score the boards pushes changed since the sim was last scored, and the national ranking, under the sim's
+    lock (one worker at a time), all pushes committed meanwhile in one pass; True when scored now, False when it was
+    up to date, None when another worker holds the lock. `full`: the sim read whole and every board re-scored."""
+    try:
+        return _rescore(conn, sim, full)
+    except psycopg.errors.SerializationFailure:  # another worker's pass committed as this one began
+        forget(sim)
+        return None
+    except BaseException:
+        forget(sim)  # the cache may hold what the rolled-back pass read: read the sim whole next time
+        raise
+
+
+def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None:
+    with conn.transaction():
+        # One snapshot for the whole pass: the changes it takes off the queue are exactly those whose slots it reads.
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        got = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (_lock_key(sim),)).fetchone()
+        if not got or not got[0]:
+            return None
+        row = conn.execute("SELECT generation, scored, token FROM scores WHERE sim = %s", (sim,)).fetchone()
+        if row is None or (row[0] == row[1] and not full):
+            return False
+        generation, stored_token = int(row[0]), row[2]
+        started = time.perf_counter()
+        cache = _CACHES.get(sim)
+        whole = full or cache is None or cache.token is None or cache.token != stored_token
+        if whole:
+            cache = _CACHES[sim] = FieldCache()
+        assert cache is not None
+        _load(conn, sim, cache, whole)
+        changed = cache.rescore_boards()
+        if changed:
+            boards = [b for b, _, _ in changed]
+            conn.execute("DELETE FROM national_boards WHERE sim = %s AND board = ANY(%s)", (sim, boards))
+            with conn.cursor() as cur:
+                with cur.copy("COPY national_boards (sim, board, entries) FROM STDIN") as copy:
+                    for board, n, _ in changed:
+                        if n:
+                            copy.write_row((sim, board, n))
+                with cur.copy("COPY national_figures (sim, board, direction, outcome, artificial, num, den, average) "
+                              "FROM STDIN") as copy:
+                    for board, _, figures in changed:
+                        for figure in figures:
+                            copy.write_row((sim, board, *figure))
+        done = national(cache, conn.execute("SELECT club, body FROM penalties WHERE sim = %s ORDER BY club, action",
+                                            (sim,)).fetchall())
+        token = f"{_PROCESS}:{generation}:{secrets.token_hex(4)}"
+        scored = {"national": done.rows, "results": done.results, "expected": done.expected}
+        live = {"generation": generation, "results": done.results, "expected": done.expected, "clubs": done.clubs,
+                "rows": done.rows[:LIVE_ROWS], "pairs": len(done.rows)}
+        conn.execute("UPDATE scores SET scored = %s, field = %s, live = %s, cards = NULL, scored_at = now(), "
+                     "token = %s WHERE sim = %s", (generation, Jsonb(scored), Jsonb(live), token, sim))
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
+        log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s", sim, done.results, len(changed),
+                 ", read whole" if whole else "", time.perf_counter() - started)
+    cache.token = token  # only once committed: a pass rolled back leaves the cache to be read whole again
+    return True
+
+
+def forget(sim: str | None = None) -> None:
+    """Drop this process's cache of a sim (of every sim): the next pass reads it whole."""
+    if sim is None:
+        _CACHES.clear()
+    else:
+        _CACHES.pop(sim, None)
+
+
+def rescore_until_current(conn: psycopg.Connection[Any], sim: str, patience_s: float = 30.0) -> None:
+    """Make sure the sim's scores are of its latest push: score it here, or wait for the worker scoring it."""
+    deadline = time.monotonic() + patience_s
+    while time.monotonic() < deadline:
+        done = rescore(conn, sim)
+        if done is False:
+            return
+        if done is None:
+            time.sleep(0.05)
