@@ -32,7 +32,9 @@ an organiser's sim, from start to release:
 
 --db is the database's URL (postgresql://user:password@host:port/name), or ${DB_ENV}. The workers keep nothing
 of their own: serve more of them, on as many machines, in front of one database; each page is told of a new
-ranking through PostgreSQL's LISTEN/NOTIFY. Pages: /sim/SIM (national ranking, live), /sim/SIM/club/CLUB,
+ranking through PostgreSQL's LISTEN/NOTIFY. Each `serve` also runs a scoring worker, a process of its own beside
+the workers: one pass at a time scores the field (the others wait on PostgreSQL's lock). Pages: /sim/SIM (the
+national ranking's head, live; ?club=CLUB that club's pairs, ?all=1 every pair), /sim/SIM/club/CLUB,
 /sim/SIM/pair/CLUB/SECTIONnumberNS (the pair's boards against its club's field and the nation's), after release
 /sim/SIM/board/N and /sim/SIM/export.pbn (/sim/SIM/club/CLUB/export.pbn); each with its JSON under /api/. Clubs
 push to /api/push with their token. The organiser's console, /console, is behind the login of `tenace hub
@@ -172,18 +174,31 @@ def _organiser(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import multiprocessing
+
     import uvicorn
+
+    from tenace.hub import scorer
 
     if not 1 <= args.workers <= 64:
         raise UsageError(f"--workers is 1 to 64, not {args.workers}")
     with _connect(args):
         pass  # reachable, and its schema up to date before any worker starts
     os.environ[DB_ENV] = _url(args)
+    # The scoring worker in a process of its own: the pushes are taken in on one core while the field is scored on
+    # another (in a worker's threads, one interpreter lock, each held up the other). Another machine's `serve`
+    # scores too, one pass at a time (the sim's lock in PostgreSQL).
+    scoring = multiprocessing.get_context("spawn").Process(target=scorer.serve, args=(_url(args),),
+                                                          name="tenace-hub-scorer", daemon=True)
+    scoring.start()
     try:
         uvicorn.run("tenace.hub.pages:app_from_env", factory=True, host=args.host, port=args.port,
                     workers=args.workers, log_level="warning")
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    finally:
+        scoring.terminate()
+        scoring.join(10)
     return 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
@@ -21,7 +22,7 @@ from starlette.routing import Route
 from tenace.hub import wire
 from tenace.hub.ingest import Club, Refused, club_of, log_refusal, over_rate, take
 from tenace.hub.schema import CHANNEL, migrate
-from tenace.hub.scorer import rescore_until_current
+from tenace.hub.scorer import serve as serve_scoring
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -36,8 +37,6 @@ class Hub:
         self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False,
                                    kwargs={"autocommit": True})
         self.listeners: set[asyncio.Queue[str]] = set()
-        self.dirty: set[str] = set()  # sims a push has changed since this worker last tried to score them
-        self.wake = asyncio.Event()
 
     async def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """`work` on a pooled connection, in a thread (psycopg's blocking API)."""
@@ -54,9 +53,6 @@ class Hub:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     async for note in conn.notifies():
-                        if note.payload.startswith("pushed "):
-                            self.dirty.add(note.payload.split()[1])
-                            self.wake.set()
                         for queue in list(self.listeners):
                             if queue.qsize() < 100:
                                 queue.put_nowait(note.payload)
@@ -65,18 +61,6 @@ class Hub:
                 await asyncio.sleep(1.0)
 
 
-    async def score(self) -> None:
-        """Re-score each sim a push has changed (whichever worker takes its lock scores it; pushes that arrive
-        meanwhile are taken together in the next round)."""
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            sims, self.dirty = self.dirty, set()
-            for sim in sims:
-                try:
-                    await self.run(lambda c, sim=sim: rescore_until_current(c, sim))  # type: ignore[misc]
-                except psycopg.Error as e:
-                    log.warning("scoring sim %s: %s", sim, e)
 
 
 def _address(request: Request) -> str:
@@ -138,33 +122,34 @@ async def push(request: Request) -> Response:
     return Response(wire.encode_ack(ack), media_type="application/json")
 
 
-def create_app(url: str, routes: list[Route] | None = None) -> Starlette:
-    """The hub's application on the database at `url` (its schema brought up to date at start)."""
+def create_app(url: str, routes: list[Route] | None = None, scoring: bool = True) -> Starlette:
+    """The hub's application on the database at `url` (its schema brought up to date at start); `scoring`: with a
+    scoring worker of its own, in a thread (`tenace hub serve` runs it in a process of its own instead)."""
     hub = Hub(url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await run_in_threadpool(lambda: _migrate(url))
         hub.pool.open()
-        tasks = [asyncio.create_task(hub.listen()), asyncio.create_task(hub.score())]
-        hub.dirty.update(await hub.run(_sims))  # what was pushed while no worker was up
-        hub.wake.set()
+        listening = asyncio.create_task(hub.listen())
+        stop = threading.Event()
+        scorer = threading.Thread(target=serve_scoring, args=(url, stop), name="hub-scorer", daemon=True)
+        if scoring:
+            scorer.start()
         try:
             yield
         finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listening
+            stop.set()
+            if scoring:
+                await run_in_threadpool(scorer.join)
             await run_in_threadpool(hub.pool.close)
 
     app = Starlette(routes=[Route(wire.PUSH_PATH, push, methods=["POST"]), *(routes or [])], lifespan=lifespan)
     app.state.hub = hub
     return app
-
-
-def _sims(conn: psycopg.Connection[Any]) -> set[str]:
-    return {r[0] for r in conn.execute("SELECT sim FROM scores WHERE generation <> scored")}
 
 
 def _migrate(url: str) -> None:

@@ -239,15 +239,17 @@ async def live(request: Request) -> Response:
 
 
 def app_from_env() -> Starlette:
-    """The hub for `tenace hub serve`'s workers: each process makes its own, on the database the command names."""
-    return hub_app(os.environ["TENACE_HUB_DB"])
+    """The hub for `tenace hub serve`'s workers: each process makes its own, on the database the command names;
+    they score nothing (the command's scoring worker, a process of its own, does)."""
+    return hub_app(os.environ["TENACE_HUB_DB"], scoring=False)
 
 
-def hub_app(url: str) -> Starlette:
-    """The whole hub: the push endpoint and these pages, on the database at `url`."""
+def hub_app(url: str, scoring: bool = True) -> Starlette:
+    """The whole hub: the push endpoint and these pages, on the database at `url`; `scoring`: with a scoring
+    worker in a thread of its own."""
     from tenace.hub import console  # it imports hub.app too
 
-    return create_app(url, [*ROUTES, *console.ROUTES])
+    return create_app(url, [*ROUTES, *console.ROUTES], scoring)
 
 
 ROUTES = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 import time
 import zlib
 from collections import Counter
@@ -317,3 +318,23 @@ def rescore_until_current(conn: psycopg.Connection[Any], sim: str, patience_s: f
             return
         if done is None:
             time.sleep(0.05)
+
+
+def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0) -> None:
+    """The scoring worker (`tenace hub serve` runs one beside its page and push workers): score every sim a push
+    left behind, then wait for the next push's NOTIFY (or `idle_s`, to catch one missed while reconnecting); on a
+    lost connection, again after a second, reading the sims whole."""
+    while stop is None or not stop.is_set():
+        try:
+            with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
+                listen.execute(f"LISTEN {CHANNEL}")
+                while stop is None or not stop.is_set():
+                    for (sim,) in conn.execute("SELECT sim FROM scores WHERE generation <> scored ORDER BY sim"
+                                               ).fetchall():
+                        rescore_until_current(conn, sim)
+                    for _ in listen.notifies(timeout=idle_s, stop_after=1):
+                        pass
+        except psycopg.OperationalError as e:
+            forget()
+            log.warning("scoring: %s; again in a second", e)
+            time.sleep(1.0)
