@@ -4,8 +4,8 @@ Each club's pushes are what its outbox would hold (wire.SlotPush, one per result
 over HTTP to a hub (`tenace hub serve`, one worker) on a throwaway PostgreSQL, while an open live page (an SSE
 client of /sim/bench/live on that worker) reads each national ranking it is sent. A round's push is timed from its
 commit (the hub's ack: the commit precedes it by the answer's way back) to the first ranking the page receives that
-includes it (the club's pairs have scored all the boards pushed so far). The full-field rescore is a pass over every
-board (tenace.hub.field.rescore(full=True)) after the last push. Prints, as the issue asks:
+counts it (its `clubs` has all the club's results pushed so far). The full-field rescore is a pass over every
+board, the sim read whole (tenace.hub.scorer.rescore(full=True)) after the last push. Prints, as the issue asks:
   hub ingest: N results/s
   club commit to national page p50/p99: X ms / Y ms
   full-field rescore: S s
@@ -27,6 +27,7 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -34,7 +35,7 @@ from tenace.hub import wire
 from tenace.hub.club_push import send
 from tenace.hub.club_sim import HubProcess, new_sim
 from tenace.hub.cluster import Cluster
-from tenace.hub.field import rescore, rescore_until_current
+from tenace.hub.scorer import rescore, rescore_until_current
 from tenace.movement import mitchell
 from tenace.store.hub_outbox import SimLink
 
@@ -55,14 +56,14 @@ def club_pushes(seed: int) -> list[wire.Push]:
 
 
 class LivePage:
-    """An open national page: an SSE client of the hub's live ranking, in a thread, noting when each club's pairs
-    first show a given number of scored sides."""
+    """An open national page: an SSE client of the hub's live messages, in a thread, noting when the ranking first
+    counts a given number of each club's results (the message's `clubs`)."""
 
     def __init__(self, hub_url: str, sim: str) -> None:
         self.url = urllib.parse.urlsplit(f"{hub_url}/sim/{sim}/live")
         self.lock = threading.Lock()
-        self.sides: dict[str, int] = {}  # club -> sides its pairs have scored in the latest ranking
-        self.waiting: dict[str, list[tuple[int, float]]] = {}  # club -> (sides awaited, commit time)
+        self.counted: dict[str, int] = {}  # club -> its results the latest ranking counts
+        self.waiting: dict[str, list[tuple[int, float]]] = {}  # club -> (results awaited, commit time)
         self.latencies: list[float] = []
         self.events = 0
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -73,12 +74,12 @@ class LivePage:
         if not self.connected.wait(30):
             raise SystemExit("the live page did not connect")
 
-    def committed(self, club: str, sides: int, at: float) -> None:
+    def committed(self, club: str, results: int, at: float) -> None:
         with self.lock:
-            if self.sides.get(club, 0) >= sides:  # the page had it before the ack came back
+            if self.counted.get(club, 0) >= results:  # the page had it before the ack came back
                 self.latencies.append(0.0)
             else:
-                self.waiting.setdefault(club, []).append((sides, at))
+                self.waiting.setdefault(club, []).append((results, at))
 
     def pending(self) -> int:
         with self.lock:
@@ -102,16 +103,13 @@ class LivePage:
                 self._ranking(json.loads("".join(data)), now)
                 data = []
 
-    def _ranking(self, rows: list[dict[str, object]], now: float) -> None:
-        sides: dict[str, int] = {}
-        for r in rows:
-            club = str(r["pair"]).partition("/")[0]
-            sides[club] = sides.get(club, 0) + int(str(r["boards"]))
+    def _ranking(self, message: dict[str, Any], now: float) -> None:
+        counted = {str(club): int(n) for club, n in message["clubs"].items()}
         with self.lock:
             self.events += 1
-            self.sides = sides
+            self.counted = counted
             for club, waits in list(self.waiting.items()):
-                have = sides.get(club, 0)
+                have = counted.get(club, 0)
                 keep = [(n, at) for n, at in waits if n > have]
                 self.latencies += [now - at for n, at in waits if n <= have]
                 if keep:
@@ -126,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=16, help="clubs pushing at once (default 16)")
     parser.add_argument("--rounds", type=int, default=ROUNDS // 2,
                         help=f"rounds pushed one at a time and timed, the rest in a burst (default {ROUNDS // 2})")
+    parser.add_argument("--hub-log", type=Path, help="keep the hub's log (its scoring passes) in this file")
     args = parser.parse_args(argv)
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-hub-") as tmp, Cluster.start() as cluster:
@@ -144,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
 
             def paced(club: str, start: int) -> None:  # the evening: one round's results, timed to the page
                 send(links[club], pushes[club][start:start + per_round], 30)
-                page.committed(club, 2 * (start + per_round), time.perf_counter())
+                page.committed(club, start + per_round, time.perf_counter())
 
             def burst(club: str) -> None:  # every club back at once with its backlog
                 send(links[club], pushes[club][timed:], 30)
@@ -169,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                 stored = conn.execute("SELECT count(*) FROM pushes WHERE sim = 'bench'").fetchone()
         finally:
             hub.stop()
+            if args.hub_log:
+                args.hub_log.write_bytes((folder / "hub.log").read_bytes())
     ordered = sorted(page.latencies)
     missed = page.pending()
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else float("nan")

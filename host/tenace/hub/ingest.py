@@ -129,9 +129,8 @@ def take(conn: psycopg.Connection[Any], club: Club, batch: wire.Batch) -> wire.A
         applied = _apply(conn, club, acked)
         if applied > acked:
             conn.execute("UPDATE clubs SET acked = %s WHERE sim = %s AND club = %s", (applied, club.sim, club.club))
-            conn.execute("INSERT INTO scores (sim, generation) VALUES (%s, 1) ON CONFLICT (sim) "
-                         "DO UPDATE SET generation = scores.generation + 1", (club.sim,))
-            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"pushed {club.sim}"))  # delivered on commit
+            # Delivered on commit, to the scoring workers; what to score is in the queue the slots' trigger fills.
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"pushed {club.sim}"))
     return wire.Ack(applied)
 
 

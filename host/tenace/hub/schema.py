@@ -111,7 +111,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE TABLE scores (
         sim text PRIMARY KEY REFERENCES sims ON DELETE CASCADE,
-        generation bigint NOT NULL DEFAULT 0,  -- bumped by each push that changed a slot or a penalty
+        generation bigint NOT NULL DEFAULT 0,  -- bumped by each push that changed a slot or a penalty (until 4)
         scored bigint NOT NULL DEFAULT 0,  -- the generation `field` was computed from
         field jsonb,  -- the national and club rankings and each pair's boards (tenace.hub.field)
         scored_at timestamptz
@@ -182,9 +182,11 @@ MIGRATIONS: tuple[str, ...] = (
     INSERT INTO national_dirty (sim, board) SELECT DISTINCT sim, board FROM slots WHERE outcome IS NOT NULL;
     UPDATE scores SET generation = generation + 1;
     """,
-    # 4: the scoring worker keeps the sim's sides in memory (tenace.hub.scorer): the slots a push changed are queued
-    # for it (instead of their boards), and each pass leaves a token (the worker's own, or another: read all again)
-    # and a short live message (the head of the ranking and each club's results counted) for the open pages
+    # 4: the scoring worker keeps the sim's sides in memory (tenace.hub.scorer): each slot a push changed, each
+    # penalty and the release are queued for it (a penalty's or the release's row names no slot: board 0), which is
+    # also how it knows there is work, so a push no longer updates `scores` (every push of a sim updating one row
+    # serialised them, and failed the pass that read it); each pass leaves a token (the worker's own, or another's:
+    # read all again) and a short live message (the head of the ranking and each club's results counted)
     """
     CREATE TABLE slot_changes (  -- appended by the push's transaction, taken off by the pass that reads them
         id bigserial PRIMARY KEY,
@@ -200,21 +202,25 @@ MIGRATIONS: tuple[str, ...] = (
     DROP FUNCTION national_dirty_mark();
     DROP TABLE national_dirty;
     CREATE FUNCTION slot_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF TG_OP = 'DELETE' THEN
-            INSERT INTO slot_changes (sim, club, section, table_no, round, board)
-                VALUES (OLD.sim, OLD.club, OLD.section, OLD.table_no, OLD.round, OLD.board);
-        ELSIF TG_OP = 'INSERT' OR OLD.outcome IS DISTINCT FROM NEW.outcome OR OLD.ns_id IS DISTINCT FROM NEW.ns_id
+    BEGIN  -- a slot is never deleted (nothing counts there: its state is 'none'), only inserted and updated
+        IF TG_OP = 'INSERT' OR OLD.outcome IS DISTINCT FROM NEW.outcome OR OLD.ns_id IS DISTINCT FROM NEW.ns_id
                 OR OLD.ew_id IS DISTINCT FROM NEW.ew_id THEN
             INSERT INTO slot_changes (sim, club, section, table_no, round, board)
                 VALUES (NEW.sim, NEW.club, NEW.section, NEW.table_no, NEW.round, NEW.board);
         END IF;
         RETURN NULL;
     END $$;
-    CREATE TRIGGER slots_changed AFTER INSERT OR UPDATE OR DELETE ON slots
-        FOR EACH ROW EXECUTE FUNCTION slot_changed();
-    ALTER TABLE scores ADD COLUMN live jsonb, ADD COLUMN token text;
-    UPDATE scores SET generation = generation + 1;
+    CREATE TRIGGER slots_changed AFTER INSERT OR UPDATE ON slots FOR EACH ROW EXECUTE FUNCTION slot_changed();
+    CREATE FUNCTION penalty_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO slot_changes (sim, club, section, table_no, round, board) VALUES (NEW.sim, NEW.club, '', 0, 0, 0);
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER penalties_changed AFTER INSERT OR UPDATE ON penalties FOR EACH ROW
+        EXECUTE FUNCTION penalty_changed();
+    ALTER TABLE scores DROP COLUMN generation, ADD COLUMN live jsonb, ADD COLUMN token text;
+    COMMENT ON COLUMN scores.scored IS 'the last change (slot_changes.id) the scores were made with';
+    INSERT INTO slot_changes (sim, club, section, table_no, round, board) SELECT sim, '', '', 0, 0, 0 FROM scores;
     """,
 )
 

@@ -261,10 +261,11 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         got = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (_lock_key(sim),)).fetchone()
         if not got or not got[0]:
             return None
-        row = conn.execute("SELECT generation, scored, token FROM scores WHERE sim = %s", (sim,)).fetchone()
-        if row is None or (row[0] == row[1] and not full):
+        row = conn.execute("SELECT token, (SELECT max(id) FROM slot_changes WHERE sim = %s) FROM scores "
+                           "WHERE sim = %s", (sim, sim)).fetchone()
+        if row is None or (row[1] is None and not full):
             return False
-        generation, stored_token = int(row[0]), row[2]
+        stored_token, generation = row[0], int(row[1] or 0)
         started = time.perf_counter()
         cache = _CACHES.get(sim)
         whole = full or cache is None or cache.token is None or cache.token != stored_token
@@ -292,8 +293,9 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         scored = {"national": done.rows, "results": done.results, "expected": done.expected}
         live = {"generation": generation, "results": done.results, "expected": done.expected, "clubs": done.clubs,
                 "rows": done.rows[:LIVE_ROWS], "pairs": len(done.rows)}
-        conn.execute("UPDATE scores SET scored = %s, field = %s, live = %s, cards = NULL, scored_at = now(), "
-                     "token = %s WHERE sim = %s", (generation, Jsonb(scored), Jsonb(live), token, sim))
+        conn.execute("UPDATE scores SET scored = greatest(scored, %s), field = %s, live = %s, cards = NULL, "
+                     "scored_at = now(), token = %s WHERE sim = %s",
+                     (generation, Jsonb(scored), Jsonb(live), token, sim))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
         log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s", sim, done.results, len(changed),
                  ", read whole" if whole else "", time.perf_counter() - started)
@@ -329,8 +331,7 @@ def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0) ->
             with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
                 listen.execute(f"LISTEN {CHANNEL}")
                 while stop is None or not stop.is_set():
-                    for (sim,) in conn.execute("SELECT sim FROM scores WHERE generation <> scored ORDER BY sim"
-                                               ).fetchall():
+                    for (sim,) in conn.execute("SELECT DISTINCT sim FROM slot_changes ORDER BY sim").fetchall():
                         rescore_until_current(conn, sim)
                     for _ in listen.notifies(timeout=idle_s, stop_after=1):
                         pass
