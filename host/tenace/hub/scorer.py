@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
+from operator import mul
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,6 @@ from tenace.scoring.pairs_session import PairSums, pair_total, rank_session, rev
 log = logging.getLogger(__name__)
 
 LIVE_ROWS = 100  # the head of the national ranking each live message carries (a page asks for its own club's too)
-_EXACT_SCALE = 2**40  # a common denominator up to this: the sums are exact in float64 (24 bits left for the sum)
 _PROCESS = secrets.token_hex(6)  # names this process's passes in scores.token
 SlotKey = tuple[str, str, int, int, int]  # club, section, table, round, board
 
@@ -57,6 +57,7 @@ class FieldCache:
     rows: dict[SlotKey, int] = field(default_factory=dict)
     pairs: dict[str, int] = field(default_factory=dict)
     pair_names: list[str] = field(default_factory=list)
+    sections: dict[str, str] = field(default_factory=dict)
     clubs: dict[str, int] = field(default_factory=dict)
     club_names: list[str] = field(default_factory=list)
     codes: dict[tuple[int, str], int] = field(default_factory=dict)  # (board, outcome) -> code
@@ -76,6 +77,14 @@ class FieldCache:
         if got is None:
             got = table[name] = len(names)
             names.append(name)
+        return got
+
+    def section_of(self, pair: str) -> str:
+        """The pair's section as field.result_of names it (club/section), parsed once."""
+        got = self.sections.get(pair)
+        if got is None:
+            pid = PairId.parse(pair)
+            got = self.sections[pair] = f"{pid.club}/{pid.section}"
         return got
 
     def put(self, key: SlotKey, ns_id: str, ew_id: str, outcome: str | None) -> None:
@@ -166,11 +175,19 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
         for d in (0, 1):
             kind[d, c] = sides[d].kind
             value[d][c] = sides[d].value
-    dens = {v.denominator for d in (0, 1) for c, v in enumerate(value[d]) if kind[d, c] == _REAL}
-    common = lcm(*dens) if dens else 1
-    groups = [common] if common <= _EXACT_SCALE else sorted(dens)  # past it, one sum per denominator
+    # Each pair's sum of a over its real boards, exactly: the numerators summed per denominator (a bincount over
+    # pair x denominator: integers well inside float64's 53 bits), then over the common one in Python's integers.
+    dens = sorted({v.denominator for d in (0, 1) for c, v in enumerate(value[d]) if kind[d, c] == _REAL})
+    group = {den: i for i, den in enumerate(dens)}
+    width = max(len(dens), 1)
+    numerator = np.zeros((2, codes))
+    den_index = np.zeros((2, codes), np.int64)
+    for d in (0, 1):
+        for c, v in enumerate(value[d]):
+            if kind[d, c] == _REAL:
+                numerator[d, c], den_index[d, c] = v.numerator, group[v.denominator]
     pairs = len(cache.pair_names)
-    sums = {g: np.zeros(pairs) for g in groups}
+    sums = np.zeros(pairs * width)
     real_boards = np.zeros(pairs, np.int64)
     sat = np.zeros((2, pairs), bool)
     artificial: list[tuple[int, int, int]] = []  # (pair, direction, code)
@@ -179,23 +196,22 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
         real = side_kind == _REAL
         real_boards += np.bincount(who[real], minlength=pairs)
         sat[d] |= np.bincount(who[side_kind != _NONE], minlength=pairs) > 0
-        for g in groups:
-            scaled = np.array([v.numerator * (g // v.denominator) if kind[d, c] == _REAL and g % v.denominator == 0
-                               else 0 for c, v in enumerate(value[d])], np.float64)
-            sums[g] += np.bincount(who[real], weights=scaled[code[real]], minlength=pairs)
+        codes_real = code[real]
+        sums += np.bincount(who[real] * width + den_index[d][codes_real], weights=numerator[d][codes_real],
+                            minlength=pairs * width)
         for i in np.flatnonzero(side_kind == _ARTIFICIAL):
             artificial.append((int(who[i]), d, int(code[i])))
+    common = lcm(*dens) if dens else 1
+    scale = [common // den for den in dens]
+    per_den = sums.astype(np.int64).reshape(pairs, width).tolist()
     acc: dict[str, PairSums] = {}
-    for p in np.flatnonzero(sat[0] | sat[1]):
+    for p in np.flatnonzero(sat[0] | sat[1]).tolist():
         name = cache.pair_names[p]
-        pid = PairId.parse(name)
-        a = acc[name] = PairSums(f"{pid.club}/{pid.section}")  # as field.result_of names the section
+        a = acc[name] = PairSums(cache.section_of(name))
         a.directions.update(d for d, s in (("NS", sat[0, p]), ("EW", sat[1, p])) if s)
         boards = int(real_boards[p])
-        if boards:
-            num = {g: int(sums[g][p]) * expected for g in groups}
-            num[1] = num.get(1, 0) - boards  # exact = E (sum of a) - boards
-            a.num = num
+        if boards:  # exact = E (sum of a) - boards, over the one common denominator (PairSums.exact is then cheap)
+            a.num = {common: sum(map(mul, per_den[p], scale)) * expected - boards * common}
             a.boards = boards
             a.top = top * boards
     for who_, d, c in artificial:

@@ -93,6 +93,9 @@ class PairSums:
         self.versus[opponent] = self.versus.get(opponent, _ZERO) + side.mp
 
     def exact(self) -> Fraction:
+        if len(self.num) == 1:  # one denominator (a field of one size): no common one to find
+            (d, n), = self.num.items()
+            return Fraction(n, d)
         common = lcm(*self.num) if self.num else 1
         return Fraction(sum(n * (common // d) for d, n in self.num.items()), common)
 
@@ -221,7 +224,7 @@ def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideS
         mp = round_ratio(n, d, o.total_mp_decimals, o.rounding)
         n, d = mp.as_integer_ratio()  # the session percentage of the published total
     else:
-        shown = exact + a.shift  # total_factored_as_percent: the published percentages of factored boards
+        shown = exact + a.shift if a.shift else exact  # total_factored_as_percent: the published % of factored boards
         if o.total_prorated and session_top and top:
             shown = shown * session_top / top
         mp = round_ratio(shown.numerator, shown.denominator, o.total_mp_decimals, o.rounding)
