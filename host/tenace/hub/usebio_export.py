@@ -72,6 +72,10 @@ def sim_usebio(conn: psycopg.Connection[Any], sim: str, club: str | None = None)
     extras = Extras(leads={key: lead for s in sections for key, lead in s.leads.items()})
     tree, _ = usebio_document(title, date, [s.results for s in sections], extras, who)
     _name_pairs(tree, sections)
+    if club is None:  # a comment cannot hold two hyphens: the option is named in words
+        tree.getroot().insert(0, etree.Comment(" The hub's national field, one section: tenace score FILE with the "
+                                               "hub preset gives back its figures (its totals add the boards' exact "
+                                               "matchpoints) "))
     check(tree, "the hub's USEBIO export")  # with its comments: checked again before it is served
     return usebio_bytes(tree)
 
