@@ -77,6 +77,7 @@ def sim_usebio(conn: psycopg.Connection[Any], sim: str, club: str | None = None)
                                                "hub preset gives back its figures (its totals add the boards' exact "
                                                "matchpoints) "))
     check(tree, "the hub's USEBIO export")  # with its comments: checked again before it is served
+    log.info("sim %s%s: USEBIO export of %d results", sim, f" club {club}" if club else "", len(every))
     return usebio_bytes(tree)
 
 
