@@ -1,5 +1,5 @@
-"""The embargo: before the organiser releases the sim, no route of the hub (pages, JSON, live events, exports) shows
-a deal's cards or a pushed contract; after release the same scan finds them (so it can see them)."""
+"""The embargo: before the organiser releases the sim, no route of the hub (pages, JSON, live events, the PBN and USEBIO
+exports) shows a deal's cards or a pushed contract; after release the same scan finds them (so it can see them)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,9 @@ def test_nothing_of_a_board_leaks_before_release(hub_db: str, tmp_path: Path) ->
     tokens = make_sim(hub_db, tmp_path, clubs=3)
     deals = write_hand_records(tmp_path / "again.pbn", 4)  # the same seed: the sim's deals
     hands = [hand for deal in deals for hand in deal[2:].split()]
+    # A hand as a USEBIO file holds it: a suit's cards in an element of its own (the export.xml routes).
+    suits = [f"<{tag}>{cards}</{tag}>" for hand in hands
+             for tag, cards in zip(("SPADES", "HEARTS", "DIAMONDS", "CLUBS"), hand.split("."), strict=True)]
     app = hub_app(hub_db)
     with TestClient(app) as client:
         for n, (club, token) in enumerate(sorted(tokens.items())):
@@ -70,7 +73,7 @@ def test_nothing_of_a_board_leaks_before_release(hub_db: str, tmp_path: Path) ->
             found = []
             for url in urls:
                 text = _read(client, url)
-                found += [f"{url}: {needle}" for needle in (*hands, *CONTRACTS) if needle in text]
+                found += [f"{url}: {needle}" for needle in (*hands, *suits, *CONTRACTS) if needle in text]
             return found
 
         assert leaks() == []
@@ -80,3 +83,10 @@ def test_nothing_of_a_board_leaks_before_release(hub_db: str, tmp_path: Path) ->
         released = leaks()
         assert any("/board/1" in line for line in released) and any("export.pbn" in line for line in released)
         assert all(hand in "".join(released) for hand in hands)
+        # The USEBIO exports, the field's and each club's, are scanned too: after release they show the cards and
+        # the contracts the scan looks for, so before it the scan would have seen them.
+        for url in ("/sim/sim1/export.xml", "/sim/sim1/club/c1/export.xml", "/sim/sim1/club/c3/export.xml"):
+            assert url in urls
+            shown = "".join(line for line in released if line.startswith(f"{url}: "))
+            assert all(contract in shown for contract in CONTRACTS), url
+            assert url != "/sim/sim1/export.xml" or all(suit in shown for suit in suits)

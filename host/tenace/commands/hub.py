@@ -29,6 +29,8 @@ an organiser's sim, from start to release:
   tenace hub organiser --db URL --login alice --password-file pw.txt         a login to the console
   tenace hub serve --db URL --port 8090 --workers 4
   tenace hub release --db URL --sim spring26     after the last heat: travellers, hands and exports show
+  tenace hub export --db URL --sim spring26 --usebio spring26.xml    the whole field (--club leeds: one club)
+                                          as USEBIO 1.2, or --pbn FILE; only after release
 
 --db is the database's URL (postgresql://user:password@host:port/name), or ${DB_ENV}. The workers keep nothing
 of their own: serve more of them, on as many machines, in front of one database; each page is told of a new
@@ -36,7 +38,8 @@ ranking through PostgreSQL's LISTEN/NOTIFY. Each `serve` also runs a scoring wor
 the workers: one pass at a time scores the field (the others wait on PostgreSQL's lock). Pages: /sim/SIM (the
 national ranking's head, live; ?club=CLUB that club's pairs, ?all=1 every pair), /sim/SIM/club/CLUB,
 /sim/SIM/pair/CLUB/SECTIONnumberNS (the pair's boards against its club's field and the nation's), after release
-/sim/SIM/board/N and /sim/SIM/export.pbn (/sim/SIM/club/CLUB/export.pbn); each with its JSON under /api/. Clubs
+/sim/SIM/board/N and /sim/SIM/export.pbn, /sim/SIM/export.xml (USEBIO; /sim/SIM/club/CLUB/export.pbn and .xml);
+each with its JSON under /api/. Clubs
 push to /api/push with their token. The organiser's console, /console, is behind the login of `tenace hub
 organiser`. A mistake is one line and exit code 2."""
 
@@ -80,6 +83,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                  _release)
     db(rel)
     rel.add_argument("--sim", required=True)
+
+    export = action("export", "write the released sim's results, the whole field's or one club's, as USEBIO 1.2 or "
+                    "PBN", _export)
+    db(export)
+    export.add_argument("--sim", required=True)
+    export.add_argument("--club", help="one club's results, scored against its own field (default: the whole "
+                                       "field, scored across the nation)")
+    out = export.add_mutually_exclusive_group(required=True)
+    out.add_argument("--usebio", type=Path, metavar="FILE", help="write USEBIO 1.2 (checked against its schema)")
+    out.add_argument("--pbn", type=Path, metavar="FILE", help="write PBN: each board's hand record and traveller")
 
     org = action("organiser", "add an organiser's login to the console, or change its password", _organiser)
     db(org)
@@ -157,6 +170,33 @@ def _release(args: argparse.Namespace) -> int:
     with _connect(args) as conn:
         organiser.release(conn, args.sim)
     print(f"sim {args.sim}: released")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from tenace.commands.options import cannot_write, output_file
+    from tenace.hub.exports import export_refusal, field_pbn
+    from tenace.hub.usebio_export import sim_usebio
+    from tenace.reports.event_usebio import UsebioError
+
+    option, path = ("--usebio", args.usebio) if args.usebio is not None else ("--pbn", args.pbn)
+    output_file(option, path)
+    with _connect(args) as conn:
+        refused = export_refusal(conn, args.sim, args.club)
+        if refused is not None:
+            raise UsageError(refused)
+        try:
+            data = sim_usebio(conn, args.sim, args.club) if args.usebio is not None else \
+                (field_pbn(conn, args.sim, args.club) or "").encode()
+        except UsebioError as e:
+            raise UsageError(str(e)) from None
+    if not data:  # released and there a moment ago: withdrawn meanwhile
+        raise UsageError(f"sim {args.sim!r} has no export now: try again")
+    try:
+        path.write_bytes(data)
+    except OSError as e:
+        raise cannot_write(option, path, e) from None
+    print(f"sim {args.sim}{f' club {args.club}' if args.club else ''}: {option[2:].upper()} written to {path}")
     return 0
 
 

@@ -1,5 +1,5 @@
 """The sim's exports once released: each board's hand record and traveller, the whole field's or one club's, as
-PBN (tenace.pbn.writer); nothing before release."""
+PBN (tenace.pbn.writer) here and as USEBIO in hub.usebio_export; nothing before release."""
 
 from __future__ import annotations
 
@@ -16,9 +16,29 @@ _COLUMNS = [PbnColumn("Section"), PbnColumn("Table"), PbnColumn("PairId_NS"), Pb
             PbnColumn("Contract"), PbnColumn("Declarer"), PbnColumn("Result"), PbnColumn("Score_NS")]
 
 
+def released_sim(conn: psycopg.Connection[Any], sim: str) -> tuple[str, str] | None:
+    """The sim's name and scoring once released; None before release, or when there is no such sim (the same
+    answer: an export's route does not say which)."""
+    row = conn.execute("SELECT name, scoring FROM sims WHERE id = %s AND released_at IS NOT NULL", (sim,)).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def export_refusal(conn: psycopg.Connection[Any], sim: str, club: str | None) -> str | None:
+    """Why the sim (or its club) has no export, in one line for the organiser; None when it has one."""
+    row = conn.execute("SELECT released_at FROM sims WHERE id = %s", (sim,)).fetchone()
+    if row is None:
+        return f"there is no sim {sim!r}"
+    if row[0] is None:
+        return f"sim {sim!r} is not released: its exports are made after `tenace hub release`"
+    if club is not None and conn.execute("SELECT 1 FROM clubs WHERE sim = %s AND club = %s",
+                                         (sim, club)).fetchone() is None:
+        return f"sim {sim!r} has no club {club!r}"
+    return None
+
+
 def field_pbn(conn: psycopg.Connection[Any], sim: str, club: str | None = None) -> str | None:
     """The PBN export of the sim (of one club's results when `club` is given); None before release."""
-    row = conn.execute("SELECT name FROM sims WHERE id = %s AND released_at IS NOT NULL", (sim,)).fetchone()
+    row = released_sim(conn, sim)
     if row is None:
         return None
     deals = conn.execute("SELECT board, dealer, vulnerable, deal FROM deals WHERE sim = %s ORDER BY board",

@@ -22,6 +22,8 @@ from tenace.hub import field
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
 from tenace.hub.scorer import LIVE_ROWS
+from tenace.hub.usebio_export import sim_usebio
+from tenace.reports.event_usebio import UsebioError
 
 SSE_PING_S = 15.0
 
@@ -195,6 +197,26 @@ async def export(request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+async def export_usebio(request: Request) -> Response:
+    """The field's USEBIO file (one club's under /club/CLUB), checked against the schema; 404 before release."""
+    sim, club = request.path_params["sim"], request.path_params.get("club")
+
+    def read(conn: psycopg.Connection[Any]) -> bytes | str | None:
+        try:
+            return sim_usebio(conn, sim, club)
+        except UsebioError as e:
+            return str(e)
+
+    got = await _hub(request).run(read)
+    if got is None:  # embargoed, or no such sim or club: the same answer as the PBN export's
+        return Response("not released\n", 404, media_type="text/plain")
+    if isinstance(got, str):  # released, but USEBIO cannot say it (a split score, a cross-imps sim): its one line
+        return Response(f"{got}\n", 409, media_type="text/plain")
+    name = f"{sim}-{club}.xml" if club else f"{sim}.xml"
+    return Response(got, media_type="application/xml",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
 async def live(request: Request) -> Response:
     """Server-sent events: the sim's live message (tenace.hub.scorer: the head of the national ranking, the results
     counted in all and per club) now, then again each time a worker has re-scored the sim; with ?club=, that club's
@@ -259,4 +281,5 @@ ROUTES = [
     Route("/sim/{sim}/pair/{pair:path}", pair), Route("/api/sim/{sim}/pair/{pair:path}", pair),
     Route("/sim/{sim}/board/{board:int}", traveller), Route("/api/sim/{sim}/board/{board:int}", traveller),
     Route("/sim/{sim}/export.pbn", export), Route("/sim/{sim}/club/{club}/export.pbn", export),
+    Route("/sim/{sim}/export.xml", export_usebio), Route("/sim/{sim}/club/{club}/export.xml", export_usebio),
 ]

@@ -63,6 +63,13 @@ class Written:
 def usebio_tree(results: EventResults, sections: Sequence[SectionResults], extras: Extras, club: str,
                 club_id: str | None = None, chain_head: str = "") -> tuple[etree._ElementTree, Written]:
     """The sections as a USEBIO 1.2 tree, checked against the schema; UsebioError for what cannot be written."""
+    return usebio_document(results.info.name, results.info.date, sections, extras, club, club_id, chain_head)
+
+
+def usebio_document(title: str, date: str, sections: Sequence[SectionResults], extras: Extras, club: str,
+                    club_id: str | None = None, chain_head: str = "") -> tuple[etree._ElementTree, Written]:
+    """The sections of an event named `title`, played on `date` (YYYY-MM-DD), as a USEBIO 1.2 tree, checked against
+    the schema; UsebioError for what cannot be written. Shared by the event file's export and the hub's."""
     written = Written()
     methods = {s.report.method for s in sections}
     for s in sections:
@@ -79,14 +86,13 @@ def usebio_tree(results: EventResults, sections: Sequence[SectionResults], extra
     _sub(c, "CLUB_NAME", club)
     if club_id is not None:
         _sub(c, "CLUB_ID_NUMBER", club_id)
-    info = results.info
     event = _sub(root, "EVENT", EVENT_TYPE=event_type)
-    _sub(event, "EVENT_DESCRIPTION", info.name)
+    _sub(event, "EVENT_DESCRIPTION", title)
     _sub(event, "PROGRAM_NAME", "Tenace")
     _sub(event, "PROGRAM_VERSION", tenace.__version__)
     two_fields = all(any(line.field for line in s.report.ranking) for s in sections)
     _sub(event, "WINNER_TYPE", "2" if two_fields else "1")
-    year, month, day = info.date.split("-")
+    year, month, day = date.split("-")
     _sub(event, "DATE", f"{day}/{month}/{year}")
     _sub(event, "SESSION_COUNT", "1")
     _sub(event, "SECTION_COUNT", str(len(sections)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.mp_options import COMPSCORE3, DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, MatchpointOptions
+from tenace.scoring.mp_options import COMPSCORE3, DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, TENACE_HUB, MatchpointOptions
 
 MATCHPOINTS = ("mp", "mp-acbl")
 EVERY_METHOD = ("mp", "mp-acbl", "butler", "cross-imps", "teams")
@@ -34,6 +34,8 @@ PRESETS: dict[str, Preset] = {
     # Butler and cross-IMP figures are the default options'.
     "compscore3": Preset(("mp", "butler", "cross-imps"), "Compscore3's USEBIO figures: half-even, factored boards "
                          "as 2-decimal %, totals prorated to the session", matchpoints=COMPSCORE3),
+    # The hub's national field as `tenace hub export --usebio` writes it (one section, the whole field).
+    "hub": Preset(("mp",), "the hub's field export: totals of the exact board MPs", matchpoints=TENACE_HUB),
     # OKbridge IMP pairs: every result against every other of the board (a frequency table, Multiplicity counted),
     # averaged per comparison, IMPs to 0.01 with ties to even (28 of the 30 halfway figures of its file are so).
     "okbridge": Preset(("cross-imps",), "cross-IMPs per comparison, IMPs to 0.01 ties to even",
