@@ -1,10 +1,11 @@
-"""`tenace hub new` refuses a scoring the hub does not score the field by, in one line; `tenace hub club add` prints
+"""`tenace hub new` defines a sim scored by matchpoints, cross-IMPs or Butler; `tenace hub club add` prints
 the club's token and the address the club gives to `tenace event link-sim --sim`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from tenace.cli import main
@@ -19,11 +20,16 @@ def _new(hub_db: str, tmp_path: Path, scoring: str) -> int:
 
 
 @pytest.mark.parametrize("scoring", ["cross-imps", "butler"])
-def test_an_imp_scoring_is_refused_in_one_line(hub_db: str, tmp_path: Path, scoring: str,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert _new(hub_db, tmp_path, scoring) == 2
+def test_an_imp_scoring_is_accepted(hub_db: str, tmp_path: Path, scoring: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert _new(hub_db, tmp_path, scoring) == 0
+    assert capsys.readouterr().err == ""
+    with psycopg.connect(hub_db) as conn:
+        row = conn.execute("SELECT scoring FROM sims WHERE id = 's1'").fetchone()
+    assert row is not None and row[0] == scoring
+    assert _new(hub_db, tmp_path, scoring) == 2  # the same sim again: one line
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "matchpoints only" in err and "Traceback" not in err
+    assert "\n" not in err and "there is a sim 's1' already" in err and "Traceback" not in err
 
 
 def test_club_add_prints_the_address_for_link_sim(hub_db: str, tmp_path: Path,

@@ -66,8 +66,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     new.add_argument("--boards", type=int, required=True, help="how many boards the set has")
     new.add_argument("--hands", type=Path, required=True, help="the hand records: a PBN with each board's Deal")
     new.add_argument("--scoring", default="mp", choices=("mp", "cross-imps", "butler"),
-                     help="matchpoints across the field (Neuberg where counts differ); cross-imps and butler are "
-                          "refused for now (the field is not IMP-scored yet) (default: mp)")
+                     help="mp: matchpoints across the field (Neuberg where a board was played fewer times); "
+                          "cross-imps: each result IMPed against every other result of the board at every club, "
+                          "averaged per comparison; butler: IMPs against the board's datum, the mean of the field's "
+                          "NS scores less the highest and the lowest, to 10. At IMPs an average is +3/0/-3 IMPs and a "
+                          "club's Law 90 penalty (pushed in MP) is in IMPs (default: mp)")
 
     club = action("club", "add a club to a sim (its token is printed once) or revoke one", _club)
     club.add_argument("what", choices=("add", "revoke"))

@@ -166,12 +166,22 @@ def club_ranking(conn: psycopg.Connection[Any], sim: str, club: str) -> list[dic
     results, penalties = load(conn, sim, club)
     if not results.get(club):
         return []
+    # hub-imps: an IMP sim's club ranks in IMPs (field_imps; imported here: it imports this module)
+    from tenace.hub import field_imps
+    scoring = field_imps.sim_scoring(conn, sim)
+    if scoring != "mp":
+        return field_imps.club_imps_ranking(results[club], penalties.get(club, ()), scoring)
     return rows_of(score_pairs_session(results[club], CLUB, penalties.get(club, ())))
 
 
 def pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[list[Any]] | None:
     """A pair's boards against its club's field and the nation's: [board, direction, club MP, %, top, national MP,
     %, top]; None when the pair has no scored board. Made when the pair's page is asked for."""
+    # hub-imps: an IMP sim's cards are in IMPs (field_imps; imported here: it imports this module)
+    from tenace.hub import field_imps
+    scoring = field_imps.sim_scoring(conn, sim)
+    if scoring != "mp":
+        return field_imps.imp_pair_cards(conn, sim, pair, scoring)
     club = pair.partition("/")[0]
     results, penalties = load(conn, sim, club)
     if not results.get(club):

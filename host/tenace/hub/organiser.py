@@ -64,8 +64,6 @@ def new_sim(conn: psycopg.Connection[Any], sim: str, name: str, heats: list[date
     _check_id("sim", sim)
     if scoring not in SCORINGS:
         raise UsageError(f"the scoring is one of {', '.join(SCORINGS)}, not {scoring!r}")
-    if scoring != "mp":  # stored, but the field would be matchpointed: refused until hub.field scores it
-        raise UsageError(f"the hub scores a sim's field by matchpoints only for now, not {scoring}: --scoring mp")
     if not heats:
         raise UsageError("a sim has at least one heat (its start time)")
     if not 1 <= boards <= 9999:
