@@ -131,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         names = [f"c{i:04d}" for i in range(1, args.clubs + 1)]
         tokens = new_sim(cluster.url, folder, "bench", names, mitchell(TABLES, BOARDS_PER_ROUND, ROUNDS).boards)
-        hub = HubProcess(cluster.url, folder / "hub.log")
+        hub = HubProcess(cluster.url, folder / "hub.log", verbose=args.hub_log is not None)
+        if args.hub_log:
+            print(f"(the database: {cluster.url})", file=sys.stderr, flush=True)
         hub.start()
         try:
             links = {c: SimLink(hub.url, "bench", c, tokens[c], "", 0, None, None) for c in names}

@@ -35,13 +35,13 @@ def write_hand_records(path: Path, boards: int, seed: int = 25) -> list[str]:
 
 
 def make_sim(url: str, tmp: Path, clubs: int, boards: int = 4, sim: str = "sim1",
-             started: bool = True) -> dict[str, str]:
-    """A sim of `boards` boards and `clubs` clubs (c1, c2...); each club's token."""
+             started: bool = True, scoring: str = "mp") -> dict[str, str]:
+    """A sim of `boards` boards and `clubs` clubs (c1, c2...) scored by `scoring`; each club's token."""
     path = tmp / "deals.pbn"
     write_hand_records(path, boards)
     start = datetime.now(UTC) - timedelta(hours=3) if started else datetime.now(UTC) + timedelta(days=1)
     with psycopg.connect(url, autocommit=True) as conn:
-        organiser.new_sim(conn, sim, "Spring sim", [start], boards, organiser.hand_records(path, boards), "mp")
+        organiser.new_sim(conn, sim, "Spring sim", [start], boards, organiser.hand_records(path, boards), scoring)
         return {f"c{i}": organiser.add_club(conn, sim, f"c{i}", f"Club {i}") for i in range(1, clubs + 1)}
 
 

@@ -68,10 +68,11 @@ def _scored(url: str, results: int) -> list[dict[str, Any]]:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         with psycopg.connect(url, autocommit=True) as conn:
-            row = conn.execute("SELECT generation, scored, field FROM scores WHERE sim = 'sim1'").fetchone()
+            row = conn.execute("SELECT NOT EXISTS (SELECT 1 FROM slot_changes WHERE sim = 'sim1'), field FROM scores "
+                               "WHERE sim = 'sim1'").fetchone()
         assert row is not None
-        if row[0] == row[1] and row[2] and row[2]["results"] == results:
-            national: list[dict[str, Any]] = row[2]["national"]
+        if row[0] and row[1] and row[1]["results"] == results:
+            national: list[dict[str, Any]] = row[1]["national"]
             return national
         time.sleep(0.1)
     raise AssertionError("the sim was not scored")

@@ -217,6 +217,7 @@ def _organiser(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import logging
     import multiprocessing
 
     import uvicorn
@@ -231,8 +232,9 @@ def _serve(args: argparse.Namespace) -> int:
     # The scoring worker in a process of its own: the pushes are taken in on one core while the field is scored on
     # another (in a worker's threads, one interpreter lock, each held up the other). Another machine's `serve`
     # scores too, one pass at a time (the sim's lock in PostgreSQL).
-    scoring = multiprocessing.get_context("spawn").Process(target=scorer.serve, args=(_url(args),),
-                                                          name="tenace-hub-scorer", daemon=True)
+    scoring = multiprocessing.get_context("spawn").Process(
+        target=scorer.serve, args=(_url(args), None, 1.0, logging.getLogger().getEffectiveLevel()),
+        name="tenace-hub-scorer", daemon=True)
     scoring.start()
     try:
         uvicorn.run("tenace.hub.pages:app_from_env", factory=True, host=args.host, port=args.port,

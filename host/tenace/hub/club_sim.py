@@ -42,10 +42,11 @@ class HubProcess:
     """The hub's push endpoint in a process of its own, on `db_url`: started, killed (SIGKILL) and started again on
     the same port, as a hub that crashes and comes back."""
 
-    def __init__(self, db_url: str, log: Path, port: int | None = None) -> None:
+    def __init__(self, db_url: str, log: Path, port: int | None = None, verbose: bool = False) -> None:
         self.db_url = db_url
         self.log = log
         self.port = port or free_port()
+        self.verbose = verbose  # its log says what it does (each scoring pass), not only what goes wrong
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -54,7 +55,8 @@ class HubProcess:
 
     def start(self) -> None:
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen([sys.executable, "-m", "tenace", "hub", "serve", "--db", self.db_url,
+            self.process = subprocess.Popen([sys.executable, "-m", "tenace", *(["-v"] if self.verbose else []), "hub",
+                                             "serve", "--db", self.db_url,
                                              "--host", "127.0.0.1", "--port", str(self.port)],
                                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + START_S

@@ -195,7 +195,12 @@ MIGRATIONS: tuple[str, ...] = (
         section text NOT NULL,
         table_no integer NOT NULL,
         round integer NOT NULL,
-        board integer NOT NULL
+        board integer NOT NULL,
+        -- the slot as the change left it: the pass reads the queue alone (joined with the slots, the planner's
+        -- guess of a few rows made it a loop over the whole field per change under load)
+        ns_id text,
+        ew_id text,
+        outcome text
     );
     CREATE INDEX slot_changes_sim ON slot_changes (sim);
     DROP TRIGGER slots_national ON slots;
@@ -205,8 +210,9 @@ MIGRATIONS: tuple[str, ...] = (
     BEGIN  -- a slot is never deleted (nothing counts there: its state is 'none'), only inserted and updated
         IF TG_OP = 'INSERT' OR OLD.outcome IS DISTINCT FROM NEW.outcome OR OLD.ns_id IS DISTINCT FROM NEW.ns_id
                 OR OLD.ew_id IS DISTINCT FROM NEW.ew_id THEN
-            INSERT INTO slot_changes (sim, club, section, table_no, round, board)
-                VALUES (NEW.sim, NEW.club, NEW.section, NEW.table_no, NEW.round, NEW.board);
+            INSERT INTO slot_changes (sim, club, section, table_no, round, board, ns_id, ew_id, outcome)
+                VALUES (NEW.sim, NEW.club, NEW.section, NEW.table_no, NEW.round, NEW.board, NEW.ns_id, NEW.ew_id,
+                        NEW.outcome);
         END IF;
         RETURN NULL;
     END $$;

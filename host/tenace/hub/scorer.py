@@ -27,6 +27,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from tenace.hub.field import NATIONAL, Figure, PairId, board_figures, penalty_of, ranking_rows
+from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
 from tenace.scoring.matchpoints import artificial_side
 from tenace.scoring.model import Average, PenaltyUnit
@@ -53,6 +54,7 @@ class FieldCache:
     """One sim's slots as the last pass left them: each slot's board, pairs, club and outcome (codes into the
     lists below), each board's outcome counts, and each board's figures per outcome."""
 
+    scoring: str = "mp"  # the sim's: mp, cross-imps or butler
     token: str | None = None
     rows: dict[SlotKey, int] = field(default_factory=dict)
     pairs: dict[str, int] = field(default_factory=dict)
@@ -130,11 +132,15 @@ class FieldCache:
                 self.figures.pop(board, None)
                 done.append((board, 0, []))
                 continue
-            n, figures = board_figures(board, dict(counts))
+            mp = self.scoring == "mp"
+            n, figures = (board_figures(board, dict(counts)) if mp
+                          else imp_board_figures(board, dict(counts), self.scoring))
             sides: dict[str, dict[str, _Side]] = {}
             for direction, text, art, num, den, average in figures:
-                sides.setdefault(text, {})[direction] = _Side(_ARTIFICIAL if art else _REAL, Fraction(num, den),
-                                                              average)
+                # An artificial side at matchpoints is a share of the top, resolved last (Law 12C2(c)); in IMPs it
+                # is IMPs like any other side, summed with them.
+                sides.setdefault(text, {})[direction] = _Side(_ARTIFICIAL if art and mp else _REAL,
+                                                              Fraction(num, den), average)
             none = _Side(_NONE, Fraction(0))
             self.figures[board] = {t: (s.get("NS", none), s.get("EW", none)) for t, s in sides.items()}
             self.entries[board] = n
@@ -154,8 +160,9 @@ class Pass:
 
 
 def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]]) -> Pass:
-    """The national ranking from the cache's figures: each pair's sums vectorised, then E, Law 12C2(c), Law 90 and
-    the ranks by scoring.pairs_session's own pair_total and rank_session."""
+    """The national ranking from the cache's figures: each pair's sums vectorised; at matchpoints then E, Law 12C2(c),
+    Law 90 and the ranks by scoring.pairs_session's own pair_total and rank_session, in IMPs the sums ranked by
+    hub.field_imps.imp_ranking."""
     expected = max(cache.entries.values(), default=0)
     n = cache.size
     code = cache.code[:n]
@@ -204,6 +211,12 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
     common = lcm(*dens) if dens else 1
     scale = [common // den for den in dens]
     per_den = sums.astype(np.int64).reshape(pairs, width).tolist()
+    given = [penalty_of(club, body) for club, body in penalties if not body["withdrawn"]]
+    if cache.scoring != "mp":
+        imp_sums = {cache.pair_names[p]: (Fraction(sum(map(mul, per_den[p], scale)), common), int(real_boards[p]),
+                                          {d for d, s in (("NS", sat[0, p]), ("EW", sat[1, p])) if s})
+                    for p in np.flatnonzero(sat[0] | sat[1]).tolist()}
+        return Pass(imp_ranking(imp_sums, given), int(counted.sum()), expected, clubs)
     acc: dict[str, PairSums] = {}
     for p in np.flatnonzero(sat[0] | sat[1]).tolist():
         name = cache.pair_names[p]
@@ -222,11 +235,9 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
         a.artificial[(None, cache.code_list[c][0])] = artificial_side(
             direction, Average(side.average) if side.average else side.value * 100, top, NATIONAL)
     taken: dict[str, Fraction] = {}
-    for club, body in penalties:
-        if not body["withdrawn"]:
-            pen = penalty_of(club, body)
-            amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
-            taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + amount
+    for pen in given:
+        amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
+        taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + amount
     revised = revisions(acc, NATIONAL)
     totals = {p: pair_total(p, a, revised, taken.get(p), NATIONAL) for p, a in acc.items()}
     return Pass(ranking_rows(totals, rank_session(totals, None, NATIONAL)), int(counted.sum()), expected, clubs)
@@ -240,18 +251,17 @@ def _lock_key(sim: str) -> int:
 
 
 def _load(conn: psycopg.Connection[Any], sim: str, cache: FieldCache, everything: bool) -> None:
-    """The slots the queued changes name (every slot of the sim when `everything`) into the cache; the changes
-    read are taken off the queue (only those this snapshot sees: one committed meanwhile waits for the next pass)."""
+    """The slots as the queued changes left them (every slot of the sim when `everything`) into the cache; the
+    changes read are taken off the queue (only those this snapshot sees: one committed meanwhile waits for the next
+    pass)."""
     if everything:
         rows = conn.execute("SELECT club, section, table_no, round, board, ns_id, ew_id, outcome FROM slots "
                             "WHERE sim = %s", (sim,)).fetchall()
         conn.execute("DELETE FROM slot_changes WHERE sim = %s", (sim,))
-    else:
-        rows = conn.execute(
-            "WITH taken AS (DELETE FROM slot_changes WHERE sim = %s RETURNING club, section, table_no, round, board) "
-            "SELECT DISTINCT s.club, s.section, s.table_no, s.round, s.board, s.ns_id, s.ew_id, s.outcome "
-            "FROM taken t JOIN slots s ON s.sim = %s AND s.club = t.club AND s.section = t.section "
-            "AND s.table_no = t.table_no AND s.round = t.round AND s.board = t.board", (sim, sim)).fetchall()
+    else:  # in the order the changes were made: a slot's last one wins; board 0 is a penalty's or the release's
+        rows = [row[1:] for row in sorted(conn.execute(
+            "DELETE FROM slot_changes WHERE sim = %s RETURNING id, club, section, table_no, round, board, ns_id, "
+            "ew_id, outcome", (sim,)).fetchall()) if row[5]]
     for club, section, table, rnd, board, ns_id, ew_id, outcome in rows:
         cache.put((club, section, table, rnd, board), ns_id, ew_id, outcome)
 
@@ -286,9 +296,11 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         cache = _CACHES.get(sim)
         whole = full or cache is None or cache.token is None or cache.token != stored_token
         if whole:
-            cache = _CACHES[sim] = FieldCache()
+            scoring = conn.execute("SELECT scoring FROM sims WHERE id = %s", (sim,)).fetchone()
+            cache = _CACHES[sim] = FieldCache(scoring[0] if scoring else "mp")
         assert cache is not None
         _load(conn, sim, cache, whole)
+        loaded = time.perf_counter()
         changed = cache.rescore_boards()
         if changed:
             boards = [b for b, _, _ in changed]
@@ -303,8 +315,10 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
                     for board, _, figures in changed:
                         for figure in figures:
                             copy.write_row((sim, board, *figure))
+        figured = time.perf_counter()
         done = national(cache, conn.execute("SELECT club, body FROM penalties WHERE sim = %s ORDER BY club, action",
                                             (sim,)).fetchall())
+        ranked = time.perf_counter()
         token = f"{_PROCESS}:{generation}:{secrets.token_hex(4)}"
         scored = {"national": done.rows, "results": done.results, "expected": done.expected}
         live = {"generation": generation, "results": done.results, "expected": done.expected, "clubs": done.clubs,
@@ -313,8 +327,10 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
                      "scored_at = now(), token = %s WHERE sim = %s",
                      (generation, Jsonb(scored), Jsonb(live), token, sim))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
-        log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s", sim, done.results, len(changed),
-                 ", read whole" if whole else "", time.perf_counter() - started)
+        log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s: read %.3f, boards %.3f, ranking %.3f, "
+                 "written %.3f", sim, done.results, len(changed), ", read whole" if whole else "",
+                 time.perf_counter() - started, loaded - started, figured - loaded, ranked - figured,
+                 time.perf_counter() - ranked)
     cache.token = token  # only once committed: a pass rolled back leaves the cache to be read whole again
     return True
 
@@ -338,10 +354,12 @@ def rescore_until_current(conn: psycopg.Connection[Any], sim: str, patience_s: f
             time.sleep(0.05)
 
 
-def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0) -> None:
+def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, log_level: int | None = None) -> None:
     """The scoring worker (`tenace hub serve` runs one beside its page and push workers): score every sim a push
     left behind, then wait for the next push's NOTIFY (or `idle_s`, to catch one missed while reconnecting); on a
-    lost connection, again after a second, reading the sims whole."""
+    lost connection, again after a second, reading the sims whole. `log_level`: a process of its own logs so."""
+    if log_level is not None:
+        logging.basicConfig(level=log_level, format="%(levelname)s %(name)s: %(message)s")
     while stop is None or not stop.is_set():
         try:
             with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
