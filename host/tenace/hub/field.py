@@ -250,9 +250,13 @@ def board_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Figur
     matchpoint_board on the board's own results (one stand-in table per result: who sat there does not change
     the figures), each side's figures written apart from E. A board of played scores alone, the common case, is
     counted directly: a side's MP1 + 1 is two per score it beats and one per equal score, its own included (the
-    engine's arithmetic, pinned against it by test_hub_field; 8,000 results a board would cost the engine 30 ms)."""
+    engine's arithmetic, pinned against it by test_hub_scorer; 8,000 results a board would cost the engine 30 ms)."""
     if all(text[:1] == "P" for text in outcomes):
         return _played_figures(outcomes)
+    return _engine_figures(board, outcomes)
+
+
+def _engine_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Figure]]:
     results: list[BoardResult] = []
     first: dict[str, int] = {}
     for text, count in sorted(outcomes.items()):

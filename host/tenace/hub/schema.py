@@ -225,6 +225,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER penalties_changed AFTER INSERT OR UPDATE ON penalties FOR EACH ROW
         EXECUTE FUNCTION penalty_changed();
     ALTER TABLE scores DROP COLUMN generation, ADD COLUMN live jsonb, ADD COLUMN token text;
+    -- the ranking (megabytes at a thousand clubs, written by every pass) kept uncompressed: compressing it cost
+    -- PostgreSQL more than storing it
+    ALTER TABLE scores ALTER COLUMN field SET STORAGE EXTERNAL, ALTER COLUMN cards SET STORAGE EXTERNAL;
     COMMENT ON COLUMN scores.scored IS 'the last change (slot_changes.id) the scores were made with';
     INSERT INTO slot_changes (sim, club, section, table_no, round, board) SELECT sim, '', '', 0, 0, 0 FROM scores;
     """,

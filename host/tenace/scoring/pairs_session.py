@@ -101,6 +101,7 @@ class PairSums:
 
 
 _ZERO = Decimal(0)
+_NO_PENALTY = Fraction(0)  # shared: a Fraction is immutable, and making one costs a microsecond a pair
 
 
 def score_pairs_session(
@@ -230,7 +231,7 @@ def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideS
         mp = round_ratio(shown.numerator, shown.denominator, o.total_mp_decimals, o.rounding)
         n, d = exact.numerator, exact.denominator
     percent = round_ratio(n * 100, d * top, o.total_percent_decimals, o.rounding) if top else Decimal(50)
-    return PairTotal(p, a.section, frozenset(a.directions), a.boards, top, exact, mp, percent, taken or Fraction(0))
+    return PairTotal(p, a.section, frozenset(a.directions), a.boards, top, exact, mp, percent, taken or _NO_PENALTY)
 
 
 def _with_revisions(board: BoardScore, key: BoardKey, where: Iterable[tuple[int, str]],

@@ -1,0 +1,65 @@
+"""The scoring worker's shortcuts: a board of played scores counted without the engine gives the engine's figures,
+and a worker whose memory of the sim is not the last pass's (another worker scored meanwhile) reads the sim whole
+instead of missing what the other one took off the queue."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import psycopg
+
+from tenace.hub import field, scorer, wire
+from tenace.hub.ingest import club_of, take
+
+from hub_sim import make_sim, slot
+
+
+def test_played_boards_counted_directly_equal_the_engine() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        scores = rng.sample(range(-1400, 1500, 10), rng.randint(1, 12))
+        counts = {f"P{s}": rng.randint(1, 40) for s in scores}
+        fast = field.board_figures(3, counts)
+        assert fast[0] == sum(counts.values())
+        assert sorted(fast[1]) == sorted(field._engine_figures(3, counts)[1])
+
+
+def _ranking(conn: psycopg.Connection[object]) -> list[dict[str, object]]:
+    row = conn.execute("SELECT field FROM scores WHERE sim = 'sim1'").fetchone()
+    assert row is not None
+    rows: list[dict[str, object]] = row[0]["national"]
+    return rows
+
+
+def test_a_worker_whose_memory_is_stale_reads_the_sim_whole(hub_db: str, tmp_path: Path) -> None:
+    tokens = make_sim(hub_db, tmp_path, clubs=2, boards=3)
+    with psycopg.connect(hub_db, autocommit=True) as conn:
+        clubs = {name: club_of(conn, token) for name, token in tokens.items()}
+        seq = dict.fromkeys(tokens, 0)
+
+        def push(club: str, *slots: wire.SlotPush) -> None:
+            pushes = []
+            for s in slots:
+                seq[club] += 1
+                pushes.append(wire.Push(seq[club], 100 + seq[club], slot=s))
+            got = clubs[club]
+            assert got is not None
+            take(conn, got, wire.Batch("sim1", club, tuple(pushes)))
+
+        scorer.forget()
+        push("c1", slot("A", 1, 1, 420), slot("A", 2, 1, 400))
+        assert scorer.rescore(conn, "sim1") is True
+        mine = scorer._CACHES["sim1"]
+        # Another worker scores the next push: it takes it off the queue, this worker never sees it there.
+        scorer.forget("sim1")
+        push("c2", slot("A", 1, 1, -50), slot("A", 2, 1, 430))
+        assert scorer.rescore(conn, "sim1") is True
+        scorer._CACHES["sim1"] = mine  # this worker again, with its memory of the first pass
+        push("c1", slot("A", 1, 2, 110))
+        assert scorer.rescore(conn, "sim1") is True
+        results, penalties = field.load(conn, "sim1")
+        assert _ranking(conn) == field.full_national(results, penalties)
+        assert {r["pair"] for r in _ranking(conn)} >= {"c2/A1NS", "c2/A2EW"}
+        assert scorer._CACHES["sim1"] is not mine  # read whole, into a new memory
+        scorer.forget()
