@@ -1,18 +1,21 @@
 """The scoring worker's shortcuts: a board of played scores counted without the engine gives the engine's figures,
 and a worker whose memory of the sim is not the last pass's (another worker scored meanwhile) reads the sim whole
-instead of missing what the other one took off the queue."""
+instead of missing what the other one took off the queue; and an IMP sim's pages, scored by it, show IMPs."""
 
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import psycopg
+from starlette.testclient import TestClient
 
 from tenace.hub import field, scorer, wire
 from tenace.hub.ingest import club_of, take
+from tenace.hub.pages import hub_app
 
-from hub_sim import make_sim, slot
+from hub_sim import batch, make_sim, slot
 
 
 def test_played_boards_counted_directly_equal_the_engine() -> None:
@@ -63,3 +66,25 @@ def test_a_worker_whose_memory_is_stale_reads_the_sim_whole(hub_db: str, tmp_pat
         assert {r["pair"] for r in _ranking(conn)} >= {"c2/A1NS", "c2/A2EW"}
         assert scorer._CACHES["sim1"] is not mine  # read whole, into a new memory
         scorer.forget()
+
+
+def test_an_imp_sims_pages_show_imps(hub_db: str, tmp_path: Path) -> None:
+    tokens = make_sim(hub_db, tmp_path, clubs=2, boards=2, scoring="butler")
+    with TestClient(hub_app(hub_db)) as client:
+        for club, scores in (("c1", (420, 170)), ("c2", (-50, 450))):
+            slots = [slot("A", table, board, score) for board in (1, 2) for table, score in enumerate(scores, 1)]
+            r = client.post(wire.PUSH_PATH, content=wire.encode(batch("sim1", club, 1, slots)),
+                            headers={"Authorization": f"Bearer {tokens[club]}"})
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 20
+        rows: list[dict[str, object]] = []
+        while time.monotonic() < deadline and len(rows) < 8:
+            rows = client.get("/api/sim/sim1/national").json()
+            time.sleep(0.05)
+        assert len(rows) == 8 and all(r["imps"] is not None and r["percent"] is None for r in rows)
+        page = client.get("/sim/sim1").text
+        assert "<th>IMPs</th>" in page and "Butler-scored across the field" in page and "None" not in page
+        pair = client.get("/sim/sim1/pair/c1/A1NS").text
+        assert "National IMPs" in pair and "None" not in pair
+        card = client.get("/api/sim/sim1/pair/c1/A1NS").json()
+        assert card["national_imps"] == next(r["imps"] for r in rows if r["pair"] == "c1/A1NS")

@@ -35,19 +35,21 @@ border-bottom:1px solid #ddd;text-align:right}td.l,th.l{text-align:left}</style>
 
 _RANKING = """{% extends "base" %}{% block body %}
 <p id="note">{{ note }}</p>{% if more %}<p>{{ more }}</p>{% endif %}
-<table id="ranking"><thead><tr><th>Rank</th><th class="l">Pair</th><th>%</th><th>MP</th><th>Top</th></tr></thead>
+<table id="ranking"><thead><tr><th>Rank</th><th class="l">Pair</th>{% if imps %}<th>IMPs</th>{% else %}<th>%</th>
+<th>MP</th><th>Top</th>{% endif %}</tr></thead>
 <tbody>{% for r in rows %}<tr><td>{{ r.rank }}</td><td class="l"><a href="{{ prefix }}/pair/{{ r.pair }}">{{ r.pair
-}}</a> {{ r.field }}</td><td>{{ r.percent }}</td><td>{{ r.mp }}</td><td>{{ r.top }}</td></tr>{% endfor %}</tbody>
+}}</a> {{ r.field }}</td>{% if imps %}<td>{{ r.imps }}</td>{% else %}<td>{{ r.percent }}</td><td>{{ r.mp }}</td>
+<td>{{ r.top }}</td>{% endif %}</tr>{% endfor %}</tbody>
 </table>
 {% if live %}<script>
 const body = document.querySelector("#ranking tbody");
 const note = document.querySelector("#note");
 new EventSource("{{ live }}").addEventListener("ranking", (e) => {
   const live = JSON.parse(e.data);
-  note.textContent = `${live.results} results from every club, matchpointed across the field; ${live.pairs} pairs.`;
+  note.textContent = `${live.results} results from every club, {{ scored }}; ${live.pairs} pairs.`;
   body.replaceChildren(...(live.club ? live.mine : live.rows).map((r) => {
     const tr = document.createElement("tr");
-    for (const v of [r.rank, r.pair + " " + r.field, r.percent, r.mp, r.top]) {
+    for (const v of [r.rank, r.pair + " " + r.field, ...(r.imps == null ? [r.percent, r.mp, r.top] : [r.imps])]) {
       const td = document.createElement("td"); td.textContent = v; tr.append(td);
     }
     return tr;
@@ -59,10 +61,14 @@ _PAIR = """{% extends "base" %}{% block body %}
 <p>The same boards scored twice: against the club's own field (its pairs alone) and against the national field
 (every club's results). A board is worth the same to the pair only when its club's results on it spread like the
 nation's.</p>
-<table><thead><tr><th>Board</th><th>Dir</th><th>Club MP</th><th>Club %</th><th>Top</th><th>National MP</th>
+{% if imps %}<table><thead><tr><th>Board</th><th>Dir</th><th>Club IMPs</th><th>National IMPs</th></tr></thead>
+<tbody>{% for c in cards %}<tr><td>{{ c[0] }}</td><td>{{ c[1] }}</td><td>{{ c[2] }}</td><td>{{ c[5] }}</td></tr>
+{% endfor %}</tbody></table>
+<p>Club: {{ club_percent }} IMPs &middot; National: {{ national_percent }} IMPs</p>
+{% else %}<table><thead><tr><th>Board</th><th>Dir</th><th>Club MP</th><th>Club %</th><th>Top</th><th>National MP</th>
 <th>National %</th><th>Top</th></tr></thead><tbody>{% for c in cards %}<tr>{% for v in c %}<td>{{ v }}</td>
 {% endfor %}</tr>{% endfor %}</tbody></table>
-<p>Club: {{ club_percent }}% &middot; National: {{ national_percent }}%</p>{% endblock %}"""
+<p>Club: {{ club_percent }}% &middot; National: {{ national_percent }}%</p>{% endif %}{% endblock %}"""
 
 _TRAVELLER = """{% extends "base" %}{% block body %}
 <p>Deal: {{ deal }}</p><table><thead><tr><th class="l">Club</th><th>Table</th><th class="l">Contract</th>
@@ -96,6 +102,16 @@ async def _scored(request: Request) -> tuple[str, dict[str, Any], bool] | Respon
     return sim, found[0], found[1]
 
 
+def _in_imps(rows: list[dict[str, Any]]) -> bool:
+    """A cross-IMP or Butler sim's rows: IMPs, no percentage or top (tenace.hub.field_imps)."""
+    return bool(rows) and rows[0].get("imps") is not None
+
+
+def _scored_as(field: dict[str, Any]) -> str:
+    return {"cross-imps": "cross-IMPed across the field", "butler": "Butler-scored across the field"}.get(
+        field.get("scoring", "mp"), "matchpointed across the field")
+
+
 async def national(request: Request) -> Response:
     """The national ranking: its head (LIVE_ROWS pairs), a club's pairs with ?club=, every pair with ?all=1; live
     but for the whole (a message of every pair each pass would be megabytes at a thousand clubs)."""
@@ -115,7 +131,8 @@ async def national(request: Request) -> Response:
     html = TEMPLATES.get_template("ranking").render(
         title=f"{sim}: national ranking" + (f", club {club}" if club else ""), rows=shown, prefix=f"/sim/{sim}",
         live=None if everything else f"/sim/{sim}/live" + (f"?club={quote(club)}" if club else ""), more=more,
-        note=f"{field['results']} results from every club, matchpointed across the field; {len(rows)} pairs.")
+        note=f"{field['results']} results from every club, {_scored_as(field)}; {len(rows)} pairs.",
+        scored=_scored_as(field), imps=_in_imps(rows))
     return HTMLResponse(html)
 
 
@@ -133,7 +150,7 @@ async def club_ranking(request: Request) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse(rows)
     return HTMLResponse(TEMPLATES.get_template("ranking").render(
-        title=f"{sim}: club {club}", rows=rows, prefix=f"/sim/{sim}", live=None,
+        title=f"{sim}: club {club}", rows=rows, prefix=f"/sim/{sim}", live=None, imps=_in_imps(rows),
         note="The club's pairs against the club's own field."))
 
 
@@ -154,14 +171,16 @@ async def pair(request: Request) -> Response:
     if found is None:
         return Response("no such pair\n", 404, media_type="text/plain")
     cards, club_rows, scored = found
-    percent = {r["pair"]: r["percent"] for r in scored["national"]}
-    club_percent = {r["pair"]: r["percent"] for r in club_rows}
+    imps = _in_imps(club_rows)
+    figure = "imps" if imps else "percent"  # an IMP sim's pair: its IMP totals in the two fields
+    percent = {r["pair"]: r[figure] for r in scored["national"]}
+    club_percent = {r["pair"]: r[figure] for r in club_rows}
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"pair": pair_id, "club_percent": club_percent.get(pair_id),
-                             "national_percent": percent.get(pair_id), "boards": cards})
+        return JSONResponse({"pair": pair_id, f"club_{figure}": club_percent.get(pair_id),
+                             f"national_{figure}": percent.get(pair_id), "boards": cards})
     return HTMLResponse(TEMPLATES.get_template("pair").render(
         title=f"{sim}: pair {pair_id}", cards=cards, club_percent=club_percent.get(pair_id),
-        national_percent=percent.get(pair_id)))
+        national_percent=percent.get(pair_id), imps=imps))
 
 
 async def traveller(request: Request) -> Response:

@@ -320,7 +320,8 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
                                             (sim,)).fetchall())
         ranked = time.perf_counter()
         token = f"{_PROCESS}:{generation}:{secrets.token_hex(4)}"
-        scored = {"national": done.rows, "results": done.results, "expected": done.expected}
+        scored = {"national": done.rows, "results": done.results, "expected": done.expected,
+                  "scoring": cache.scoring}
         live = {"generation": generation, "results": done.results, "expected": done.expected, "clubs": done.clubs,
                 "rows": done.rows[:LIVE_ROWS], "pairs": len(done.rows)}
         conn.execute("UPDATE scores SET scored = greatest(scored, %s), field = %s, live = %s, cards = NULL, "
