@@ -31,7 +31,8 @@ from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
 from tenace.scoring.matchpoints import artificial_side
 from tenace.scoring.model import Average, PenaltyUnit
-from tenace.scoring.pairs_session import PairSums, pair_total, rank_session, revisions
+from tenace.scoring.pairs_session import PairSums, PairTotal, pair_total, rank_session, revisions
+from tenace.scoring.rounding import round_ratio
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,10 @@ _PROCESS = secrets.token_hex(6)  # names this process's passes in scores.token
 SlotKey = tuple[str, str, int, int, int]  # club, section, table, round, board
 
 _NONE, _REAL, _ARTIFICIAL = 0, 1, 2
+_NO_PENALTY = Fraction(0)
+# What the pass publishes itself for a plain pair is pair_total's figures under these options (the total the sum of the
+# boards' exact MPs, not prorated, not shifted): checked here, should the national options change.
+assert not (NATIONAL.total_from_published_boards or NATIONAL.total_prorated or NATIONAL.total_factored_as_percent)
 
 
 @dataclass
@@ -182,9 +187,16 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
         for d in (0, 1):
             kind[d, c] = sides[d].kind
             value[d][c] = sides[d].value
-    # Each pair's sum of a over its real boards, exactly: the numerators summed per denominator (a bincount over
-    # pair x denominator: integers well inside float64's 53 bits), then over the common one in Python's integers.
-    dens = sorted({v.denominator for d in (0, 1) for c, v in enumerate(value[d]) if kind[d, c] == _REAL})
+    # Each pair's sum of a over its real boards, exactly: each board's a's over the board's own denominator (the lcm
+    # of its figures': its entries, as a rule), the numerators summed per denominator (a bincount over pair x
+    # denominator: integers well inside float64's 53 bits), then over the common one.
+    board_den: dict[int, int] = {}
+    for d in (0, 1):
+        for c, v in enumerate(value[d]):
+            if kind[d, c] == _REAL:
+                board = cache.code_list[c][0]
+                board_den[board] = lcm(board_den.get(board, 1), v.denominator)
+    dens = sorted(set(board_den.values()))
     group = {den: i for i, den in enumerate(dens)}
     width = max(len(dens), 1)
     numerator = np.zeros((2, codes))
@@ -192,7 +204,8 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
     for d in (0, 1):
         for c, v in enumerate(value[d]):
             if kind[d, c] == _REAL:
-                numerator[d, c], den_index[d, c] = v.numerator, group[v.denominator]
+                den = board_den[cache.code_list[c][0]]
+                numerator[d, c], den_index[d, c] = v.numerator * (den // v.denominator), group[den]
     pairs = len(cache.pair_names)
     sums = np.zeros(pairs * width)
     real_boards = np.zeros(pairs, np.int64)
@@ -210,21 +223,45 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
             artificial.append((int(who[i]), d, int(code[i])))
     common = lcm(*dens) if dens else 1
     scale = [common // den for den in dens]
-    per_den = sums.astype(np.int64).reshape(pairs, width).tolist()
+    per_den = sums.astype(np.int64).reshape(pairs, width)
+    if common * width * int(per_den.max(initial=0)) < 2**62:  # as a rule: the sums over the common one in numpy
+        summed: list[int] = (per_den @ np.array(scale, np.int64)).tolist()
+    else:
+        summed = [sum(map(mul, row, scale)) for row in per_den.tolist()]
     given = [penalty_of(club, body) for club, body in penalties if not body["withdrawn"]]
     if cache.scoring != "mp":
-        imp_sums = {cache.pair_names[p]: (Fraction(sum(map(mul, per_den[p], scale)), common), int(real_boards[p]),
+        imp_sums = {cache.pair_names[p]: (Fraction(summed[p], common), int(real_boards[p]),
                                           {d for d, s in (("NS", sat[0, p]), ("EW", sat[1, p])) if s})
                     for p in np.flatnonzero(sat[0] | sat[1]).tolist()}
         return Pass(imp_ranking(imp_sums, given), int(counted.sum()), expected, clubs)
+    taken: dict[str, Fraction] = {}
+    for pen in given:
+        amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
+        taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + amount
+    # A pair with an artificial side or a penalty goes through scoring.pairs_session's pair_total whole; every other
+    # (all but a handful) is pair_total's sum of exact MPs published, without its PairSums (a third of the pass).
+    whole = {who for who, _, _ in artificial} | {cache.pairs[pair] for pair in taken if pair in cache.pairs}
+    o = NATIONAL
+    totals: dict[str, PairTotal] = {}
     acc: dict[str, PairSums] = {}
+    sat_ns, sat_ew, real = sat[0].tolist(), sat[1].tolist(), real_boards.tolist()  # numpy's scalars are slow
+    both, ns_only, ew_only = frozenset(("NS", "EW")), frozenset(("NS",)), frozenset(("EW",))
     for p in np.flatnonzero(sat[0] | sat[1]).tolist():
         name = cache.pair_names[p]
+        directions = both if sat_ns[p] and sat_ew[p] else ns_only if sat_ns[p] else ew_only
+        boards = real[p]
+        exact = summed[p] * expected - boards * common if boards else 0  # E (sum of a) - boards
+        if p not in whole:
+            mp_top = top * boards
+            totals[name] = PairTotal(
+                name, cache.section_of(name), directions, boards, mp_top, Fraction(exact, common),
+                round_ratio(exact, common, o.total_mp_decimals, o.rounding),
+                round_ratio(exact * 100, common * mp_top, o.total_percent_decimals, o.rounding), _NO_PENALTY)
+            continue
         a = acc[name] = PairSums(cache.section_of(name))
-        a.directions.update(d for d, s in (("NS", sat[0, p]), ("EW", sat[1, p])) if s)
-        boards = int(real_boards[p])
-        if boards:  # exact = E (sum of a) - boards, over the one common denominator (PairSums.exact is then cheap)
-            a.num = {common: sum(map(mul, per_den[p], scale)) * expected - boards * common}
+        a.directions.update(directions)
+        if boards:
+            a.num = {common: exact}
             a.boards = boards
             a.top = top * boards
     for who_, d, c in artificial:
@@ -234,12 +271,8 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
         a.boards += 1
         a.artificial[(None, cache.code_list[c][0])] = artificial_side(
             direction, Average(side.average) if side.average else side.value * 100, top, NATIONAL)
-    taken: dict[str, Fraction] = {}
-    for pen in given:
-        amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
-        taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + amount
     revised = revisions(acc, NATIONAL)
-    totals = {p: pair_total(p, a, revised, taken.get(p), NATIONAL) for p, a in acc.items()}
+    totals.update((p, pair_total(p, a, revised, taken.get(p), NATIONAL)) for p, a in acc.items())
     return Pass(ranking_rows(totals, rank_session(totals, None, NATIONAL)), int(counted.sum()), expected, clubs)
 
 
