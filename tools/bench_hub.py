@@ -135,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
                              "sustained goal: a real evening of 1,000 clubs keys about 25 a second)")
     parser.add_argument("--hub-log", type=Path, help="keep the hub's log (its scoring passes) in this file")
     args = parser.parse_args(argv)
+    if args.clubs < 1 or args.threads < 1 or args.pace <= 0 or not 0 <= args.rounds <= ROUNDS:
+        parser.error(f"--clubs and --threads are at least 1, --pace above 0 and --rounds 0 to {ROUNDS}")
+    if args.hub_log is not None and (not args.hub_log.parent.is_dir() or args.hub_log.is_dir()):
+        parser.error(f"--hub-log: {args.hub_log} cannot be written (no such folder, or a folder)")
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-hub-") as tmp, Cluster.start() as cluster:
         folder = Path(tmp)
