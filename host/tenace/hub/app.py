@@ -133,7 +133,9 @@ def create_app(url: str, routes: list[Route] | None = None, scoring: bool = True
         hub.pool.open()
         listening = asyncio.create_task(hub.listen())
         stop = threading.Event()
-        scorer = threading.Thread(target=serve_scoring, args=(url, stop), name="hub-scorer", daemon=True)
+        failures: list[Exception] = []
+        scorer = threading.Thread(target=serve_scoring, args=(url, stop, 1.0, None, failures), name="hub-scorer",
+                                  daemon=True)
         if scoring:
             scorer.start()
         try:
@@ -146,6 +148,8 @@ def create_app(url: str, routes: list[Route] | None = None, scoring: bool = True
             if scoring:
                 await run_in_threadpool(scorer.join)
             await run_in_threadpool(hub.pool.close)
+            if failures:  # logged when it happened; raised again here so that a test's hub fails its test
+                raise RuntimeError(f"the hub's scoring failed {len(failures)} time(s)") from failures[0]
 
     app = Starlette(routes=[Route(wire.PUSH_PATH, push, methods=["POST"]), *(routes or [])], lifespan=lifespan)
     app.state.hub = hub

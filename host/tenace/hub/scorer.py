@@ -16,6 +16,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from math import lcm
 from operator import mul
@@ -42,6 +43,7 @@ SlotKey = tuple[str, str, int, int, int]  # club, section, table, round, board
 
 _NONE, _REAL, _ARTIFICIAL = 0, 1, 2
 _NO_PENALTY = Fraction(0)
+_HALF = Decimal(50)
 # What the pass publishes itself for a plain pair is pair_total's figures under these options (the total the sum of the
 # boards' exact MPs, not prorated, not shifted): checked here, should the national options change.
 assert not (NATIONAL.total_from_published_boards or NATIONAL.total_prorated or NATIONAL.total_factored_as_percent)
@@ -256,7 +258,8 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
             totals[name] = PairTotal(
                 name, cache.section_of(name), directions, boards, mp_top, Fraction(exact, common),
                 round_ratio(exact, common, o.total_mp_decimals, o.rounding),
-                round_ratio(exact * 100, common * mp_top, o.total_percent_decimals, o.rounding), _NO_PENALTY)
+                round_ratio(exact * 100, common * mp_top, o.total_percent_decimals, o.rounding) if mp_top
+                else _HALF, _NO_PENALTY)  # a top of 0 (one result a board so far): 50 %, as pair_total says
             continue
         a = acc[name] = PairSums(cache.section_of(name))
         a.directions.update(directions)
@@ -320,11 +323,12 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         got = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (_lock_key(sim),)).fetchone()
         if not got or not got[0]:
             return None
-        row = conn.execute("SELECT token, (SELECT max(id) FROM slot_changes WHERE sim = %s) FROM scores "
+        row = conn.execute("SELECT token, (SELECT max(id) FROM slot_changes WHERE sim = %s), scored FROM scores "
                            "WHERE sim = %s", (sim, sim)).fetchone()
         if row is None or (row[1] is None and not full):
             return False
-        stored_token, generation = row[0], int(row[1] or 0)
+        # The pass's generation: the last change it takes (a full pass with none, the last pass's).
+        stored_token, generation = row[0], max(int(row[1] or 0), int(row[2]))
         started = time.perf_counter()
         cache = _CACHES.get(sim)
         whole = full or cache is None or cache.token is None or cache.token != stored_token
@@ -354,18 +358,23 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         ranked = time.perf_counter()
         token = f"{_PROCESS}:{generation}:{secrets.token_hex(4)}"
         scored = {"national": done.rows, "results": done.results, "expected": done.expected,
-                  "scoring": cache.scoring}
+                  "scoring": cache.scoring, "generation": generation}
         live = {"generation": generation, "results": done.results, "expected": done.expected, "clubs": done.clubs,
                 "rows": done.rows[:LIVE_ROWS], "pairs": len(done.rows)}
-        conn.execute("UPDATE scores SET scored = greatest(scored, %s), field = %s, live = %s, cards = NULL, "
-                     "scored_at = now(), token = %s WHERE sim = %s",
-                     (generation, Jsonb(scored), Jsonb(live), token, sim))
+        conn.execute("UPDATE scores SET scored = %s, live = %s, cards = NULL, scored_at = now(), "
+                     "token = %s WHERE sim = %s", (generation, Jsonb(live), token, sim))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
-        log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s: read %.3f, boards %.3f, ranking %.3f, "
-                 "written %.3f", sim, done.results, len(changed), ", read whole" if whole else "",
-                 time.perf_counter() - started, loaded - started, figured - loaded, ranked - figured,
-                 time.perf_counter() - ranked)
     cache.token = token  # only once committed: a pass rolled back leaves the cache to be read whole again
+    # The whole ranking (megabytes at a thousand clubs) after the pass has committed and its live message gone out,
+    # unless a later pass has stored its own; a worker that stops in between leaves it to the next (see `serve`).
+    shown = time.perf_counter()
+    with conn.transaction():
+        conn.execute("UPDATE scores SET field = %s WHERE sim = %s AND token = %s", (Jsonb(scored), sim, token))
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
+    log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s: read %.3f, boards %.3f, ranking %.3f, "
+             "shown %.3f, stored %.3f", sim, done.results, len(changed), ", read whole" if whole else "",
+             time.perf_counter() - started, loaded - started, figured - loaded, ranked - figured, shown - ranked,
+             time.perf_counter() - shown)
     return True
 
 
@@ -388,16 +397,24 @@ def rescore_until_current(conn: psycopg.Connection[Any], sim: str, patience_s: f
             time.sleep(0.05)
 
 
-def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, log_level: int | None = None) -> None:
+def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, log_level: int | None = None,
+          failures: list[Exception] | None = None) -> None:
     """The scoring worker (`tenace hub serve` runs one beside its page and push workers): score every sim a push
     left behind, then wait for the next push's NOTIFY (or `idle_s`, to catch one missed while reconnecting); on a
-    lost connection, again after a second, reading the sims whole. `log_level`: a process of its own logs so."""
+    lost connection, again after a second, reading the sims whole. A pass that fails otherwise is logged with its
+    traceback and noted in `failures` (a test's hub fails the test with it), and the worker goes on a second later,
+    reading the sims whole: the pushes stay queued, nothing is lost. `log_level`: a process of its own logs so."""
     if log_level is not None:
         logging.basicConfig(level=log_level, format="%(levelname)s %(name)s: %(message)s")
     while stop is None or not stop.is_set():
         try:
             with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
                 listen.execute(f"LISTEN {CHANNEL}")
+                # A worker stopped between a pass's live message and its ranking: score that sim again, whole.
+                for (sim,) in conn.execute("SELECT sim FROM scores WHERE live IS NOT NULL AND live->'generation' "
+                                           "IS DISTINCT FROM field->'generation' ORDER BY sim").fetchall():
+                    while rescore(conn, sim, full=True) is None:
+                        time.sleep(0.05)
                 while stop is None or not stop.is_set():
                     for (sim,) in conn.execute("SELECT DISTINCT sim FROM slot_changes ORDER BY sim").fetchall():
                         rescore_until_current(conn, sim)
@@ -406,4 +423,10 @@ def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, lo
         except psycopg.OperationalError as e:
             forget()
             log.warning("scoring: %s; again in a second", e)
+            time.sleep(1.0)
+        except Exception as e:  # a fault of ours: kept alive for the other sims, but never quietly
+            forget()
+            log.exception("scoring failed; again in a second")
+            if failures is not None:
+                failures.append(e)
             time.sleep(1.0)
