@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import psycopg
+import pytest
 from starlette.testclient import TestClient
 
 from tenace.hub import field, scorer, wire
@@ -88,3 +89,33 @@ def test_an_imp_sims_pages_show_imps(hub_db: str, tmp_path: Path) -> None:
         assert "National IMPs" in pair and "None" not in pair
         card = client.get("/api/sim/sim1/pair/c1/A1NS").json()
         assert card["national_imps"] == next(r["imps"] for r in rows if r["pair"] == "c1/A1NS")
+
+
+@pytest.mark.parametrize(("seed", "howell"), [(1, False), (2, False), (3, True), (4, True)])
+def test_the_live_head_is_the_whole_rankings_first_rows(seed: int, howell: bool) -> None:
+    """The head of the ranking made from the pairs that can be in it equals the whole ranking's first rows, for
+    every length: scores from a short list (many ties), averages, a weighted score and penalties."""
+    rng = random.Random(seed)
+    cache = scorer.FieldCache()
+    played: dict[tuple[int, int], str] = {}
+    for club in ("c1", "c2", "c3", "c4"):  # c2 plays c1's results again: their pairs tie
+        for table in range(1, 9 if club in ("c1", "c2") else rng.randint(4, 9)):
+            for board in range(1, 7):
+                ns, ew = (f"{club}/A{table}", f"{club}/A{(table + board) % 8 + 1}") if howell else (
+                    f"{club}/A{table}NS", f"{club}/A{table}EW")
+                roll = rng.random()
+                outcome = ("AA+|A-" if roll < 0.05 else "AA|A" if roll < 0.08 else "W1/2:420,1/2:-50|" if roll < 0.1
+                           else f"P{rng.choice((-100, -50, 110, 140, 420, 450))}")
+                if club == "c2":
+                    outcome = played[table, board]
+                played[table, board] = outcome
+                cache.put((club, "A", table, 1, board), ns, ew, outcome)
+    cache.rescore_boards()
+    penalties = [("c1", {"section": "A", "pair": 2, "field": "" if howell else "NS", "amount": "1", "unit": "MP",
+                         "board": None, "withdrawn": False}),
+                 ("c2", {"section": "A", "pair": 3, "field": "" if howell else "EW", "amount": "25", "unit": "%top",
+                         "board": None, "withdrawn": False})]
+    whole = scorer.national(cache, penalties).whole()
+    assert len(whole) > 20 and any(r["rank"].endswith("=") for r in whole)  # ties, which a cut may split
+    for rows in range(0, len(whole) + 2):
+        assert scorer.national(cache, penalties, head=rows).head == whole[:rows]

@@ -14,7 +14,7 @@ import threading
 import time
 import zlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -32,7 +32,8 @@ from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
 from tenace.scoring.matchpoints import artificial_side
 from tenace.scoring.model import Average, PenaltyUnit
-from tenace.scoring.pairs_session import PairSums, PairTotal, pair_total, rank_session, revisions
+from tenace.scoring.pairs_session import PairSums, PairTotal, pair_total, rank_session, rank_value, revisions
+from tenace.scoring.ranking import FieldMode, Tiebreak, rank_field
 from tenace.scoring.rounding import round_ratio
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,10 @@ SlotKey = tuple[str, str, int, int, int]  # club, section, table, round, board
 _NONE, _REAL, _ARTIFICIAL = 0, 1, 2
 _NO_PENALTY = Fraction(0)
 _HALF = Decimal(50)
+# _head ranks as rank_session does under these options (fields by direction unless a pair sat both ways, ranked on
+# the published totals, no tiebreak): checked here, should the national options change.
+assert (NATIONAL.fields is FieldMode.AUTO and not NATIONAL.rank_by_section and not NATIONAL.rank_on_exact
+        and NATIONAL.tiebreak is Tiebreak.NONE)
 # What the pass publishes itself for a plain pair is pair_total's figures under these options (the total the sum of the
 # boards' exact MPs, not prorated, not shifted): checked here, should the national options change.
 assert not (NATIONAL.total_from_published_boards or NATIONAL.total_prorated or NATIONAL.total_factored_as_percent)
@@ -158,18 +163,21 @@ class FieldCache:
 
 @dataclass
 class Pass:
-    """What a pass made: the ranking rows, the results it counts, E, and each club's counted results."""
+    """What a pass made: the head of the ranking (its first rows, for the live message), the results it counts, E,
+    each club's counted results, and the whole ranking, made when asked (once the live message is out)."""
 
-    rows: list[dict[str, Any]]
+    head: list[dict[str, Any]]
     results: int
     expected: int
     clubs: dict[str, int]
+    whole: Callable[[], list[dict[str, Any]]]
+    pairs: int  # in the ranking
 
 
-def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]]) -> Pass:
+def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]], head: int = LIVE_ROWS) -> Pass:
     """The national ranking from the cache's figures: each pair's sums vectorised; at matchpoints then E, Law 12C2(c),
-    Law 90 and the ranks by scoring.pairs_session's own pair_total and rank_session, in IMPs the sums ranked by
-    hub.field_imps.imp_ranking."""
+    Law 90 and the ranks by scoring.pairs_session's own pair_total and rank_field (its `head` rows first, from the
+    pairs that can be in them), in IMPs the sums ranked by hub.field_imps.imp_ranking."""
     expected = max(cache.entries.values(), default=0)
     n = cache.size
     code = cache.code[:n]
@@ -177,7 +185,7 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
     results_by_club = np.bincount(cache.club[:n][counted], minlength=len(cache.club_names))
     clubs = {name: int(results_by_club[i]) for i, name in enumerate(cache.club_names) if results_by_club[i]}
     if not expected:
-        return Pass([], 0, 0, clubs)
+        return Pass([], 0, 0, clubs, list, 0)
     top = 2 * (expected - 1)
     codes = len(cache.code_list)
     kind = np.zeros((2, codes), np.int8)
@@ -235,7 +243,8 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
         imp_sums = {cache.pair_names[p]: (Fraction(summed[p], common), int(real_boards[p]),
                                           {d for d, s in (("NS", sat[0, p]), ("EW", sat[1, p])) if s})
                     for p in np.flatnonzero(sat[0] | sat[1]).tolist()}
-        return Pass(imp_ranking(imp_sums, given), int(counted.sum()), expected, clubs)
+        ranked = imp_ranking(imp_sums, given)
+        return Pass(ranked[:head], int(counted.sum()), expected, clubs, lambda: ranked, len(ranked))
     taken: dict[str, Fraction] = {}
     for pen in given:
         amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
@@ -244,29 +253,25 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
     # (all but a handful) is pair_total's sum of exact MPs published, without its PairSums (a third of the pass).
     whole = {who for who, _, _ in artificial} | {cache.pairs[pair] for pair in taken if pair in cache.pairs}
     o = NATIONAL
-    totals: dict[str, PairTotal] = {}
     acc: dict[str, PairSums] = {}
     sat_ns, sat_ew, real = sat[0].tolist(), sat[1].tolist(), real_boards.tolist()  # numpy's scalars are slow
     both, ns_only, ew_only = frozenset(("NS", "EW")), frozenset(("NS",)), frozenset(("EW",))
-    for p in np.flatnonzero(sat[0] | sat[1]).tolist():
+    active = np.flatnonzero(sat[0] | sat[1])
+
+    def directions(p: int) -> frozenset[str]:
+        return both if sat_ns[p] and sat_ew[p] else ns_only if sat_ns[p] else ew_only
+
+    def exact(p: int) -> int:  # over `common`: E (sum of a) - boards
+        return summed[p] * expected - real[p] * common if real[p] else 0
+
+    for p in whole:
         name = cache.pair_names[p]
-        directions = both if sat_ns[p] and sat_ew[p] else ns_only if sat_ns[p] else ew_only
-        boards = real[p]
-        exact = summed[p] * expected - boards * common if boards else 0  # E (sum of a) - boards
-        if p not in whole:
-            mp_top = top * boards
-            totals[name] = PairTotal(
-                name, cache.section_of(name), directions, boards, mp_top, Fraction(exact, common),
-                round_ratio(exact, common, o.total_mp_decimals, o.rounding),
-                round_ratio(exact * 100, common * mp_top, o.total_percent_decimals, o.rounding) if mp_top
-                else _HALF, _NO_PENALTY)  # a top of 0 (one result a board so far): 50 %, as pair_total says
-            continue
         a = acc[name] = PairSums(cache.section_of(name))
-        a.directions.update(directions)
-        if boards:
-            a.num = {common: exact}
-            a.boards = boards
-            a.top = top * boards
+        a.directions.update(directions(p))
+        if real[p]:
+            a.num = {common: exact(p)}
+            a.boards = real[p]
+            a.top = top * real[p]
     for who_, d, c in artificial:
         side = cache.figures[cache.code_list[c][0]][cache.code_list[c][1]][d]
         direction = ("NS", "EW")[d]
@@ -275,8 +280,70 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]])
         a.artificial[(None, cache.code_list[c][0])] = artificial_side(
             direction, Average(side.average) if side.average else side.value * 100, top, NATIONAL)
     revised = revisions(acc, NATIONAL)
-    totals.update((p, pair_total(p, a, revised, taken.get(p), NATIONAL)) for p, a in acc.items())
-    return Pass(ranking_rows(totals, rank_session(totals, None, NATIONAL)), int(counted.sum()), expected, clubs)
+    whole_totals = {p: pair_total(p, a, revised, taken.get(p), NATIONAL) for p, a in acc.items()}
+
+    def total(p: int) -> PairTotal:
+        name = cache.pair_names[p]
+        got = whole_totals.get(name)
+        if got is not None:
+            return got
+        n, boards = exact(p), real[p]
+        mp_top = top * boards
+        return PairTotal(name, cache.section_of(name), directions(p), boards, mp_top, Fraction(n, common),
+                         round_ratio(n, common, o.total_mp_decimals, o.rounding),
+                         round_ratio(n * 100, common * mp_top, o.total_percent_decimals, o.rounding) if mp_top
+                         else _HALF, _NO_PENALTY)  # a top of 0 (one result a board so far): 50 %, as pair_total
+
+    def everything() -> list[dict[str, Any]]:
+        totals = {cache.pair_names[p]: total(p) for p in active.tolist()}
+        return ranking_rows(totals, rank_session(totals, None, NATIONAL))
+
+    known = {cache.pairs[name]: float(rank_value(t, NATIONAL)) for name, t in whole_totals.items()}
+    return Pass(_head(cache, active, sat, real_boards, summed, expected, common, top, total, known, head),
+                int(counted.sum()), expected, clubs, everything, len(active))
+
+
+def _head(cache: FieldCache, active: npt.NDArray[np.intp], sat: npt.NDArray[np.bool_],
+          real_boards: npt.NDArray[np.int64], summed: list[int], expected: int, common: int, top: int,
+          total: Callable[[int], PairTotal], known: dict[int, float], rows: int) -> list[dict[str, Any]]:
+    """The first `rows` rows of the national ranking, exactly as rank_session orders and ranks them, from the pairs
+    that can be in them: each field's pairs in the order of their rank values in floating point (a pair's published
+    total is within 0.005 MP of its exact one; `known`: the rank values of the pairs with an artificial side or a
+    penalty, whose sums alone say nothing), made exactly for as many as the rows need and more, until no pair left
+    out could reach the last row's value."""
+    if not len(active) or rows <= 0:
+        return []
+    one_field = bool((sat[0] & sat[1]).any())  # fields_of, FieldMode.AUTO: a pair that sat both ways, one field
+    boards = real_boards.astype(np.float64)
+    tops = top * boards
+    with np.errstate(divide="ignore", invalid="ignore"):
+        approx = np.where(tops > 0, (np.array(summed, np.float64) * expected - boards * common) / common / tops, 0.5)
+    slack = np.where(tops > 0, 0.0051 / np.maximum(tops, 1), 0.0) + 1e-9
+    for p, value in known.items():
+        approx[p], slack[p] = value, 1e-9
+    field_of = np.where(sat[0] & ~sat[1], 1, 0) if not one_field else np.zeros(len(sat[0]), np.int64)
+    names = ("EW", "NS") if not one_field else ("",)  # in rank_session's order: the fields' names sorted
+    out: list[dict[str, Any]] = []
+    for f, name in enumerate(names):
+        need = rows - len(out)
+        if need <= 0:
+            break
+        members = active[field_of[active] == f]
+        if not len(members):
+            continue
+        order = members[np.argsort(-approx[members], kind="stable")]
+        k = min(len(order), need + 16)
+        while True:
+            totals = {cache.pair_names[p]: total(p) for p in order[:k].tolist()}
+            values = {pair: rank_value(t, NATIONAL) for pair, t in totals.items()}
+            placings = rank_field(name, values)
+            cut = values[placings[min(need, len(placings)) - 1].pair]
+            rest = order[k:]
+            if not len(rest) or not (approx[rest] + slack[rest] >= float(cut)).any():
+                break
+            k = min(len(order), 2 * k)
+        out += ranking_rows(totals, placings[:need])
+    return out
 
 
 _CACHES: dict[str, FieldCache] = {}
@@ -357,10 +424,8 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
                                             (sim,)).fetchall())
         ranked = time.perf_counter()
         token = f"{_PROCESS}:{generation}:{secrets.token_hex(4)}"
-        scored = {"national": done.rows, "results": done.results, "expected": done.expected,
-                  "scoring": cache.scoring, "generation": generation}
         live = {"generation": generation, "results": done.results, "expected": done.expected, "clubs": done.clubs,
-                "rows": done.rows[:LIVE_ROWS], "pairs": len(done.rows)}
+                "rows": done.head, "pairs": done.pairs}
         conn.execute("UPDATE scores SET scored = %s, live = %s, cards = NULL, scored_at = now(), "
                      "token = %s WHERE sim = %s", (generation, Jsonb(live), token, sim))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
@@ -368,6 +433,9 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
     # The whole ranking (megabytes at a thousand clubs) after the pass has committed and its live message gone out,
     # unless a later pass has stored its own; a worker that stops in between leaves it to the next (see `serve`).
     shown = time.perf_counter()
+    rows = done.whole()
+    scored = {"national": rows, "results": done.results, "expected": done.expected, "scoring": cache.scoring,
+              "generation": generation}
     with conn.transaction():
         conn.execute("UPDATE scores SET field = %s WHERE sim = %s AND token = %s", (Jsonb(scored), sim, token))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
