@@ -38,6 +38,7 @@ from tenace.scoring.rounding import round_ratio
 
 log = logging.getLogger(__name__)
 
+STORE_EVERY_S = 2.0  # while pushes keep coming, the whole ranking is stored this often (the live message every pass)
 LIVE_ROWS = 100  # the head of the national ranking each live message carries (a page asks for its own club's too)
 _PROCESS = secrets.token_hex(6)  # names this process's passes in scores.token
 SlotKey = tuple[str, str, int, int, int]  # club, section, table, round, board
@@ -80,6 +81,7 @@ class FieldCache:
     entries: dict[int, int] = field(default_factory=dict)
     figures: dict[int, dict[str, tuple[_Side, _Side]]] = field(default_factory=dict)
     dirty: set[int] = field(default_factory=set)
+    stored_at: float = float("-inf")  # when a pass of this worker last stored the whole ranking (perf_counter)
     size: int = 0
     ns: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
     ew: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
@@ -433,16 +435,23 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
     # The whole ranking (megabytes at a thousand clubs) after the pass has committed and its live message gone out,
     # unless a later pass has stored its own; a worker that stops in between leaves it to the next (see `serve`).
     shown = time.perf_counter()
-    rows = done.whole()
-    scored = {"national": rows, "results": done.results, "expected": done.expected, "scoring": cache.scoring,
-              "generation": generation}
-    with conn.transaction():
-        conn.execute("UPDATE scores SET field = %s WHERE sim = %s AND token = %s", (Jsonb(scored), sim, token))
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
+    # While pushes keep coming, the whole ranking is stored every STORE_EVERY_S only, the live message every pass: a
+    # page's head and counts never wait for the megabytes of a thousand clubs' pairs (its own club's lines, ?all=1
+    # and the JSON may lag by that much); when the field is quiet, every pass stores it.
+    waiting = conn.execute("SELECT EXISTS (SELECT 1 FROM slot_changes WHERE sim = %s)", (sim,)).fetchone()
+    stored = "deferred"
+    if not (waiting and waiting[0]) or shown - cache.stored_at >= STORE_EVERY_S:
+        scored = {"national": done.whole(), "results": done.results, "expected": done.expected,
+                  "scoring": cache.scoring, "generation": generation}
+        with conn.transaction():
+            conn.execute("UPDATE scores SET field = %s WHERE sim = %s AND token = %s", (Jsonb(scored), sim, token))
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
+        cache.stored_at = time.perf_counter()
+        stored = f"{cache.stored_at - shown:.3f}"
     log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s: read %.3f, boards %.3f, ranking %.3f, "
-             "shown %.3f, stored %.3f", sim, done.results, len(changed), ", read whole" if whole else "",
+             "shown %.3f, stored %s", sim, done.results, len(changed), ", read whole" if whole else "",
              time.perf_counter() - started, loaded - started, figured - loaded, ranked - figured, shown - ranked,
-             time.perf_counter() - shown)
+             stored)
     return True
 
 
