@@ -237,7 +237,7 @@ def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
         written = {(int(b.findtext("BOARD_NUMBER") or 0), i): (x.findtext(f"NS_{points}"), x.findtext(f"EW_{points}"))
                    for b in root.iter("BOARD") if b.find("TRAVELLER_LINE") is not None
                    for i, x in enumerate(b.iterfind("TRAVELLER_LINE"))}
-        assert len(written) == results - 0 and figures.lines == written
+        assert len(written) == results and figures.lines == written
         averages = {int(b.findtext("BOARD_NUMBER") or 0): b.findtext("BOARD_AVERAGE") for b in root.iter("BOARD")
                     if b.find("TRAVELLER_LINE") is not None}
         if scoring == "butler":
@@ -248,9 +248,9 @@ def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
         scores = [line.findtext("SCORE") for line in root.iter("TRAVELLER_LINE")]
         assert scores.count("A6040") == 1 and len(scores) == results
         assert [line.findtext("LEAD") for line in root.iter("TRAVELLER_LINE") if line.findtext("LEAD")] == ["KS"]
-        # A tampered total is caught: the comparison can fail.
-        assert {n: t for n, (t, _) in _score_imps(capsys, path).items()} != \
-            {n: ("0.00" if n == number["c2/A1NS"] else t) for n, (t, _) in _expected_imps(national, ids).items()}
+        # Under other options than the hub's the file does not give the ranking back: the comparison can fail.
+        other = ("--trim", "0") if scoring == "butler" else ("--unit", "total")
+        assert _score_imps(capsys, path, *other) != _expected_imps(national, ids)
 
         # One club: its own results against its own field in IMPs, rescored into the club's own IMP ranking.
         r = client.get("/sim/sim1/club/c2/export.xml")
