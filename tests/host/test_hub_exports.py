@@ -233,10 +233,10 @@ def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
         assert penalised.findtext("ADJUSTMENT") == "-3"
         # The lines' IMPs are the national figures: rescored with the hub's options, every line comes back as
         # written, and every board's datum at Butler.
-        report, figures = usebio_report(parse_usebio(r.content), field.NATIONAL, ButlerOptions(), CrossImpOptions())
-        written = {(int(b.findtext("BOARD_NUMBER") or 0), i): (x.findtext(f"NS_{points}"), x.findtext(f"EW_{points}"))
-                   for b in root.iter("BOARD") if b.find("TRAVELLER_LINE") is not None
-                   for i, x in enumerate(b.iterfind("TRAVELLER_LINE"))}
+        _, figures = usebio_report(parse_usebio(r.content), field.NATIONAL, ButlerOptions(), CrossImpOptions())
+        written = {(int(b.findtext("BOARD_NUMBER") or 0), i): (x.findtext(f"NS_{points}"),
+                                                               x.findtext(f"EW_{points}"))
+                   for b in root.iter("BOARD") for i, x in enumerate(b.iterfind("TRAVELLER_LINE"))}
         assert len(written) == results and figures.lines == written
         averages = {int(b.findtext("BOARD_NUMBER") or 0): b.findtext("BOARD_AVERAGE") for b in root.iter("BOARD")
                     if b.find("TRAVELLER_LINE") is not None}
