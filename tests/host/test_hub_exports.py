@@ -31,9 +31,10 @@ SCORES = (-200, -100, -50, 110, 120, 140, 400, 420, 430, 450, 460, 620, 650)
 TABLES = {"c1": 3, "c2": 4, "c3": 2}  # counts differ across the field: Neuberg on the national boards
 
 
-def _push(client: TestClient, tokens: dict[str, str]) -> int:
+def _push(client: TestClient, tokens: dict[str, str], penalty: tuple[str, str] = ("25", "%top")) -> int:
     """Every club's results, with an artificial score (A+/A-), a passed-out board, a lead, a board not played at
-    one table (board 3 has fewer results: factored) and a Law 90 penalty; the results pushed."""
+    one table (board 3 has fewer results: factored) and a Law 90 penalty (`penalty`: amount, unit); the results
+    pushed."""
     rng = random.Random(11)
     pushed = 0
     for club, token in sorted(tokens.items()):
@@ -55,7 +56,7 @@ def _push(client: TestClient, tokens: dict[str, str]) -> int:
                 slots.append(s)
         pushes = list(batch("sim1", club, 1, slots).pushes)
         if club == "c2":  # Law 90: a quarter of a top off NS 1 on board 1
-            pushes.append(wire.Push(len(pushes) + 1, 900, penalty=wire.PenaltyPush("A", 1, "NS", "25", "%top", 1)))
+            pushes.append(wire.Push(len(pushes) + 1, 900, penalty=wire.PenaltyPush("A", 1, "NS", *penalty, 1)))
         r = client.post(wire.PUSH_PATH, content=wire.encode(wire.Batch("sim1", club, tuple(pushes))),
                         headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 200, r.text
@@ -182,15 +183,109 @@ def test_the_usebio_exports_give_back_the_hubs_rankings(hub_db: str, tmp_path: P
         assert tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--pbn", str(pbn))[0] == 0
         assert pbn.read_text() == client.get("/sim/sim1/export.pbn").text
 
-        # A scoring the hub does not export as USEBIO yet: one line, from the route and from the command.
+
+def _score_imps(capsys: pytest.CaptureFixture[str], path: Path, *options: str) -> dict[str, tuple[str, str]]:
+    """`tenace score FILE --json` on an IMP file: each pair's (IMP total to 0.01, place) by its USEBIO number."""
+    code, out, err = tenace(capsys, "score", str(path), "--json", *options)
+    assert code == 0, err
+    return {_number(line["pair"]): (f"{Decimal(str(line['imps'])):.2f}", line["rank"].rstrip("="))
+            for line in json.loads(out)["ranking"]}
+
+
+def _expected_imps(rows: list[dict[str, Any]], ids: dict[str, str]) -> dict[str, tuple[str, str]]:
+    by_id = {r["pair"]: r for r in rows}
+    assert set(by_id) == set(ids.values())
+    assert all(r["imps"] is not None and r["mp"] is None for r in rows)  # an IMP ranking
+    return {number: (by_id[hub]["imps"], by_id[hub]["rank"].rstrip("=")) for number, hub in ids.items()}
+
+
+@pytest.mark.parametrize(("scoring", "event_type", "points"), [
+    ("butler", "BUTLER_PAIRS", "BUTLER_POINTS"),
+    ("cross-imps", "CROSS_IMP", "CROSS_IMP_POINTS"),
+])
+def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
+        hub_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], scoring: str, event_type: str,
+        points: str) -> None:
+    tokens = make_sim(hub_db, tmp_path, clubs=3, scoring=scoring)
+    with TestClient(hub_app(hub_db)) as client:
+        results = _push(client, tokens, penalty=("3", "MP"))  # Law 90 at IMPs: 3 IMPs off c2's NS 1
         with psycopg.connect(hub_db, autocommit=True) as conn:
-            conn.execute("UPDATE sims SET scoring = 'cross-imps' WHERE id = 'sim1'")
+            organiser.release(conn, "sim1")
+        national = _scored(hub_db, results)
+        assert len(national) == 2 * sum(TABLES.values())
+
+        # The whole field: one section, every traveller line with its national IMPs, every pair with the hub's
+        # stored national IMP total and place, which `tenace score` (its defaults are the hub's ButlerOptions()
+        # and CrossImpOptions()) gives back.
         r = client.get("/sim/sim1/export.xml")
-        assert r.status_code == 409 and r.text == "USEBIO export of a cross-imps sim: not yet (the hub scores its " \
-            "field by matchpoints only)\n"
+        assert r.status_code == 200, r.text
+        path = tmp_path / "field.xml"
+        path.write_bytes(r.content)
+        check_file(path)
+        root = etree.fromstring(r.content)
+        assert root.find("EVENT").get("EVENT_TYPE") == event_type
+        assert root.findtext("EVENT/SCORING_METHOD") == "IMPS" and root.find("EVENT/SECTION") is None
+        ids = _hub_ids(r.content)
+        assert len(ids) == len(national)
+        assert _score_imps(capsys, path) == _expected_imps(national, ids)
+        number = {hub: n for n, hub in ids.items()}
+        penalised = next(p for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") == number["c2/A1NS"])
+        assert penalised.findtext("ADJUSTMENT") == "-3"
+        # The lines' IMPs are the national figures: rescored with the hub's options, every line comes back as
+        # written, and every board's datum at Butler.
+        _, figures = usebio_report(parse_usebio(r.content), field.NATIONAL, ButlerOptions(), CrossImpOptions())
+        written = {(int(b.findtext("BOARD_NUMBER") or 0), i): (x.findtext(f"NS_{points}"),
+                                                               x.findtext(f"EW_{points}"))
+                   for b in root.iter("BOARD") for i, x in enumerate(b.iterfind("TRAVELLER_LINE"))}
+        assert len(written) == results and figures.lines == written
+        averages = {int(b.findtext("BOARD_NUMBER") or 0): b.findtext("BOARD_AVERAGE") for b in root.iter("BOARD")
+                    if b.find("TRAVELLER_LINE") is not None}
+        if scoring == "butler":
+            assert averages == figures.datums and len(averages) == 4
+        else:
+            assert set(averages.values()) == {None}
+        # A result with no IMP figure has no line either: the field's lines are its played and A+/A- results.
+        scores = [line.findtext("SCORE") for line in root.iter("TRAVELLER_LINE")]
+        assert scores.count("A6040") == 1 and len(scores) == results
+        assert [line.findtext("LEAD") for line in root.iter("TRAVELLER_LINE") if line.findtext("LEAD")] == ["KS"]
+        # Under other options than the hub's the file does not give the ranking back: the comparison can fail.
+        other = ("--trim", "0") if scoring == "butler" else ("--unit", "total")
+        assert _score_imps(capsys, path, *other) != _expected_imps(national, ids)
+
+        # One club: its own results against its own field in IMPs, rescored into the club's own IMP ranking.
+        r = client.get("/sim/sim1/club/c2/export.xml")
+        assert r.status_code == 200, r.text
+        club_path = tmp_path / "c2.xml"
+        club_path.write_bytes(r.content)
+        check_file(club_path)
+        assert etree.fromstring(r.content).find("EVENT").get("EVENT_TYPE") == event_type
+        with psycopg.connect(hub_db, autocommit=True) as conn:
+            own = field.club_ranking(conn, "sim1", "c2")
+        club_ids = _hub_ids(r.content)
+        assert set(club_ids.values()) == {f"c2/A{t}{d}" for t in range(1, 5) for d in ("NS", "EW")}
+        assert _score_imps(capsys, club_path) == _expected_imps(own, club_ids)
+        mine = {row["pair"]: row["imps"] for row in national if row["pair"].startswith("c2/")}
+        assert {row["pair"]: row["imps"] for row in own} != mine  # the two fields differ
+
+        # The command writes the same file as the route.
+        out = tmp_path / "c2-again.xml"
+        code, printed, err = tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--club", "c2",
+                                    "--usebio", str(out))
+        assert code == 0, err
+        assert out.read_bytes() == r.content and str(out) in printed
+
+        # What USEBIO cannot hold at IMPs, an assigned score (a line's score would be compared as played), is
+        # refused in one line, from the route and from the command.
+        assigned = wire.SlotPush("A", 9, 1, 1, 9, 9, "NS", "EW", "result", "weighted", weights="0.6:420,0.4:-50")
+        pushed = client.post(wire.PUSH_PATH, content=wire.encode(batch("sim1", "c1", 4 * TABLES["c1"] + 1, [assigned])),
+                             headers={"Authorization": f"Bearer {tokens['c1']}"})
+        assert pushed.status_code == 200, pushed.text
+        r = client.get("/sim/sim1/export.xml")
+        assert r.status_code == 409 and r.text.count("\n") == 1 and "assigned score at IMPs" in r.text
         code, _, err = tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--usebio",
                               str(tmp_path / "imps.xml"))
-        assert code == 2 and err.count("\n") == 1 and "cross-imps sim: not yet" in err
+        assert code == 2 and err.count("\n") == 1 and "assigned score at IMPs" in err
+        assert not (tmp_path / "imps.xml").exists()
 
 
 @pytest.mark.parametrize(("args", "says"), [

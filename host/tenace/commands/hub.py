@@ -94,7 +94,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export.add_argument("--club", help="one club's results, scored against its own field (default: the whole "
                                        "field, scored across the nation)")
     out = export.add_mutually_exclusive_group(required=True)
-    out.add_argument("--usebio", type=Path, metavar="FILE", help="write USEBIO 1.2 (checked against its schema)")
+    out.add_argument("--usebio", type=Path, metavar="FILE",
+                     help="write USEBIO 1.2 (checked against its schema), by matchpoints or in IMPs as the sim is "
+                          "scored (Butler, cross-IMPs)")
     out.add_argument("--pbn", type=Path, metavar="FILE", help="write PBN: each board's hand record and traveller")
 
     org = action("organiser", "add an organiser's login to the console, or change its password", _organiser)

@@ -35,6 +35,7 @@ from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import (
     DEFAULT_BUTLER,
+    BoardKey,
     ImpPairTotal,
     imp_totals,
     rank_imp_pairs,
@@ -251,6 +252,28 @@ def _scored(results: Iterable[BoardResult], scoring: str) -> list[tuple[BoardRes
                 assert line is not None  # _scorable kept it: the board has a played result
                 scored.append((r, line))
     return scored
+
+
+def export_lines(results: Iterable[BoardResult], scoring: str
+                 ) -> tuple[list[tuple[BoardResult, ImpLine]], dict[BoardKey, Fraction]]:
+    """What a USEBIO export writes: each scorable result with its IMPs, as _scored gives them, and at Butler each
+    board's datum by (section, board, Law 87 group) (cross-IMPs have none)."""
+    _check(scoring)
+    if scoring == "butler":
+        session = score_butler_session(_scorable(results), BUTLER)
+        return list(session.results), {key: board.datum for key, board in session.boards.items()}
+    return _scored(results, scoring), {}
+
+
+def scored_ranking(scored: Iterable[tuple[BoardResult, ImpLine]], penalties: Iterable[Penalty] = ()
+                   ) -> list[dict[str, Any]]:
+    """The ranking rows (imp_ranking's) of results already scored: the pairs' sums, Law 90 `penalties` taken off."""
+    return imp_ranking(_sums(scored), penalties)
+
+
+def penalty_imps(penalties: Iterable[Penalty]) -> dict[str, Fraction]:
+    """The IMPs each pair's Law 90 penalties take off its total (those imp_ranking takes; %top ones are ignored)."""
+    return dict(_taken(penalties))
 
 
 def _sums(scored: Iterable[tuple[BoardResult, ImpLine]]) -> dict[str, tuple[Fraction, int, set[str]]]:

@@ -229,7 +229,7 @@ async def export_usebio(request: Request) -> Response:
     got = await _hub(request).run(read)
     if got is None:  # embargoed, or no such sim or club: the same answer as the PBN export's
         return Response("not released\n", 404, media_type="text/plain")
-    if isinstance(got, str):  # released, but USEBIO cannot say it (a split score, a cross-imps sim): its one line
+    if isinstance(got, str):  # released, but USEBIO cannot say it (a split score, one assigned at IMPs): its one line
         return Response(f"{got}\n", 409, media_type="text/plain")
     name = f"{sim}-{club}.xml" if club else f"{sim}.xml"
     return Response(got, media_type="application/xml",

@@ -34,8 +34,8 @@ class UsebioFigures:
 
 
 def _penalties(event: UsebioEvent) -> list[Penalty]:
-    """A pair's ADJUSTMENT, the MPs its total lost to Law 90 penalties (as tenace report --usebio writes it), taken
-    off again."""
+    """A pair's ADJUSTMENT, the MPs (IMPs in an IMP event) its total lost to Law 90 penalties (as tenace report
+    --usebio and the hub's export write it), taken off again."""
     out = []
     for p in event.participants:
         if p.adjustment is None:
@@ -151,6 +151,10 @@ def _imp_text(value: Fraction) -> str:
 def _imp_ranking(event: UsebioEvent, scored: list[tuple[str, str, ImpLine]],
                  figures: UsebioFigures) -> tuple[RankingLine, ...]:
     totals = imp_totals(scored)
+    for penalty in _penalties(event):  # Law 90 in IMPs (the hub's IMP export), already out of TOTAL_SCORE
+        if penalty.pair in totals:
+            total = totals[penalty.pair]
+            totals[penalty.pair] = replace(total, imps=total.imps - penalty.amount)
     placings = rank_imp_pairs(totals)
     pairs = _pairs(event)
     ranking = []
