@@ -231,8 +231,8 @@ MIGRATIONS: tuple[str, ...] = (
     COMMENT ON COLUMN scores.scored IS 'the last change (slot_changes.id) the scores were made with';
     INSERT INTO slot_changes (sim, club, section, table_no, round, board) SELECT sim, '', '', 0, 0, 0 FROM scores;
     """,
-    # 5: the pass whose whole ranking `field` holds (stored apart from the live message, in the background while
-    # pushes keep coming: an older one never overwrites a newer one)
+    # 5: the pass whose whole ranking `field` holds (stored apart from the live message, and less often while pushes
+    # keep coming: a worker stopped in between is caught up by the next; an older one never overwrites a newer one)
     """
     ALTER TABLE scores ADD COLUMN field_generation bigint;
     """,

@@ -350,59 +350,17 @@ def _head(cache: FieldCache, active: npt.NDArray[np.intp], sat: npt.NDArray[np.b
 _CACHES: dict[str, FieldCache] = {}
 
 
-@dataclass(frozen=True)
-class _Scored:
-    sim: str
-    generation: int
-    done: Pass
-    scoring: str
+_STORED: dict[str, float] = {}  # when this worker last stored each sim's whole ranking (perf_counter)
 
 
-def _store(conn: psycopg.Connection[Any], scored: _Scored) -> None:
+def _store(conn: psycopg.Connection[Any], sim: str, generation: int, done: Pass, scoring: str) -> None:
     """A pass's whole ranking into `field`, unless a later pass's is there already."""
-    done = scored.done
-    field_json = {"national": done.whole(), "results": done.results, "expected": done.expected,
-                  "scoring": scored.scoring, "generation": scored.generation}
+    field_json = {"national": done.whole(), "results": done.results, "expected": done.expected, "scoring": scoring,
+                  "generation": generation}
     with conn.transaction():
         conn.execute("UPDATE scores SET field = %s, field_generation = %s WHERE sim = %s AND "
-                     "coalesce(field_generation, -1) <= %s",
-                     (Jsonb(field_json), scored.generation, scored.sim, scored.generation))
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {scored.sim} {scored.generation}"))
-
-
-class _Storer:
-    """The scoring worker's one background store of a whole ranking at a time, on a connection of its own (`url`
-    is set by `serve`; without it, as in a test's direct passes, every store is the pass's own)."""
-
-    def __init__(self) -> None:
-        self.url: str | None = None
-        self.started: dict[str, float] = {}
-        self.thread: threading.Thread | None = None
-        self.failures: list[Exception] = []
-
-    def start(self, scored: _Scored) -> bool:
-        if self.url is None or (self.thread is not None and self.thread.is_alive()):
-            return False
-        self.started[scored.sim] = time.perf_counter()
-        self.thread = threading.Thread(target=self._run, args=(self.url, scored), name="hub-store", daemon=True)
-        self.thread.start()
-        return True
-
-    def wait(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
-        if self.failures:
-            raise self.failures.pop(0)
-
-    def _run(self, url: str, scored: _Scored) -> None:
-        try:
-            with psycopg.connect(url, autocommit=True) as conn:
-                _store(conn, scored)
-        except Exception as e:  # raised again by the pass that waits for it next
-            self.failures.append(e)
-
-
-_STORE = _Storer()
+                     "coalesce(field_generation, -1) <= %s", (Jsonb(field_json), generation, sim, generation))
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
 
 
 def _lock_key(sim: str) -> int:
@@ -489,18 +447,16 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
     # The whole ranking (megabytes at a thousand clubs) after the pass has committed and its live message gone out,
     # unless a later pass has stored its own; a worker that stops in between leaves it to the next (see `serve`).
     shown = time.perf_counter()
-    # While pushes keep coming, the whole ranking (the megabytes of a thousand clubs' pairs) is stored in the
-    # background every STORE_EVERY_S, so that no pass waits for it: a page's head and counts are every pass's, its
-    # own club's lines, ?all=1 and the JSON may lag by that much. When the field is quiet, every pass stores it here.
+    # While pushes keep coming, the whole ranking (the megabytes of a thousand clubs' pairs) is stored every
+    # STORE_EVERY_S only, the live message every pass: a page's head and counts do not wait for it (its own club's
+    # lines, ?all=1 and the JSON may lag by that much); when the field is quiet, every pass stores it. (Stored by a
+    # thread beside the passes instead, it held them up more: one interpreter lock.)
     waiting = conn.execute("SELECT EXISTS (SELECT 1 FROM slot_changes WHERE sim = %s)", (sim,)).fetchone()
-    scored = _Scored(sim, generation, done, cache.scoring)
-    stored = "background"
-    if not (waiting and waiting[0]) or _STORE.url is None:
-        _STORE.wait()
-        _store(conn, scored)
-        stored = f"{time.perf_counter() - shown:.3f}"
-    elif shown - _STORE.started.get(sim, float("-inf")) < STORE_EVERY_S or not _STORE.start(scored):
-        stored = "later"
+    stored = "later"
+    if not (waiting and waiting[0]) or shown - _STORED.get(sim, float("-inf")) >= STORE_EVERY_S:
+        _store(conn, sim, generation, done, cache.scoring)
+        _STORED[sim] = time.perf_counter()
+        stored = f"{_STORED[sim] - shown:.3f}"
     log.info("sim %s scored (%d results, %d boards re-scored%s) in %.3f s: read %.3f, boards %.3f, ranking %.3f, "
              "shown %.3f, stored %s", sim, done.results, len(changed), ", read whole" if whole else "",
              time.perf_counter() - started, loaded - started, figured - loaded, ranked - figured, shown - ranked,
@@ -536,37 +492,27 @@ def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, lo
     reading the sims whole: the pushes stay queued, nothing is lost. `log_level`: a process of its own logs so."""
     if log_level is not None:
         logging.basicConfig(level=log_level, format="%(levelname)s %(name)s: %(message)s")
-    _STORE.url = url
-    try:
-        while stop is None or not stop.is_set():
-            try:
-                with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
-                    listen.execute(f"LISTEN {CHANNEL}")
-                    # A worker stopped between a pass's live message and its ranking: score that sim again, whole.
-                    for (sim,) in conn.execute("SELECT sim FROM scores WHERE live IS NOT NULL AND field_generation "
-                                               "IS DISTINCT FROM scored ORDER BY sim").fetchall():
-                        while rescore(conn, sim, full=True) is None:
-                            time.sleep(0.05)
-                    while stop is None or not stop.is_set():
-                        for (sim,) in conn.execute("SELECT DISTINCT sim FROM slot_changes ORDER BY sim").fetchall():
-                            rescore_until_current(conn, sim)
-                        for _ in listen.notifies(timeout=idle_s, stop_after=1):
-                            pass
-            except psycopg.OperationalError as e:
-                forget()
-                log.warning("scoring: %s; again in a second", e)
-                time.sleep(1.0)
-            except Exception as e:  # a fault of ours: kept alive for the other sims, but never quietly
-                forget()
-                log.exception("scoring failed; again in a second")
-                if failures is not None:
-                    failures.append(e)
-                time.sleep(1.0)
-    finally:
-        _STORE.url = None  # this worker's background stores end with it
+    while stop is None or not stop.is_set():
         try:
-            _STORE.wait()
-        except Exception as e:
-            log.exception("storing the ranking failed")
+            with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
+                listen.execute(f"LISTEN {CHANNEL}")
+                # A worker stopped between a pass's live message and its ranking: score that sim again, whole.
+                for (sim,) in conn.execute("SELECT sim FROM scores WHERE live IS NOT NULL AND field_generation "
+                                           "IS DISTINCT FROM scored ORDER BY sim").fetchall():
+                    while rescore(conn, sim, full=True) is None:
+                        time.sleep(0.05)
+                while stop is None or not stop.is_set():
+                    for (sim,) in conn.execute("SELECT DISTINCT sim FROM slot_changes ORDER BY sim").fetchall():
+                        rescore_until_current(conn, sim)
+                    for _ in listen.notifies(timeout=idle_s, stop_after=1):
+                        pass
+        except psycopg.OperationalError as e:
+            forget()
+            log.warning("scoring: %s; again in a second", e)
+            time.sleep(1.0)
+        except Exception as e:  # a fault of ours: kept alive for the other sims, but never quietly
+            forget()
+            log.exception("scoring failed; again in a second")
             if failures is not None:
                 failures.append(e)
+            time.sleep(1.0)
