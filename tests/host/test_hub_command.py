@@ -40,3 +40,13 @@ def test_club_add_prints_the_address_for_link_sim(hub_db: str, tmp_path: Path,
                  "--hub", "https://hub.example.org/"]) == 0
     out = capsys.readouterr().out
     assert "its address (tenace event link-sim --sim): https://hub.example.org/sims/s1/clubs/leeds" in out
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [("--port", "99999", "--port is 1 to 65535, not 99999"),
+                                                       ("--port", "0", "--port is 1 to 65535, not 0"),
+                                                       ("--workers", "0", "--workers is 1 to 64, not 0")])
+def test_serve_refuses_an_absurd_option_in_one_line(hub_db: str, option: str, value: str, says: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hub", "serve", "--db", hub_db, option, value]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"tenace hub: {says}"

@@ -228,6 +228,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not 1 <= args.workers <= 64:
         raise UsageError(f"--workers is 1 to 64, not {args.workers}")
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"--port is 1 to 65535, not {args.port}")
     with _connect(args):
         pass  # reachable, and its schema up to date before any worker starts
     os.environ[DB_ENV] = _url(args)
