@@ -61,8 +61,6 @@ class Hub:
                 await asyncio.sleep(1.0)
 
 
-
-
 def _address(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
@@ -135,8 +133,8 @@ def create_app(url: str, routes: list[Route] | None = None, scoring: bool = True
         stop = threading.Event()
         failures: list[Exception] = []
         scorer = threading.Thread(target=serve_scoring, args=(url, stop, 1.0, None, failures), name="hub-scorer",
-                                  daemon=True)
-        if scoring:
+                                  daemon=True) if scoring else None
+        if scorer is not None:
             scorer.start()
         try:
             yield
@@ -145,7 +143,7 @@ def create_app(url: str, routes: list[Route] | None = None, scoring: bool = True
             with contextlib.suppress(asyncio.CancelledError):
                 await listening
             stop.set()
-            if scoring:
+            if scorer is not None:
                 await run_in_threadpool(scorer.join)
             await run_in_threadpool(hub.pool.close)
             if failures:  # logged when it happened; raised again here so that a test's hub fails its test

@@ -223,20 +223,6 @@ def pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[list[
     return cards
 
 
-def _played_figures(outcomes: dict[str, int]) -> tuple[int, list[Figure]]:
-    entries = sum(outcomes.values())
-    figures: list[Figure] = []
-    below = 0
-    for _, text in sorted((int(text[1:]), text) for text in outcomes):
-        equal = outcomes[text]
-        above = entries - below - equal
-        for direction, beaten in (("NS", below), ("EW", above)):
-            a = Fraction(2 * beaten + equal, entries)
-            figures.append((direction, text, False, a.numerator, a.denominator, None))
-        below += equal
-    return entries, figures
-
-
 def _expected(conn: psycopg.Connection[Any], sim: str) -> int:
     row = conn.execute("SELECT max(entries) FROM national_boards WHERE sim = %s", (sim,)).fetchone()
     return int(row[0]) if row and row[0] is not None else 0
@@ -254,6 +240,20 @@ def board_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Figur
     if all(text[:1] == "P" for text in outcomes):
         return _played_figures(outcomes)
     return _engine_figures(board, outcomes)
+
+
+def _played_figures(outcomes: dict[str, int]) -> tuple[int, list[Figure]]:
+    entries = sum(outcomes.values())
+    figures: list[Figure] = []
+    below = 0
+    for _, text in sorted((int(text[1:]), text) for text in outcomes):
+        equal = outcomes[text]
+        above = entries - below - equal
+        for direction, beaten in (("NS", below), ("EW", above)):
+            a = Fraction(2 * beaten + equal, entries)
+            figures.append((direction, text, False, a.numerator, a.denominator, None))
+        below += equal
+    return entries, figures
 
 
 def _engine_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Figure]]:

@@ -239,11 +239,17 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
         summed: list[int] = (per_den @ np.array(scale, np.int64)).tolist()
     else:
         summed = [sum(map(mul, row, scale)) for row in per_den.tolist()]
+    sat_ns, sat_ew, real = sat[0].tolist(), sat[1].tolist(), real_boards.tolist()  # numpy's scalars are slow
+    both, ns_only, ew_only = frozenset(("NS", "EW")), frozenset(("NS",)), frozenset(("EW",))
+    active = np.flatnonzero(sat[0] | sat[1])
+
+    def directions(p: int) -> frozenset[str]:
+        return both if sat_ns[p] and sat_ew[p] else ns_only if sat_ns[p] else ew_only
+
     given = [penalty_of(club, body) for club, body in penalties if not body["withdrawn"]]
     if cache.scoring != "mp":
-        imp_sums = {cache.pair_names[p]: (Fraction(summed[p], common), int(real_boards[p]),
-                                          {d for d, s in (("NS", sat[0, p]), ("EW", sat[1, p])) if s})
-                    for p in np.flatnonzero(sat[0] | sat[1]).tolist()}
+        imp_sums = {cache.pair_names[p]: (Fraction(summed[p], common), real[p], set(directions(p)))
+                    for p in active.tolist()}
         ranked = imp_ranking(imp_sums, given)
         return Pass(ranked[:head], int(counted.sum()), expected, clubs, lambda: ranked, len(ranked))
     taken: dict[str, Fraction] = {}
@@ -255,12 +261,6 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
     whole = {who for who, _, _ in artificial} | {cache.pairs[pair] for pair in taken if pair in cache.pairs}
     o = NATIONAL
     acc: dict[str, PairSums] = {}
-    sat_ns, sat_ew, real = sat[0].tolist(), sat[1].tolist(), real_boards.tolist()  # numpy's scalars are slow
-    both, ns_only, ew_only = frozenset(("NS", "EW")), frozenset(("NS",)), frozenset(("EW",))
-    active = np.flatnonzero(sat[0] | sat[1])
-
-    def directions(p: int) -> frozenset[str]:
-        return both if sat_ns[p] and sat_ew[p] else ns_only if sat_ns[p] else ew_only
 
     def exact(p: int) -> int:  # over `common`: E (sum of a) - boards
         return summed[p] * expected - real[p] * common if real[p] else 0
@@ -444,13 +444,12 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
                      "token = %s WHERE sim = %s", (generation, Jsonb(live), token, sim))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
     cache.token = token  # only once committed: a pass rolled back leaves the cache to be read whole again
-    # The whole ranking (megabytes at a thousand clubs) after the pass has committed and its live message gone out,
-    # unless a later pass has stored its own; a worker that stops in between leaves it to the next (see `serve`).
+    # The whole ranking (the megabytes of a thousand clubs' pairs) once the live message is out: while pushes keep
+    # coming, every STORE_EVERY_S only, so a page's head and counts do not wait for it (its own club's lines, ?all=1
+    # and the JSON may lag by that much); when the field is quiet, every pass. A worker that stops in between leaves
+    # it to the next (see `serve`). (Stored by a thread beside the passes instead, it held them up more: one
+    # interpreter lock.)
     shown = time.perf_counter()
-    # While pushes keep coming, the whole ranking (the megabytes of a thousand clubs' pairs) is stored every
-    # STORE_EVERY_S only, the live message every pass: a page's head and counts do not wait for it (its own club's
-    # lines, ?all=1 and the JSON may lag by that much); when the field is quiet, every pass stores it. (Stored by a
-    # thread beside the passes instead, it held them up more: one interpreter lock.)
     waiting = conn.execute("SELECT EXISTS (SELECT 1 FROM slot_changes WHERE sim = %s)", (sim,)).fetchone()
     stored = "later"
     if not (waiting and waiting[0]) or shown - _STORED.get(sim, float("-inf")) >= STORE_EVERY_S:
