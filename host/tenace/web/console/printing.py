@@ -26,12 +26,15 @@ from tenace.store.names import names_of, pair_players, roster
 from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import Room, spoken
+from tenace.web.words import words as public_words
 
 log = logging.getLogger(__name__)
 
 PDF_TIMEOUT_S = 120.0  # a few hundred pages on a slow laptop
 # The prints, each with its name's key in lang/console/XX.txt.
 PRINTS = {"cards": "pr_cards", "scorecards": "pr_scorecards", "travellers": "pr_travellers", "ranking": "pr_ranking"}
+# The sheets a print is laid out for (?paper=): its @page size, A4 first (the default).
+PAPERS = {"a4": "A4", "letter": "letter"}
 # The movements whose tables and pairs a card can say (an individual's players change partners each round).
 CARDED = ("mitchell", "howell", "teams")
 
@@ -205,13 +208,15 @@ def routes(room: Room) -> list[BaseRoute]:
         session = room.session(request)
         if isinstance(session, Response):
             return session
-        return room.page("console_print.html", session=session, prints=PRINTS, chromium=chromium() is not None)
+        return room.page("console_print.html", session=session, prints=PRINTS, papers=PAPERS,
+                         chromium=chromium() is not None)
 
-    def render(what: str) -> Callable[[sqlite3.Connection], str]:
+    def render(what: str, paper: str) -> Callable[[sqlite3.Connection], str]:
         def run(conn: sqlite3.Connection) -> str:
             words = spoken()
+            # pt: the public pages' words (a ranking's state line says what the public ranking says)
             context: dict[str, object] = {"what": what, "title": words.plain(PRINTS[what]), "event": room.event().name,
-                                          "t": words}
+                                          "t": words, "pt": public_words(words.lang), "paper": PAPERS[paper]}
             if what in ("cards", "scorecards"):
                 found_cards, found_scorecards, skipped = movement_prints(conn, what)
                 context.update(cards=found_cards, scorecards=found_scorecards, skipped=skipped)
@@ -228,19 +233,22 @@ def routes(room: Room) -> list[BaseRoute]:
         name = request.path_params["what"]
         pdf = name.endswith(".pdf")
         what = name.removesuffix(".pdf")
-        if what not in PRINTS:
-            return room.page("console_print.html", 404, session=session, prints=PRINTS,
-                             error=spoken().plain("pr_no_print", name=repr(name)), chromium=chromium() is not None)
+        paper = request.query_params.get("paper", "a4")
+        if what not in PRINTS or paper not in PAPERS:
+            error = (spoken().plain("pr_no_print", name=repr(name)) if what not in PRINTS
+                     else spoken().plain("pr_no_paper", paper=repr(paper), papers=", ".join(PAPERS)))
+            return room.page("console_print.html", 404, session=session, prints=PRINTS, papers=PAPERS, error=error,
+                             chromium=chromium() is not None)
         try:
-            html = await room.read(render(what))
+            html = await room.read(render(what, paper))
             if not pdf:
                 return HTMLResponse(html, headers=NO_STORE)
             data = await pdf_of(html)
         except (ResultsError, StoreError, UsageError, sqlite3.Error, OSError) as e:
-            return room.page("console_print.html", 400, session=session, prints=PRINTS, error=one_line(e),
-                             chromium=chromium() is not None)
+            return room.page("console_print.html", 400, session=session, prints=PRINTS, papers=PAPERS,
+                             error=one_line(e), chromium=chromium() is not None)
         return Response(data, media_type="application/pdf", headers={
-            **NO_STORE, "Content-Disposition": f'inline; filename="{room.event().stem}-{what}.pdf"'})
+            **NO_STORE, "Content-Disposition": f'inline; filename="{room.event().stem}-{what}-{paper}.pdf"'})
 
     return [
         Route("/director/print", menu, methods=["GET"]),
