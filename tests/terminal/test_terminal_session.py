@@ -173,3 +173,24 @@ def test_an_individual_shows_each_player_by_seat_and_where_each_sits_next():
         assert sim.host.result(1, 1) == "played v0 4S N 10 HK +420", sim.host.result(1, 1)
     finally:
         sim.close()
+
+
+def test_keys_pressed_fast_at_a_round_end_do_not_skip_where_everyone_moves():
+    # PASS, OK, OK as fast as the keypad gives them: the second OK comes while the move screen has just been
+    # shown, and is dropped; the screen stays until an OK pressed once the keys have stopped for a moment.
+    sim = Simulator()
+    try:
+        sim.sign_in(3)
+        sim.press("OK")
+        enter(sim, "PASS OK PASS OK")
+        screen = " ".join(sim.burst("PASS OK OK").split())
+        assert "Round 1 finished" in screen and "NS 3 > table 3 NS" in screen, screen
+        assert "EW 3 > table 4 EW" in screen and "OK: next round" in screen, screen
+        assert sim.app.screen_name == "round_end" and sim.app.keys_paused()
+        screen = sim.burst("OK OK")  # held, or pressed again and again: each restarts the pause
+        assert "Round 1 finished" in screen and sim.app.keys_paused(), screen
+        assert [sim.host.result(1, b) for b in (1, 2, 3)] == ["passed_out v0 Pass"] * 3
+        screen = enter(sim, "OK")  # (press waits, as a player reading the screen does, until it takes keys)
+        assert "Round 2" in screen and "EW 2" in screen, screen
+    finally:
+        sim.close()

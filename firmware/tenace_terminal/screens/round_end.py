@@ -6,6 +6,10 @@ from tenace_terminal.screens import header
 
 
 class Screen(BaseScreen):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        app.pause_keys()  # where everyone moves: an OK meant for the last board must not skip it
+
     def key(self, key: str) -> None:
         app = self.app
         if key == "OK":
