@@ -49,7 +49,7 @@ def test_three_round_session_with_corrections_director_and_session_end():
         assert "NS: OK to accept" in screen, screen
         screen = enter(sim, "OK")
         assert "Round 1 finished" in screen, screen
-        assert "NS 3 > table 3 NS" in screen and "EW 3 > table 4 EW" in screen, screen
+        assert "NS 3 stays here" in screen and "EW 3 > table 4 EW" in screen, screen
         # Every table has its own copy of the boards here (a dealing machine's club): they do not move.
         assert "Boards >" not in screen and "OK: next round" in screen, screen
 
@@ -184,7 +184,7 @@ def test_keys_pressed_fast_at_a_round_end_do_not_skip_where_everyone_moves():
         sim.press("OK")
         enter(sim, "PASS OK PASS OK")
         screen = " ".join(sim.burst("PASS OK OK").split())
-        assert "Round 1 finished" in screen and "NS 3 > table 3 NS" in screen, screen
+        assert "Round 1 finished" in screen and "NS 3 stays here" in screen, screen
         assert "EW 3 > table 4 EW" in screen and "OK: next round" in screen, screen
         assert sim.app.screen_name == "round_end" and sim.app.keys_paused()
         screen = sim.burst("OK OK")  # held, or pressed again and again: each restarts the pause

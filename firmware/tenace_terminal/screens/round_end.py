@@ -40,7 +40,9 @@ class Screen(BaseScreen):
             if move and plan[side]:  # (an absent pair goes nowhere)
                 pair = plan[side]
                 side_name = text("side_" + side.upper())
-                if move[0]:
+                if move[0] == app.table and move[1] == side:  # a stationary pair
+                    display.text(0, row, text("move_stay", side_name, pair))
+                elif move[0]:
                     display.text(0, row, text("move_pair", side_name, pair, move[0], text("side_" + move[1].upper())))
                 else:
                     display.text(0, row, text("move_sit_out", side_name, pair))
