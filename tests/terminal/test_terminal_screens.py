@@ -137,3 +137,21 @@ def test_board_choice_and_the_menu_keep_the_entry():
         assert "Board 3 not played" in screen and "Bd 1" in screen, screen
     finally:
         sim.close()
+
+
+def test_every_entry_screen_names_its_board_first_and_the_contract_screen_says_how_to_choose_another():
+    sim = started()
+    try:
+        screen = sim.screen()
+        assert screen.startswith("Bd 1 ") and "UP/DOWN: other board" in screen, screen
+        assert "Round 1: boards" in said(sim, "DOWN")
+        screen = said(sim, "2 OK")
+        assert screen.startswith("Bd 2 ") and "UP/DOWN: other board" in screen, screen
+        assert "other board" not in said(sim, "4"), sim.screen()  # a level keyed: UP/DOWN are refused now
+        for keys in ("S N", "K H", "="):  # the lead, the result, the summary
+            sim.type(keys)
+            assert sim.screen().startswith("Bd 2 "), sim.screen()
+        assert "Board 2 saved" in said(sim, "OK") and sim.screen().startswith("Bd 1 ")
+    finally:
+        sim.close()
+
