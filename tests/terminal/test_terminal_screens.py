@@ -155,3 +155,14 @@ def test_every_entry_screen_names_its_board_first_and_the_contract_screen_says_h
     finally:
         sim.close()
 
+
+def test_the_directors_prompts_say_what_they_take():
+    sim = started()
+    try:
+        pin = sim.app.settings["pin"]
+        assert "PIN digits, then OK" in said(sim, "MENU 2 H")
+        screen = said(sim, " ".join(str(pin)) + " OK H")
+        assert "Board _" in screen and "Board number, then OK" in screen, screen
+        assert "Choose 1, 2, 3 or BACK" in said(sim, "1 OK H")  # the three choices are on the screen now
+    finally:
+        sim.close()
