@@ -84,6 +84,7 @@ class Entry:
         self.lead_rank = ""
         self.lead_suit = ""
         self.lead_last = ""  # which of the two was keyed last ("rank" or "suit"), for BACK
+        self.lead_kept = False  # kept with OK though the hand record does not give it to the leader
         self.tricks = -1
 
     def contract(self) -> Contract:

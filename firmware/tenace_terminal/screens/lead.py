@@ -43,6 +43,7 @@ class Screen(BaseScreen):
             self._complete()
         elif key == "BACK":
             self.warned = False
+            entry.lead_kept = False
             if entry.lead_last == "suit":
                 entry.lead_suit = ""
             elif entry.lead_last == "rank":
@@ -55,6 +56,7 @@ class Screen(BaseScreen):
         elif key == "OK":
             if self.warned:
                 app.go("result")
+                entry.lead_kept = True  # the opponents see it marked on the summary they accept
             elif entry.lead_rank and entry.lead_suit:
                 self._complete()
             else:
@@ -68,6 +70,7 @@ class Screen(BaseScreen):
         app = self.app
         entry = app.entry
         self.warned = False
+        entry.lead_kept = False
         if not (entry.lead_rank and entry.lead_suit):
             return
         check = app.settings["lead"]
