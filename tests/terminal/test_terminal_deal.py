@@ -169,3 +169,15 @@ def test_a_lead_kept_against_the_hand_record_is_marked_on_the_summary_and_follow
         assert sim.host.result(1, 1).startswith("played v0 4S W 10 "), sim.host.result(1, 1)
     finally:
         sim.close()
+
+
+def test_a_declarer_changed_on_the_summary_sends_a_forced_lead_back_to_be_corrected():
+    sim = started({"lead": "force"})
+    try:
+        screen = said(sim, "4 S N " + east_holds(1) + " =")
+        assert "4\u2660 by N" in screen and "EW: OK to accept" in screen, screen
+        screen = said(sim, "W")  # North leads against West, and the card is East's
+        assert "not in N's hand: correct it" in screen and "Lead by N" in screen, screen
+        assert sim.app.screen_name == "lead" and sim.app.entry.declarer == "W"
+    finally:
+        sim.close()

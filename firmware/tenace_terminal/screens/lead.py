@@ -25,6 +25,15 @@ def holds(deal: str, seat: str, suit: str, rank: str) -> bool:
     return rank in holding
 
 
+def board_deal(plan: dict, board: int):
+    """The PBN deal of `board` that the host sent with the round's plan, or None."""
+    deals = plan.get("deals")
+    if not deals:
+        return None
+    i = plan["boards"].index(board)
+    return deals[i] if i < len(deals) else None
+
+
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
@@ -74,7 +83,7 @@ class Screen(BaseScreen):
         if not (entry.lead_rank and entry.lead_suit):
             return
         check = app.settings["lead"]
-        deal = self._deal() if check in ("warn", "force") else None
+        deal = board_deal(app.plan, entry.board) if check in ("warn", "force") else None
         if deal and not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank):
             if check == "force":
                 app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
@@ -83,14 +92,6 @@ class Screen(BaseScreen):
                 app.refuse("lead_not_in_hand", entry.lead_card(), seat_name(entry.leader()))
             return
         app.go("result")
-
-    def _deal(self):
-        plan = self.app.plan
-        deals = plan.get("deals")
-        if not deals:
-            return None
-        i = plan["boards"].index(self.app.entry.board)
-        return deals[i] if i < len(deals) else None
 
     def draw(self, display) -> None:
         entry = self.app.entry

@@ -65,17 +65,17 @@ class Screen(BaseScreen):
         self._score()
         check = app.settings["lead"]
         if entry.lead_rank and (check == "warn" or check == "force"):
-            plan = app.plan
-            deals = plan.get("deals") or ()
-            i = plan["boards"].index(entry.board)
-            if i < len(deals) and deals[i]:
-                from tenace_terminal.screens.lead import holds
+            from tenace_terminal.screens.lead import board_deal, holds
 
-                entry.lead_kept = not holds(deals[i], entry.leader(), entry.lead_suit, entry.lead_rank)
-                if entry.lead_kept and check == "force":
-                    app.go("lead")  # it must be corrected there; the result is kept
-                    entry.lead_kept = False
-                    app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
+            deal = board_deal(app.plan, entry.board)
+            if deal:
+                entry.lead_kept = not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank)
+            del board_deal, holds
+            forget("tenace_terminal.screens.lead")  # loaded after this screen was made: not let go with it
+            if entry.lead_kept and check == "force":
+                app.go("lead")  # it must be corrected there; the result is kept
+                entry.lead_kept = False
+                app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
 
     def _accept(self) -> None:
         """The opponents accepted: journal the result, send it, and only then say it is saved."""
