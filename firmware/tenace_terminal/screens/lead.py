@@ -34,6 +34,22 @@ def board_deal(plan: dict, board: int):
     return deals[i] if i < len(deals) else None
 
 
+def new_declarer(app, seat: str) -> None:
+    """The summary's seat key: `seat` declares, the lead kept; checked against the hand record for the new
+    leader, it is marked (warn) or goes back to the lead screen to be corrected (force)."""
+    entry = app.entry
+    entry.declarer = seat
+    check = app.settings["lead"]
+    if not entry.lead_rank or (check != "warn" and check != "force"):
+        return
+    deal = board_deal(app.plan, entry.board)
+    entry.lead_kept = bool(deal) and not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank)
+    if entry.lead_kept and check == "force":
+        app.go("lead")  # the result is kept
+        entry.lead_kept = False
+        app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
+
+
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)

@@ -52,30 +52,16 @@ class Screen(BaseScreen):
                 app.go("result")
                 entry.tricks = -1
         elif key in _SEAT_KEYS and not entry.passed:
-            self._declarer(key)
+            # Another declarer, with one key: its code (in the lead screen's module: the lead is checked again)
+            # is loaded for it and let go at once, as the score's.
+            from tenace_terminal.screens.lead import new_declarer
+
+            new_declarer(app, key)
+            del new_declarer
+            forget("tenace_terminal.screens.lead")  # loaded after this screen was made: not let go with it
+            self._score()
         else:
             app.refuse("summary_keys" if entry.passed else "summary_seat_keys")
-
-    def _declarer(self, seat: str) -> None:
-        """Another declarer, with one key (S is South here): the score again, and the lead again when the
-        hand record does not give it to the new leader and the lead is checked."""
-        app = self.app
-        entry = app.entry
-        entry.declarer = seat
-        self._score()
-        check = app.settings["lead"]
-        if entry.lead_rank and (check == "warn" or check == "force"):
-            from tenace_terminal.screens.lead import board_deal, holds
-
-            deal = board_deal(app.plan, entry.board)
-            if deal:
-                entry.lead_kept = not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank)
-            del board_deal, holds
-            forget("tenace_terminal.screens.lead")  # loaded after this screen was made: not let go with it
-            if entry.lead_kept and check == "force":
-                app.go("lead")  # it must be corrected there; the result is kept
-                entry.lead_kept = False
-                app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
 
     def _accept(self) -> None:
         """The opponents accepted: journal the result, send it, and only then say it is saved."""
