@@ -194,3 +194,17 @@ def test_keys_pressed_fast_at_a_round_end_do_not_skip_where_everyone_moves():
         assert "Round 2" in screen and "EW 2" in screen, screen
     finally:
         sim.close()
+
+
+def test_an_ok_pressed_twice_at_the_last_round_end_does_not_leave_the_sessions_end():
+    sim = Simulator(rounds=1)
+    try:
+        sim.sign_in(3)
+        sim.press("OK")
+        screen = enter(sim, "PASS OK PASS OK PASS OK")
+        assert "Round 1 finished" in screen and "OK: end of session" in screen, screen
+        sim.wait(1000)  # the move screen read
+        screen = " ".join(sim.burst("OK OK").split())  # the second OK would start a new sign-in
+        assert "Session finished" in screen and sim.app.screen_name == "session_end", screen
+    finally:
+        sim.close()
