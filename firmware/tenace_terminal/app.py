@@ -48,6 +48,9 @@ _BATTERY_LOW = const(15)
 _BATTERY_OK = const(20)
 _BATTERY_EVERY_MS = const(10000)
 _TICKS_MASK = const(0x3FFFFFFF)  # ticks_ms() wraps at 2**30 on MicroPython: differences are masked
+# A screen the players must read (where they move) takes no key for this long after it is shown, and each key
+# pressed meanwhile starts the wait again: an OK pressed twice, or held where the keyboard repeats, cannot skip it.
+KEY_PAUSE_MS = const(1000)
 
 # What the host may set at sign-in; these are used for whatever it leaves out.
 DEFAULT_SETTINGS = {
@@ -81,6 +84,7 @@ class Entry:
         self.lead_rank = ""
         self.lead_suit = ""
         self.lead_last = ""  # which of the two was keyed last ("rank" or "suit"), for BACK
+        self.lead_kept = False  # kept with OK though the hand record does not give it to the leader
         self.tricks = -1
 
     def contract(self) -> Contract:
@@ -143,6 +147,7 @@ class App:
         self.waiting_round = False  # players asked for the next round before the host sent it
         self.traveller = None  # the last traveller the host sent
         self.ranking = None  # the last ranking the host sent (menu 3)
+        self.paused_at = -1  # ticks_ms of the start of a pause of the keys (pause_keys), -1 for none
         self.status = ""  # one line at the bottom: why a key was refused, "saved", a host message
         self.battery_low = -1  # the percent the warning line shows (above the status, if any); -1: no warning
         self._battery_at = 0
@@ -474,6 +479,19 @@ class App:
         """Leave the menu for a new screen: the one it was opened on is not coming back."""
         self.menu_return = None
 
+    def pause_keys(self) -> None:
+        """Drop the keys of the next KEY_PAUSE_MS (a screen the players must read calls this when made)."""
+        self.paused_at = self.clock.ticks_ms()
+
+    def keys_paused(self) -> bool:
+        """True while keys are dropped (pause_keys)."""
+        if self.paused_at < 0:
+            return False
+        if (self.clock.ticks_ms() - self.paused_at) & _TICKS_MASK >= KEY_PAUSE_MS:
+            self.paused_at = -1
+            return False
+        return True
+
     def refuse(self, key: str, *args) -> None:
         """A key that cannot be taken here: the bottom line says why."""
         self.status = catalogue.text(key, *args)
@@ -511,6 +529,10 @@ class App:
                 self._report(e)
             self._switch()
         key = self.keypad.read()
+        if key is not None and self.keys_paused():
+            self.paused_at = now  # dropped, and the pause starts again: it ends only once the keys have stopped
+            key = None
+            busy = True
         if key is not None:
             busy = True
             self.status = ""

@@ -149,3 +149,35 @@ def test_without_hand_records_nothing_changes():
         assert "Choose a number or BACK" in said(sim, "4")
     finally:
         sim.close()
+
+
+def test_a_lead_kept_against_the_hand_record_is_marked_on_the_summary_and_follows_the_declarer():
+    sim = started({"lead": "warn"})
+    try:
+        north = hand(deal(1), "N").split(".")
+        suit = next(i for i in range(4) if north[i])
+        card = north[suit][0] + " " + "SHDC"[suit]  # a card North holds: not East's, the leader against North
+        shown = SUITS[suit] + north[suit][0]
+        assert "not in E's hand" in said(sim, "4 S N " + card)
+        screen = said(sim, "OK =")  # OK keeps it
+        assert "Lead %s: E lacks it" % shown in screen and "EW: OK to accept" in screen, screen
+        # The declarer changed from the summary, one key: West's left-hand opponent, North, holds the card.
+        screen = said(sim, "W")
+        assert "4\u2660 by W" in screen and "Lead %s" % shown in screen and "lacks" not in screen, screen
+        assert "NS: OK to accept" in screen, screen
+        assert "Board 1 saved" in said(sim, "OK")
+        assert sim.host.result(1, 1).startswith("played v0 4S W 10 "), sim.host.result(1, 1)
+    finally:
+        sim.close()
+
+
+def test_a_declarer_changed_on_the_summary_sends_a_forced_lead_back_to_be_corrected():
+    sim = started({"lead": "force"})
+    try:
+        screen = said(sim, "4 S N " + east_holds(1) + " =")
+        assert "4\u2660 by N" in screen and "EW: OK to accept" in screen, screen
+        screen = said(sim, "W")  # North leads against West, and the card is East's
+        assert "not in N's hand: correct it" in screen and "Lead by N" in screen, screen
+        assert sim.app.screen_name == "lead" and sim.app.entry.declarer == "W"
+    finally:
+        sim.close()

@@ -36,7 +36,7 @@ def test_result_refusals_and_the_entry_forms():
         assert "A digit after +" in said(sim, "OK")  # the + stays, for the digit
         assert "13 tricks at most" in said(sim, "BACK 1 4")
         screen = said(sim, "OK")  # "1" waits for a second digit; OK makes it 1 trick
-        assert "-9 1 tricks" in screen and "NS -450" in screen, screen
+        assert "-9 1 trick Lead" in screen and "NS -450" in screen, screen  # one trick, not "1 tricks"
         assert "Result _" in said(sim, "BACK")
         assert "+3 13 tricks" in said(sim, "1 3")
         screen = said(sim, "BACK 0")
@@ -135,5 +135,54 @@ def test_board_choice_and_the_menu_keep_the_entry():
         assert "2 Not played" in said(sim, "BACK")
         screen = said(sim, "2 OK")
         assert "Board 3 not played" in screen and "Bd 1" in screen, screen
+    finally:
+        sim.close()
+
+
+def test_every_entry_screen_names_its_board_first_and_the_contract_screen_says_how_to_choose_another():
+    sim = started()
+    try:
+        screen = sim.screen()
+        assert screen.startswith("Bd 1 ") and "UP/DOWN: other board" in screen, screen
+        assert "Round 1: boards" in said(sim, "DOWN")
+        screen = said(sim, "2 OK")
+        assert screen.startswith("Bd 2 ") and "UP/DOWN: other board" in screen, screen
+        assert "other board" not in said(sim, "4"), sim.screen()  # a level keyed: UP/DOWN are refused now
+        for keys in ("S N", "K H", "="):  # the lead, the result, the summary
+            sim.type(keys)
+            assert sim.screen().startswith("Bd 2 "), sim.screen()
+        assert "Board 2 saved" in said(sim, "OK") and sim.screen().startswith("Bd 1 ")
+    finally:
+        sim.close()
+
+
+def test_the_summary_changes_the_declarer_with_one_key_and_both_sides_accept_alike():
+    sim = started()
+    try:
+        screen = said(sim, "4 S N K H + 1")
+        assert "4\u2660 by N" in screen and "NS +450" in screen and "EW: OK to accept" in screen, screen
+        screen = said(sim, "E")  # East declared: one key, not four BACKs and five
+        assert "4\u2660 by E" in screen and "+1 11 tricks" in screen and "NS -450" in screen, screen
+        assert "Lead \u2665K" in screen and "NS: OK to accept" in screen, screen
+        assert "OK accepts, BACK corrects, NESW declarer" in said(sim, "H")
+        screen = said(sim, "S")  # S is South here: there is no suit to key on the summary
+        assert "4\u2660 by S" in screen and "NS +450" in screen, screen
+        assert "Board 1 saved" in said(sim, "OK")
+        assert sim.host.result(1, 1) == "played v0 4S S 11 HK +450", sim.host.result(1, 1)
+        screen = said(sim, "PASS")  # a passed-out board: either side accepts, said as for a played one
+        assert "NS/EW: OK to accept" in screen, screen
+        assert "OK accepts, BACK corrects" in said(sim, "N") and "declarer" not in sim.screen()
+    finally:
+        sim.close()
+
+
+def test_the_directors_prompts_say_what_they_take():
+    sim = started()
+    try:
+        pin = sim.app.settings["pin"]
+        assert "PIN digits, then OK" in said(sim, "MENU 2 H")
+        screen = said(sim, " ".join(str(pin)) + " OK H")
+        assert "Board _" in screen and "Board number, then OK" in screen, screen
+        assert "Choose 1, 2, 3 or BACK" in said(sim, "1 OK H")  # the three choices are on the screen now
     finally:
         sim.close()

@@ -49,7 +49,7 @@ def test_three_round_session_with_corrections_director_and_session_end():
         assert "NS: OK to accept" in screen, screen
         screen = enter(sim, "OK")
         assert "Round 1 finished" in screen, screen
-        assert "NS 3 > table 3 NS" in screen and "EW 3 > table 4 EW" in screen, screen
+        assert "NS 3 stays here" in screen and "EW 3 > table 4 EW" in screen, screen
         # Every table has its own copy of the boards here (a dealing machine's club): they do not move.
         assert "Boards >" not in screen and "OK: next round" in screen, screen
 
@@ -171,5 +171,40 @@ def test_an_individual_shows_each_player_by_seat_and_where_each_sits_next():
         screen = enter(sim, "OK")
         assert "Round 2" in screen and "N 4 S 1" in screen and "E 6 W 7" in screen, screen
         assert sim.host.result(1, 1) == "played v0 4S N 10 HK +420", sim.host.result(1, 1)
+    finally:
+        sim.close()
+
+
+def test_keys_pressed_fast_at_a_round_end_do_not_skip_where_everyone_moves():
+    # PASS, OK, OK as fast as the keypad gives them: the second OK comes while the move screen has just been
+    # shown, and is dropped; the screen stays until an OK pressed once the keys have stopped for a moment.
+    sim = Simulator()
+    try:
+        sim.sign_in(3)
+        sim.press("OK")
+        enter(sim, "PASS OK PASS OK")
+        screen = " ".join(sim.burst("PASS OK OK").split())
+        assert "Round 1 finished" in screen and "NS 3 stays here" in screen, screen
+        assert "EW 3 > table 4 EW" in screen and "OK: next round" in screen, screen
+        assert sim.app.screen_name == "round_end" and sim.app.keys_paused()
+        screen = sim.burst("OK OK")  # held, or pressed again and again: each restarts the pause
+        assert "Round 1 finished" in screen and sim.app.keys_paused(), screen
+        assert [sim.host.result(1, b) for b in (1, 2, 3)] == ["passed_out v0 Pass"] * 3
+        screen = enter(sim, "OK")  # (press waits, as a player reading the screen does, until it takes keys)
+        assert "Round 2" in screen and "EW 2" in screen, screen
+    finally:
+        sim.close()
+
+
+def test_an_ok_pressed_twice_at_the_last_round_end_does_not_leave_the_sessions_end():
+    sim = Simulator(rounds=1)
+    try:
+        sim.sign_in(3)
+        sim.press("OK")
+        screen = enter(sim, "PASS OK PASS OK PASS OK")
+        assert "Round 1 finished" in screen and "OK: end of session" in screen, screen
+        sim.wait(1000)  # the move screen read
+        screen = " ".join(sim.burst("OK OK").split())  # the second OK would start a new sign-in
+        assert "Session finished" in screen and sim.app.screen_name == "session_end", screen
     finally:
         sim.close()

@@ -111,7 +111,7 @@ def test_rounds_played_every_result_acknowledged_and_the_last_round_shown_as_las
         sim.sign_in(3)
         play_round(sim, 1)
         shown = screen(sim)
-        assert "NS 3 > table 3 NS" in shown and "EW 3 > table 4 EW" in shown and "OK: next round" in shown, shown
+        assert "NS 3 stays here" in shown and "EW 3 > table 4 EW" in shown and "OK: next round" in shown, shown
         play_round(sim, 2)
         shown = screen(sim)
         # Round 2's plan has no table to go to (all zero): the last round, with no moves shown.

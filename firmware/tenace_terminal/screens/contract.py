@@ -91,5 +91,6 @@ class Screen(BaseScreen):
         elif entry.level:
             display.text(0, 6, text("strain_hint"))
         else:
+            display.text(0, 4, text("board_other"))  # (BACK too): a result keyed on the wrong board is easy else
             display.text(0, 5, text("contract_hint"))
             display.text(0, 6, text("board_hint"))

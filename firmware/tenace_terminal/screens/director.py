@@ -93,7 +93,7 @@ class Screen(BaseScreen):
                 else:
                     app.refuse("board_not_in_round", board)
         else:
-            app.refuse("director_keys")
+            app.refuse("pin_keys" if self.step == "pin" else "dir_board_keys")
 
     def _default_board(self) -> int:
         entry = self.app.entry

@@ -25,6 +25,31 @@ def holds(deal: str, seat: str, suit: str, rank: str) -> bool:
     return rank in holding
 
 
+def board_deal(plan: dict, board: int):
+    """The PBN deal of `board` that the host sent with the round's plan, or None."""
+    deals = plan.get("deals")
+    if not deals:
+        return None
+    i = plan["boards"].index(board)
+    return deals[i] if i < len(deals) else None
+
+
+def new_declarer(app, seat: str) -> None:
+    """The summary's seat key: `seat` declares, the lead kept; checked against the hand record for the new
+    leader, it is marked (warn) or goes back to the lead screen to be corrected (force)."""
+    entry = app.entry
+    entry.declarer = seat
+    check = app.settings["lead"]
+    if not entry.lead_rank or (check != "warn" and check != "force"):
+        return
+    deal = board_deal(app.plan, entry.board)
+    entry.lead_kept = bool(deal) and not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank)
+    if entry.lead_kept and check == "force":
+        app.go("lead")  # the result is kept
+        entry.lead_kept = False
+        app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
+
+
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
@@ -43,6 +68,7 @@ class Screen(BaseScreen):
             self._complete()
         elif key == "BACK":
             self.warned = False
+            entry.lead_kept = False
             if entry.lead_last == "suit":
                 entry.lead_suit = ""
             elif entry.lead_last == "rank":
@@ -55,6 +81,7 @@ class Screen(BaseScreen):
         elif key == "OK":
             if self.warned:
                 app.go("result")
+                entry.lead_kept = True  # the opponents see it marked on the summary they accept
             elif entry.lead_rank and entry.lead_suit:
                 self._complete()
             else:
@@ -68,10 +95,11 @@ class Screen(BaseScreen):
         app = self.app
         entry = app.entry
         self.warned = False
+        entry.lead_kept = False
         if not (entry.lead_rank and entry.lead_suit):
             return
         check = app.settings["lead"]
-        deal = self._deal() if check in ("warn", "force") else None
+        deal = board_deal(app.plan, entry.board) if check in ("warn", "force") else None
         if deal and not holds(deal, entry.leader(), entry.lead_suit, entry.lead_rank):
             if check == "force":
                 app.refuse("lead_must_fix", entry.lead_card(), seat_name(entry.leader()))
@@ -80,14 +108,6 @@ class Screen(BaseScreen):
                 app.refuse("lead_not_in_hand", entry.lead_card(), seat_name(entry.leader()))
             return
         app.go("result")
-
-    def _deal(self):
-        plan = self.app.plan
-        deals = plan.get("deals")
-        if not deals:
-            return None
-        i = plan["boards"].index(self.app.entry.board)
-        return deals[i] if i < len(deals) else None
 
     def draw(self, display) -> None:
         entry = self.app.entry

@@ -6,6 +6,10 @@ from tenace_terminal.screens import header
 
 
 class Screen(BaseScreen):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        app.pause_keys()  # where everyone moves: an OK meant for the last board must not skip it
+
     def key(self, key: str) -> None:
         app = self.app
         if key == "OK":
@@ -36,7 +40,9 @@ class Screen(BaseScreen):
             if move and plan[side]:  # (an absent pair goes nowhere)
                 pair = plan[side]
                 side_name = text("side_" + side.upper())
-                if move[0]:
+                if move[0] == app.table and move[1] == side:  # a stationary pair
+                    display.text(0, row, text("move_stay", side_name, pair))
+                elif move[0]:
                     display.text(0, row, text("move_pair", side_name, pair, move[0], text("side_" + move[1].upper())))
                 else:
                     display.text(0, row, text("move_sit_out", side_name, pair))

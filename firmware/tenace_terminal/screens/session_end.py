@@ -6,6 +6,10 @@ from tenace_terminal.screens import header
 
 
 class Screen(BaseScreen):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        app.pause_keys()  # an OK meant for the round's end must not start a new sign-in
+
     def key(self, key: str) -> None:
         if key == "OK":
             self.app.go("startup")  # a new session starts with a new sign-in

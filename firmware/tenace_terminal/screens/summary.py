@@ -1,8 +1,11 @@
 """Summary screen: contract, declarer, result and the Law 77 score; declarer's opponents accept it.
 
 OK (ACCEPT) journals the result and only then says it is saved; BACK rejects it and steps back
-to the result (or, for a passed-out board, to the contract) to correct it.
+to the result (or, for a passed-out board, to the contract) to correct it; a seat key (N E S W) changes the
+declarer at once, the lead and result kept (four BACKs and five keys before).
 """
+
+from micropython import const
 
 from tenace_rules.board import vulnerability
 from tenace_terminal.app import forget
@@ -10,15 +13,20 @@ from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import board_header, seat_name
 
+_SEAT_KEYS = const(("N", "E", "S", "W"))  # a declarer's key changes the declarer (S is South here)
+
 
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.saved = False  # journaled: OK again only moves on, it never saves a second time
-        # Law 77 for North-South. tenace_rules.score is loaded for it and let go at once: it is not in RAM
-        # while the result is journaled and sent, the busiest moment of a board.
         self.score = 0
-        entry = app.entry
+        self._score()
+
+    def _score(self) -> None:
+        """Law 77 for North-South. tenace_rules.score is loaded for it and let go at once: it is not in RAM
+        while the result is journaled and sent, the busiest moment of a board."""
+        entry = self.app.entry
         contract = entry.contract()
         if contract.level:
             from tenace_rules.score import ns_score
@@ -43,8 +51,17 @@ class Screen(BaseScreen):
             else:
                 app.go("result")
                 entry.tricks = -1
+        elif key in _SEAT_KEYS and not entry.passed:
+            # Another declarer, with one key: its code (in the lead screen's module: the lead is checked again)
+            # is loaded for it and let go at once, as the score's.
+            from tenace_terminal.screens.lead import new_declarer
+
+            new_declarer(app, key)
+            del new_declarer
+            forget("tenace_terminal.screens.lead")  # loaded after this screen was made: not let go with it
+            self._score()
         else:
-            app.refuse("summary_keys")
+            app.refuse("summary_keys" if entry.passed else "summary_seat_keys")
 
     def _accept(self) -> None:
         """The opponents accepted: journal the result, send it, and only then say it is saved."""
@@ -77,13 +94,16 @@ class Screen(BaseScreen):
         if entry.passed:
             display.text(0, 1, text("passed_out"))
             display.text(0, 3, text("score_ns", "0"))
-            display.text(0, 5, text("accept_any"))
+            display.text(0, 5, text("accept_by", text("side_NS") + "/" + text("side_EW")))  # either side
         else:
             contract = entry.contract()
             display.text(0, 1, text("by", contract.symbol_text(), seat_name(entry.declarer)))
             over = entry.tricks - contract.level - 6
-            display.text(0, 2, text("result_line", "%+d" % over if over else "=", entry.tricks))
-            if entry.lead_rank:
+            display.text(0, 2, text("result_line_1" if entry.tricks == 1 else "result_line",
+                                    "%+d" % over if over else "=", entry.tricks))
+            if entry.lead_kept:  # the opponents accept it knowing the hand record says otherwise
+                display.text(0, 3, text("lead_kept", entry.lead_card(), seat_name(entry.leader())))
+            elif entry.lead_rank:
                 display.text(0, 3, text("lead_card", entry.lead_card()))
             score = self.score
             display.text(0, 4, text("score_ns", "%+d" % score if score else "0"))

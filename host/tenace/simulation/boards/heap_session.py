@@ -88,6 +88,8 @@ def main():
     peak = [0, 0]
 
     def press(key):
+        while app.keys_paused():  # a player reads where to move before pressing OK
+            devices.now += 100
         devices.keys.append(key)
         while app.step():
             devices.now += 10

@@ -107,7 +107,7 @@ class Player:
         elif name == "round" or name == "traveller":
             keys = ["OK"]
         elif name == "round_end":
-            if not app.waiting_round:
+            if not app.waiting_round and not app.keys_paused():  # they read where to move first
                 keys = ["OK"]
         elif name == "contract":
             entry = app.entry

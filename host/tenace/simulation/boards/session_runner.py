@@ -4,6 +4,7 @@
     sim.sign_in(table=3)               # section A, table 3: the host sends round 1
     screen = sim.press("OK")           # one key, then app, link and host run until idle; the screen's text
     screens = sim.type("4 S N K H + 1 OK")
+    screen = sim.burst("PASS OK OK")   # keys as fast as the keypad gives them, no player reading in between
     sim.radio.up = sim.radio.down = False   # the host out of reach (up: terminal to host, down: back)
     sim.reboot()                       # a new App and link on the same storage, as after a power cut
     sim.host.result(1, 2)              # what the event file holds: "played v0 4S N 11 HK +450"
@@ -156,9 +157,21 @@ class Simulator:
             check_faults(self.app)
 
     def press(self, key):
-        """One key press; returns the screen after the app (and host) dealt with it."""
+        """One key press, once the screen takes keys (a player reads where to move before pressing OK); returns
+        the screen after the app (and host) dealt with it."""
+        while self.app.keys_paused():  # pyright: ignore[reportOptionalMemberAccess]
+            self.step(_STEP_MS * 10)
         self.keypad.push(key)
         self.keys_pressed += 1
+        self.settle()
+        return self.display.screen()
+
+    def burst(self, script):
+        """Press the keys of a space-separated script as fast as the keypad can (one per step of the app, no
+        waiting for the screen); returns the screen after the last."""
+        for key in script.split():
+            self.keypad.push(key)
+            self.keys_pressed += 1
         self.settle()
         return self.display.screen()
 

@@ -57,6 +57,8 @@ class PixelSimulator(Simulator):
 
     def press(self, key):  # pyright: ignore[reportIncompatibleMethodOverride]
         # The pixels are the screen here: they went out on show(); there is no text to return.
+        while self.app.keys_paused():  # pyright: ignore[reportOptionalMemberAccess]  (as Simulator.press)
+            self.step(100)
         self.keypad.push(key)
         self.keys_pressed += 1
         self.settle()
