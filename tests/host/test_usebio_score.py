@@ -30,7 +30,8 @@ LINE_POINTS = ("NS_MATCH_POINTS", "EW_MATCH_POINTS", "NS_BUTLER_POINTS", "EW_BUT
                "EW_CROSS_IMP_POINTS")
 PAIR_FIGURES = ("TOTAL_SCORE", "PERCENTAGE", "PLACE")
 COMPUTED = (*LINE_POINTS, *PAIR_FIGURES, "BOARD_AVERAGE")
-EXACT = ("compscore3-mp_pairs_mitchell.xml", "compscore3-butler_howell.xml", "compscore3-cross_imp_howell.xml")
+EXACT = ("compscore3-mp_pairs_mitchell.xml", "compscore3-mp_pairs_mitchell_sitout.xml", "compscore3-butler_howell.xml",
+         "compscore3-cross_imp_howell.xml")
 
 
 def computed(data: bytes) -> list[tuple[str, str, str]]:

@@ -29,6 +29,18 @@ class Factoring(Enum):
     RATIO = "ratio"  # simple scaling M' = M(E-1)/(N-1) (old programs, and the ACBL before Neuberg)
 
 
+class UnequalBoards(Enum):
+    """How a pair's total is made when pairs play different numbers of boards (its percentage is always over the
+    boards it scored on)."""
+
+    PLAIN = "plain"  # the sum of its own boards, whatever their number (Tenace, Magic Contest)
+    # Brought to the most top a pair of its field (fields_of: NS or EW of a Mitchell, a Howell's one) scored on,
+    # total x that top / own top: a pair that missed a board its field played is prorated, a sit-out that every
+    # pair of the field has is not (Compscore3: 555 MPs over 26 boards of 27 published 576.35, while its NS pairs
+    # of 18 boards beside EW of 21 publish plain sums).
+    FIELD = "field"
+
+
 @dataclass(frozen=True, kw_only=True)
 class PublishedFigures:
     """What every published figure shares, board or total: how it is rounded to its decimals."""
@@ -102,9 +114,7 @@ class RankingOptions(PublishedFigures):
     # not its exact MPs (Compscore3 keeps a factored result as a percentage to board_percent_decimals); the
     # session percentage stays that of the exact MPs.
     total_factored_as_percent: bool = False
-    # A pair with a score on fewer boards than the session has its total brought to the session's boards
-    # (total x session's top / own top), so every total is out of the same top (Compscore3).
-    total_prorated: bool = False
+    unequal_boards: UnequalBoards = UnequalBoards.PLAIN
     tiebreak: Tiebreak = Tiebreak.NONE
 
     def __post_init__(self) -> None:
@@ -149,9 +159,11 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
 # - An artificial score (SCORE A6060: NS then EW percentage) is that percentage of the top for each side
 #   (no Law 12C2(c) revision).
 # - A pair's total adds the exact MPs of full boards and the 2-decimal percentages of factored ones
-#   (total_factored_as_percent), is brought to the session's boards when the pair missed some (total_prorated),
-#   and is rounded to 2 decimals (half-even: no tie arises). The percentage is of the exact Neuberg MPs over the
-#   pair's own top (a pair that missed a board: its own boards), to 2 decimals: 7EW's board 15 counts 31.7232
+#   (total_factored_as_percent), is brought to its field's boards when the pair missed boards the others of its
+#   field played (UnequalBoards.FIELD; a sit-out every pair of the field has is not: the sit-out file's NS pairs
+#   of 18 boards publish plain sums beside EW pairs of 21), and is rounded to 2 decimals (half-even: no tie
+#   arises). The percentage is of the exact Neuberg MPs over the pair's own top (a pair that missed a board: its
+#   own boards), to 2 decimals: 7EW's board 15 counts 31.7232
 #   (88.12%) in its total 514.72 but 31.7222 in its 52.95%. Ranks by total, NS and EW apart in a Mitchell, tied
 #   pairs sharing the place (written "6", "6").
 COMPSCORE3 = MatchpointOptions(
@@ -162,6 +174,6 @@ COMPSCORE3 = MatchpointOptions(
     law_12c2c=False,
     total_from_published_boards=False,
     total_factored_as_percent=True,
-    total_prorated=True,
+    unequal_boards=UnequalBoards.FIELD,
 )
 

@@ -33,7 +33,7 @@ PRESETS: dict[str, Preset] = {
     # Compscore3 as its USEBIO files publish it (scoring/mp_options.COMPSCORE3 lists each convention found); its
     # Butler and cross-IMP figures are the default options'.
     "compscore3": Preset(("mp", "butler", "cross-imps"), "Compscore3's USEBIO figures: half-even, factored boards "
-                         "as 2-decimal %, totals prorated to the session", matchpoints=COMPSCORE3),
+                         "as 2-decimal %, totals prorated to the field's boards (not for a sit-out)", matchpoints=COMPSCORE3),
     # The hub's national field as `tenace hub export --usebio` writes it (one section, the whole field).
     "hub": Preset(("mp",), "the hub's field export: totals of the exact board MPs", matchpoints=TENACE_HUB),
     # OKbridge IMP pairs: every result against every other of the board (a frequency table, Multiplicity counted),
