@@ -109,6 +109,22 @@ def test_half_ceiling_and_none_on_decimals() -> None:
         round_fraction(F(1, 3), 2, Rounding.NONE)
 
 
+@pytest.mark.parametrize("value", [F(183, 40), F(3, 40), F(49, 8), F(-1, 40), F(-63, 40), F(-261, 40), F(2, 3), F(7)])
+def test_double_rounds_the_nearest_binary_double_as_c_printf_does(value: F) -> None:
+    """DOUBLE: a program's figure held in a double and printed with %.2f. 4.575's double is above the half (4.58),
+    0.075's below (0.07); an exact half such as 6.125 goes to even (6.12), as printf does."""
+    from tenace.scoring.rounding import round_to_step, to_decimal
+
+    printed = Decimal("%.2f" % float(value))
+    assert round_fraction(value, 2, Rounding.DOUBLE) == to_decimal(value, 2, Rounding.DOUBLE) == printed
+    assert round_to_step(value, F(1, 100), Rounding.DOUBLE) == F(printed)
+
+
+def test_double_differs_from_ties_to_even_where_the_double_is_off_the_half() -> None:
+    assert [str(round_fraction(F(n, 40), 2, Rounding.DOUBLE)) for n in (183, 3, -63)] == ["4.58", "0.07", "-1.57"]
+    assert [str(round_fraction(F(n, 40), 2, EVEN)) for n in (183, 3, -63)] == ["4.58", "0.08", "-1.58"]
+
+
 def test_the_cli_offers_the_same_rules_as_before() -> None:
     from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS
 

@@ -56,9 +56,9 @@ from tenace_rules.tricks import parse_tricks
 NO_PAIRS = "the score tables name no pairs, so there is no ranking: per-board figures only"
 
 
-def imps(value: Fraction | int) -> Decimal:
-    """IMPs as `tenace score` publishes them: to 2 decimals, ties to even."""
-    return to_decimal(Fraction(value), 2, Rounding.HALF_EVEN)
+def imps(value: Fraction | int, rounding: Rounding = Rounding.HALF_EVEN) -> Decimal:
+    """IMPs as `tenace score` publishes them: to 2 decimals, ties to even unless a program's rounding is given."""
+    return to_decimal(Fraction(value), 2, rounding)
 
 
 _MEMBER_ID = re.compile(r"MemberID(\d*)$")
@@ -229,8 +229,10 @@ def _boards_alone(results: list[BoardResult], options: MatchpointOptions) -> lis
 
 def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, problems: list[LeftOut], method: str,
                 lines_of: Mapping[int, tuple[ImpLine, ...]], settings: dict[str, Setting],
-                datums: Mapping[int, int] | None = None, compared: Mapping[int, int] | None = None) -> Report:
-    """Butler or cross-IMPs: the lines' IMPs, each board's datum (Butler) or results compared (cross-IMPs)."""
+                datums: Mapping[int, int] | None = None, compared: Mapping[int, int] | None = None,
+                rounding: Rounding = Rounding.HALF_EVEN) -> Report:
+    """Butler or cross-IMPs: the lines' IMPs (published by `rounding`), each board's datum (Butler) or results
+    compared (cross-IMPs)."""
     datums, compared = datums or {}, compared or {}
     by_board: dict[int, list[RawResult]] = defaultdict(list)
     for r in rows:
@@ -255,7 +257,8 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, proble
         notes = (NO_PAIRS,)
     boards = []
     for board, board_rows in sorted(by_board.items()):
-        lines = tuple(replace(traveller_line(r, pairs), imp_ns=imps(line.ns_imps), imp_ew=imps(line.ew_imps))
+        lines = tuple(replace(traveller_line(r, pairs), imp_ns=imps(line.ns_imps, rounding),
+                              imp_ew=imps(line.ew_imps, rounding))
                       for r, line in zip(board_rows, lines_of[board], strict=True))
         boards.append(Board(board, lines, datum=datums.get(board), results=compared.get(board)))
     return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking), notes=notes,
@@ -289,7 +292,7 @@ def cross_imps_report(games: list[PbnGame], options: CrossImpOptions) -> Report:
     boards = {board: cross_imps_board(entries, options) for board, entries in imp_entries(rows).items()}
     return _imp_report(games, rows, named, problems, "cross-imps", {b: s.lines for b, s in boards.items()},
                        {"unit": options.unit.value, "boards": len(boards), "results": len(rows)},
-                       compared={b: s.results for b, s in boards.items()})
+                       compared={b: s.results for b, s in boards.items()}, rounding=options.rounding)
 
 
 def butler_report(games: list[PbnGame], options: ButlerOptions) -> Report:

@@ -19,6 +19,7 @@ from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import Placing
+from tenace.scoring.rounding import Rounding
 from tenace.usebio.reader import Line, Participant, UsebioError, UsebioEvent, board_results
 
 
@@ -143,9 +144,9 @@ def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, Useb
 
 # --- IMP pairs ---------------------------------------------------------------------------------------------
 
-def _imp_text(value: Fraction) -> str:
+def _imp_text(value: Fraction, rounding: Rounding = Rounding.HALF_EVEN) -> str:
     """Butler and cross-IMP points as Compscore3 writes them: whole as such ("-1"), else to 2 decimals."""
-    return str(value.numerator) if value.denominator == 1 else str(imps(value))
+    return str(value.numerator) if value.denominator == 1 else str(imps(value, rounding))
 
 
 def _imp_ranking(event: UsebioEvent, scored: list[tuple[str, str, ImpLine]],
@@ -170,7 +171,8 @@ def _imp_ranking(event: UsebioEvent, scored: list[tuple[str, str, ImpLine]],
 
 
 def _imp_boards(event: UsebioEvent, lines_of: dict[int, tuple[ImpLine, ...]], figures: UsebioFigures,
-                datums: dict[int, int] | None = None, compared: dict[int, int] | None = None) -> tuple[Board, ...]:
+                datums: dict[int, int] | None = None, compared: dict[int, int] | None = None,
+                rounding: Rounding = Rounding.HALF_EVEN) -> tuple[Board, ...]:
     pairs = _pairs(event)
     boards = []
     for board in event.boards:
@@ -178,8 +180,9 @@ def _imp_boards(event: UsebioEvent, lines_of: dict[int, tuple[ImpLine, ...]], fi
             continue
         lines = []
         for i, (line, imp) in enumerate(zip(board.lines, lines_of[board.number], strict=True)):
-            figures.lines[board.number, i] = (_imp_text(imp.ns_imps), _imp_text(imp.ew_imps))
-            lines.append(replace(_line(i + 1, line, pairs), imp_ns=imps(imp.ns_imps), imp_ew=imps(imp.ew_imps)))
+            figures.lines[board.number, i] = (_imp_text(imp.ns_imps, rounding), _imp_text(imp.ew_imps, rounding))
+            lines.append(replace(_line(i + 1, line, pairs), imp_ns=imps(imp.ns_imps, rounding),
+                                 imp_ew=imps(imp.ew_imps, rounding)))
         boards.append(Board(board.number, tuple(lines), datum=(datums or {}).get(board.number),
                             results=(compared or {}).get(board.number)))
     return tuple(boards)
@@ -224,7 +227,7 @@ def _cross_imps(event: UsebioEvent, o: CrossImpOptions) -> tuple[Report, UsebioF
         b = cross_imps_board(entries, o)
         lines_of[board.number], compared[board.number] = b.lines, b.results
         scored += [(line.ns_pair, line.ew_pair, imp) for line, imp in zip(board.lines, b.lines, strict=True)]
-    boards = _imp_boards(event, lines_of, figures, compared=compared)
+    boards = _imp_boards(event, lines_of, figures, compared=compared, rounding=o.rounding)
     ranking = _imp_ranking(event, scored, figures)
     settings: dict[str, Setting] = {"unit": o.unit.value, "boards": len(boards), "results": len(scored),
                                     "event_type": event.event_type}

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
 from tenace.scoring.mp_options import COMPSCORE3, DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, TENACE_HUB, MatchpointOptions
+from tenace.scoring.rounding import Rounding
 
 MATCHPOINTS = ("mp", "mp-acbl")
 EVERY_METHOD = ("mp", "mp-acbl", "butler", "cross-imps", "teams")
@@ -33,13 +34,15 @@ PRESETS: dict[str, Preset] = {
     # Compscore3 as its USEBIO files publish it (scoring/mp_options.COMPSCORE3 lists each convention found); its
     # Butler and cross-IMP figures are the default options'.
     "compscore3": Preset(("mp", "butler", "cross-imps"), "Compscore3's USEBIO figures: half-even, factored boards "
-                         "as 2-decimal %, totals prorated to the field's boards (not for a sit-out)", matchpoints=COMPSCORE3),
+                         "as 2-decimal %, totals prorated to the field's boards (not for a sit-out)",
+                         matchpoints=COMPSCORE3),
     # The hub's national field as `tenace hub export --usebio` writes it (one section, the whole field).
     "hub": Preset(("mp",), "the hub's field export: totals of the exact board MPs", matchpoints=TENACE_HUB),
     # OKbridge IMP pairs: every result against every other of the board (a frequency table, Multiplicity counted),
-    # averaged per comparison, IMPs to 0.01 with ties to even (28 of the 30 halfway figures of its file are so).
-    "okbridge": Preset(("cross-imps",), "cross-IMPs per comparison, IMPs to 0.01 ties to even",
-                       cross_imps=CrossImpOptions(unit=CrossImpUnit.PER_COMPARISON)),
+    # averaged per comparison: the exact IMP sum over the comparisons held as a binary double and printed to 0.01
+    # as C's %.2f does (Rounding.DOUBLE), the program's arithmetic (checked on okbridge-imp-pairs-01.pbn).
+    "okbridge": Preset(("cross-imps",), "cross-IMPs per comparison, printed to 0.01 from a binary double (C's %.2f)",
+                       cross_imps=CrossImpOptions(unit=CrossImpUnit.PER_COMPARISON, rounding=Rounding.DOUBLE)),
 }
 
 
