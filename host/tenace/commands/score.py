@@ -22,7 +22,7 @@ from tenace.reports.rescore_usebio import usebio_report
 from tenace.reports.text import write_text
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.mp_options import MAX_DECIMALS, Factoring, MatchpointOptions, Units
+from tenace.scoring.mp_options import MAX_DECIMALS, BoardPercent, Factoring, MatchpointOptions, UnequalBoards, Units
 from tenace.scoring.presets import PRESETS, preset_names, presets_help
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS, Rounding
@@ -106,6 +106,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mp.add_argument("--percent-decimals", type=int, metavar="N", help="decimals of board percentages")
     mp.add_argument("--total-decimals", type=int, metavar="N", help="decimals of total matchpoints and percentages")
     mp.add_argument("--rounding", choices=[r.value for r in MP_ROUNDINGS], help="how ties round (default half-up)")
+    mp.add_argument("--board-percent", choices=[b.value for b in BoardPercent],
+                    help="a board's percentage: of its top (default), or of its results, each result's own counted "
+                         "as a tie ((beaten + half the equal ones) / N)")
+    mp.add_argument("--unequal-boards", choices=[u.value for u in UnequalBoards],
+                    help="pairs with fewer boards: plain sums (default), or totals brought to the most boards of "
+                         "their field")
     mp.add_argument("--fields", choices=[f.value for f in FieldMode], help="rank NS/EW apart or as one field")
     mp.add_argument("--tiebreak", choices=[t.value for t in Tiebreak], help="break tied places (default none)")
     imp = p.add_argument_group("IMPs (butler, cross-imps)")
@@ -127,7 +133,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # The options of one scoring method (argparse dest: the methods it is for), and their defaults.
 METHOD_OPTIONS: dict[str, tuple[str, ...]] = {
     **{dest: ("mp", "mp-acbl") for dest in ("factoring", "expected", "mp_decimals", "percent_decimals",
-                                            "total_decimals", "rounding", "fields", "tiebreak")},
+                                            "total_decimals", "rounding", "board_percent", "unequal_boards",
+                                            "fields", "tiebreak")},
     "unit": ("cross-imps",),
     **{dest: ("butler",) for dest in ("trim", "trim_percent", "datum_rounding")},
     **{dest: ("teams",) for dest in ("carry_over", "vp_boards")},
@@ -335,6 +342,10 @@ def mp_options(args: argparse.Namespace) -> MatchpointOptions:
         changes["total_mp_decimals"] = changes["total_percent_decimals"] = args.total_decimals
     if args.rounding:
         changes["rounding"] = Rounding(args.rounding)
+    if args.board_percent:
+        changes["board_percent"] = BoardPercent(args.board_percent)
+    if args.unequal_boards:
+        changes["unequal_boards"] = UnequalBoards(args.unequal_boards)
     if args.fields:
         changes["fields"] = FieldMode(args.fields)
     if args.tiebreak:

@@ -122,7 +122,8 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(*r.artificial), count=r.count)
     if r.weights is not None:
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(weights=r.weights,
-                                                                          ew_weights=r.ew_weights or ""))
+                                                                          ew_weights=r.ew_weights or ""),
+                             count=r.count)
     if r.unread is not None:  # scored by the file's own score: the contract and result as the file gives them
         tricks = int(r.result) if r.result.strip().isdigit() and int(r.result) <= 13 else None
         return TravellerLine(r.table, r.round, ns, ew, contract=r.contract or None, declarer=r.declarer.strip() or None,

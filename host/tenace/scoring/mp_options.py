@@ -29,6 +29,16 @@ class Factoring(Enum):
     RATIO = "ratio"  # simple scaling M' = M(E-1)/(N-1) (old programs, and the ACBL before Neuberg)
 
 
+class BoardPercent(Enum):
+    """What a board's percentage is of."""
+
+    TOP = "top"  # its MPs over the board's top: (beaten + half the other equal results) / (N - 1), as factored
+    # (beaten + half the equal results, itself included) / N: each result against every result of the board, its own
+    # counted as a tie; in MP1 units (MP + 1) / (top + 2). A board of 2 results is 75/25, not 100/0 (the Fifth Friday
+    # simultaneous's frequency tables, fifth-friday-1999-frequency.pbn).
+    RESULTS = "results"
+
+
 class UnequalBoards(Enum):
     """How a pair's total is made when pairs play different numbers of boards (its percentage is always over the
     boards it scored on)."""
@@ -76,6 +86,7 @@ class BoardOptions(PublishedFigures):
     board_mp_decimals: int = 2
     board_percent_decimals: int = 2
     board_percent_from_published_mp: bool = False
+    board_percent: BoardPercent = BoardPercent.TOP
     # Publish a board played fewer times than the session's E on its own top, factored only into the totals
     # (Compscore3: a board with a missing table shows its raw MPs); E of the board is then its traveller's lines.
     board_figures_own_top: bool = False
@@ -177,3 +188,14 @@ COMPSCORE3 = MatchpointOptions(
     unequal_boards=UnequalBoards.FIELD,
 )
 
+
+# The Fifth Friday simultaneous (an online tournament's PBN 2.0 export, fifth-friday-1999-frequency.pbn): each board
+# a frequency table on its own results, not factored to a common top; a result's percentage is (beaten + half the
+# equal ones, itself included) / N, to 0.1 half-up (1,298 figures of 40 boards, every one). Its TotalScoreTable's MP
+# is a pair's sum of board percentages and its Percentage that sum over the pair's boards.
+FIFTH_FRIDAY = MatchpointOptions(
+    factoring=Factoring.NONE,
+    board_percent=BoardPercent.RESULTS,
+    board_percent_decimals=1,
+    total_mp_decimals=1,
+)

@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.mp_options import COMPSCORE3, DEFAULT_OPTIONS, MAGIC_CONTEST_FFB, TENACE_HUB, MatchpointOptions
+from tenace.scoring.mp_options import (
+    COMPSCORE3,
+    DEFAULT_OPTIONS,
+    FIFTH_FRIDAY,
+    MAGIC_CONTEST_FFB,
+    TENACE_HUB,
+    MatchpointOptions,
+)
 from tenace.scoring.rounding import Rounding
 
 MATCHPOINTS = ("mp", "mp-acbl")
@@ -36,6 +43,9 @@ PRESETS: dict[str, Preset] = {
     "compscore3": Preset(("mp", "butler", "cross-imps"), "Compscore3's USEBIO figures: half-even, factored boards "
                          "as 2-decimal %, totals prorated to the field's boards (not for a sit-out)",
                          matchpoints=COMPSCORE3),
+    # The Fifth Friday simultaneous's frequency tables (scoring/mp_options.FIFTH_FRIDAY).
+    "fifth-friday": Preset(MATCHPOINTS, "each board on its own results, unfactored: (beaten + half the equal ones, "
+                           "itself included) / N, to 0.1 half-up", matchpoints=FIFTH_FRIDAY),
     # The hub's national field as `tenace hub export --usebio` writes it (one section, the whole field).
     "hub": Preset(("mp",), "the hub's field export: totals of the exact board MPs", matchpoints=TENACE_HUB),
     # OKbridge IMP pairs: every result against every other of the board (a frequency table, Multiplicity counted),
