@@ -16,11 +16,11 @@ from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs, score_b
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, ImpLine, Score
 from tenace.scoring.matchpoints import BoardScore, SideScore, matchpoint_board
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
-from tenace.scoring.mp_options import MatchpointOptions
+from tenace.scoring.mp_options import ArtificialLines, MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import Placing
 from tenace.scoring.rounding import Rounding
-from tenace.usebio.reader import Line, Participant, UsebioError, UsebioEvent, board_results
+from tenace.usebio.reader import Line, Participant, UsebioError, UsebioEvent, artificial_by_points, board_results
 
 
 @dataclass
@@ -103,6 +103,8 @@ def _mp_text(side: SideScore, o: MatchpointOptions) -> str:
 
 
 def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, UsebioFigures]:
+    if o.artificial_lines is ArtificialLines.POINTS:
+        event = artificial_by_points(event)
     results = board_results(event)
     session = score_pairs_session(results, o, _penalties(event))
     published: dict[int, BoardScore] = {b.board: b for b in session.boards}

@@ -39,6 +39,18 @@ class BoardPercent(Enum):
     RESULTS = "results"
 
 
+class ArtificialLines(Enum):
+    """How a file's artificial (Law 12C2) lines are recognised."""
+
+    SCORE = "score"  # by their score alone ("A6040" in a USEBIO SCORE, "A+" or "60%" in a PBN row)
+    # Also a USEBIO line that kept its played SCORE but whose published points are an adjusted score's: on a board
+    # of E lines with no artificial SCORE whose figures carry tenths (Compscore3 factors a board only when fewer than
+    # E results are compared), a line written as two whole numbers that add up to the top (Compscore3's adjusted
+    # file: "110" given 20/20 beside "-50" at 19.0). Only a file as published says so: rescoring its points away
+    # loses it.
+    POINTS = "points"
+
+
 class UnequalBoards(Enum):
     """How a pair's total is made when pairs play different numbers of boards (its percentage is always over the
     boards it scored on)."""
@@ -87,6 +99,7 @@ class BoardOptions(PublishedFigures):
     board_percent_decimals: int = 2
     board_percent_from_published_mp: bool = False
     board_percent: BoardPercent = BoardPercent.TOP
+    artificial_lines: ArtificialLines = ArtificialLines.SCORE
     # Publish a board played fewer times than the session's E on its own top, factored only into the totals
     # (Compscore3: a board with a missing table shows its raw MPs); E of the board is then its traveller's lines.
     board_figures_own_top: bool = False
@@ -168,7 +181,8 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
 # - A factored board figure is its percentage to 2 decimals (half-even), published as MPs to 1 decimal; a
 #   whole number of MPs is written without decimals ("20", but "37.8").
 # - An artificial score (SCORE A6060: NS then EW percentage) is that percentage of the top for each side
-#   (no Law 12C2(c) revision).
+#   (no Law 12C2(c) revision). A line may keep its played SCORE and be given an artificial score's points: it
+#   is known by them (ArtificialLines.POINTS).
 # - A pair's total adds the exact MPs of full boards and the 2-decimal percentages of factored ones
 #   (total_factored_as_percent), is brought to its field's boards when the pair missed boards the others of its
 #   field played (UnequalBoards.FIELD; a sit-out every pair of the field has is not: the sit-out file's NS pairs
@@ -183,6 +197,7 @@ COMPSCORE3 = MatchpointOptions(
     board_percent_decimals=2,
     board_figures_own_top=True,
     law_12c2c=False,
+    artificial_lines=ArtificialLines.POINTS,
     total_from_published_boards=False,
     total_factored_as_percent=True,
     unequal_boards=UnequalBoards.FIELD,

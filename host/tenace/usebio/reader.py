@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from xml.parsers import expat
@@ -286,6 +286,33 @@ def outcome(line: Line) -> Outcome:
         return Artificial(ns, ew)
     assert line.score is not None
     return Played(line.score)
+
+
+def artificial_by_points(event: UsebioEvent) -> UsebioEvent:
+    """The event with each line that kept its played SCORE but was given an adjusted score's points read as that
+    artificial score (scoring.mp_options.ArtificialLines.POINTS says when): on a board of E lines (the most any
+    board has) with no artificial SCORE and some points written with decimals (factored: fewer than E results were
+    compared), a line whose two points are written as whole numbers adding up to the top 2(E - 1)."""
+    most = max(len(b.lines) for b in event.boards)
+    top = 2 * (most - 1)
+    boards = []
+    for board in event.boards:
+        if len(board.lines) != most or any(line.artificial for line in board.lines) or not any(
+                "." in (line.published_ns or "") + (line.published_ew or "") for line in board.lines):
+            boards.append(board)
+            continue
+        lines = []
+        for line in board.lines:
+            ns, ew = _whole(line.published_ns), _whole(line.published_ew)
+            if top and ns is not None and ew is not None and ns + ew == top:
+                line = replace(line, score=None, artificial=(Fraction(100 * ns, top), Fraction(100 * ew, top)))
+            lines.append(line)
+        boards.append(replace(board, lines=tuple(lines)))
+    return replace(event, boards=tuple(boards))
+
+
+def _whole(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
 
 
 def board_results(event: UsebioEvent) -> list[BoardResult]:
