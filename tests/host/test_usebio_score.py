@@ -393,3 +393,72 @@ def test_a_board_with_a_missing_table(preset: str, board2: list[str], totals: di
     assert [got[f"board 2 line {i}", f"{side}_MATCH_POINTS"] for i in (0, 1) for side in ("NS", "EW")] == board2
     for pair, figures in totals.items():
         assert tuple(got[f"pair {pair}", tag] for tag in PAIR_FIGURES) == figures, pair
+
+
+# --- USEBIO from other programs: USEBIO's own PAIRS type, pair numbers "1 NS", TOTAL_SCORE as the percentage ---
+
+def other_writer(event_type: str = "PAIRS", method: str = "", traveller_numbers: str = "{n} {d}") -> bytes:
+    """A Mitchell of 2 tables and 2 boards as scorer-to-usebio writes one: EVENT_TYPE PAIRS, PAIR_NUMBER "1 NS",
+    TOTAL_SCORE holding the pair's percentage (as PERCENTAGE does), the lines' numbers as `traveller_numbers`."""
+    def pair(n: int, d: str, percent: str, place: int) -> str:
+        return (f"<PAIR><PAIR_NUMBER>{n} {d}</PAIR_NUMBER><DIRECTION>{d}</DIRECTION><BOARDS_PLAYED>2</BOARDS_PLAYED>"
+                f"<PLAYER><PLAYER_NAME>P{n}{d}a</PLAYER_NAME></PLAYER><PLAYER><PLAYER_NAME>P{n}{d}b</PLAYER_NAME>"
+                f"</PLAYER><PLACE>{place}</PLACE><TOTAL_SCORE>{percent}</TOTAL_SCORE><PERCENTAGE>{percent}</PERCENTAGE>"
+                "</PAIR>")
+
+    def row(ns: int, ew: int, score: str, ns_mp: str, ew_mp: str) -> str:
+        ns_id = traveller_numbers.format(n=ns, d="NS")
+        ew_id = traveller_numbers.format(n=ew, d="EW")
+        return (f"<TRAVELLER_LINE><NS_PAIR_NUMBER>{ns_id}</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{ew_id}</EW_PAIR_NUMBER>"
+                f"<CONTRACT>4 S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>10</TRICKS><SCORE>{score}</SCORE>"
+                f"<NS_MATCH_POINTS>{ns_mp}</NS_MATCH_POINTS><EW_MATCH_POINTS>{ew_mp}</EW_MATCH_POINTS>"
+                "</TRAVELLER_LINE>")
+    scoring = f"<BOARD_SCORING_METHOD>{method}</BOARD_SCORING_METHOD>" if method else ""
+    # Board 1: 420 beats 170; board 2: -100 twice, a tie. 1 NS 2 + 1 of 4 MPs (75%), 2 NS 0 + 1 (25%).
+    return (f'<?xml version="1.0"?>\n<USEBIO Version="1.2"><CLUB><CLUB_NAME>C</CLUB_NAME></CLUB>'
+            f'<EVENT EVENT_TYPE="{event_type}"><PROGRAM_NAME>Scorer</PROGRAM_NAME><WINNER_TYPE>2</WINNER_TYPE>'
+            f'{scoring}<PARTICIPANTS>{pair(1, "NS", "75.00", 1)}{pair(2, "NS", "25.00", 2)}'
+            f'{pair(1, "EW", "25.00", 2)}{pair(2, "EW", "75.00", 1)}</PARTICIPANTS>'
+            f'<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>{row(1, 1, "420", "2", "0")}{row(2, 2, "170", "0", "2")}</BOARD>'
+            f'<BOARD><BOARD_NUMBER>2</BOARD_NUMBER>{row(1, 2, "-100", "1", "1")}{row(2, 1, "-100", "1", "1")}</BOARD>'
+            '</EVENT></USEBIO>\n').encode()
+
+
+@pytest.mark.parametrize("numbers", ["{n} {d}", "{n}{d}", "{d} {n}", "{n}"])
+@pytest.mark.parametrize("method", ["", "MATCH_POINTS"])
+def test_a_pairs_event_from_another_program_is_scored_by_its_evident_method(
+        numbers: str, method: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """EVENT_TYPE PAIRS with its method in BOARD_SCORING_METHOD, or none and matchpoints on the lines; pair numbers
+    "1 NS", "1NS", "NS 1", or "1" sitting NS in a Mitchell, all pair 1 of the NS field; TOTAL_SCORE written back as
+    the percentage it holds. The file rescored is itself again."""
+    data = other_writer(method=method, traveller_numbers=numbers)
+    source = tmp_path / "in.xml"
+    source.write_bytes(data)
+    code, out, err = score(capsys, source, "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["method"] == "mp" and doc["summary"]["event_type"] == "PAIRS"
+    ranking = {line["pair"]: (line["percent"], line["rank"], line["names"]) for line in doc["ranking"]}
+    assert ranking == {"NS 1": (75.0, "1", "P1NSa - P1NSb"), "NS 2": (25.0, "2", "P2NSa - P2NSb"),
+                       "EW 2": (75.0, "1", "P2EWa - P2EWb"), "EW 1": (25.0, "2", "P1EWa - P1EWb")}
+    want, got = computed(data), computed(rescored(capsys, tmp_path, data))
+    assert [(w, t, Decimal(v)) for w, t, v in got] == [(w, t, Decimal(v)) for w, t, v in want]
+    assert ("pair 1 NS", "TOTAL_SCORE", "75.00") in got  # the percentage, as the file holds it
+    wiped_out = {(w, tag): text for w, tag, text in computed(rescored(capsys, tmp_path, wiped(data)))}
+    # A wiped TOTAL_SCORE (0) no longer says it holds the percentage: the MPs go there.
+    assert [wiped_out["pair 1 NS", t] for t in PAIR_FIGURES] == ["3.00", "75.00", "1"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"event_type": "TEAMS"}, "EVENT_TYPE 'TEAMS' is not scored by tenace score (it scores MP_PAIRS, "
+                              "BUTLER_PAIRS, CROSS_IMP, PAIRS)"),
+    ({"event_type": "INDIVIDUAL"}, "EVENT_TYPE 'INDIVIDUAL' is not scored"),
+    ({"method": "AGGREGATE"}, "BOARD_SCORING_METHOD 'AGGREGATE' is not scored by tenace score (it scores "
+                              "MATCH_POINTS, BUTLER_IMPS, CROSS_IMPS)"),
+])
+def test_what_another_program_writes_that_cannot_be_scored_is_refused_in_one_line(
+        change: dict[str, str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "in.xml"
+    source.write_bytes(other_writer(**change))
+    code, out, err = score(capsys, source)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err

@@ -55,7 +55,7 @@ def _pairs(event: UsebioEvent) -> dict[str, Pair]:
 
 
 def _pair(p: Participant) -> Pair:
-    """As the report shows pairs: Compscore3's Mitchell "3NS" is pair 3 of the NS field."""
+    """As the report shows pairs: a Mitchell's "3NS" is pair 3 of the NS field."""
     number = p.number[:-2] if p.direction and p.number.endswith(p.direction) and p.number[:-2] else p.number
     return Pair(number, p.direction, names=p.names, members=p.members)
 
@@ -130,7 +130,8 @@ def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, Useb
     ranking = []
     for placing in session.ranking:
         total = session.totals[placing.pair]
-        figures.totals[placing.pair] = str(total.mp)
+        # A file whose TOTAL_SCORE is the percentage (scorer-to-usebio's) gets the percentage there again.
+        figures.totals[placing.pair] = str(total.percent if event.total_is_percentage else total.mp)
         figures.percentages[placing.pair] = str(total.percent)
         ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs.get(placing.pair,
                                                                                            Pair(placing.pair)),
