@@ -16,6 +16,7 @@ from fractions import Fraction
 from tenace.pbn.reader import PbnGame
 from tenace.pbn.results import (
     NothingScored,
+    OneRoom,
     RawResult,
     all_raw_results,
     imp_entries,
@@ -49,7 +50,7 @@ from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.rounding import Rounding, to_decimal
-from tenace.scoring.teams import TeamMatchOptions, score_team_match
+from tenace.scoring.teams import ArtificialBoard, TeamMatchOptions, score_team_match
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import parse_tricks
 
@@ -314,19 +315,30 @@ def _setting(value: Fraction | int) -> Setting:
 
 def team_report(games: list[PbnGame], options: TeamMatchOptions) -> Report:
     problems: list[LeftOut] = []
-    rooms = team_rooms(games, problems)
-    if not rooms:
+    one_room: dict[int, OneRoom] = {}
+    rooms = team_rooms(games, problems, one_room)
+    if not rooms and not one_room:
         if problems:
             raise NothingScored(f"no board of the match could be scored ({len(problems)} left out)", problems)
         raise NothingScored("no played results (Contract/Result tags) found for a team match", [])
-    match = score_team_match(team_boards(rooms), options)
+    # A board of one room is scored by the IMPs its file gives (named in problems), as the publisher scored it.
+    given = {board: ArtificialBoard(board, max(one.home_net, Fraction(0)), max(-one.home_net, Fraction(0)))
+             for board, one in one_room.items()}
+    match = score_team_match(sorted([*team_boards(rooms), *given.values()], key=lambda b: b.board), options)
     boards = []
     for b in match.boards:
-        open_room, closed_room = rooms[b.board]
-        boards.append(Board(b.board, rooms=RoomsResult(
-            open=_room(open_room.game, open_room.ns_score), closed=_room(closed_room.game, closed_room.ns_score),
-            difference=b.difference, imp_home=imps(b.home), imp_away=imps(b.away))))
-    first = rooms[min(rooms)][0].game
+        if b.board in one_room:
+            one = one_room[b.board]
+            room = _room(one.room.game, one.room.ns_score)
+            played = RoomsResult(open=room if one.open else None, closed=None if one.open else room,
+                                 difference=None, imp_home=imps(b.home), imp_away=imps(b.away))
+        else:
+            open_room, closed_room = rooms[b.board]
+            played = RoomsResult(open=_room(open_room.game, open_room.ns_score),
+                                 closed=_room(closed_room.game, closed_room.ns_score),
+                                 difference=b.difference, imp_home=imps(b.home), imp_away=imps(b.away))
+        boards.append(Board(b.board, rooms=played))
+    first = rooms[min(rooms)][0].game if rooms else one_room[min(one_room)].room.game
     carry_over = Fraction(options.carry_over_home) - Fraction(options.carry_over_away)
     totals = TeamMatch(home=_team(first, "HomeTeam", "North", "South"), away=_team(first, "VisitTeam", "East", "West"),
                        boards=len(match.boards), carry_over=imps(carry_over), imps_home=imps(match.home_imps),
