@@ -83,6 +83,9 @@ def test_preset_fifth_friday_reproduces_every_board_percentage(games: list[PbnGa
                 assert Decimal(str(line[f"percent_{side}"])) == Decimal(published), (number, row)
                 compared += 1
     assert compared == 1298
+    # The preset is its options: the same figures from them given one by one.
+    by_options = command_json("--factoring", "none", "--board-percent", "results", "--percent-decimals", "1")
+    assert by_options["boards"] == doc["boards"]
 
 
 def test_a_board_of_two_results_is_75_25_not_100_0(games: list[PbnGame]) -> None:

@@ -103,6 +103,29 @@ def test_usebio_out_changes_nothing_but_the_computed_figures(name: str, capsys: 
 
 @needs_oracles
 @needs_usebio
+def test_compscore3_prorates_a_pair_that_missed_boards_of_its_field_not_a_sit_out(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The Mitchell's 9EW scored 26 boards where the other EW pairs scored 27: its total is brought to 27
+    (--unequal-boards field, the preset's); the sit-out Mitchell's NS pairs all scored 18 boards and keep their sums.
+    --unequal-boards plain gives 9EW its plain sum, over the same percentage."""
+    def ranking(name: str, *options: str) -> dict[str, dict[str, Any]]:
+        code, out, err = score(capsys, USEBIO / name, "--preset", "compscore3", "--json", *options)
+        assert code == 0, err
+        return {line["pair"]: line for line in json.loads(out)["ranking"]}
+    field = ranking("compscore3-mp_pairs_mitchell.xml")
+    plain = ranking("compscore3-mp_pairs_mitchell.xml", "--unequal-boards", "plain")
+    boards = {pair: line["boards"] for pair, line in field.items() if pair.startswith("EW")}
+    assert boards["EW 9"] == 26 and {b for p, b in boards.items() if p != "EW 9"} == {27}
+    assert Decimal(str(field["EW 9"]["mp"])) == (Decimal(str(plain["EW 9"]["mp"])) * 27 / 26).quantize(Decimal("0.01"))
+    assert field["EW 9"]["percent"] == plain["EW 9"]["percent"]
+    assert all(field[p]["mp"] == plain[p]["mp"] for p in field if field[p]["boards"] == 27)
+    sitout = ranking("compscore3-mp_pairs_mitchell_sitout.xml")
+    assert {line["boards"] for p, line in sitout.items() if p.startswith("NS")} == {18}
+    assert sitout == ranking("compscore3-mp_pairs_mitchell_sitout.xml", "--unequal-boards", "plain")
+
+
+@needs_oracles
+@needs_usebio
 def test_compscore3_mitchell_json_ranking(capsys: pytest.CaptureFixture[str]) -> None:
     """--json: each pair's total, percentage and place as the file publishes them, with its players' names and
     national numbers."""
