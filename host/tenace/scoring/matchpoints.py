@@ -264,6 +264,11 @@ class _Publisher:
         return got
 
 
+def published(exact: Fraction, top: int, options: BoardOptions) -> tuple[Decimal, Decimal]:
+    """A side's exact MPs on a board of `top` as the options publish them: (MPs, percentage)."""
+    return _Publisher(top, options)(exact)
+
+
 @dataclass(slots=True)
 class _SideFigures:
     """What every distinct comparison result of one board is turned into: its two sides' figures."""
