@@ -107,6 +107,7 @@ def test_the_adjusted_rows_are_left_out_and_named(games: list[PbnGame]) -> None:
             for i, row in enumerate(rows, 1) if adjusted(row)]
     assert len(want) == 18
     assert [(p["board"], p["row"]) for p in problems] == want
+    assert all(p["reason"].startswith("no result, only an adjusted figure (Percentage_") for p in problems)
 
 
 def test_the_pairs_totals_cannot_be_rescored_from_the_file(games: list[PbnGame]) -> None:

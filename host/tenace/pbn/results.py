@@ -198,6 +198,9 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
                 raise PbnResultError(f"Score_EW {ew_cell!r} is not East-West's assigned score")
             ew_weights = None if ew_weights == weights else ew_weights
         else:
+            marked = [f"{column} {cell.strip()}" for column, cell in rec.items() if cell.strip().startswith("^")]
+            if marked:  # a frequency table's adjusted side ("^50" under Percentage_NS): a figure, not a result
+                raise PbnResultError(f"no result, only an adjusted figure ({', '.join(marked)}): nothing to score")
             raise PbnResultError("no contract, no artificial score (A+/A/A-, 60%), no assigned score (+620) and "
                                  "not NP (not played)")
     else:
