@@ -105,7 +105,14 @@ def test_every_board_of_the_oracles_explained_gives_the_reports_figures() -> Non
         for board in report.boards:
             assert explain_board(report, board.board, options.matchpoints, ButlerOptions(), CrossImpOptions()).agrees
             checked += 1
-    assert checked == 40 + 193 + 27 + 21 + 27
+    for name in ("compscore3-butler_howell.xml", "compscore3-cross_imp_howell.xml"):
+        event = parse_usebio((ORACLES / "usebio" / name).read_bytes())
+        report, _ = usebio_report(event, PRESETS["compscore3"].matchpoints, ButlerOptions(), CrossImpOptions())
+        for board in report.boards:
+            assert explain_board(report, board.board, PRESETS["compscore3"].matchpoints, ButlerOptions(),
+                                 CrossImpOptions()).agrees, (name, board.board)
+            checked += 1
+    assert checked == 40 + 193 + 27 + 21 + 27 + 35 + 27
 
 
 @needs_oracles

@@ -79,11 +79,12 @@ def _scores(board: Board) -> tuple[Counter[int], list[str]]:
         if score is not None:
             counts[score] += line.count
         elif line.adjustment is not None and (line.adjustment.ns or line.adjustment.ew):
-            others.append(f"  artificial {line.adjustment.ns}/{line.adjustment.ew}: not compared; a share of the "
-                          f"top for each side (NS {line.mp_ns}, {line.percent_ns}%)")
+            others.append(f"  artificial {line.adjustment.ns}/{line.adjustment.ew}: not compared; "
+                          + (f"a share of the top for each side (NS {line.mp_ns}, {line.percent_ns}%)"
+                             if line.imp_ns is None else f"its IMPs as the Laws give them (NS {line.imp_ns})"))
         elif line.adjustment is not None:
-            others.append(f"  assigned {line.adjustment.weights}: compared by its weights (Law 12C1(c)), "
-                          f"NS {line.mp_ns}, {line.percent_ns}%")
+            others.append(f"  assigned {line.adjustment.weights}: compared by its weights (Law 12C1(c)), NS "
+                          + (f"{line.mp_ns}, {line.percent_ns}%" if line.imp_ns is None else f"{line.imp_ns} IMPs"))
     return counts, others
 
 
@@ -148,7 +149,11 @@ def _cross_imps(board: Board, o: CrossImpOptions) -> Explained:
     counts, others = _scores(board)
     n = sum(counts.values())
     totals = cross_imp_totals(counts)
-    divisor = n - 1 if o.unit is not CrossImpUnit.TOTAL and n > 1 else 1
+    awarded = sum(line.count for line in board.lines if line.adjustment is not None and line.adjustment.ns)
+    if o.unit is CrossImpUnit.TOTAL or n < 2:
+        divisor = 1
+    else:  # per comparison: the other played results; per score: every other result recorded, artificial ones too
+        divisor = n - 1 + (awarded if o.unit is CrossImpUnit.PER_SCORE else 0)
     out = [f"Board {board.board}: {n} results compared; each score IMPed against every other "
            f"({'summed' if divisor == 1 else f'the sum over the {divisor} comparisons'})"]
     agrees = True
