@@ -25,7 +25,8 @@ FIRMWARE_TESTS = ROOT / "tests" / "firmware"
 SHARED = ROOT.parent / "shared"
 ORACLES = SHARED / "oracles"
 # The published results the oracle tests check against (listed again in .ci/run, which refuses to start without them).
-ORACLE_FILES = ("ffb-2022-dn1-session1.pbn", "venice-cup-1997-final-2.pbn", "okbridge-imp-pairs-01.pbn")
+ORACLE_FILES = ("ffb-2022-dn1-session1.pbn", "venice-cup-1997-final-2.pbn", "okbridge-imp-pairs-01.pbn",
+                "fifth-friday-1999-frequency.pbn")
 # micropython-lib's nrf24l01 driver, unchanged, with its licence and its sha256 in SOURCE.md: no registry reachable
 # here ships it. The nRF24 tests run the board files and the transport over it, on CPython and MicroPython.
 NRF24_DRIVER_DIR = SHARED / "vendor" / "micropython-lib" / "nrf24l01"

@@ -86,6 +86,18 @@ def test_help_lists_every_method() -> None:
         assert method in proc.stdout
 
 
+def test_help_says_for_each_preset_the_files_it_was_checked_on() -> None:
+    from tenace.scoring.presets import PRESETS, presets_help
+
+    named = {name: p for name, p in PRESETS.items() if p.summary}
+    assert named and all(p.checked_on for p in named.values())
+    text = presets_help()
+    for name, preset in named.items():
+        assert f"{name}: {preset.summary} (checked on {preset.checked_on})" in text
+    words = " ".join(tenace("score", "--help").stdout.split())  # argparse wraps the help
+    assert "(checked on okbridge-imp-pairs-01.pbn)" in words and "(checked on fifth-friday-1999-frequency.pbn)" in words
+
+
 @pytest.mark.parametrize(("content", "message"), [
     ('[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result"]\n1 2 8S N 10\n', "level 1 to 7"),
     ('[Board "1"]\n[ScoreTable "PairId_NS;PairId_EW;Contract;Declarer;Result"]\n1 2 4S N 14\n', "14 tricks"),

@@ -215,6 +215,33 @@ def test_a_team_board_with_one_room_or_an_empty_result_is_left_out_of_the_match(
     assert (code, out, len(err)) == (2, "", 4) and err[-1].startswith("tenace score: in.pbn: 3 rows or boards that")
 
 
+def test_a_team_board_of_one_room_whose_file_gives_its_imps_is_scored_by_them(score: Any, tmp_path: Path) -> None:
+    """Board 3 was played in the open room only and its game gives ScoreIMP NS 5 (that table's North-South, the
+    home team): scored 5 to home and named; board 5, the closed room only, EW 2 there is 2 to home (EW in the
+    closed room). A room of one board without ScoreIMP is still left out."""
+    with_imps = MATCH.replace('[Board "3"]\n[Room "Open"]\n', '[Board "3"]\n[Room "Open"]\n[ScoreIMP "NS 5"]\n')
+    with_imps += '\n[Board "5"]\n[Room "Closed"]\n[ScoreIMP "EW 2"]\n[Contract "3C"]\n[Declarer "S"]\n[Result "9"]\n'
+    code, out, err = score(with_imps, "--method", "teams", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    boards = {b["board"]: b for b in doc["boards"]}
+    assert sorted(boards) == [1, 3, 5]
+    assert (boards[3]["imp_home"], boards[3]["imp_away"], boards[3]["difference"]) == (5.0, 0.0, None)
+    assert boards[3]["closed"] is None and boards[3]["open"]["contract"] == "2H"
+    assert (boards[5]["imp_home"], boards[5]["imp_away"], boards[5]["open"]) == (2.0, 0.0, None)
+    assert doc["summary"]["imps_home"] == 17.0 and doc["summary"]["boards"] == 3
+    assert "  in.pbn:26: board 3 open room: one room only: scored by its ScoreIMP (NS 5)" in err
+    assert any("board 5 closed room: one room only: scored by its ScoreIMP (EW 2)" in line for line in err)
+    code, text, _ = score(with_imps, "--method", "teams")
+    assert code == 0 and any(line.split()[:2] == ["3", "2H"] and line.split()[-2:] == ["5.00", "0.00"]
+                             for line in text.splitlines())
+    # Written back with --pbn, each such room keeps the ScoreIMP it was scored by, so the written file scores alike.
+    written = tmp_path / "out.pbn"
+    assert score(with_imps, "--method", "teams", "--pbn", str(written))[0] == 0
+    code, again, _ = score(written.read_text(), "--method", "teams", "--json")
+    assert json.loads(again)["boards"] == doc["boards"]
+
+
 # --- no pair ids -------------------------------------------------------------------------------------------------
 
 def test_a_file_naming_no_pairs_gets_every_boards_matchpoints_and_no_ranking(score: Any) -> None:

@@ -109,6 +109,41 @@ def test_half_ceiling_and_none_on_decimals() -> None:
         round_fraction(F(1, 3), 2, Rounding.NONE)
 
 
+@pytest.mark.parametrize("value", [F(183, 40), F(3, 40), F(49, 8), F(-1, 40), F(-63, 40), F(-261, 40), F(2, 3), F(7)])
+def test_double_rounds_the_nearest_binary_double_as_c_printf_does(value: F) -> None:
+    """DOUBLE: a program's figure held in a double and printed with %.2f. 4.575's double is above the half (4.58),
+    0.075's below (0.07); an exact half such as 6.125 goes to even (6.12), as printf does."""
+    from tenace.scoring.rounding import round_to_step, to_decimal
+
+    printed = Decimal("%.2f" % float(value))
+    assert round_fraction(value, 2, Rounding.DOUBLE) == to_decimal(value, 2, Rounding.DOUBLE) == printed
+    assert round_to_step(value, F(1, 100), Rounding.DOUBLE) == F(printed)
+
+
+def test_double_differs_from_ties_to_even_where_the_double_is_off_the_half() -> None:
+    assert [str(round_fraction(F(n, 40), 2, Rounding.DOUBLE)) for n in (183, 3, -63)] == ["4.58", "0.07", "-1.57"]
+    assert [str(round_fraction(F(n, 40), 2, EVEN)) for n in (183, 3, -63)] == ["4.58", "0.08", "-1.58"]
+
+
+def test_board_percent_of_the_top_or_of_the_results() -> None:
+    """RESULTS: (beaten + half the equal ones, itself included) / N. 420 beats 400 and 170: (2 + 1/2) / 3 = 83.3;
+    400 (1.5/3) 50; 170 (0.5/3) 16.7. In NA units the same; an artificial score keeps its own percentage."""
+    from tenace.scoring.model import Artificial
+    from tenace.scoring.mp_options import BoardPercent, Factoring, Units
+
+    results = [BoardResult("A", t, 1, 1, f"N{t}", f"E{t}", Played(s)) for t, s in ((1, 420), (2, 400), (3, 170))]
+    of_results = MatchpointOptions(board_percent=BoardPercent.RESULTS, factoring=Factoring.NONE)
+    for units in Units:
+        board = matchpoint_board(results, MatchpointOptions(board_percent=BoardPercent.RESULTS, units=units,
+                                                            factoring=Factoring.NONE, board_percent_decimals=1))
+        assert [str(t.ns.percent) for t in board.tables if t.ns] == ["83.3", "50.0", "16.7"], units
+        assert [str(t.ew.percent) for t in board.tables if t.ew] == ["16.7", "50.0", "83.3"], units
+    assert [str(t.ns.percent) for t in matchpoint_board(results).tables if t.ns] == ["100.00", "50.00", "0.00"]
+    with_artificial = [*results, BoardResult("A", 4, 1, 1, "N4", "E4", Artificial(F(60), F(40)))]
+    board = matchpoint_board(with_artificial, of_results)
+    assert [str(t.ns.percent) for t in board.tables if t.ns] == ["83.33", "50.00", "16.67", "60.00"]
+
+
 def test_the_cli_offers_the_same_rules_as_before() -> None:
     from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS
 

@@ -20,7 +20,7 @@ from tenace.scoring.model import (
     Played,
     Weighted,
 )
-from tenace.scoring.mp_options import Factoring, MatchpointOptions, Units
+from tenace.scoring.mp_options import Factoring, MatchpointOptions, UnequalBoards, Units
 from tenace.scoring.pairs_session import SessionScore, score_pairs_session
 
 
@@ -53,6 +53,31 @@ def test_law78a_common_top_when_a_board_reached_fewer_tables() -> None:
     assert (b2.expected, b2.top) == (3, 4)
     assert [t.ns.exact for t in b2.tables if t.ns] == [F(7, 2), F(1, 2)]
     assert s.totals["A3"].top == 4  # pair A3 did not meet board 2 at all
+
+
+FIELD = MatchpointOptions(unequal_boards=UnequalBoards.FIELD)
+
+
+def test_unequal_boards_plain_or_brought_to_the_field() -> None:
+    """Board 2 reached two tables: pair A3 and its EW opponent A13 have one board (top 4), the others two (top 8).
+    PLAIN adds each pair's boards as they are; FIELD brings A3 (and A13) to the most top of its field, 8, so a pair
+    that missed a board its field played is prorated. The percentage is over the pair's own boards either way."""
+    rows = mitchell({1: (420, 400, 170), 2: (100, -50)})
+    plain = score_pairs_session(rows)
+    assert plain.totals["A3"].mp == Decimal("0.00") and plain.totals["A13"].mp == Decimal("4.00")
+    field = score_pairs_session(rows, FIELD)
+    assert field.totals["A13"].mp == Decimal("8.00") and field.totals["A13"].percent == Decimal("100.00")
+    assert field.totals["A1"].mp == plain.totals["A1"].mp  # a pair with the field's boards: as it is
+    # A sit-out every pair of a field has changes no total: two NS pairs meet three EW pairs, one board a round, an
+    # EW pair sitting out each round; every EW pair has two boards, every NS pair three.
+    meetings = [(1, "A1", "A11", 100), (1, "A2", "A12", 50), (2, "A1", "A12", -50), (2, "A2", "A13", 110),
+                (3, "A1", "A13", 420), (3, "A2", "A11", 450)]
+    sitout = [BoardResult("A", int(ns[1:]), b, b, ns, ew, Played(score)) for b, ns, ew, score in meetings]
+    tops = {p: t.top for p, t in score_pairs_session(sitout).totals.items()}
+    assert tops == {"A1": 6, "A2": 6, "A11": 4, "A12": 4, "A13": 4}
+    assert {p: t.mp for p, t in score_pairs_session(sitout, FIELD).totals.items()} == \
+        {p: t.mp for p, t in score_pairs_session(sitout).totals.items()}
+    assert field.placing("A13").rank == plain.placing("A13").rank == 1
 
 
 def test_law78a_north_american_units_session() -> None:

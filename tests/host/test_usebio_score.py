@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import xml.etree.ElementTree as ET
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,8 @@ LINE_POINTS = ("NS_MATCH_POINTS", "EW_MATCH_POINTS", "NS_BUTLER_POINTS", "EW_BUT
                "EW_CROSS_IMP_POINTS")
 PAIR_FIGURES = ("TOTAL_SCORE", "PERCENTAGE", "PLACE")
 COMPUTED = (*LINE_POINTS, *PAIR_FIGURES, "BOARD_AVERAGE")
-EXACT = ("compscore3-mp_pairs_mitchell.xml", "compscore3-butler_howell.xml", "compscore3-cross_imp_howell.xml")
+EXACT = ("compscore3-mp_pairs_mitchell.xml", "compscore3-mp_pairs_mitchell_sitout.xml", "compscore3-butler_howell.xml",
+         "compscore3-cross_imp_howell.xml")
 
 
 def computed(data: bytes) -> list[tuple[str, str, str]]:
@@ -102,6 +103,29 @@ def test_usebio_out_changes_nothing_but_the_computed_figures(name: str, capsys: 
 
 @needs_oracles
 @needs_usebio
+def test_compscore3_prorates_a_pair_that_missed_boards_of_its_field_not_a_sit_out(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The Mitchell's 9EW scored 26 boards where the other EW pairs scored 27: its total is brought to 27
+    (--unequal-boards field, the preset's); the sit-out Mitchell's NS pairs all scored 18 boards and keep their sums.
+    --unequal-boards plain gives 9EW its plain sum, over the same percentage."""
+    def ranking(name: str, *options: str) -> dict[str, dict[str, Any]]:
+        code, out, err = score(capsys, USEBIO / name, "--preset", "compscore3", "--json", *options)
+        assert code == 0, err
+        return {line["pair"]: line for line in json.loads(out)["ranking"]}
+    field = ranking("compscore3-mp_pairs_mitchell.xml")
+    plain = ranking("compscore3-mp_pairs_mitchell.xml", "--unequal-boards", "plain")
+    boards = {pair: line["boards"] for pair, line in field.items() if pair.startswith("EW")}
+    assert boards["EW 9"] == 26 and {b for p, b in boards.items() if p != "EW 9"} == {27}
+    assert Decimal(str(field["EW 9"]["mp"])) == (Decimal(str(plain["EW 9"]["mp"])) * 27 / 26).quantize(Decimal("0.01"))
+    assert field["EW 9"]["percent"] == plain["EW 9"]["percent"]
+    assert all(field[p]["mp"] == plain[p]["mp"] for p in field if field[p]["boards"] == 27)
+    sitout = ranking("compscore3-mp_pairs_mitchell_sitout.xml")
+    assert {line["boards"] for p, line in sitout.items() if p.startswith("NS")} == {18}
+    assert sitout == ranking("compscore3-mp_pairs_mitchell_sitout.xml", "--unequal-boards", "plain")
+
+
+@needs_oracles
+@needs_usebio
 def test_compscore3_mitchell_json_ranking(capsys: pytest.CaptureFixture[str]) -> None:
     """--json: each pair's total, percentage and place as the file publishes them, with its players' names and
     national numbers."""
@@ -123,49 +147,78 @@ def test_compscore3_mitchell_json_ranking(capsys: pytest.CaptureFixture[str]) ->
     assert {line["field"] for line in doc["ranking"]} == {"NS", "EW"}  # a Mitchell: two fields
 
 
+def traveller(root: ET.Element) -> dict[int, list[ET.Element]]:
+    return {int(b.findtext("BOARD_NUMBER", "")): list(b.iter("TRAVELLER_LINE")) for b in root.iter("BOARD")
+            if b.find("TRAVELLER_LINE") is not None}
+
+
+def points(line: ET.Element) -> tuple[str, str]:
+    return line.findtext("NS_MATCH_POINTS", ""), line.findtext("EW_MATCH_POINTS", "")
+
+
 @needs_oracles
 @needs_usebio
 def test_compscore3_adjusted_file_reproduced_but_for_the_scorers_hand_overrides(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """The adjusted file's figures are not all the travellers': at table 1 (pairs 1NS, 1EW) its scorer overrode
-    points by hand, and its totals are not those of its own traveller points. What follows from the travellers
-    is reproduced, and the exceptions are exactly those, each shown from the file itself."""
+    """The adjusted file rescored as published under --preset compscore3: every traveller line is reproduced but
+    those the file itself shows were set by hand, and its totals are not those of its own traveller points. Each
+    exception is found here from the file's data, not listed."""
     published = (USEBIO / "compscore3-mp_pairs_mitchell_adjusted.xml").read_bytes()
-    # Board 1, table 1 is written 2S by S making 8 (+110) but given 20/20, 50% each, and the other 20 lines are
-    # factored from 20 results (e.g. -50: 19.0): Compscore3 scored it as an artificial A5050.
-    board1 = published.index(b"<BOARD_NUMBER>1</BOARD_NUMBER>\n  <TRAVELLER_LINE>")
-    at = published.index(b"<SCORE>110</SCORE>", board1)
-    assert published[at - 200:at].count(b"<NS_PAIR_NUMBER>1NS</NS_PAIR_NUMBER>") == 1
-    as_scored = published[:at] + b"<SCORE>A5050</SCORE>" + published[at + len(b"<SCORE>110</SCORE>"):]
-    got = computed(rescored(capsys, tmp_path, wiped(as_scored), "--preset", "compscore3"))
-    want = computed(published)
-    wrong = {(w[0], w[1]): (w[2], g[2]) for w, g in zip(want, got, strict=True) if w != g}
-    lines = {k: v for k, v in wrong.items() if "line" in k[0]}
-    # Board 3, table 1: A5050 published as 23 and 11 MPs, not 50% (20) each; board 4, table 1: -650 published
-    # 21/19, where every other -650 of the board is 19/21.
-    assert lines == {("board 3 line 0", "NS_MATCH_POINTS"): ("23", "20"),
-                     ("board 3 line 0", "EW_MATCH_POINTS"): ("11", "20"),
-                     ("board 4 line 0", "NS_MATCH_POINTS"): ("21", "19"),
-                     ("board 4 line 0", "EW_MATCH_POINTS"): ("19", "21")}
     root = ET.fromstring(published)
-    board4 = [ln for b in root.iter("BOARD") if b.findtext("BOARD_NUMBER") == "4" for ln in b.iter("TRAVELLER_LINE")]
-    same = {(ln.findtext("NS_MATCH_POINTS"), ln.findtext("EW_MATCH_POINTS")) for ln in board4[1:]
-            if ln.findtext("SCORE") == "-650"}
-    assert same == {("19", "21")}
-    # The published totals are whole numbers while boards 1 to 3 carry tenths: they are not the sums of the
-    # file's own traveller points (8EW: 554.00 against 565.4), so no rescoring of the travellers gives them.
-    sums: dict[str, Decimal] = {}
-    for line in root.iter("TRAVELLER_LINE"):
-        for side in ("NS", "EW"):
-            pair = line.findtext(f"{side}_PAIR_NUMBER", "")
-            sums[pair] = sums.get(pair, Decimal(0)) + Decimal(line.findtext(f"{side}_MATCH_POINTS", ""))
+    boards = traveller(root)
+    most = max(map(len, boards.values()))
+    top = 2 * (most - 1)
+    # An adjusted line that kept its played SCORE (ArtificialLines.POINTS): on a board of every line, with no
+    # artificial SCORE, whose points carry tenths (factored: fewer results compared than lines), the line written
+    # as two whole numbers adding up to the top. Its points are its artificial score, and the board's other
+    # results are compared among themselves and factored to the top: every line of that board comes back.
+    kept_score = [(n, i) for n, lines in boards.items() if len(lines) == most
+                  and not any(ln.findtext("SCORE", "").startswith("A") for ln in lines)
+                  and any("." in "".join(points(ln)) for ln in lines)
+                  for i, ln in enumerate(lines) if all(p.isdigit() for p in points(ln))
+                  and sum(map(int, points(ln))) == top]
+    assert kept_score and all(boards[n][i].findtext("SCORE", "").lstrip("-").isdigit() for n, i in kept_score)
+    got = computed(rescored(capsys, tmp_path, published, "--preset", "compscore3"))
+    want = computed(published)
+    wrong = {(w[0], w[1]) for w, g in zip(want, got, strict=True) if w != g}
+    wrong_lines = {where for where, _ in wrong if "line" in where}
+    assert not {f"board {n} line {i}" for n, _ in kept_score for i in range(len(boards[n]))} & wrong_lines
+    # Set by hand, from the file: (a) an artificial SCORE whose points are not its percentages of the top (they
+    # do not even add up to it); (b) a played line whose points are those every other line of the same score on
+    # the board has, NS's and EW's exchanged (the pairs' directions crossed).
+    by_hand = set()
+    for n, lines in boards.items():
+        for i, ln in enumerate(lines):
+            score, (ns, ew) = ln.findtext("SCORE", ""), points(ln)
+            if score.startswith("A"):
+                shares = (Decimal(score[1:3]) * top / 100, Decimal(score[3:5]) * top / 100)
+                if (Decimal(ns), Decimal(ew)) != shares:
+                    assert Decimal(ns) + Decimal(ew) != top
+                    by_hand.add(f"board {n} line {i}")
+                continue
+            same = {points(o) for j, o in enumerate(lines) if j != i and o.findtext("SCORE") == score}
+            if same == {(ew, ns)} and ns != ew:
+                by_hand.add(f"board {n} line {i}")
+    assert wrong_lines == by_hand and by_hand
+    # The published totals are whole numbers while boards carry tenths: they are not the sums of the file's own
+    # traveller points, whether each is added as written or rounded to a whole number first (half-up, half-even,
+    # down or up): for most pairs no way gives them, so no rescoring of the travellers can.
     totals = {p.findtext("PAIR_NUMBER", ""): Decimal(p.findtext("TOTAL_SCORE", "")) for p in root.iter("PAIR")}
     assert all(t == t.to_integral_value() for t in totals.values())
-    assert sums["8EW"] - totals["8EW"] == Decimal("11.4")
-    assert sum(1 for p in totals if sums[p] != totals[p]) >= 40  # of 42 pairs
-    # ... while each published percentage is its published total over 27 boards of top 40, to 2 decimals.
+    for rounding in (None, ROUND_HALF_UP, ROUND_HALF_EVEN, ROUND_FLOOR, ROUND_CEILING):
+        sums: dict[str, Decimal] = {}
+        for lines in boards.values():
+            for ln in lines:
+                for side, text in zip(("NS", "EW"), points(ln), strict=True):
+                    pair = ln.findtext(f"{side}_PAIR_NUMBER", "")
+                    value = Decimal(text) if rounding is None else Decimal(text).quantize(Decimal(1), rounding)
+                    sums[pair] = sums.get(pair, Decimal(0)) + value
+        assert sum(1 for p in totals if sums[p] == totals[p]) < len(totals) / 2, rounding
+    assert {where for where, tag in wrong if tag == "TOTAL_SCORE"} == {f"pair {p}" for p in totals}
+    # ... while each published percentage is its published total over the boards' tops (each pair plays every
+    # board), to 2 decimals.
     for pair in root.iter("PAIR"):
-        percent = Decimal(pair.findtext("TOTAL_SCORE", "")) * 100 / 1080
+        percent = Decimal(pair.findtext("TOTAL_SCORE", "")) * 100 / (len(boards) * top)
         assert percent.quantize(Decimal("0.01")) == Decimal(pair.findtext("PERCENTAGE", ""))
 
 
@@ -235,6 +288,28 @@ def test_a_small_mitchell_with_an_artificial_score(capsys: pytest.CaptureFixture
     assert got["pair 3EW", "PLACE"] == "1"  # 3.5 + 3
     code, text, _ = score(capsys, tmp_path / "in.xml", "--preset", "compscore3")
     assert code == 0 and "Ann 3NS" in text and "60%/40%" in text
+
+
+def test_a_line_that_kept_its_score_but_was_given_an_artificial_scores_points(capsys: pytest.CaptureFixture[str],
+                                                                             tmp_path: Path) -> None:
+    """Compscore3 may keep a played SCORE on a line it adjusted and write the artificial score's points: on a board of
+    every line, no artificial SCORE, and points with tenths, the line written as two whole numbers adding up to the
+    top is that artificial score (--preset compscore3), the others compared among themselves and factored."""
+    def written(ns: str, ew: str, score: str, ns_mp: str, ew_mp: str) -> str:
+        return line(ns, ew, score).replace("<NS_MATCH_POINTS>0<", f"<NS_MATCH_POINTS>{ns_mp}<").replace(
+            "<EW_MATCH_POINTS>0<", f"<EW_MATCH_POINTS>{ew_mp}<")
+    data = event("<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>" + written("1NS", "1EW", "110", "3", "1")
+                 + written("2NS", "2EW", "420", "0.5", "3.5") + written("3NS", "3EW", "450", "3.5", "0.5") + "</BOARD>"
+                 + "<BOARD><BOARD_NUMBER>2</BOARD_NUMBER>" + written("1NS", "2EW", "-100", "1", "3")
+                 + written("2NS", "3EW", "-100", "1", "3") + written("3NS", "1EW", "110", "4", "0") + "</BOARD>",
+                 PAIRS)
+    got = {(w, tag): text for w, tag, text in computed(rescored(capsys, tmp_path, data, "--preset", "compscore3"))}
+    assert [got["board 1 line 0", t] for t in ("NS_MATCH_POINTS", "EW_MATCH_POINTS")] == ["3", "1"]  # A7525
+    assert [got["board 1 line 1", t] for t in ("NS_MATCH_POINTS", "EW_MATCH_POINTS")] == ["0.5", "3.5"]
+    assert got["pair 1NS", "TOTAL_SCORE"] == "4.00"  # 3 + 1
+    # By its score alone (the default), the 110 is a played result: 420 and 450 beat it.
+    got = {(w, tag): text for w, tag, text in computed(rescored(capsys, tmp_path, data))}
+    assert [got["board 1 line 0", t] for t in ("NS_MATCH_POINTS", "EW_MATCH_POINTS")] == ["0.00", "4.00"]
 
 
 def test_usebio_is_known_by_its_content_not_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -341,3 +416,72 @@ def test_a_board_with_a_missing_table(preset: str, board2: list[str], totals: di
     assert [got[f"board 2 line {i}", f"{side}_MATCH_POINTS"] for i in (0, 1) for side in ("NS", "EW")] == board2
     for pair, figures in totals.items():
         assert tuple(got[f"pair {pair}", tag] for tag in PAIR_FIGURES) == figures, pair
+
+
+# --- USEBIO from other programs: USEBIO's own PAIRS type, pair numbers "1 NS", TOTAL_SCORE as the percentage ---
+
+def other_writer(event_type: str = "PAIRS", method: str = "", traveller_numbers: str = "{n} {d}") -> bytes:
+    """A Mitchell of 2 tables and 2 boards as scorer-to-usebio writes one: EVENT_TYPE PAIRS, PAIR_NUMBER "1 NS",
+    TOTAL_SCORE holding the pair's percentage (as PERCENTAGE does), the lines' numbers as `traveller_numbers`."""
+    def pair(n: int, d: str, percent: str, place: int) -> str:
+        return (f"<PAIR><PAIR_NUMBER>{n} {d}</PAIR_NUMBER><DIRECTION>{d}</DIRECTION><BOARDS_PLAYED>2</BOARDS_PLAYED>"
+                f"<PLAYER><PLAYER_NAME>P{n}{d}a</PLAYER_NAME></PLAYER><PLAYER><PLAYER_NAME>P{n}{d}b</PLAYER_NAME>"
+                f"</PLAYER><PLACE>{place}</PLACE><TOTAL_SCORE>{percent}</TOTAL_SCORE><PERCENTAGE>{percent}</PERCENTAGE>"
+                "</PAIR>")
+
+    def row(ns: int, ew: int, score: str, ns_mp: str, ew_mp: str) -> str:
+        ns_id = traveller_numbers.format(n=ns, d="NS")
+        ew_id = traveller_numbers.format(n=ew, d="EW")
+        return (f"<TRAVELLER_LINE><NS_PAIR_NUMBER>{ns_id}</NS_PAIR_NUMBER><EW_PAIR_NUMBER>{ew_id}</EW_PAIR_NUMBER>"
+                f"<CONTRACT>4 S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>10</TRICKS><SCORE>{score}</SCORE>"
+                f"<NS_MATCH_POINTS>{ns_mp}</NS_MATCH_POINTS><EW_MATCH_POINTS>{ew_mp}</EW_MATCH_POINTS>"
+                "</TRAVELLER_LINE>")
+    scoring = f"<BOARD_SCORING_METHOD>{method}</BOARD_SCORING_METHOD>" if method else ""
+    # Board 1: 420 beats 170; board 2: -100 twice, a tie. 1 NS 2 + 1 of 4 MPs (75%), 2 NS 0 + 1 (25%).
+    return (f'<?xml version="1.0"?>\n<USEBIO Version="1.2"><CLUB><CLUB_NAME>C</CLUB_NAME></CLUB>'
+            f'<EVENT EVENT_TYPE="{event_type}"><PROGRAM_NAME>Scorer</PROGRAM_NAME><WINNER_TYPE>2</WINNER_TYPE>'
+            f'{scoring}<PARTICIPANTS>{pair(1, "NS", "75.00", 1)}{pair(2, "NS", "25.00", 2)}'
+            f'{pair(1, "EW", "25.00", 2)}{pair(2, "EW", "75.00", 1)}</PARTICIPANTS>'
+            f'<BOARD><BOARD_NUMBER>1</BOARD_NUMBER>{row(1, 1, "420", "2", "0")}{row(2, 2, "170", "0", "2")}</BOARD>'
+            f'<BOARD><BOARD_NUMBER>2</BOARD_NUMBER>{row(1, 2, "-100", "1", "1")}{row(2, 1, "-100", "1", "1")}</BOARD>'
+            '</EVENT></USEBIO>\n').encode()
+
+
+@pytest.mark.parametrize("numbers", ["{n} {d}", "{n}{d}", "{d} {n}", "{n}"])
+@pytest.mark.parametrize("method", ["", "MATCH_POINTS"])
+def test_a_pairs_event_from_another_program_is_scored_by_its_evident_method(
+        numbers: str, method: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """EVENT_TYPE PAIRS with its method in BOARD_SCORING_METHOD, or none and matchpoints on the lines; pair numbers
+    "1 NS", "1NS", "NS 1", or "1" sitting NS in a Mitchell, all pair 1 of the NS field; TOTAL_SCORE written back as
+    the percentage it holds. The file rescored is itself again."""
+    data = other_writer(method=method, traveller_numbers=numbers)
+    source = tmp_path / "in.xml"
+    source.write_bytes(data)
+    code, out, err = score(capsys, source, "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["method"] == "mp" and doc["summary"]["event_type"] == "PAIRS"
+    ranking = {line["pair"]: (line["percent"], line["rank"], line["names"]) for line in doc["ranking"]}
+    assert ranking == {"NS 1": (75.0, "1", "P1NSa - P1NSb"), "NS 2": (25.0, "2", "P2NSa - P2NSb"),
+                       "EW 2": (75.0, "1", "P2EWa - P2EWb"), "EW 1": (25.0, "2", "P1EWa - P1EWb")}
+    want, got = computed(data), computed(rescored(capsys, tmp_path, data))
+    assert [(w, t, Decimal(v)) for w, t, v in got] == [(w, t, Decimal(v)) for w, t, v in want]
+    assert ("pair 1 NS", "TOTAL_SCORE", "75.00") in got  # the percentage, as the file holds it
+    wiped_out = {(w, tag): text for w, tag, text in computed(rescored(capsys, tmp_path, wiped(data)))}
+    # A wiped TOTAL_SCORE (0) no longer says it holds the percentage: the MPs go there.
+    assert [wiped_out["pair 1 NS", t] for t in PAIR_FIGURES] == ["3.00", "75.00", "1"]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"event_type": "TEAMS"}, "EVENT_TYPE 'TEAMS' is not scored by tenace score (it scores MP_PAIRS, "
+                              "BUTLER_PAIRS, CROSS_IMP, PAIRS)"),
+    ({"event_type": "INDIVIDUAL"}, "EVENT_TYPE 'INDIVIDUAL' is not scored"),
+    ({"method": "AGGREGATE"}, "BOARD_SCORING_METHOD 'AGGREGATE' is not scored by tenace score (it scores "
+                              "MATCH_POINTS, BUTLER_IMPS, CROSS_IMPS)"),
+])
+def test_what_another_program_writes_that_cannot_be_scored_is_refused_in_one_line(
+        change: dict[str, str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "in.xml"
+    source.write_bytes(other_writer(**change))
+    code, out, err = score(capsys, source)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, err

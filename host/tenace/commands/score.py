@@ -14,6 +14,7 @@ from tenace.commands.options import cannot_write, in_range, output_file
 from tenace.errors import UsageError
 from tenace.pbn.reader import PbnError, PbnGame, pbn_games, read_pbn
 from tenace.pbn.results import NothingScored, PbnResultError, team_match
+from tenace.reports.explain import explain_board
 from tenace.reports.json import write_json
 from tenace.reports.model import LeftOut, Report, ScoredAsGiven
 from tenace.reports.pbn import write_report_pbn
@@ -22,7 +23,7 @@ from tenace.reports.rescore_usebio import usebio_report
 from tenace.reports.text import write_text
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
-from tenace.scoring.mp_options import MAX_DECIMALS, Factoring, MatchpointOptions, Units
+from tenace.scoring.mp_options import MAX_DECIMALS, BoardPercent, Factoring, MatchpointOptions, UnequalBoards, Units
 from tenace.scoring.presets import PRESETS, preset_names, presets_help
 from tenace.scoring.ranking import FieldMode, Tiebreak
 from tenace.scoring.rounding import DATUM_ROUNDINGS, MP_ROUNDINGS, Rounding
@@ -94,6 +95,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--section", metavar="S",
                    help="a USEBIO file with several <SECTION>s (as tenace report --usebio writes them): the one to "
                         "score")
+    p.add_argument("--explain", type=int, metavar="BOARD",
+                   help="print how each figure of that board was made (results compared, top, factoring, rounding "
+                        "step by step) instead of the report")
     p.add_argument("--strict", action="store_true",
                    help="refuse a file with any row or board that cannot be scored (exit 2) instead of leaving it out")
     p.add_argument("--preset", choices=preset_names(),
@@ -106,6 +110,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mp.add_argument("--percent-decimals", type=int, metavar="N", help="decimals of board percentages")
     mp.add_argument("--total-decimals", type=int, metavar="N", help="decimals of total matchpoints and percentages")
     mp.add_argument("--rounding", choices=[r.value for r in MP_ROUNDINGS], help="how ties round (default half-up)")
+    mp.add_argument("--board-percent", choices=[b.value for b in BoardPercent],
+                    help="a board's percentage: of its top (default), or of its results, each result's own counted "
+                         "as a tie ((beaten + half the equal ones) / N)")
+    mp.add_argument("--unequal-boards", choices=[u.value for u in UnequalBoards],
+                    help="pairs with fewer boards: plain sums (default), or totals brought to the most boards of "
+                         "their field")
     mp.add_argument("--fields", choices=[f.value for f in FieldMode], help="rank NS/EW apart or as one field")
     mp.add_argument("--tiebreak", choices=[t.value for t in Tiebreak], help="break tied places (default none)")
     imp = p.add_argument_group("IMPs (butler, cross-imps)")
@@ -127,7 +137,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # The options of one scoring method (argparse dest: the methods it is for), and their defaults.
 METHOD_OPTIONS: dict[str, tuple[str, ...]] = {
     **{dest: ("mp", "mp-acbl") for dest in ("factoring", "expected", "mp_decimals", "percent_decimals",
-                                            "total_decimals", "rounding", "fields", "tiebreak")},
+                                            "total_decimals", "rounding", "board_percent", "unequal_boards",
+                                            "fields", "tiebreak")},
     "unit": ("cross-imps",),
     **{dest: ("butler",) for dest in ("trim", "trim_percent", "datum_rounding")},
     **{dest: ("teams",) for dest in ("carry_over", "vp_boards")},
@@ -176,6 +187,8 @@ def check_options(args: argparse.Namespace, usebio: bool = False) -> None:
     for dest, value in DEFAULTS.items():
         if getattr(args, dest) is None:
             setattr(args, dest, 0 if dest == "trim" and args.trim_percent else value)
+    if args.explain is not None and args.json:
+        raise UsageError("--explain prints a board's steps as text: leave out --json")
     if args.pbn is not None:
         if usebio:
             raise UsageError("--pbn writes a PBN file back: for a USEBIO file use --usebio OUT")
@@ -253,7 +266,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{name}: {_count(report.problems)} that cannot be scored (--strict; without it they are "
                          f"left out{', or scored by the score the file gives them,' if given else ''} and the rest "
                          "is scored)")
-    if args.json:
+    if args.explain is not None:
+        explain(report, args, name)
+    elif args.json:
         write_json(report, sys.stdout)
     else:
         write_text(report, sys.stdout)
@@ -286,7 +301,9 @@ def run_usebio(args: argparse.Namespace, data: bytes) -> int:
         report, figures = usebio_report(event, mp_options(args), butler_options(args), cross_imp_options(args))
     except (UsebioError, ValueError) as e:
         raise UsageError(f"{name}: {e}") from None
-    if args.json:
+    if args.explain is not None:
+        explain(report, args, name)
+    elif args.json:
         write_json(report, sys.stdout)
     else:
         write_text(report, sys.stdout)
@@ -297,6 +314,18 @@ def run_usebio(args: argparse.Namespace, data: bytes) -> int:
             raise cannot_write("--usebio", args.usebio, e) from None
         log.info("wrote %s", args.usebio)
     return 0
+
+
+def explain(report: Report, args: argparse.Namespace, name: str) -> None:
+    """--explain BOARD: the steps behind each figure of the board, in place of the report."""
+    try:
+        done = explain_board(report, args.explain, mp_options(args), butler_options(args), cross_imp_options(args))
+    except ValueError as e:
+        raise UsageError(f"{name}: --explain {args.explain}: {e}") from None
+    sys.stdout.write("\n".join(done.lines) + "\n")
+    if not done.agrees:
+        sys.stdout.write("Some figure above is not the report's: a step not shown here (Law 12C2(c), a Law 87 group, "
+                         "a split score) changed it.\n")
 
 
 def _count(problems: tuple[LeftOut, ...] | list[LeftOut]) -> str:
@@ -335,6 +364,10 @@ def mp_options(args: argparse.Namespace) -> MatchpointOptions:
         changes["total_mp_decimals"] = changes["total_percent_decimals"] = args.total_decimals
     if args.rounding:
         changes["rounding"] = Rounding(args.rounding)
+    if args.board_percent:
+        changes["board_percent"] = BoardPercent(args.board_percent)
+    if args.unequal_boards:
+        changes["unequal_boards"] = UnequalBoards(args.unequal_boards)
     if args.fields:
         changes["fields"] = FieldMode(args.fields)
     if args.tiebreak:

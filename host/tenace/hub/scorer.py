@@ -32,6 +32,7 @@ from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
 from tenace.scoring.matchpoints import artificial_side
 from tenace.scoring.model import Average, PenaltyUnit
+from tenace.scoring.mp_options import UnequalBoards
 from tenace.scoring.pairs_session import PairSums, PairTotal, pair_total, rank_session, rank_value, revisions
 from tenace.scoring.ranking import FieldMode, Tiebreak, rank_field
 from tenace.scoring.rounding import round_ratio
@@ -52,7 +53,8 @@ assert (NATIONAL.fields is FieldMode.AUTO and not NATIONAL.rank_by_section and n
         and NATIONAL.tiebreak is Tiebreak.NONE)
 # What the pass publishes itself for a plain pair is pair_total's figures under these options (the total the sum of the
 # boards' exact MPs, not prorated, not shifted): checked here, should the national options change.
-assert not (NATIONAL.total_from_published_boards or NATIONAL.total_prorated or NATIONAL.total_factored_as_percent)
+assert NATIONAL.unequal_boards is UnequalBoards.PLAIN
+assert not (NATIONAL.total_from_published_boards or NATIONAL.total_factored_as_percent)
 
 
 @dataclass

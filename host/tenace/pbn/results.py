@@ -198,6 +198,9 @@ def _raw_result(board: int, number: int, rec: dict[str, str], vul: str, line: in
                 raise PbnResultError(f"Score_EW {ew_cell!r} is not East-West's assigned score")
             ew_weights = None if ew_weights == weights else ew_weights
         else:
+            marked = [f"{column} {cell.strip()}" for column, cell in rec.items() if cell.strip().startswith("^")]
+            if marked:  # a frequency table's adjusted side ("^50" under Percentage_NS): a figure, not a result
+                raise PbnResultError(f"no result, only an adjusted figure ({', '.join(marked)}): nothing to score")
             raise PbnResultError("no contract, no artificial score (A+/A/A-, 60%), no assigned score (+620) and "
                                  "not NP (not played)")
     else:
@@ -347,10 +350,34 @@ def room_score(tag: str) -> int | None:
     return points if found[1] == "NS" else -points
 
 
-def team_rooms(games: list[PbnGame], problems: list[LeftOut]) -> dict[int, tuple[Room, Room]]:
+@dataclass(frozen=True)
+class OneRoom:
+    """A team board played in one room only whose game gives its IMPs (ScoreIMP, from that table's North-South):
+    scored by that figure, as the file's publisher did."""
+
+    room: Room
+    open: bool  # the open room (the home team sat NS), else the closed one (the home team sat EW)
+    home_net: Fraction  # IMPs to the home team less the away team's
+
+
+_SCORE_IMP = re.compile(r"(NS|EW)\s+([+-]?\d{1,3}(?:\.\d+)?)")
+
+
+def parse_score_imp(tag: str) -> Fraction | None:
+    """The IMPs a ScoreIMP tag gives North-South ("NS 3", "EW 2.5": PBN's side then IMPs), None when it gives none."""
+    found = _SCORE_IMP.fullmatch(tag.strip().upper())
+    if found is None:
+        return None
+    value = Fraction(found[2])
+    return value if found[1] == "NS" else -value
+
+
+def team_rooms(games: list[PbnGame], problems: list[LeftOut],
+               one_room: dict[int, OneRoom] | None = None) -> dict[int, tuple[Room, Room]]:
     """Two games per board, open room first (by Room tag, else file order): the home team sits NS in the open.
 
-    A board without exactly two rooms that can be scored is left out of the match (in `problems`).
+    A board without exactly two rooms that can be scored is left out of the match (in `problems`), but for a
+    board of one room whose game gives its IMPs (ScoreIMP), put in `one_room` when given and named in `problems`.
     """
     by_board: dict[int, list[PbnGame]] = defaultdict(list)
     for game in games:
@@ -386,6 +413,14 @@ def team_rooms(games: list[PbnGame], problems: list[LeftOut]) -> dict[int, tuple
         problems.extend(given)
         if bad:
             problems.extend(bad)
+        elif len(rooms) == 1 and one_room is not None and parse_score_imp(rooms[0].game.tag("ScoreIMP")) is not None:
+            game = rooms[0].game
+            ns_imps = parse_score_imp(game.tag("ScoreIMP"))
+            assert ns_imps is not None
+            is_open = game.tag("Room").strip().lower() != "closed"
+            one_room[board] = OneRoom(rooms[0], is_open, ns_imps if is_open else -ns_imps)
+            problems.append(ScoredAsGiven(game.line, board, room_name(game, 0),
+                                          f"one room only: scored by its ScoreIMP ({game.tag('ScoreIMP').strip()})"))
         elif len(rooms) != 2:
             found = "one room only" if len(rooms) == 1 else f"{len(rooms)} results"
             problems.append(LeftOut(pair[0].line, board, None,

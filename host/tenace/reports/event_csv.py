@@ -74,6 +74,7 @@ def _write_matches(section: SectionResults, folder: Path) -> tuple[Path, Path]:
                 if b.rooms is None:
                     continue
                 o, c = b.rooms.open, b.rooms.closed
+                assert o is not None and c is not None  # a match of the event: both rooms of every board scored
                 out.writerow((section.section, m.home, m.away, b.board, o.contract, o.declarer, o.tricks, o.ns_score,
                               c.contract, c.declarer, c.tricks, c.ns_score, _number(b.rooms.difference),
                               b.rooms.imp_home, b.rooms.imp_away))

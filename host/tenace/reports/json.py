@@ -135,7 +135,8 @@ def from_document(doc: dict[str, Any]) -> Report:
     boards = []
     for b in doc.get("boards", []):
         if "open" in b:
-            rooms = _build(RoomsResult, b, open=Room(**b["open"]), closed=Room(**b["closed"]))
+            rooms = _build(RoomsResult, b, open=Room(**b["open"]) if b["open"] else None,
+                           closed=Room(**b["closed"]) if b["closed"] else None)
             boards.append(_build(Board, b, rooms=rooms, hand=hand(b.get("hand"))))
             continue
         lines = tuple(_build(TravellerLine, line, ns=pair(line.get("ns_pair")), ew=pair(line.get("ew_pair")),

@@ -125,8 +125,8 @@ class Room:
 class RoomsResult:
     """A team-match board: both rooms and the IMPs each team won on it."""
 
-    open: Room
-    closed: Room
+    open: Room | None  # None: a board played in the other room only, scored by the IMPs its file gives
+    closed: Room | None
     difference: int | None  # open-room NS minus closed-room NS; None for an artificial board
     imp_home: Decimal
     imp_away: Decimal

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import TextIO
 
 from tenace.pbn.reader import PbnColumn, PbnGame, PbnTable
-from tenace.pbn.results import NOT_PLAYED, team_rooms
+from tenace.pbn.results import NOT_PLAYED, OneRoom, team_rooms
 from tenace.pbn.writer import write_pbn
 from tenace.reports.model import Report, TravellerLine
 from tenace.scoring.model import weight_parts, weights_text
@@ -151,6 +151,14 @@ def rescored_games(games: list[PbnGame], report: Report) -> list[PbnGame]:
             net = rooms.imp_home - rooms.imp_away
             open_room.game.tags["ScoreIMP"] = score_imp(net)
             closed_room.game.tags["ScoreIMP"] = score_imp(-net)
+        # A board of one room keeps the IMPs it was scored by (read from the games as given: out's have lost them).
+        one_room: dict[int, OneRoom] = {}
+        team_rooms(games, [], one_room)
+        copy_of = {id(g): o for g, o in zip(games, out, strict=True)}
+        for number, one in one_room.items():
+            if number in by_board and by_board[number].rooms is not None:
+                net = Decimal(one.home_net.numerator) / one.home_net.denominator
+                copy_of[id(one.room.game)].tags["ScoreIMP"] = score_imp(net if one.open else -net)
     if report.ranking and out:
         out[0].tags["TotalScoreTable"] = ""
         out[0].tables["TotalScoreTable"] = total_score_table(report, published)

@@ -16,6 +16,7 @@ from fractions import Fraction
 from tenace.pbn.reader import PbnGame
 from tenace.pbn.results import (
     NothingScored,
+    OneRoom,
     RawResult,
     all_raw_results,
     imp_entries,
@@ -49,16 +50,16 @@ from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.rounding import Rounding, to_decimal
-from tenace.scoring.teams import TeamMatchOptions, score_team_match
+from tenace.scoring.teams import ArtificialBoard, TeamMatchOptions, score_team_match
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import parse_tricks
 
 NO_PAIRS = "the score tables name no pairs, so there is no ranking: per-board figures only"
 
 
-def imps(value: Fraction | int) -> Decimal:
-    """IMPs as `tenace score` publishes them: to 2 decimals, ties to even."""
-    return to_decimal(Fraction(value), 2, Rounding.HALF_EVEN)
+def imps(value: Fraction | int, rounding: Rounding = Rounding.HALF_EVEN) -> Decimal:
+    """IMPs as `tenace score` publishes them: to 2 decimals, ties to even unless a program's rounding is given."""
+    return to_decimal(Fraction(value), 2, rounding)
 
 
 _MEMBER_ID = re.compile(r"MemberID(\d*)$")
@@ -122,7 +123,8 @@ def traveller_line(r: RawResult, pairs: Mapping[str, Pair]) -> TravellerLine:
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(*r.artificial), count=r.count)
     if r.weights is not None:
         return TravellerLine(r.table, r.round, ns, ew, adjustment=Adjustment(weights=r.weights,
-                                                                          ew_weights=r.ew_weights or ""))
+                                                                          ew_weights=r.ew_weights or ""),
+                             count=r.count)
     if r.unread is not None:  # scored by the file's own score: the contract and result as the file gives them
         tricks = int(r.result) if r.result.strip().isdigit() and int(r.result) <= 13 else None
         return TravellerLine(r.table, r.round, ns, ew, contract=r.contract or None, declarer=r.declarer.strip() or None,
@@ -229,8 +231,10 @@ def _boards_alone(results: list[BoardResult], options: MatchpointOptions) -> lis
 
 def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, problems: list[LeftOut], method: str,
                 lines_of: Mapping[int, tuple[ImpLine, ...]], settings: dict[str, Setting],
-                datums: Mapping[int, int] | None = None, compared: Mapping[int, int] | None = None) -> Report:
-    """Butler or cross-IMPs: the lines' IMPs, each board's datum (Butler) or results compared (cross-IMPs)."""
+                datums: Mapping[int, int] | None = None, compared: Mapping[int, int] | None = None,
+                rounding: Rounding = Rounding.HALF_EVEN) -> Report:
+    """Butler or cross-IMPs: the lines' IMPs (published by `rounding`), each board's datum (Butler) or results
+    compared (cross-IMPs)."""
     datums, compared = datums or {}, compared or {}
     by_board: dict[int, list[RawResult]] = defaultdict(list)
     for r in rows:
@@ -255,7 +259,8 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, proble
         notes = (NO_PAIRS,)
     boards = []
     for board, board_rows in sorted(by_board.items()):
-        lines = tuple(replace(traveller_line(r, pairs), imp_ns=imps(line.ns_imps), imp_ew=imps(line.ew_imps))
+        lines = tuple(replace(traveller_line(r, pairs), imp_ns=imps(line.ns_imps, rounding),
+                              imp_ew=imps(line.ew_imps, rounding))
                       for r, line in zip(board_rows, lines_of[board], strict=True))
         boards.append(Board(board, lines, datum=datums.get(board), results=compared.get(board)))
     return Report(method, settings=settings, boards=tuple(boards), ranking=tuple(ranking), notes=notes,
@@ -289,7 +294,7 @@ def cross_imps_report(games: list[PbnGame], options: CrossImpOptions) -> Report:
     boards = {board: cross_imps_board(entries, options) for board, entries in imp_entries(rows).items()}
     return _imp_report(games, rows, named, problems, "cross-imps", {b: s.lines for b, s in boards.items()},
                        {"unit": options.unit.value, "boards": len(boards), "results": len(rows)},
-                       compared={b: s.results for b, s in boards.items()})
+                       compared={b: s.results for b, s in boards.items()}, rounding=options.rounding)
 
 
 def butler_report(games: list[PbnGame], options: ButlerOptions) -> Report:
@@ -310,19 +315,30 @@ def _setting(value: Fraction | int) -> Setting:
 
 def team_report(games: list[PbnGame], options: TeamMatchOptions) -> Report:
     problems: list[LeftOut] = []
-    rooms = team_rooms(games, problems)
-    if not rooms:
+    one_room: dict[int, OneRoom] = {}
+    rooms = team_rooms(games, problems, one_room)
+    if not rooms and not one_room:
         if problems:
             raise NothingScored(f"no board of the match could be scored ({len(problems)} left out)", problems)
         raise NothingScored("no played results (Contract/Result tags) found for a team match", [])
-    match = score_team_match(team_boards(rooms), options)
+    # A board of one room is scored by the IMPs its file gives (named in problems), as the publisher scored it.
+    given = {board: ArtificialBoard(board, max(one.home_net, Fraction(0)), max(-one.home_net, Fraction(0)))
+             for board, one in one_room.items()}
+    match = score_team_match(sorted([*team_boards(rooms), *given.values()], key=lambda b: b.board), options)
     boards = []
     for b in match.boards:
-        open_room, closed_room = rooms[b.board]
-        boards.append(Board(b.board, rooms=RoomsResult(
-            open=_room(open_room.game, open_room.ns_score), closed=_room(closed_room.game, closed_room.ns_score),
-            difference=b.difference, imp_home=imps(b.home), imp_away=imps(b.away))))
-    first = rooms[min(rooms)][0].game
+        if b.board in one_room:
+            one = one_room[b.board]
+            room = _room(one.room.game, one.room.ns_score)
+            played = RoomsResult(open=room if one.open else None, closed=None if one.open else room,
+                                 difference=None, imp_home=imps(b.home), imp_away=imps(b.away))
+        else:
+            open_room, closed_room = rooms[b.board]
+            played = RoomsResult(open=_room(open_room.game, open_room.ns_score),
+                                 closed=_room(closed_room.game, closed_room.ns_score),
+                                 difference=b.difference, imp_home=imps(b.home), imp_away=imps(b.away))
+        boards.append(Board(b.board, rooms=played))
+    first = rooms[min(rooms)][0].game if rooms else one_room[min(one_room)].room.game
     carry_over = Fraction(options.carry_over_home) - Fraction(options.carry_over_away)
     totals = TeamMatch(home=_team(first, "HomeTeam", "North", "South"), away=_team(first, "VisitTeam", "East", "West"),
                        boards=len(match.boards), carry_over=imps(carry_over), imps_home=imps(match.home_imps),

@@ -16,10 +16,11 @@ from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs, score_b
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, ImpLine, Score
 from tenace.scoring.matchpoints import BoardScore, SideScore, matchpoint_board
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
-from tenace.scoring.mp_options import MatchpointOptions
+from tenace.scoring.mp_options import ArtificialLines, MatchpointOptions
 from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import Placing
-from tenace.usebio.reader import Line, Participant, UsebioError, UsebioEvent, board_results
+from tenace.scoring.rounding import Rounding
+from tenace.usebio.reader import Line, Participant, UsebioError, UsebioEvent, artificial_by_points, board_results
 
 
 @dataclass
@@ -54,7 +55,7 @@ def _pairs(event: UsebioEvent) -> dict[str, Pair]:
 
 
 def _pair(p: Participant) -> Pair:
-    """As the report shows pairs: Compscore3's Mitchell "3NS" is pair 3 of the NS field."""
+    """As the report shows pairs: a Mitchell's "3NS" is pair 3 of the NS field."""
     number = p.number[:-2] if p.direction and p.number.endswith(p.direction) and p.number[:-2] else p.number
     return Pair(number, p.direction, names=p.names, members=p.members)
 
@@ -102,6 +103,8 @@ def _mp_text(side: SideScore, o: MatchpointOptions) -> str:
 
 
 def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, UsebioFigures]:
+    if o.artificial_lines is ArtificialLines.POINTS:
+        event = artificial_by_points(event)
     results = board_results(event)
     session = score_pairs_session(results, o, _penalties(event))
     published: dict[int, BoardScore] = {b.board: b for b in session.boards}
@@ -127,7 +130,8 @@ def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, Useb
     ranking = []
     for placing in session.ranking:
         total = session.totals[placing.pair]
-        figures.totals[placing.pair] = str(total.mp)
+        # A file whose TOTAL_SCORE is the percentage (scorer-to-usebio's) gets the percentage there again.
+        figures.totals[placing.pair] = str(total.percent if event.total_is_percentage else total.mp)
         figures.percentages[placing.pair] = str(total.percent)
         ranking.append(RankingLine(field=placing.field, rank=placing.text, pair=pairs.get(placing.pair,
                                                                                            Pair(placing.pair)),
@@ -143,9 +147,9 @@ def _matchpoints(event: UsebioEvent, o: MatchpointOptions) -> tuple[Report, Useb
 
 # --- IMP pairs ---------------------------------------------------------------------------------------------
 
-def _imp_text(value: Fraction) -> str:
+def _imp_text(value: Fraction, rounding: Rounding = Rounding.HALF_EVEN) -> str:
     """Butler and cross-IMP points as Compscore3 writes them: whole as such ("-1"), else to 2 decimals."""
-    return str(value.numerator) if value.denominator == 1 else str(imps(value))
+    return str(value.numerator) if value.denominator == 1 else str(imps(value, rounding))
 
 
 def _imp_ranking(event: UsebioEvent, scored: list[tuple[str, str, ImpLine]],
@@ -170,7 +174,8 @@ def _imp_ranking(event: UsebioEvent, scored: list[tuple[str, str, ImpLine]],
 
 
 def _imp_boards(event: UsebioEvent, lines_of: dict[int, tuple[ImpLine, ...]], figures: UsebioFigures,
-                datums: dict[int, int] | None = None, compared: dict[int, int] | None = None) -> tuple[Board, ...]:
+                datums: dict[int, int] | None = None, compared: dict[int, int] | None = None,
+                rounding: Rounding = Rounding.HALF_EVEN) -> tuple[Board, ...]:
     pairs = _pairs(event)
     boards = []
     for board in event.boards:
@@ -178,8 +183,9 @@ def _imp_boards(event: UsebioEvent, lines_of: dict[int, tuple[ImpLine, ...]], fi
             continue
         lines = []
         for i, (line, imp) in enumerate(zip(board.lines, lines_of[board.number], strict=True)):
-            figures.lines[board.number, i] = (_imp_text(imp.ns_imps), _imp_text(imp.ew_imps))
-            lines.append(replace(_line(i + 1, line, pairs), imp_ns=imps(imp.ns_imps), imp_ew=imps(imp.ew_imps)))
+            figures.lines[board.number, i] = (_imp_text(imp.ns_imps, rounding), _imp_text(imp.ew_imps, rounding))
+            lines.append(replace(_line(i + 1, line, pairs), imp_ns=imps(imp.ns_imps, rounding),
+                                 imp_ew=imps(imp.ew_imps, rounding)))
         boards.append(Board(board.number, tuple(lines), datum=(datums or {}).get(board.number),
                             results=(compared or {}).get(board.number)))
     return tuple(boards)
@@ -224,7 +230,7 @@ def _cross_imps(event: UsebioEvent, o: CrossImpOptions) -> tuple[Report, UsebioF
         b = cross_imps_board(entries, o)
         lines_of[board.number], compared[board.number] = b.lines, b.results
         scored += [(line.ns_pair, line.ew_pair, imp) for line, imp in zip(board.lines, b.lines, strict=True)]
-    boards = _imp_boards(event, lines_of, figures, compared=compared)
+    boards = _imp_boards(event, lines_of, figures, compared=compared, rounding=o.rounding)
     ranking = _imp_ranking(event, scored, figures)
     settings: dict[str, Setting] = {"unit": o.unit.value, "boards": len(boards), "results": len(scored),
                                     "event_type": event.event_type}

@@ -6,7 +6,7 @@ import unicodedata
 from decimal import Decimal
 from typing import TextIO
 
-from tenace.reports.model import Board, HandRecord, Pair, RankingLine, Report, TravellerLine
+from tenace.reports.model import Board, HandRecord, Pair, RankingLine, Report, Room, TravellerLine
 from tenace_rules.contract import STRAIN_SYMBOLS
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
@@ -173,16 +173,22 @@ def write_ranking(report: Report, out: TextIO) -> None:
         out.write(ranking_line(line) + "\n")
 
 
+def _room(room: Room | None) -> str:
+    """A room's result in its columns; a room not played (a board scored by its file's IMPs) as "-"."""
+    if room is None:
+        return f"{'-':>5} {'':1} {'':>2} {'':>6}"
+    return f"{room.contract:>5} {room.declarer} {room.tricks:>2} {room.ns_score:>+6}"
+
+
 def write_match(report: Report, out: TextIO) -> None:
     """A team match: both rooms of every board, the IMPs, the total and the VPs."""
     out.write("Board  Open room           Closed room          Diff   Home  Away\n")
     for b in report.boards:
         if b.rooms is None:
             continue
-        o, c, r = b.rooms.open, b.rooms.closed, b.rooms
+        r = b.rooms
         diff = f"{r.difference:>+6}" if r.difference is not None else f"{'-':>6}"
-        out.write(f"{b.board:>5}  {o.contract:>5} {o.declarer} {o.tricks:>2} {o.ns_score:>+6}    "
-                  f"{c.contract:>5} {c.declarer} {c.tricks:>2} {c.ns_score:>+6}  {diff} "
+        out.write(f"{b.board:>5}  {_room(r.open)}    {_room(r.closed)}  {diff} "
                   f"{figure(r.imp_home):>6}{figure(r.imp_away):>6}\n")
     m = report.match
     if m is not None:

@@ -11,6 +11,7 @@ from itertools import accumulate, chain, repeat
 
 from tenace.scoring.imp_results import ArtificialImps, Entry, ImpLine, Score, not_an_entry
 from tenace.scoring.imps import IMP_STEPS, MAX_IMPS, imps
+from tenace.scoring.rounding import Rounding
 
 
 class CrossImpUnit(Enum):
@@ -33,6 +34,9 @@ class CrossImpOptions:
     # Law 12C2(b)'s +3 / 0 / -3 IMPs are read per comparison, so a TOTAL multiplies them by the
     # comparisons each played result had (n - 1). False: they are taken as they are in every unit.
     artificial_per_comparison: bool = True
+    # How a line's IMPs are published to 0.01 (HALF_EVEN ties to even on the exact value; DOUBLE as a program holding
+    # them in a binary double prints them, OKbridge); the scoring itself stays exact.
+    rounding: Rounding = Rounding.HALF_EVEN
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from operator import attrgetter, countOf, itemgetter
 from typing import NamedTuple, overload
 
 from tenace.scoring.model import EW, NS, Artificial, Average, BoardResult, NotPlayed, Played, Split, Weighted
-from tenace.scoring.mp_options import DEFAULT_OPTIONS, BoardOptions, Factoring, Units
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, BoardOptions, BoardPercent, Factoring, Units
 from tenace.scoring.rounding import round_ratio
 
 
@@ -227,6 +227,7 @@ def _factored(raw: Fraction | int, n: int, expected: int, method: Factoring) -> 
 
 # Members read on the hot paths as module constants: reading one off its Enum class costs about 0.17 us (3.11).
 _NO_FACTORING, _NEUBERG = Factoring.NONE, Factoring.NEUBERG
+_OF_RESULTS = BoardPercent.RESULTS
 _PLAYED = SideKind.PLAYED
 
 _Sides = tuple[SideScore, SideScore]  # NS, EW, both scored
@@ -249,12 +250,23 @@ class _Publisher:
             mp = round_ratio(num, den, o.board_mp_decimals, o.rounding)
             if o.board_percent_from_published_mp:
                 num, den = mp.as_integer_ratio()
-            if self.top:
+            if o.board_percent is _OF_RESULTS:  # (MP + 1) / (top + 2) in MP1 units, (MP + 1/2) / (top + 1) in NA
+                if o.units is Units.NORTH_AMERICAN:
+                    pct = round_ratio((2 * num + den) * 100, 2 * den * (self.top + 1), o.board_percent_decimals,
+                                      o.rounding)
+                else:
+                    pct = round_ratio((num + den) * 100, den * (self.top + 2), o.board_percent_decimals, o.rounding)
+            elif self.top:
                 pct = round_ratio(num * 100, den * self.top, o.board_percent_decimals, o.rounding)
             else:
                 pct = round_ratio(50, 1, o.board_percent_decimals, o.rounding)
             got = self.memo[key] = (mp, pct)
         return got
+
+
+def published(exact: Fraction, top: int, options: BoardOptions) -> tuple[Decimal, Decimal]:
+    """A side's exact MPs on a board of `top` as the options publish them: (MPs, percentage)."""
+    return _Publisher(top, options)(exact)
 
 
 @dataclass(slots=True)
@@ -486,5 +498,8 @@ def artificial_side(
     exact = percent * top / 100
     pub = publish or _Publisher(top, options)
     mp, pct = pub(exact)
+    if options.board_percent is _OF_RESULTS:  # the share given is the percentage, not a place among the results
+        pct = round_ratio(percent.numerator, percent.denominator, options.board_percent_decimals,
+                          options.rounding)
     return SideScore(direction, exact, mp, pct, top, SideKind.ARTIFICIAL,
                      side if isinstance(side, Average) else None)

@@ -29,6 +29,40 @@ class Factoring(Enum):
     RATIO = "ratio"  # simple scaling M' = M(E-1)/(N-1) (old programs, and the ACBL before Neuberg)
 
 
+class BoardPercent(Enum):
+    """What a board's percentage is of."""
+
+    TOP = "top"  # its MPs over the board's top: (beaten + half the other equal results) / (N - 1), as factored
+    # (beaten + half the equal results, itself included) / N: each result against every result of the board, its own
+    # counted as a tie; in MP1 units (MP + 1) / (top + 2). A board of 2 results is 75/25, not 100/0 (the Fifth Friday
+    # simultaneous's frequency tables, fifth-friday-1999-frequency.pbn).
+    RESULTS = "results"
+
+
+class ArtificialLines(Enum):
+    """How a file's artificial (Law 12C2) lines are recognised."""
+
+    SCORE = "score"  # by their score alone ("A6040" in a USEBIO SCORE, "A+" or "60%" in a PBN row)
+    # Also a USEBIO line that kept its played SCORE but whose published points are an adjusted score's: on a board
+    # of E lines with no artificial SCORE whose figures carry tenths (Compscore3 factors a board only when fewer than
+    # E results are compared), a line written as two whole numbers that add up to the top (Compscore3's adjusted
+    # file: "110" given 20/20 beside "-50" at 19.0). Only a file as published says so: rescoring its points away
+    # loses it.
+    POINTS = "points"
+
+
+class UnequalBoards(Enum):
+    """How a pair's total is made when pairs play different numbers of boards (its percentage is always over the
+    boards it scored on)."""
+
+    PLAIN = "plain"  # the sum of its own boards, whatever their number (Tenace, Magic Contest)
+    # Brought to the most top a pair of its field (fields_of: NS or EW of a Mitchell, a Howell's one) scored on,
+    # total x that top / own top: a pair that missed a board its field played is prorated, a sit-out that every
+    # pair of the field has is not (Compscore3: 555 MPs over 26 boards of 27 published 576.35, while its NS pairs
+    # of 18 boards beside EW of 21 publish plain sums).
+    FIELD = "field"
+
+
 @dataclass(frozen=True, kw_only=True)
 class PublishedFigures:
     """What every published figure shares, board or total: how it is rounded to its decimals."""
@@ -64,6 +98,8 @@ class BoardOptions(PublishedFigures):
     board_mp_decimals: int = 2
     board_percent_decimals: int = 2
     board_percent_from_published_mp: bool = False
+    board_percent: BoardPercent = BoardPercent.TOP
+    artificial_lines: ArtificialLines = ArtificialLines.SCORE
     # Publish a board played fewer times than the session's E on its own top, factored only into the totals
     # (Compscore3: a board with a missing table shows its raw MPs); E of the board is then its traveller's lines.
     board_figures_own_top: bool = False
@@ -102,9 +138,7 @@ class RankingOptions(PublishedFigures):
     # not its exact MPs (Compscore3 keeps a factored result as a percentage to board_percent_decimals); the
     # session percentage stays that of the exact MPs.
     total_factored_as_percent: bool = False
-    # A pair with a score on fewer boards than the session has its total brought to the session's boards
-    # (total x session's top / own top), so every total is out of the same top (Compscore3).
-    total_prorated: bool = False
+    unequal_boards: UnequalBoards = UnequalBoards.PLAIN
     tiebreak: Tiebreak = Tiebreak.NONE
 
     def __post_init__(self) -> None:
@@ -147,11 +181,14 @@ MAGIC_CONTEST_FFB = MatchpointOptions(
 # - A factored board figure is its percentage to 2 decimals (half-even), published as MPs to 1 decimal; a
 #   whole number of MPs is written without decimals ("20", but "37.8").
 # - An artificial score (SCORE A6060: NS then EW percentage) is that percentage of the top for each side
-#   (no Law 12C2(c) revision).
+#   (no Law 12C2(c) revision). A line may keep its played SCORE and be given an artificial score's points: it
+#   is known by them (ArtificialLines.POINTS).
 # - A pair's total adds the exact MPs of full boards and the 2-decimal percentages of factored ones
-#   (total_factored_as_percent), is brought to the session's boards when the pair missed some (total_prorated),
-#   and is rounded to 2 decimals (half-even: no tie arises). The percentage is of the exact Neuberg MPs over the
-#   pair's own top (a pair that missed a board: its own boards), to 2 decimals: 7EW's board 15 counts 31.7232
+#   (total_factored_as_percent), is brought to its field's boards when the pair missed boards the others of its
+#   field played (UnequalBoards.FIELD; a sit-out every pair of the field has is not: the sit-out file's NS pairs
+#   of 18 boards publish plain sums beside EW pairs of 21), and is rounded to 2 decimals (half-even: no tie
+#   arises). The percentage is of the exact Neuberg MPs over the pair's own top (a pair that missed a board: its
+#   own boards), to 2 decimals: 7EW's board 15 counts 31.7232
 #   (88.12%) in its total 514.72 but 31.7222 in its 52.95%. Ranks by total, NS and EW apart in a Mitchell, tied
 #   pairs sharing the place (written "6", "6").
 COMPSCORE3 = MatchpointOptions(
@@ -160,8 +197,20 @@ COMPSCORE3 = MatchpointOptions(
     board_percent_decimals=2,
     board_figures_own_top=True,
     law_12c2c=False,
+    artificial_lines=ArtificialLines.POINTS,
     total_from_published_boards=False,
     total_factored_as_percent=True,
-    total_prorated=True,
+    unequal_boards=UnequalBoards.FIELD,
 )
 
+
+# The Fifth Friday simultaneous (an online tournament's PBN 2.0 export, fifth-friday-1999-frequency.pbn): each board
+# a frequency table on its own results, not factored to a common top; a result's percentage is (beaten + half the
+# equal ones, itself included) / N, to 0.1 half-up (1,298 figures of 40 boards, every one). Its TotalScoreTable's MP
+# is a pair's sum of board percentages and its Percentage that sum over the pair's boards.
+FIFTH_FRIDAY = MatchpointOptions(
+    factoring=Factoring.NONE,
+    board_percent=BoardPercent.RESULTS,
+    board_percent_decimals=1,
+    total_mp_decimals=1,
+)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from math import lcm
+from typing import Protocol
 
 from tenace.scoring.adjusted import revised_percent
 from tenace.scoring.matchpoints import BoardScore, SideKind, SideScore, artificial_side, matchpoint_board
 from tenace.scoring.model import EW, NS, BoardResult, Penalty, PenaltyUnit
-from tenace.scoring.mp_options import DEFAULT_OPTIONS, BoardOptions, MatchpointOptions, RankingOptions
+from tenace.scoring.mp_options import DEFAULT_OPTIONS, BoardOptions, MatchpointOptions, RankingOptions, UnequalBoards
 from tenace.scoring.ranking import FieldMode, HeadToHead, Placing, Tiebreak, rank_field
 from tenace.scoring.rounding import round_ratio
 
@@ -149,11 +151,8 @@ def score_pairs_session(
     boards = [_with_revisions(b, key, averages[key], revised) if revised and key in averages else b
               for key, b in scores.items()]
     penalty = _penalties(boards, list(penalties))
-    session_top: dict[str, int] = {}  # per section, the tops of the boards it plays (total_prorated)
-    if o.total_prorated:
-        for section in set(pair_section.values()):
-            session_top[section] = sum(b.top for (scope, _), b in scores.items() if scope in (section, None))
-    totals = {p: pair_total(p, a, revised, penalty.get(p), o, session_top.get(a.section)) for p, a in pairs.items()}
+    field_top = _field_tops(pairs, o) if o.unequal_boards is UnequalBoards.FIELD else {}
+    totals = {p: pair_total(p, a, revised, penalty.get(p), o, field_top.get(p)) for p, a in pairs.items()}
 
     def head_to_head(a: str, b: str) -> Fraction | None:
         got = pairs[a].versus.get(b)
@@ -161,6 +160,16 @@ def score_pairs_session(
 
     ranking = rank_session(totals, head_to_head, o)
     return SessionScore(o, tuple(boards), totals, tuple(ranking))
+
+
+def _field_tops(pairs: Mapping[str, PairSums], o: RankingOptions) -> dict[str, int]:
+    """UnequalBoards.FIELD: each pair's total is brought to the most top a pair of its field scored on."""
+    tops = {p: a.top + sum(side.top for side in a.artificial.values()) for p, a in pairs.items()}
+    out: dict[str, int] = {}
+    for members in fields_of(pairs, o).values():
+        most = max(tops[p] for p in members)
+        out.update((p, most) for p in members)
+    return out
 
 
 def _factored(board: BoardScore) -> bool:
@@ -207,9 +216,9 @@ def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> di
 
 
 def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideScore], taken: Fraction | None,
-           o: RankingOptions, session_top: int | None = None) -> PairTotal:
-    """The pair's total and percentage as the options publish them; `session_top` is the top of the whole session,
-    for total_prorated."""
+           o: RankingOptions, field_top: int | None = None) -> PairTotal:
+    """The pair's total and percentage as the options publish them; `field_top` is the top its total is brought
+    to (UnequalBoards.FIELD), None to add its boards as they are."""
     exact, pub, top = a.exact(), a.pub, a.top
     for key, side in a.artificial.items():
         side = revised.get((key, p), side)
@@ -218,16 +227,21 @@ def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideS
         top += side.top
     if taken:
         exact -= taken
+    to = field_top if field_top and top and field_top != top else 0  # the top the total is prorated to
     if o.total_from_published_boards:
         n, d = pub.as_integer_ratio()
         if taken:
             n, d = n * taken.denominator - taken.numerator * d, d * taken.denominator
+        if to:
+            n, d = n * to, d * top
         mp = round_ratio(n, d, o.total_mp_decimals, o.rounding)
-        n, d = mp.as_integer_ratio()  # the session percentage of the published total
+        n, d = mp.as_integer_ratio()  # the session percentage of the published total, over the top it is out of
+        if to:
+            n, d = n * top, d * to
     else:
         shown = exact + a.shift if a.shift else exact  # total_factored_as_percent: the published % of factored boards
-        if o.total_prorated and session_top and top:
-            shown = shown * session_top / top
+        if to:
+            shown = shown * to / top
         mp = round_ratio(shown.numerator, shown.denominator, o.total_mp_decimals, o.rounding)
         n, d = exact.numerator, exact.denominator
     percent = round_ratio(n * 100, d * top, o.total_percent_decimals, o.rounding) if top else Decimal(50)
@@ -254,7 +268,14 @@ def _key_order(key: BoardKey) -> tuple[str, int]:
     return (scope or "", board)
 
 
-def fields_of(totals: Mapping[str, PairTotal], options: RankingOptions) -> dict[str, list[str]]:
+class _Fielded(Protocol):
+    @property
+    def section(self) -> str: ...
+    @property
+    def directions(self) -> AbstractSet[str]: ...
+
+
+def fields_of(totals: Mapping[str, _Fielded], options: RankingOptions) -> dict[str, list[str]]:
     """The fields ranked separately: by section if asked, and NS/EW apart for a Mitchell."""
     mode = options.fields
     if mode is FieldMode.AUTO:
@@ -273,7 +294,7 @@ def rank_value(total: PairTotal, options: RankingOptions) -> Fraction:
     """What ranks a pair: its published total (or exact, by option) as a share of its own top."""
     if not total.top:
         return Fraction(1, 2)
-    if options.total_prorated and not options.rank_on_exact:  # every published total is out of the same top
+    if options.unequal_boards is UnequalBoards.FIELD and not options.rank_on_exact:  # a field's totals share a top
         return Fraction(total.mp)
     exact = options.rank_on_exact
     n, d = (total.exact.numerator, total.exact.denominator) if exact else total.mp.as_integer_ratio()

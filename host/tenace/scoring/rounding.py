@@ -20,6 +20,10 @@ class Rounding(Enum):
     HALF_EVEN = "half-even"  # ties to the even digit: 28.25 -> 28.2, 25 -> 20, 35 -> 40 (banker's rounding)
     HALF_CEILING = "half-ceiling"  # ties toward +infinity: 25 -> 30, -25 -> -20
     DOWN = "down"  # truncation toward zero, ties or not: 28.29 -> 28.2
+    # The value as a program holding it in a binary double prints it with C's printf("%.2f"): the nearest double,
+    # whose exact binary value is rounded, ties to even. 4.575 is 4.57500000000000017... so 4.58, 0.075 is
+    # 0.07499999999999999722... so 0.07, 6.125 is exact so 6.12 (OKbridge's cross-IMPs).
+    DOUBLE = "double"
 
 
 # The rules each option offers, as programs use them (`tenace score --rounding` and `--datum-rounding`).
@@ -38,6 +42,9 @@ def round_ratio(num: int, den: int, decimals: int, mode: Rounding = Rounding.HAL
         raise ValueError(f"decimals must be 0 or more, not {decimals}")
     if mode is Rounding.NONE:
         raise ValueError("a figure with fixed decimals needs a rounding rule, not NONE")
+    if mode is _DOUBLE:  # the exact binary value of num/den's nearest double (int / int rounds correctly), then ties
+        num, den = (num / den).as_integer_ratio()  # to even
+        mode = _HALF_EVEN
     sign = -1 if num < 0 else 1
     q, r = divmod(abs(num) * 10**decimals, den)
     if mode is not _DOWN:
@@ -51,6 +58,7 @@ def round_ratio(num: int, den: int, decimals: int, mode: Rounding = Rounding.HAL
 # The rules as module constants for round_ratio, which every published figure goes through: reading a member off
 # its Enum class costs about 0.17 us in Python 3.11, and it read up to five.
 _DOWN, _HALF_UP, _HALF_EVEN, _HALF_CEILING = Rounding.DOWN, Rounding.HALF_UP, Rounding.HALF_EVEN, Rounding.HALF_CEILING
+_DOUBLE = Rounding.DOUBLE
 
 
 def round_to_step(value: Fraction | int, step: Fraction | int, mode: Rounding) -> Fraction:
@@ -61,6 +69,8 @@ def round_to_step(value: Fraction | int, step: Fraction | int, mode: Rounding) -
     step = Fraction(step)
     if step <= 0:
         raise ValueError(f"rounding step must be positive, not {step}")
+    if mode is Rounding.DOUBLE:  # the nearest double's exact value, ties to even
+        value, mode = Fraction(float(value)), Rounding.HALF_EVEN
     units = value / step
     if mode is Rounding.DOWN:
         return math.trunc(units) * step

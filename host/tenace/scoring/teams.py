@@ -22,7 +22,8 @@ class RoomScores:
 
 @dataclass(frozen=True, slots=True)
 class ArtificialBoard:
-    """A board with no comparison, given Law 12C2 artificial scores in IMPs; the sides need not balance."""
+    """A board with no comparison whose IMPs are given: Law 12C2 artificial scores (the sides need not balance), or
+    the IMPs a file gives a board played in one room only."""
 
     board: int
     home_imps: Fraction | int

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from xml.parsers import expat
@@ -23,10 +23,16 @@ log = logging.getLogger(__name__)
 # A club's USEBIO file is under a megabyte (a 40-table, 36-board event a few MB); far more is not an event.
 MAX_BYTES = 64 * 1024 * 1024
 
-# EVENT_TYPE -> the `tenace score` method that rescores it.
+# EVENT_TYPE -> the `tenace score` method that rescores it (Compscore3 names the method in the type).
 METHODS = {"MP_PAIRS": "mp", "BUTLER_PAIRS": "butler", "CROSS_IMP": "cross-imps"}
+# USEBIO's own pairs type (EBU's DTD: INDIVIDUAL, PAIRS, SWISS_PAIRS, TEAMS, SWISS_TEAMS), as other programs write
+# it (scorer-to-usebio: "PAIRS"), with the method in BOARD_SCORING_METHOD or, without it, in the lines' points.
+PAIRS = "PAIRS"
+SCORING_METHODS = {"MATCH_POINTS": "mp", "BUTLER_IMPS": "butler", "CROSS_IMPS": "cross-imps"}
 # The element of a traveller line that holds each side's computed points, by method.
 POINTS = {"mp": "MATCH_POINTS", "butler": "BUTLER_POINTS", "cross-imps": "CROSS_IMP_POINTS"}
+# A pair number as writers spell it: "3NS" (Compscore3), "3 NS" (scorer-to-usebio), "NS 3", "3-EW", or "3".
+_PAIR_NUMBER = re.compile(r"(?:(NS|EW)[\s-]*)?([A-Z]?\d+[A-Z]?)(?:[\s-]*(NS|EW))?")
 # An artificial score as Compscore3 writes it in SCORE: "A" then the NS and EW percentages, "A6040".
 _ARTIFICIAL = re.compile(r"A(\d\d)(\d\d)")
 _ROOT = re.compile(rb"<\s*USEBIO[\s>/]")
@@ -46,7 +52,7 @@ class Player:
 class Participant:
     """A pair as PARTICIPANTS lists it, with the figures the file published for it."""
 
-    number: str  # as the file writes it: "3NS" in a Compscore3 Mitchell, "3" in a Howell
+    number: str  # pair_key of PAIR_NUMBER: "3NS" in a Mitchell however written ("3 NS", or "3" and its DIRECTION)
     direction: str | None  # NS or EW in a Mitchell; None when DIRECTION is empty
     players: tuple[Player, ...]
     total: str | None = None  # TOTAL_SCORE as written
@@ -98,6 +104,8 @@ class UsebioEvent:
     participants: tuple[Participant, ...]
     boards: tuple[UsebioBoard, ...]
     tree: ET.ElementTree
+    # Every pair's TOTAL_SCORE is its PERCENTAGE (scorer-to-usebio writes so), not its MPs: written back the same way.
+    total_is_percentage: bool = False
 
     @property
     def mitchell(self) -> bool:
@@ -166,24 +174,69 @@ def parse_usebio(data: bytes, section: str | None = None) -> UsebioEvent:
     event = root.find("EVENT")
     if event is None:
         raise UsebioError("no <EVENT> under <USEBIO>: there is nothing to score")
-    event_type = (event.get("EVENT_TYPE") or "").strip()
-    if event_type not in METHODS:
-        raise UsebioError(f"EVENT_TYPE {event_type!r} is not scored by tenace score (it scores "
-                          f"{', '.join(METHODS)})" if event_type else "the <EVENT> has no EVENT_TYPE attribute")
-    method = METHODS[event_type]
+    event_type = (event.get("EVENT_TYPE") or "").strip().upper()
     container = chosen_section(event, section)
+    method = _method(event, event_type, container)
     participants = container.find("PARTICIPANTS")
     pairs = tuple(_participant(p, i) for i, p in enumerate(participants.findall("PAIR"), 1)) \
         if participants is not None else ()
-    boards = tuple(_board(b, POINTS[method]) for b in container.findall("BOARD"))
+    mitchell = any(p.direction for p in pairs)
+    boards = tuple(_board(b, POINTS[method], mitchell) for b in container.findall("BOARD"))
     if not any(b.lines for b in boards):
         raise UsebioError("no <BOARD> with a <TRAVELLER_LINE>: there are no results to score")
     numbers = [b.number for b in boards]
     if len(set(numbers)) != len(numbers):
         twice = sorted({n for n in numbers if numbers.count(n) > 1})
         raise UsebioError(f"board {twice[0]} has two <BOARD> elements: one traveller per board")
+    keys = [p.number for p in pairs]
+    if len(set(keys)) != len(keys):
+        raise UsebioError(f"pair {sorted({k for k in keys if keys.count(k) > 1})[0]} is in PARTICIPANTS twice")
     return UsebioEvent(event_type, method, _text(event, "EVENT_DESCRIPTION") or _text(event, "TITLE") or "",
-                       _text(event, "PROGRAM_NAME") or "", pairs, boards, tree)
+                       _text(event, "PROGRAM_NAME") or "", pairs, boards, tree, _total_is_percentage(pairs))
+
+
+def _method(event: ET.Element, event_type: str, container: ET.Element) -> str:
+    """The method of the event: its EVENT_TYPE's (Compscore3's MP_PAIRS...), or a PAIRS event's BOARD_SCORING_METHOD,
+    or, without one, the points its traveller lines carry (matchpoints when they carry none)."""
+    if event_type in METHODS:
+        return METHODS[event_type]
+    if event_type != PAIRS:
+        raise UsebioError(f"EVENT_TYPE {event_type!r} is not scored by tenace score (it scores "
+                          f"{', '.join((*METHODS, PAIRS))})" if event_type
+                          else "the <EVENT> has no EVENT_TYPE attribute")
+    named = (_text(event, "BOARD_SCORING_METHOD") or "").upper()
+    if named:
+        if named not in SCORING_METHODS:
+            raise UsebioError(f"BOARD_SCORING_METHOD {named!r} is not scored by tenace score (it scores "
+                              f"{', '.join(SCORING_METHODS)})")
+        return SCORING_METHODS[named]
+    line = container.find("BOARD/TRAVELLER_LINE")
+    for method, points in POINTS.items():
+        if line is not None and line.find(f"NS_{points}") is not None:
+            return method
+    return "mp"
+
+
+def _total_is_percentage(pairs: tuple[Participant, ...]) -> bool:
+    """Whether every pair's TOTAL_SCORE is its PERCENTAGE, and some is not 0 (a file whose figures are all 0 says
+    nothing)."""
+    try:
+        figures = [(Fraction(p.total), Fraction(p.percentage)) for p in pairs if p.total and p.percentage]
+    except ValueError:
+        return False
+    return bool(pairs) and len(figures) == len(pairs) and all(t == q for t, q in figures) and any(
+        t for t, _ in figures)
+
+
+def pair_key(number: str, direction: str | None = None) -> str:
+    """A pair number as the engine knows it, however the file writes it: "3NS", "3 NS", "NS 3" and "3" with the
+    direction NS are all "3NS"; a Howell's "3" is "3"; anything else is kept as written."""
+    text = number.strip().upper()
+    found = _PAIR_NUMBER.fullmatch(text)
+    if not found or (found[1] and found[3]):
+        return number.strip()
+    side = found[1] or found[3] or direction
+    return f"{found[2]}{side}" if side else found[2]
 
 
 def chosen_section(event: ET.Element, section: str | None) -> ET.Element:
@@ -226,11 +279,14 @@ def _participant(pair: ET.Element, index: int) -> Participant:
         raise UsebioError(f"pair {number}: DIRECTION {direction!r} is not NS, EW or empty")
     players = tuple(Player(_text(p, "PLAYER_NAME") or "", _text(p, "NATIONAL_ID_NUMBER") or "")
                     for p in pair.findall("PLAYER"))
-    return Participant(number, direction, players, _text(pair, "TOTAL_SCORE"), _text(pair, "PERCENTAGE"),
+    key = pair_key(number, direction)
+    if direction and not key.endswith(direction):
+        raise UsebioError(f"pair {number}: its number says {key[-2:]}, its DIRECTION {direction}")
+    return Participant(key, direction, players, _text(pair, "TOTAL_SCORE"), _text(pair, "PERCENTAGE"),
                        _text(pair, "PLACE"), _text(pair, "ADJUSTMENT"))
 
 
-def _board(board: ET.Element, points: str) -> UsebioBoard:
+def _board(board: ET.Element, points: str, mitchell: bool) -> UsebioBoard:
     text = _required(board, "BOARD_NUMBER", "a <BOARD> of the EVENT")
     try:
         number = int(text)
@@ -238,13 +294,16 @@ def _board(board: ET.Element, points: str) -> UsebioBoard:
         raise UsebioError(f"BOARD_NUMBER {text!r} is not a number") from None
     if number < 1:
         raise UsebioError(f"BOARD_NUMBER {number} is not 1 or more")
-    lines = tuple(_line(line, number, i, points) for i, line in enumerate(board.findall("TRAVELLER_LINE"), 1))
+    lines = tuple(_line(line, number, i, points, mitchell)
+                  for i, line in enumerate(board.findall("TRAVELLER_LINE"), 1))
     return UsebioBoard(number, lines, _text(board, "BOARD_AVERAGE"))
 
 
-def _line(line: ET.Element, board: int, index: int, points: str) -> Line:
+def _line(line: ET.Element, board: int, index: int, points: str, mitchell: bool) -> Line:
+    """A traveller line; in a Mitchell, a pair number written without its direction ("3") is of the side it sat."""
     where = f"board {board} traveller line {index}"
-    ns, ew = _required(line, "NS_PAIR_NUMBER", where), _required(line, "EW_PAIR_NUMBER", where)
+    ns = pair_key(_required(line, "NS_PAIR_NUMBER", where), "NS" if mitchell else None)
+    ew = pair_key(_required(line, "EW_PAIR_NUMBER", where), "EW" if mitchell else None)
     if ns == ew:
         raise UsebioError(f"{where}: pair {ns} cannot play against itself")
     score_text = _required(line, "SCORE", where)
@@ -286,6 +345,33 @@ def outcome(line: Line) -> Outcome:
         return Artificial(ns, ew)
     assert line.score is not None
     return Played(line.score)
+
+
+def artificial_by_points(event: UsebioEvent) -> UsebioEvent:
+    """The event with each line that kept its played SCORE but was given an adjusted score's points read as that
+    artificial score (scoring.mp_options.ArtificialLines.POINTS says when): on a board of E lines (the most any
+    board has) with no artificial SCORE and some points written with decimals (factored: fewer than E results were
+    compared), a line whose two points are written as whole numbers adding up to the top 2(E - 1)."""
+    most = max(len(b.lines) for b in event.boards)
+    top = 2 * (most - 1)
+    boards = []
+    for board in event.boards:
+        if len(board.lines) != most or any(line.artificial for line in board.lines) or not any(
+                "." in (line.published_ns or "") + (line.published_ew or "") for line in board.lines):
+            boards.append(board)
+            continue
+        lines = []
+        for line in board.lines:
+            ns, ew = _whole(line.published_ns), _whole(line.published_ew)
+            if top and ns is not None and ew is not None and ns + ew == top:
+                line = replace(line, score=None, artificial=(Fraction(100 * ns, top), Fraction(100 * ew, top)))
+            lines.append(line)
+        boards.append(replace(board, lines=tuple(lines)))
+    return replace(event, boards=tuple(boards))
+
+
+def _whole(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
 
 
 def board_results(event: UsebioEvent) -> list[BoardResult]:

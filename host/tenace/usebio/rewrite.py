@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from xml.parsers import expat
 
 from tenace.reports.rescore_usebio import UsebioFigures
-from tenace.usebio.reader import POINTS, UsebioError, parse_tree
+from tenace.usebio.reader import POINTS, UsebioError, pair_key, parse_tree
 
 
 @dataclass
@@ -29,6 +29,7 @@ class _Where:
     """Where the walk through the document is: the pair, board and traveller line being read."""
 
     pair: str = ""
+    direction: str | None = None
     board: int = 0
     line: int = -1
     text: str = ""  # the character data of the element being read
@@ -63,7 +64,7 @@ def rewrite(data: bytes, method: str, figures: UsebioFigures, section: str | Non
             span = _Span(parser.CurrentByteIndex)
             spans.append(span)
         if tag == "PAIR":
-            state.pair = ""
+            state.pair, state.direction = "", None
             pair_spans.clear()
         elif tag == "BOARD" and parent in ("EVENT", "SECTION"):
             state.board, state.line = 0, -1
@@ -88,11 +89,14 @@ def rewrite(data: bytes, method: str, figures: UsebioFigures, section: str | Non
                 pair_spans.append((tag, span))
         if parent == "PAIR" and tag == "PAIR_NUMBER":
             state.pair = text
+        elif parent == "PAIR" and tag == "DIRECTION":
+            state.direction = text.upper() or None
         elif parent == "BOARD" and tag == "BOARD_NUMBER" and text.isdigit():
             state.board = int(text)
         if tag == "PAIR":
+            key = pair_key(state.pair, state.direction)  # as the reader knows the pair
             for pair_tag, pair_span in pair_spans:
-                pair_span.text = pair_tags[pair_tag].get(state.pair)
+                pair_span.text = pair_tags[pair_tag].get(key)
         elif tag == "BOARD" and parent in ("EVENT", "SECTION"):
             for board_span in board_spans:
                 board_span.text = figures.datums.get(state.board)
