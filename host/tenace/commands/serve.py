@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
@@ -170,9 +171,9 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
     listener = bind(host, port, args.listen)
     spare = SpareLink()
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
-    config = uvicorn.Config(create_app(path, director=director, spare=spare, new=args.new), log_level="warning",
-                            timeout_graceful_shutdown=1, access_log=False)
-    server = uvicorn.Server(config)
+    app = create_app(path, director=director, spare=spare, new=args.new)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False)
+    server = StoppingServer(config, app.state.changes.stop)
     thread = None
     sigterm: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
     if collect:
@@ -214,6 +215,20 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
         raise Failure(f"the collector failed, so the pages stopped too: {crash_report.write('serve', thread.error)}")
     print("stopped", flush=True)
     return 0
+
+
+class StoppingServer(uvicorn.Server):
+    """uvicorn's server, whose Ctrl-C (or SIGTERM) also ends the pages' open event streams at once: left open, they
+    would be cancelled after the graceful shutdown's second, each with an ASGI traceback on the laptop's console."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        with contextlib.suppress(RuntimeError):  # no loop running (yet): no stream to end
+            asyncio.get_running_loop().call_soon_threadsafe(self.on_exit)
 
 
 def password(path: Path) -> str:

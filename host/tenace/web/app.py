@@ -104,8 +104,10 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         async def stream() -> AsyncIterator[str]:
             seen = since
             yield "retry: 1000\n\n"  # a dropped connection is made again within a second
-            while True:
+            while not changes.stopping:
                 now = await changes.wait(seen, KEEPALIVE_S)
+                if changes.stopping:  # the page's browser reconnects to the next serve by itself
+                    return
                 if now == seen:
                     yield ": still here\n\n"
                     continue
