@@ -453,3 +453,19 @@ def test_the_command_prints_how_to_log_in_and_logs_a_wrong_password(event: Path,
         _, err = process.communicate(timeout=15)
     assert "director's console: a wrong password, from 127.0.0.1" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("score", "says"), [
+    ({"weighted": "0.6:+420,0.4:-50"}, "a weighted score has no USEBIO form"),
+    ({"assigned": "+420", "ew_assigned": "-50"}, "a split score (each side its own) has no USEBIO form"),
+    ({"assigned": "+420"}, None),  # one assigned score: a USEBIO line holds it
+])
+def test_a_score_usebio_cannot_hold_is_warned_of(event: Path, score: dict[str, str], says: str | None) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        answer = client.post("/director/adjust", data={"table": "2", "board": "3", "why": "Law 12C1", "csrf": csrf,
+                                                       **score}, headers=SAME)
+        assert answer.status_code == 200 and 'class="done"' in answer.text
+        shown = re.findall(r'<p class="warning" role="alert">([^<]*)</p>', answer.text)
+        assert [says in html.unescape(w) for w in shown] == ([True] if says else [])
+        assert 'class="warning"' not in client.get("/director").text  # said once

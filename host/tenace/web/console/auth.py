@@ -52,6 +52,7 @@ class Session:
     done: str | None = None  # the last action's log line, shown once by the console page it redirects to
     seen: float = field(default_factory=time.monotonic)  # its latest request
     lang: str | None = None  # the console's language the director chose (?lang=), None: the browser's
+    warnings: list[str] = field(default_factory=list)  # what the last action's page warns of, once, beside `done`
 
 
 @dataclass

@@ -19,7 +19,7 @@ from tenace.store import StoreError
 from tenace.web.console import grid, printing, publish, rehearsal, work
 from tenace.web.console.acting import act
 from tenace.web.console.auth import COOKIE, MIN_PASSWORD, Director, Session, client
-from tenace.web.console.forms import ACTIONS, FIELDS, MOVES, one_line, worded
+from tenace.web.console.forms import ACTIONS, FIELDS, MOVES, one_line, warnings_of, worded
 from tenace.web.console.room import SPOKEN, Room
 from tenace.web.console.setup import routes as setup_routes
 from tenace.web.console.work import Work, read_work
@@ -42,13 +42,14 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
 
     async def console(request: Request, session: Session, status: int = 200, done: str | None = None,
                       error: str | None = None, refused: str | None = None,
-                      typed: dict[str, str] | None = None, field: str | None = None) -> Response:
+                      typed: dict[str, str] | None = None, field: str | None = None,
+                      warnings: list[str] | None = None) -> Response:
         try:
             work = await room.read(read_work)
         except (StoreError, UsageError, sqlite3.Error) as e:
             work, error = Work(), error or f"{room.path}: {one_line(e)}"
         return room.page("console.html", status, session=session, work=work, done=done, error=error,
-                         refused=refused, typed=typed or {}, moves=MOVES, field=field)
+                         refused=refused, typed=typed or {}, moves=MOVES, field=field, warnings=warnings or [])
 
     async def home(request: Request) -> Response:
         session = room.session(request)
@@ -57,7 +58,8 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
         if room.path is None:  # tenace serve --new: the evening starts with its set-up
             return RedirectResponse("/director/setup", 303)
         done, session.done = session.done, None
-        return await console(request, session, done=done)
+        warnings, session.warnings = session.warnings, []
+        return await console(request, session, done=done, warnings=warnings)
 
     def login_form(status: int = 200, token: str | None = None, error: str | None = None) -> Response:
         where = room.path or room.new_path
@@ -144,6 +146,8 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
                                  field=field)
         # Post, redirect, get: reloading the page after it does not make the change a second time.
         acted.session.done = acted.done
+        words = console_words(SPOKEN.get())
+        acted.session.warnings = [words.plain(key) for key in warnings_of(name, acted.form)]
         return RedirectResponse("/director", 303)
 
     return [
