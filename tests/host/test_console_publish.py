@@ -233,9 +233,11 @@ def test_every_export_downloads_as_tenace_report_writes_it(tmp_path: Path) -> No
         no_club = client.get("/director/download/usebio", params={"club": ""})
         assert no_club.status_code == 400
         # Said beside the club's field, the page's forms still there to try again.
-        assert re.search(r'name="club" required value=""></label> <span class="error">[^<]*give the club</span>', no_club.text)
+        assert re.search(r'name="club" required value=""></label> <span class="error">[^<]*give the club</span>',
+                         no_club.text)
         bad_id = client.get("/director/download/usebio", params={"club": "Riga BC", "club_id": "x7"})
-        assert bad_id.status_code == 400 and 'inputmode="numeric" value="x7"></label> <span class="error">' in bad_id.text
+        assert bad_id.status_code == 400
+        assert 'inputmode="numeric" value="x7"></label> <span class="error">' in bad_id.text
         assert client.get("/director/download/zip").status_code == 404
 
 

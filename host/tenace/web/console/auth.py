@@ -14,6 +14,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -36,6 +37,8 @@ REFUSALS_A_LINE = 100
 LOG_QUIET_S = 60.0
 # The least a password has (a chosen one, or --password-file's first line).
 MIN_PASSWORD = 8
+# How many of a session's sent forms are remembered as sent (an evening's actions are a few hundred).
+SPENT_KEPT = 10_000
 # A form is small: a body larger than this is refused before it is parsed.
 MAX_FORM_BYTES = 16_384
 # A session left alone this long is over (a laptop left open at the club overnight): log in again.
@@ -53,6 +56,8 @@ class Session:
     seen: float = field(default_factory=time.monotonic)  # its latest request
     lang: str | None = None  # the console's language the director chose (?lang=), None: the browser's
     warnings: list[str] = field(default_factory=list)  # what the last action's page warns of, once, beside `done`
+    # The one-time tokens of the forms this session has sent (the latest SPENT_KEPT): a form sent again does nothing.
+    spent: deque[str] = field(default_factory=lambda: deque(maxlen=SPENT_KEPT))
 
 
 @dataclass

@@ -42,14 +42,13 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
 
     async def console(request: Request, session: Session, status: int = 200, done: str | None = None,
                       error: str | None = None, refused: str | None = None,
-                      typed: dict[str, str] | None = None, field: str | None = None,
-                      warnings: list[str] | None = None) -> Response:
+                      typed: dict[str, str] | None = None, field: str | None = None) -> Response:
         try:
             work = await room.read(read_work)
         except (StoreError, UsageError, sqlite3.Error) as e:
             work, error = Work(), error or f"{room.path}: {one_line(e)}"
         return room.page("console.html", status, session=session, work=work, done=done, error=error,
-                         refused=refused, typed=typed or {}, moves=MOVES, field=field, warnings=warnings or [])
+                         refused=refused, typed=typed or {}, moves=MOVES, field=field)
 
     async def home(request: Request) -> Response:
         session = room.session(request)
@@ -58,8 +57,7 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
         if room.path is None:  # tenace serve --new: the evening starts with its set-up
             return RedirectResponse("/director/setup", 303)
         done, session.done = session.done, None
-        warnings, session.warnings = session.warnings, []
-        return await console(request, session, done=done, warnings=warnings)
+        return await console(request, session, done=done)
 
     def login_form(status: int = 200, token: str | None = None, error: str | None = None) -> Response:
         where = room.path or room.new_path

@@ -318,7 +318,6 @@ def routes(room: Room) -> list[BaseRoute]:
                    shown: list[Preview] | None = None, token: str | None = None,
                    lines: list[str] | None = None) -> Response:
         done, session.done = (session.done, None) if status == 200 and refused is None else (None, session.done)
-        warnings, session.warnings = (session.warnings, []) if done is not None else ([], session.warnings)
         context: dict[str, object] = {}
         if room.path is not None:
             def read(conn: sqlite3.Connection) -> dict[str, object]:
@@ -328,8 +327,7 @@ def routes(room: Room) -> list[BaseRoute]:
                 context = await room.read(read)
             except (StoreError, UsageError, sqlite3.Error) as e:
                 error = error or f"{room.path}: {one_line(e)}"
-        return room.page("console_setup.html", status, session=session, done=done, warnings=warnings, error=error,
-                         refused=refused,
+        return room.page("console_setup.html", status, session=session, done=done, error=error, refused=refused,
                          typed=typed or {}, errors=errors or {}, previews=shown, token=token, lines=lines or [],
                          new_path=room.new_path, rows=SECTION_ROWS, kinds=SECTION_KINDS, scorings=SCORING_METHODS,
                          analysis=analysis.state(), **context)
