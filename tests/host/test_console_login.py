@@ -114,3 +114,19 @@ def test_login_link_is_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
     from cli_runner import tenace
     code, out, _ = tenace(capsys, "serve", "--help")
     assert code == 0 and "--login-link" in out and "--password-file" in out and ".director" in out
+
+
+def test_a_folder_that_cannot_be_written_keeps_the_login_in_memory(tmp_path: Path,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    from tenace.web.console import Director
+    from tenace.web.console.keeping import Kept
+    kept = Kept(tmp_path / "club.sqlite.director")
+    director = Director.kept_beside(tmp_path / "club.sqlite")
+    assert director.kept is not None and kept.path.exists() and director.key == kept.key()
+    # Where FILE.director cannot be made (here: its "folder" is a file, which even root cannot write into), the
+    # event is served all the same, its login in memory.
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    director = Director.kept_beside(blocked / "club.sqlite")
+    assert director.kept is None and director.token is not None
+    assert "cannot keep the console's login there" in caplog.text

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from tenace.errors import UsageError
-from tenace.web.console.keeping import SESSION_MAX_S, Kept, kept_beside
+from tenace.web.console.keeping import SESSION_MAX_S, Kept, Unkept, kept_beside
 
 log = logging.getLogger(__name__)
 
@@ -87,9 +87,13 @@ class Director:
     def kept_beside(cls, event: Path, password: str | None = None) -> Director:
         """The director of the event file `event`, whose login is kept in FILE.director; a one-time link for this
         serve unless the password is given (from --password-file)."""
+        token = None if password is not None else secrets.token_urlsafe(24)
         kept = Kept(kept_beside(event))
-        return cls(password=password, token=None if password is not None else secrets.token_urlsafe(24),
-                   kept=kept, key=kept.key())
+        try:
+            return cls(password=password, token=token, kept=kept, key=kept.key())
+        except Unkept as e:  # an event file in a folder one may only read: served still, its login kept in memory
+            log.warning("%s: sessions end when this serve does", e)
+            return cls(password=password, token=token)
 
     def link(self, base: str, token: str | None = None) -> str:
         """The one-time login link to print on the laptop's console."""

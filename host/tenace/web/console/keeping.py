@@ -23,6 +23,11 @@ from typing import Any
 from tenace.errors import UsageError
 
 SUFFIX = ".director"
+
+
+class Unkept(UsageError):
+    """FILE.director cannot be made or opened (a folder one may not write to)."""
+
 # A login link from --login-link is good for this long (or until it is used).
 LINK_S = 24 * 3600.0
 # A session's cookie is good for this long from its login, whatever the restarts: the logged-out list is kept as long.
@@ -52,7 +57,7 @@ class Kept:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as e:
-            raise UsageError(f"{self.path}: cannot keep the console's login there: {e.strerror or e}") from None
+            raise Unkept(f"{self.path}: cannot keep the console's login there: {e.strerror or e}") from None
         with os.fdopen(fd, "r+", encoding="utf-8") as file:
             fcntl.flock(file, fcntl.LOCK_EX)
             os.fchmod(fd, 0o600)  # a file made by hand or copied with looser rights is not left readable by all
