@@ -118,3 +118,18 @@ def test_a_form_sent_twice_does_nothing_the_second_time_and_says_so(event: Path)
         lines = log_lines(event)
         twice = client.post("/director/adjust", data=adjust, headers={"Origin": HERE})
         assert twice.status_code == 200 and "sent already" in twice.text and log_lines(event) == lines
+
+
+def test_a_refused_form_is_not_spent(event: Path) -> None:
+    """A refusal did nothing: the same form sent again is refused again for what it is, not "sent already"."""
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client)
+        page = client.get(SLOT).text
+        fields = {**form_of(page, "correct"), "contract": "3NT", "by": "N", "tricks": "14", "why": "x"}
+        for _ in range(2):
+            refused = send(client, "correct", fields)
+            assert refused.status_code == 400 and "sent already" not in refused.text
+        fields["tricks"] = "9"
+        assert send(client, "correct", fields).status_code == 303  # put right, the same form acts
+        assert send(client, "correct", fields).status_code == 303  # and once only
+        assert "That form had been sent already" in html.unescape(client.get(SLOT).text)

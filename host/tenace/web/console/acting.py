@@ -54,19 +54,12 @@ async def act(room: Room, request: Request, name: str,
     try:
         return Acted(session, form, done=await room.write(run))
     except Stale as e:
-        return refused(Acted(session, form, error=str(e), stale=True))
+        return Acted(session, form, error=str(e), stale=True)
     except LateChange as e:
-        return refused(Acted(session, form, error=f"{one_line(e)}: tick force to make the change anyway (the force is "
-                             "logged)", field="force"))
+        return Acted(session, form, error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)",
+                     field="force")
     except DirectorInputError as e:
-        return refused(Acted(session, form, error=one_line(e), field=e.field, refusal=e))
+        return Acted(session, form, error=one_line(e), field=e.field, refusal=e)
     except (EntryError, StoreError, UsageError, sqlite3.Error) as e:
-        return refused(Acted(session, form, error=one_line(e)))
+        return Acted(session, form, error=one_line(e))
 
-
-def refused(acted: Acted) -> Acted:
-    """A refused action's one-time token is not spent: the same form, sent again once it is right, acts."""
-    once = acted.form.get("once")
-    if once is not None and once in acted.session.spent:
-        acted.session.spent.remove(once)
-    return acted

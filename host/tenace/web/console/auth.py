@@ -58,6 +58,7 @@ class Session:
     warnings: list[str] = field(default_factory=list)  # what the last action's page warns of, once, beside `done`
     # The one-time tokens of the forms this session has sent (the latest SPENT_KEPT): a form sent again does nothing.
     spent: deque[str] = field(default_factory=lambda: deque(maxlen=SPENT_KEPT))
+    sending: str | None = None  # the one-time token of the form being answered (spent unless it is refused)
 
 
 @dataclass

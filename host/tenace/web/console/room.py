@@ -70,9 +70,14 @@ class Room:
         the next page that is not a refusal; every form on it carries a one-time token of its own (`once()`)."""
         lang = SPOKEN.get()
         session = context.get("session")
-        if status == 200 and isinstance(session, Session):
-            context.setdefault("warnings", session.warnings)
-            session.warnings = []
+        if isinstance(session, Session):
+            if status == 200:
+                context.setdefault("warnings", session.warnings)
+                session.warnings = []
+            if status >= 400 and session.sending is not None and session.sending in session.spent:
+                # Refused: nothing was done, so the same form sent again (once put right) is not "sent already".
+                session.spent.remove(session.sending)
+            session.sending = None
         html = self.env.get_template(template).render(director=self.director, path=self.path, nav=self.nav,
                                                       t=console_words(lang), console_languages=LANGUAGES,
                                                       language_name=lambda code: console_words(code).name,
@@ -161,4 +166,5 @@ class Room:
                 session.warnings = [console_words(SPOKEN.get()).plain("sent_already")]
                 return RedirectResponse(back_to(request), 303)
             session.spent.append(once)
+        session.sending = once
         return session, form
