@@ -126,6 +126,60 @@ def test_a_complete_session_finishes_without_force_and_a_late_correction_needs_i
         assert forced.status_code == 303 and log_of(event)[-1][0] == "correct" and log_of(event)[-1][2]
 
 
+def test_the_log_says_why_a_finish_was_forced_and_a_second_finish_is_named(tmp_path: Path) -> None:
+    """A finish forced over missing results says so (not "after the correction period"); a second one
+    is refused unless forced, then logged as published again."""
+    event = played(tmp_path / "club.sqlite", mitchell(4, 2), results=False)
+    with client_for(event) as client:
+        csrf = logged_in(client)
+        done = client.post("/director/finish", data={"csrf": csrf, "minutes": "30", "force": "on"}, headers=SAME)
+        assert done.status_code == 200
+        action, detail, forced = log_of(event)[-1]
+        assert action == "finish" and forced and "forced with 24 results missing" in detail
+        said = text_of(done.text)
+        assert "forced with 24 results missing" in said and "after the correction period" not in said
+        problems = client.get("/director/problems.txt").text
+        assert "finish by TD Ana FORCED (see the detail)" in problems and "after the correction period" not in problems
+        again = client.post("/director/finish", data={"csrf": csrf, "minutes": "30"}, headers=SAME)
+        assert again.status_code == 400 and "the session was finished at" in text_of(again.text)
+        assert len(log_of(event)) == 1
+        client.post("/director/finish", data={"csrf": csrf, "minutes": "10", "force": "on"}, headers=SAME)
+        action, detail, _ = log_of(event)[-1]
+        assert detail.startswith("results published again (first at ") and "correction period restarted" in detail
+
+
+@pytest.mark.parametrize("lang", ["en", "lv"])
+def test_the_public_pages_say_final_once_the_correction_period_is_over(tmp_path: Path, lang: str) -> None:
+    from tenace.web.words import words
+    t = words(lang).plain
+    event = played(tmp_path / "club.sqlite", mitchell(4, 2), results=False)
+    with client_for(event) as client:
+        assert t("provisional") in text_of(client.get(f"/?lang={lang}").text)
+        csrf = logged_in(client)
+        client.post("/director/finish", data={"csrf": csrf, "minutes": "30", "force": "on"}, headers=SAME)
+        deadline = time.monotonic() + 5
+        while t("corrections_until", at="") not in (page := text_of(client.get(f"/?lang={lang}").text)):
+            assert time.monotonic() < deadline, page
+            time.sleep(0.05)
+        assert f": {t('final')}</p>" not in page and t("provisional") not in page
+        client.post("/director/finish", data={"csrf": csrf, "minutes": "0", "force": "on"}, headers=SAME)
+        deadline = time.monotonic() + 5  # the pages notice the file's change within their poll
+        while f": {t('final')}</p>" not in (page := text_of(client.get(f"/?lang={lang}").text)):
+            assert time.monotonic() < deadline, page
+            time.sleep(0.05)
+        assert t("provisional") not in page and t("corrections_until", at="") not in page
+
+
+def test_a_refused_usebio_download_keeps_the_club_typed(tmp_path: Path) -> None:
+    event = played(tmp_path / "club.sqlite", mitchell(4, 2))
+    with client_for(event) as client:
+        logged_in(client)
+        refused = client.get("/director/download/usebio", params={"club": "Riga Bridge <Club>", "club_id": "12a"})
+        assert refused.status_code == 400 and "digits" in text_of(refused.text)
+        assert 'name="club" required value="Riga Bridge &lt;Club&gt;"' in refused.text
+        assert 'name="club_id" inputmode="numeric" value="12a"' in refused.text
+
+
 @pytest.mark.parametrize("where", ["/director/finish", "/director/rehearsal"])
 def test_posts_need_the_login_and_the_form_token(tmp_path: Path, where: str) -> None:
     event = played(tmp_path / "club.sqlite", mitchell(4, 2), results=False)
@@ -179,9 +233,11 @@ def test_every_export_downloads_as_tenace_report_writes_it(tmp_path: Path) -> No
         no_club = client.get("/director/download/usebio", params={"club": ""})
         assert no_club.status_code == 400
         # Said beside the club's field, the page's forms still there to try again.
-        assert re.search(r'name="club" required></label> <span class="error">[^<]*give the club</span>', no_club.text)
+        assert re.search(r'name="club" required value=""></label> <span class="error">[^<]*give the club</span>',
+                         no_club.text)
         bad_id = client.get("/director/download/usebio", params={"club": "Riga BC", "club_id": "x7"})
-        assert bad_id.status_code == 400 and 'inputmode="numeric"></label> <span class="error">' in bad_id.text
+        assert bad_id.status_code == 400
+        assert 'inputmode="numeric" value="x7"></label> <span class="error">' in bad_id.text
         assert client.get("/director/download/zip").status_code == 404
 
 

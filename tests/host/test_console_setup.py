@@ -152,10 +152,10 @@ def test_each_refusal_is_beside_its_field_and_nothing_is_made(new: Path) -> None
         assert "2024-02-30" in beside(answer.text, "date")
         assert "give a whole number" in beside(answer.text, "s1_tables")
         assert "40" in beside(answer.text, "s2_tables")
-        assert "1 to 8 letters or digits" in beside(answer.text, "s3_section")
+        assert "one capital letter, A to Z" in beside(answer.text, "s3_section")
         assert 'name="s2_tables" size="3" aria-label="section 2: tables" value="40"' in answer.text  # kept as typed
         twice = post(client, "/director/setup/event", csrf, name="X", s1_section="A", s1_tables="3", s1_boards="2",
-                     s2_section="a", s2_tables="3", s2_boards="2", do="preview")
+                     s2_section="A", s2_tables="3", s2_boards="2", do="preview")
         assert twice.status_code == 400 and "Section A is named twice" in html.unescape(twice.text)
         # A create that was not previewed, or whose movements changed since, shows the preview instead.
         fields = {"name": "X", "s1_section": "A", "s1_tables": "3", "s1_boards": "2"}
@@ -166,6 +166,50 @@ def test_each_refusal_is_beside_its_field_and_nothing_is_made(new: Path) -> None
         changed = post(client, "/director/setup/event", csrf, **{**fields, "s1_tables": "4"}, do="create",
                        previewed=token[1])
         assert changed.status_code == 400 and not new.exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "lv"])
+def test_what_the_terminals_cannot_serve_is_refused_at_its_field(new: Path, lang: str) -> None:
+    """Sections A to Z, one letter (what a terminal signs in to); at most 64 tables (a terminal's traveller) and 127
+    rounds: each refused beside its field, saying the limit, in the page's language."""
+    with TestClient(create_app(new, director=Director(password=PASSWORD), new=True)) as client:
+        csrf = log_in(client)
+        wrong = {"name": "X", "s1_section": "AB1", "s1_tables": "3", "s1_boards": "2",
+                 "s2_section": "b", "s2_tables": "3", "s2_boards": "2",
+                 "s3_section": "C", "s3_tables": "99", "s3_boards": "2",
+                 "s4_section": "D", "s4_tables": "7", "s4_boards": "2", "s4_rounds": "200"}
+        answer = post(client, f"/director/setup/event?lang={lang}", csrf, **wrong, do="preview")
+        assert answer.status_code == 400 and not new.exists()
+        said = {field: beside(answer.text, field) for field in ("s1_section", "s2_section", "s3_tables", "s4_rounds")}
+        assert "'AB1'" in said["s1_section"] and "'b'" in said["s2_section"]
+        assert "64" in said["s3_tables"] and "127" in said["s4_rounds"]
+        if lang == "en":
+            assert "one capital letter, A to Z" in said["s2_section"]
+            assert "at most 64 tables" in said["s3_tables"] and "at most 127 rounds" in said["s4_rounds"]
+        else:  # no English left
+            assert not any(word in text for text in said.values() for word in ("section", "tables", "rounds"))
+        ok = post(client, "/director/setup/event", csrf, name="X", s1_section="Z", s1_tables="64", s1_boards="1",
+                  s1_rounds="3", do="preview")
+        assert ok.status_code == 200, ok.text
+
+
+def test_a_player_in_two_pairs_is_warned_as_tenace_names_does(event: Path) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = log_in(client)
+        post(client, "/director/setup/roster", csrf, roster=ROSTER)
+        done = post(client, "/director/setup/pairs", csrf, **{"p-A-NS-1-1": "101", "p-A-NS-1-2": "102",
+                                                             "p-A-EW-2-1": "103", "p-A-EW-2-2": "101"})
+        assert done.status_code == 303
+        page = html.unescape(client.get("/director/setup").text)
+        warning = ("Warning: player 101 is in two pairs: A-NS 1 and A-EW 2 (a player plays in one pair: set the other "
+                   "pair's players).")
+        assert f'<p class="warning" role="alert">{warning}</p>' in page
+        assert "Warning:" not in client.get("/director/setup").text  # said once
+        listed = post(client, "/director/setup/pair-list?lang=sk", csrf, pairs="NS 3, 104, 102\n", section="A")
+        assert listed.status_code == 303
+        page = html.unescape(client.get("/director/setup?lang=sk").text)
+        # The list warns of the players it named (102), as `tenace names --pairs` does, not of 101 again.
+        assert "hráč 102 je v dvoch pároch: A-NS 1 a A-NS 3" in page and page.count('class="warning"') == 1
 
 
 @pytest.fixture

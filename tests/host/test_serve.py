@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -219,6 +221,40 @@ def test_the_command_serves_until_interrupted(mitchell_event: Path) -> None:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=15)
     # Ctrl-C as for every command: one line, exit 130, no traceback.
+    assert (process.returncode, err) == (130, "tenace serve: interrupted\n")
+
+
+@pytest.mark.slow
+def test_ctrl_c_with_pages_open_stops_without_a_traceback(mitchell_event: Path) -> None:
+    """Phones and the console keep the event stream open: Ctrl-C ends those streams rather than have them cancelled
+    (an ASGI traceback each)."""
+    tenace_bin = Path(sys.executable).parent / "tenace"
+    process = subprocess.Popen([str(tenace_bin), "serve", str(mitchell_event), "--listen", "127.0.0.1:0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    opened = threading.Semaphore(0)
+
+    def page_open(url: str) -> None:
+        """A phone's page: its event stream read line by line until the server ends it."""
+        with contextlib.suppress(httpx.HTTPError), httpx.stream("GET", f"{url}events", timeout=30) as response:
+            for line in response.iter_lines():
+                if line.startswith("retry:"):
+                    opened.release()
+    readers = []
+    try:
+        assert process.stdout is not None
+        found = re.search(r"on (http://127\.0\.0\.1:\d+/);", process.stdout.readline())
+        assert found
+        readers = [threading.Thread(target=page_open, args=(found.group(1),), daemon=True) for _ in range(3)]
+        for reader in readers:
+            reader.start()
+        for _ in readers:
+            assert opened.acquire(timeout=10)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+    for reader in readers:
+        reader.join(10)
+        assert not reader.is_alive()  # the server ended the stream
     assert (process.returncode, err) == (130, "tenace serve: interrupted\n")
 
 

@@ -29,6 +29,7 @@ from live_page import served
 from sample_results import session_results
 
 PASSWORD = "correct horse battery"
+CHOSEN = {"new_password": PASSWORD, "new_password_again": PASSWORD}  # the password chosen at the first login
 HERE = "http://testserver"  # TestClient's own origin
 SAME = {"Origin": HERE}
 
@@ -127,8 +128,15 @@ def test_the_one_time_link_logs_in_once(event: Path) -> None:
     assert link == f"http://127.0.0.1:8080/director/link/{token}"
     with TestClient(create_app(event, director=director)) as client:
         form = client.get(f"/director/link/{token}")  # opening it spends nothing (a link previewer may fetch it)
-        assert form.status_code == 200 and f'value="{token}"' in form.text
-        answer = client.post("/director/login", data={"token": token, "name": "Bea"}, headers=SAME,
+        assert form.status_code == 200 and f'value="{token}"' in form.text and 'name="new_password"' in form.text
+        # The first login chooses the password: without one (or a short one, or two that differ) it is refused, and
+        # the link is not spent.
+        for chosen, again, says in ((None, None, "at least 8"), ("short", "short", "at least 8"),
+                                    (PASSWORD, "something else", "differ")):
+            typed = {"new_password": chosen, "new_password_again": again} if chosen else {}
+            refused = client.post("/director/login", data={"token": token, "name": "Bea", **typed}, headers=SAME)
+            assert refused.status_code == 400 and says in refused.text and f'value="{token}"' in refused.text
+        answer = client.post("/director/login", data={"token": token, "name": "Bea", **CHOSEN}, headers=SAME,
                              follow_redirects=False)
         assert answer.status_code == 303
         assert '<b class="who">Bea</b>' in client.get("/director").text
@@ -432,9 +440,10 @@ def test_the_command_prints_how_to_log_in_and_logs_a_wrong_password(event: Path,
                 link = re.fullmatch(rf"the director's console, one login: ({url}/director/link/(\S+))\n", second)
                 assert link, second
                 assert browser.get(link[1]).status_code == 200
-                answer = browser.post("/director/login", data={"token": link[2]}, headers=origin)
+                answer = browser.post("/director/login", data={"token": link[2], **CHOSEN}, headers=origin)
                 with httpx.Client(base_url=url, timeout=10) as again:
-                    assert again.post("/director/login", data={"token": link[2]}, headers=origin).status_code == 401
+                    assert again.post("/director/login", data={"token": link[2], **CHOSEN},
+                                      headers=origin).status_code == 401
             assert answer.status_code == 303 and COOKIE in answer.cookies
             assert '<b class="who">director</b>' in browser.get("/director").text
             wrong = browser.post("/director/login", data={"password": "not it at all"}, headers=origin)
@@ -444,3 +453,19 @@ def test_the_command_prints_how_to_log_in_and_logs_a_wrong_password(event: Path,
         _, err = process.communicate(timeout=15)
     assert "director's console: a wrong password, from 127.0.0.1" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("score", "says"), [
+    ({"weighted": "0.6:+420,0.4:-50"}, "a weighted score has no USEBIO form"),
+    ({"assigned": "+420", "ew_assigned": "-50"}, "a split score (each side its own) has no USEBIO form"),
+    ({"assigned": "+420"}, None),  # one assigned score: a USEBIO line holds it
+])
+def test_a_score_usebio_cannot_hold_is_warned_of(event: Path, score: dict[str, str], says: str | None) -> None:
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client)
+        answer = client.post("/director/adjust", data={"table": "2", "board": "3", "why": "Law 12C1", "csrf": csrf,
+                                                       **score}, headers=SAME)
+        assert answer.status_code == 200 and 'class="done"' in answer.text
+        shown = re.findall(r'<p class="warning" role="alert">([^<]*)</p>', answer.text)
+        assert [says in html.unescape(w) for w in shown] == ([True] if says else [])
+        assert 'class="warning"' not in client.get("/director").text  # said once

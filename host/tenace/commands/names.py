@@ -12,7 +12,7 @@ from tenace.commands.options import add_event_file, event_file, open_event, read
 from tenace.commands.pair_option import parse_pair
 from tenace.director.errors import DirectorInputError
 from tenace.director.pairs import Pair, pair_label
-from tenace.director.setup import NoMember, import_roster, name_pairs
+from tenace.director.setup import NoMember, import_roster, in_two_pairs, name_pairs
 from tenace.errors import UsageError
 from tenace.movement.model import team_of
 from tenace.roster import Skipped
@@ -22,7 +22,6 @@ from tenace.store.names import (
     individual_members,
     names_of,
     pair_players,
-    players_in_two_pairs,
     roster,
     set_individual_player,
     set_pair_players,
@@ -153,13 +152,9 @@ def _name_pairs(conn: sqlite3.Connection, source: str, section: str | None, *, w
 def _warn_twice(conn: sqlite3.Connection, players: set[int] | None) -> None:
     """A warning on stderr for each player (of `players`, or any) now in two pairs of a section: kept as said, since
     the director may be setting the pairs one after the other, but never without a word."""
-    sections = event_info(conn).sections
-    for s in sections:
-        for number, pairs in players_in_two_pairs(conn, s.name).items():
-            if players is None or number in players:
-                labels = [pair_label(Pair(s.name, direction, pair), len(sections) > 1) for pair, direction in pairs]
-                print(f"warning: player {number} is in two pairs: {' and '.join(labels)} (a player plays in one "
-                      "pair: set the other pair's players)", file=sys.stderr)
+    for twice in in_two_pairs(conn, players):
+        print(f"warning: player {twice.player} is in two pairs: {' and '.join(twice.pairs)} (a player plays in one "
+              "pair: set the other pair's players)", file=sys.stderr)
 
 
 def _lines(n: int) -> str:

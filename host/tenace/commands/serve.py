@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
@@ -26,7 +27,8 @@ from tenace.errors import Failure, UsageError
 from tenace.reports.event_results import ResultsError, event_results
 from tenace.store.db import read_transaction
 from tenace.web.app import create_app
-from tenace.web.console import Director
+from tenace.web.console import MIN_PASSWORD, Director
+from tenace.web.console.keeping import Kept, kept_beside
 from tenace.web.spare import SpareLink, installed, missing_message
 
 log = logging.getLogger(__name__)
@@ -63,10 +65,16 @@ cannot be used, or another collector holds the event file.
 
 The director's console (/director) lists the problems (as `tenace problems`) and makes adjusted
 scores, corrections, erasures, resolutions and movement changes, each through the same code as the
-command and logged with the name given at login and the why. Its login is the password in
---director-password-file (its first line), else a one-time link printed here at start: opening it
-logs one browser in, then the link is spent. The session lives in this process's memory (a restart
-logs out); its cookie is HttpOnly and SameSite=Strict, and every post must come from the console's
+command and logged with the name given at login and the why. Its login: the password in
+--password-file (its first line), else a one-time link printed here at start, with which the director
+chooses the console's password at the first login; the password then logs in again after a logout or
+a restart. `tenace serve EVENT --login-link` prints a new one-time link and exits (a lost link, a
+forgotten password: with the link a new one is chosen): the serve of EVENT running now takes it at
+once, or the next one does; good for 24 hours or until used. The login page says all this. What the
+login needs is kept beside the event file, not in it, in EVENT.director (mode 0600: the key that signs
+the sessions, the chosen password's scrypt hash, the links not used yet, the sessions logged out), so
+a session outlives a restart of `tenace serve` (delete that file to log everybody out). The cookie is
+HttpOnly and SameSite=Strict, and every post must come from the console's
 own pages (its form token and the Origin of this server), else it is refused (403). A wrong
 password is refused after a second's wait and logged here.
 
@@ -96,8 +104,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"the address the pages are served on (default {DEFAULT_LISTEN}: the local network)")
     p.add_argument("--new", action="store_true",
                    help="EVENT does not exist yet: the director's console's set-up page creates it")
-    p.add_argument("--director-password-file", type=Path, metavar="FILE",
-                   help="the director's console's password: the file's first line (default: a one-time login link)")
+    p.add_argument("--director-password-file", "--password-file", type=Path, metavar="FILE",
+                   help="the director's console's password: the file's first line (default: a one-time login link, "
+                        "with which the director chooses the password)")
+    p.add_argument("--login-link", action="store_true",
+                   help="print a new one-time login link to the director's console and exit: for the serve of EVENT "
+                        "running now, or else the next one; good for 24 hours or until used")
     add_collector_options(p.add_argument_group("the collector (the options of `tenace collect`; none: pages only)"),
                           RADIO_FLAG)
     p.set_defaults(run=run)
@@ -109,8 +121,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     path = event_file(args)
+    if args.login_link:
+        return login_link(path, args.listen)
     given = args.director_password_file
-    director = Director(password=password(given)) if given is not None else Director.with_link()
+    secret = password(given) if given is not None else None
     # A collector's option without a port is refused (by start_collecting) rather than silently ignored.
     asked = wants_collector(args) or args.port_file or args.pin is not None or args.traveller
     if args.new:
@@ -124,7 +138,22 @@ def run(args: argparse.Namespace) -> int:
                     event_results(conn)
             except ResultsError as e:
                 raise UsageError(str(e)) from None
-    return _serve(args, path, host, port, director, collect=bool(asked))
+    return _serve(args, path, host, port, Director.kept_beside(path, secret), collect=bool(asked))
+
+
+def login_link(path: Path, listen: str) -> int:
+    """--login-link: a new one-time link, kept in FILE.director for the serve running now (or the next one)."""
+    if not path.parent.is_dir():
+        raise UsageError(f"{path.parent}: no such folder for the event file")
+    kept = Kept(kept_beside(path))
+    token = kept.new_link()
+    address = kept.address()
+    if address is None:
+        host, port = parse_listen(listen)
+        address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/"
+    print(f"the director's console, one login (for 24 hours; for tenace serve {path} running now or the next "
+          f"one, on the address it prints): {Director().link(address, token)}", flush=True)
+    return 0
 
 
 def new_event_file(path: Path, collect: bool) -> None:
@@ -142,9 +171,9 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
     listener = bind(host, port, args.listen)
     spare = SpareLink()
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
-    config = uvicorn.Config(create_app(path, director=director, spare=spare, new=args.new), log_level="warning",
-                            timeout_graceful_shutdown=1, access_log=False)
-    server = uvicorn.Server(config)
+    app = create_app(path, director=director, spare=spare, new=args.new)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False)
+    server = StoppingServer(config, app.state.changes.stop)
     thread = None
     sigterm: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
     if collect:
@@ -160,8 +189,12 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
         base = f"http://{shown}:{listener.getsockname()[1]}/"
         what = f"no event yet: the console's set-up makes {path}" if args.new else f"the results of {path}"
         print(f"serving {what} on {base}{where}; Ctrl-C stops", flush=True)
+        if director.kept is not None:
+            director.kept.served_at(base)
         if director.token is not None:
             print(f"the director's console, one login: {director.link(base)}", flush=True)
+            chosen = "with the password chosen in the console, or " if director.has_password() else ""
+            print(f"  (to log in again: {chosen}a new link from tenace serve {path} --login-link)", flush=True)
         else:
             print(f"the director's console: {base}director (password from {args.director_password_file})", flush=True)
         if thread is not None:
@@ -184,6 +217,20 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
     return 0
 
 
+class StoppingServer(uvicorn.Server):
+    """uvicorn's server, whose Ctrl-C (or SIGTERM) also ends the pages' open event streams at once: left open, they
+    would be cancelled after the graceful shutdown's second, each with an ASGI traceback on the laptop's console."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        with contextlib.suppress(RuntimeError):  # no loop running (yet): no stream to end
+            asyncio.get_running_loop().call_soon_threadsafe(self.on_exit)
+
+
 def password(path: Path) -> str:
     """The console's password: the file's first line, without its spaces at either end."""
     try:
@@ -192,7 +239,7 @@ def password(path: Path) -> str:
         raise UsageError(f"--director-password-file {path}: cannot read it: {getattr(e, 'strerror', None) or e}") \
             from None
     first = lines[0].strip() if lines else ""
-    if len(first) < 8:
+    if len(first) < MIN_PASSWORD:
         raise UsageError(f"--director-password-file {path}: its first line, the password, has fewer than 8 characters")
     return first
 

@@ -35,6 +35,7 @@ from tenace.store import (
     finish_session,
     sign_in,
 )
+from tenace.store.director import forced_note
 from tenace.store.movement_changes import MovementChange as Changed
 from tenace.store.movement_changes import close_table, set_presence, swap_pairs
 from tenace.store.versions import slot_state
@@ -43,7 +44,7 @@ from tenace.store.versions import slot_state
 def logged(conn: sqlite3.Connection) -> str:
     """The director's log's latest line, as the action's answer: what was recorded, by whom, why."""
     entry = director_log(conn)[-1]
-    forced = " (FORCED after the correction period: logged)" if entry.forced else ""
+    forced = f" ({forced_note(entry.action)}: logged)" if entry.forced else ""
     return f"{entry.action}: {entry.detail}{forced}\n  by {entry.who}: {entry.why}"
 
 

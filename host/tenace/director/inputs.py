@@ -45,6 +45,12 @@ class Assigned:
     weights: Weights
     ew_weights: Weights | None = None
 
+    @property
+    def one_score(self) -> bool:
+        """One NS score of weight 1 for both sides (an assigned score): what a USEBIO line can hold (a weighted or a
+        split score is refused by tenace.reports.event_usebio when the file is written)."""
+        return self.ew_weights is None and len(self.weights) == 1
+
 
 @dataclass(frozen=True)
 class Adjustment:

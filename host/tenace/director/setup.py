@@ -12,8 +12,9 @@ from pathlib import Path
 
 from tenace.director.errors import DirectorInputError
 from tenace.director.pair_list import LineError, NamedPair, read_pair_list
-from tenace.director.pairs import Pair
+from tenace.director.pairs import Pair, pair_label
 from tenace.movement import (
+    MAX_ROUNDS,
     Movement,
     MovementError,
     Report,
@@ -30,14 +31,19 @@ from tenace.roster import Skipped, read_roster
 from tenace.store import create_event, event_info
 from tenace.store.director import chosen_section
 from tenace.store.event import SCORING_METHODS
-from tenace.store.names import keep_roster, roster, section_pairs, set_pairs_players
+from tenace.store.names import keep_roster, players_in_two_pairs, roster, section_pairs, set_pairs_players
+from tenace_wire.director_messages import MAX_LINES
 
 MOVEMENTS = ("mitchell", "howell", "individual", "teams", "swiss")
 ONE_OF = ", ".join(MOVEMENTS[:-1]) + " or " + MOVEMENTS[-1]
 # The kinds a section of a new event may have without a teams file (a Swiss is drawn from its teams, round by round:
 # `tenace event new --movement swiss --teams FILE`).
 SECTION_KINDS = MOVEMENTS[:-1]
-_SECTION_NAME = re.compile(r"^[A-Za-z0-9]{1,8}$")
+# The terminals sign in to a section by one letter, A to Z (the wire's section is 0-25: tenace_wire.table_messages).
+_SECTION_LETTER = re.compile(r"[A-Z]")
+# The most tables a section's terminals can serve: a terminal's traveller holds a board's results at MAX_LINES tables
+# (tenace_wire.director_messages), and in a Mitchell or a Howell a board is played at every table.
+TERMINAL_TABLES = MAX_LINES
 
 
 def movement_of(kind: str | None, tables: int, boards_per_round: int, rounds: int | None = None) -> Movement:
@@ -93,17 +99,24 @@ def section_plan(name: str, kind: str | None, tables: str | None, boards_per_rou
                  rounds: str | None = None, half: bool = False) -> SectionPlan:
     """A section's plan from its fields' text; DirectorInputError naming the field at fault ("section", "movement",
     "tables", "boards_per_round", "rounds")."""
-    if not _SECTION_NAME.match(name):
-        raise DirectorInputError("section", ": a section name is 1 to 8 letters or digits", text=name)
+    if not _SECTION_LETTER.fullmatch(name):
+        raise DirectorInputError("section", ": a section is one capital letter, A to Z (what the terminals sign in to)",
+                                 text=name)
     chosen = (kind or "mitchell").strip().lower()
     if chosen not in SECTION_KINDS:
         raise DirectorInputError("movement", ": a section's movement is {kinds}", text=kind or "",
                                  kinds=", ".join(SECTION_KINDS))
     count = _whole("tables", tables, required=chosen != "teams")
+    if count is not None and count > TERMINAL_TABLES:
+        raise DirectorInputError("tables", ": a section has at most {most} tables (a terminal's traveller holds a "
+                                 "board's results at {most} tables)", text=tables, most=str(TERMINAL_TABLES))
     per_round = _whole("boards_per_round", boards_per_round)
     assert per_round is not None
-    return SectionPlan(name, chosen, count if count is not None else 2, per_round,
-                       _whole("rounds", rounds, required=False), half)
+    played = _whole("rounds", rounds, required=False)
+    if played is not None and played > MAX_ROUNDS:
+        raise DirectorInputError("rounds", ": a section has at most {most} rounds (the terminals number rounds up to "
+                                 "{most})", text=rounds, most=str(MAX_ROUNDS))
+    return SectionPlan(name, chosen, count if count is not None else 2, per_round, played, half)
 
 
 def section_movement(plan: SectionPlan) -> Movement:
@@ -231,3 +244,21 @@ def name_pairs(conn: sqlite3.Connection, text: str, section: str | None, *, who:
         raise DirectorInputError("pairs", "no pair in it (a line is a pair and its two players)")
     set_pairs_players(conn, [(p.pair.section, p.pair.number, p.pair.field, p.players) for p in named], who=who)
     return PairsNamed(tuple(named), ())
+
+
+@dataclass(frozen=True)
+class InTwoPairs:
+    """A player the pairs of a section name twice: kept as said (the director may be setting the pairs one after the
+    other), but never without a word."""
+
+    player: int
+    pairs: tuple[str, ...]  # the pairs as directors write them ("NS 1", "A-EW 3")
+
+
+def in_two_pairs(conn: sqlite3.Connection, players: set[int] | None = None) -> list[InTwoPairs]:
+    """Each player (of `players`, or any) now in two pairs of a section."""
+    sections = event_info(conn).sections
+    return [InTwoPairs(number, tuple(pair_label(Pair(s.name, direction, pair), len(sections) > 1)
+                                     for pair, direction in pairs))
+            for s in sections for number, pairs in players_in_two_pairs(conn, s.name).items()
+            if players is None or number in players]

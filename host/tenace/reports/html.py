@@ -9,7 +9,7 @@ from jinja2 import Environment
 
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.web.pages import pair_slug
-from tenace.web.render import Links, board_context, pair_context, templates
+from tenace.web.render import Links, board_context, pair_context, standing, templates
 from tenace.web.words import DEFAULT, Words, words
 
 INDEX = "index.html"
@@ -40,7 +40,8 @@ class Site:
     def _write(self, relative: str, template: str, links: Links, context: dict[str, object]) -> None:
         html = self.env.get_template(template).render(results=self.results, info=self.results.info, part=False,
                                                       live=False, links=links, t=self.words, switcher=None,
-                                                      chain_head=self.chain_head, **context)
+                                                      chain_head=self.chain_head, **standing(self.results),
+                                                      **context)
         target = self.folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8", newline="\n")

@@ -26,6 +26,7 @@ from tenace.store import (
     publication,
     refusal_groups,
 )
+from tenace.store.director import forced_note
 from tenace.store.event import EventInfo
 from tenace.store.link import Pairing, pairings
 from tenace.store.model import CONTRADICTION
@@ -183,7 +184,7 @@ def render(report: Report, path: Path) -> str:
         f"finished at {clock(published.at)}, correction period until {clock(published.ends.isoformat())}")
     lines += ["", f"DIRECTOR'S LOG: {len(report.log) or 'none'} ({state})"]
     for e in report.log:
-        forced = " FORCED after the correction period" if e.forced else ""
+        forced = f" {forced_note(e.action)}" if e.forced else ""
         lines.append(f"  {clock(e.at)} {e.action} by {e.who}{forced}: {e.detail}")
         lines.append(f"    why: {e.why}")
     return "\n".join(lines)

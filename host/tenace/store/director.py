@@ -50,6 +50,12 @@ class Action(StrEnum):
     MOVE = "move"  # the movement changed from a round on: a pair absent or back, a table closed, pairs swapped
 
 
+def forced_note(action: str) -> str:
+    """What a forced entry of the log was forced past: a finish, the refusals its detail names (results missing,
+    conflicts, finished already); any other action, the Law 79C correction period."""
+    return "FORCED (see the detail)" if action == Action.FINISH else "FORCED after the correction period"
+
+
 class LateChange(EntryError):
     """A change after the Law 79C correction period that was not forced: refused, and nothing recorded."""
 
@@ -269,6 +275,8 @@ class FinishCheck:
     reasons: tuple[str, ...]
     missing: int
     damaged: int
+    conflicts: int = 0
+    earlier: Publication | None = None  # the session was finished already: finishing again publishes again
 
 
 def finish_check(conn: sqlite3.Connection) -> FinishCheck:
@@ -289,7 +297,7 @@ def finish_check(conn: sqlite3.Connection) -> FinishCheck:
     if damaged:
         reasons.append(f"{_count(damaged, 'damaged result')} in the event file (tenace check names them; enter "
                        "them again)")
-    return FinishCheck(tuple(reasons), len(missing), damaged)
+    return FinishCheck(tuple(reasons), len(missing), damaged, standing, earlier)
 
 
 def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session finished, results published",
@@ -310,8 +318,13 @@ def finish_session(conn: sqlite3.Connection, *, who: str, why: str = "session fi
         if reasons and not force:
             raise EntryError("; ".join(reasons))
         stamp = timestamp(moment)
-        detail = (f"results published; correction period {_count(minutes, 'minute')}, "
-                  f"until {_clock(_ends(stamp, minutes))}")
+        again = check.earlier
+        # A second finish is named for what it is; a forced one says what it was forced over.
+        detail = (f"results published again (first at {_clock(again.at)} by {again.who}); correction period "
+                  "restarted" if again is not None else "results published; correction period")
+        detail += f" {_count(minutes, 'minute')}, until {_clock(_ends(stamp, minutes))}"
+        if check.conflicts:
+            detail += f"; forced with {_count(check.conflicts, 'conflict')} standing"
         if missing:
             detail += f"; forced with {_count(missing, 'result')} missing"
         if damaged:

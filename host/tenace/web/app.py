@@ -20,7 +20,7 @@ from tenace.web.changes import POLL_S, Changes
 from tenace.web.console import Director, console_routes
 from tenace.web.pages import EventFile, NotFound, section_of
 from tenace.web.playing import Playing
-from tenace.web.render import board_context, pair_context, served_links, switcher, templates
+from tenace.web.render import board_context, pair_context, served_links, standing, switcher, templates
 from tenace.web.spare import SpareLink, spare_routes
 from tenace.web.words import DEFAULT, LANGUAGES, language_of, words
 
@@ -67,7 +67,7 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         page = env.get_template(template)
         html = page.render(results=results, info=results.info, generation=generation, part=part, live=True,
                            links=links, t=t, switcher=switcher(request.url.path),
-                           part_url=f"{request.url.path}?part=1&lang={lang}", **context)
+                           part_url=f"{request.url.path}?part=1&lang={lang}", **standing(results), **context)
         return HTMLResponse(html, headers=PAGE_HEADERS)
 
     async def rankings(request: Request) -> Response:
@@ -104,8 +104,10 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         async def stream() -> AsyncIterator[str]:
             seen = since
             yield "retry: 1000\n\n"  # a dropped connection is made again within a second
-            while True:
+            while not changes.stopping:
                 now = await changes.wait(seen, KEEPALIVE_S)
+                if changes.stopping:  # the page's browser reconnects to the next serve by itself
+                    return
                 if now == seen:
                     yield ": still here\n\n"
                     continue

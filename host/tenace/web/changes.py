@@ -23,6 +23,7 @@ class Changes:
         self.generation = 0
         self._changed = asyncio.Event()
         self._conn: sqlite3.Connection | None = None
+        self.stopping = False  # the server is stopping: the event streams end (an open one would hold it up)
 
     async def watch(self) -> None:
         """Poll until cancelled (the server's shutdown). An event file still to be made (`tenace serve --new`) is
@@ -46,6 +47,12 @@ class Changes:
     def changed(self) -> None:
         self.generation += 1
         # A fresh event for the next change; everyone waiting on this one wakes now.
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    def stop(self) -> None:
+        """Every waiting stream wakes and ends: the server is stopping (Ctrl-C)."""
+        self.stopping = True
         event, self._changed = self._changed, asyncio.Event()
         event.set()
 

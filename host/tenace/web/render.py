@@ -8,10 +8,21 @@ from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from tenace.reports.event_results import SectionResults
+from tenace.reports.event_results import EventResults, SectionResults
 from tenace.reports.model import Pair
+from tenace.store import clock
 from tenace.web.pages import STRAINS, board_of, diagram, figure, marked_text, pair_of, pair_slug, result_cells
 from tenace.web.words import LANGUAGES, Words, words
+
+
+def standing(results: EventResults) -> dict[str, object]:
+    """What the results are now, for every page: `final` once the session is finished and its correction period
+    (Law 79C) is over; `until`, the period's end on the laptop's clock while it runs (None before the finish)."""
+    published = results.published
+    if published is None:
+        return {"final": False, "until": None}
+    ends = published.ends
+    return {"final": clock.now() >= ends, "until": f"{ends.astimezone():%H:%M}"}
 
 
 @dataclass(frozen=True)

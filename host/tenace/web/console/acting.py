@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from starlette.requests import Request
@@ -27,10 +28,18 @@ class Acted:
     error: str | None = None
     field: str | None = None  # the form's field the refusal concerns, when it names one
     refusal: DirectorInputError | None = None  # the director's own refusal, to be worded in the page's language
+    stale: bool = False  # refused because the page the form was on is out of date (`error` says what changed)
 
 
-async def act(room: Room, request: Request, name: str) -> Acted | Response:
-    """The action `name` (forms.ACTIONS) with the post's form; the 403 Response when the post may not act."""
+class Stale(Exception):
+    """The form was made from what has changed since (another tab, a terminal): nothing is done; the message says
+    what changed."""
+
+
+async def act(room: Room, request: Request, name: str,
+              guard: Callable[[sqlite3.Connection, dict[str, str]], None] | None = None) -> Acted | Response:
+    """The action `name` (forms.ACTIONS) with the post's form; the 403 Response when the post may not act. `guard`
+    first, on the same connection: Stale when the form's page is out of date."""
     found = await room.checked(request)
     if isinstance(found, Response):
         return found
@@ -38,10 +47,14 @@ async def act(room: Room, request: Request, name: str) -> Acted | Response:
     read = ACTIONS[name]
 
     def run(conn: sqlite3.Connection) -> str:
+        if guard is not None:
+            guard(conn, form)
         signed = parse.signature(session.name, form.get("why"), "force" in form)
         return read(form)(conn, signed)  # the form's faults before the file's
     try:
         return Acted(session, form, done=await room.write(run))
+    except Stale as e:
+        return Acted(session, form, error=str(e), stale=True)
     except LateChange as e:
         return Acted(session, form, error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)",
                      field="force")
@@ -49,3 +62,4 @@ async def act(room: Room, request: Request, name: str) -> Acted | Response:
         return Acted(session, form, error=one_line(e), field=e.field, refusal=e)
     except (EntryError, StoreError, UsageError, sqlite3.Error) as e:
         return Acted(session, form, error=one_line(e))
+

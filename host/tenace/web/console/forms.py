@@ -9,7 +9,16 @@ from functools import cache
 
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
-from tenace.director.inputs import MOVE_KINDS, Erasure, Penalty, Place, ResultInput, Signature
+from tenace.director.inputs import (
+    MOVE_KINDS,
+    Adjustment,
+    Assigned,
+    Erasure,
+    Penalty,
+    Place,
+    ResultInput,
+    Signature,
+)
 from tenace.web.console.room import SPOKEN
 from tenace.web.words import PLACEHOLDER, console_words
 
@@ -41,11 +50,15 @@ def result(form: Form) -> ResultInput | None:
                         lead=form.get("lead"), passed_out="passed_out" in form, not_played="not_played" in form)
 
 
+def adjustment(form: Form) -> Adjustment | Penalty:
+    return parse.adjustment(place(form), pair=form.get("pair"), penalty=form.get("penalty"), ns=form.get("ns"),
+                            ew=form.get("ew"), percent=form.get("percent"), assigned=form.get("assigned"),
+                            weighted=form.get("weighted"), ew_assigned=form.get("ew_assigned"),
+                            ew_weighted=form.get("ew_weighted"))
+
+
 def adjust_form(form: Form) -> Bound:
-    given = parse.adjustment(place(form), pair=form.get("pair"), penalty=form.get("penalty"), ns=form.get("ns"),
-                             ew=form.get("ew"), percent=form.get("percent"), assigned=form.get("assigned"),
-                             weighted=form.get("weighted"), ew_assigned=form.get("ew_assigned"),
-                             ew_weighted=form.get("ew_weighted"))
+    given = adjustment(form)
     if isinstance(given, Penalty):
         return lambda conn, signed: actions.penalise(conn, given, signed)
     return lambda conn, signed: actions.adjust(conn, given, signed)
@@ -80,6 +93,17 @@ def move_form(form: Form) -> Bound:
 # Each form's reader: the form's fields into the action's input (DirectorInputError naming a field), bound to it.
 ACTIONS: dict[str, Callable[[Form], Bound]] = {"adjust": adjust_form, "correct": correct_form, "erase": erase_form,
                                                "resolve": resolve_form, "move": move_form}
+
+
+def warnings_of(name: str, form: Form) -> list[str]:
+    """What an action done with `form` warns of, as keys of lang/console/XX.txt: a weighted or split score, which a
+    USEBIO file cannot hold (the export will refuse it; PBN holds it)."""
+    if name != "adjust":
+        return []
+    given = adjustment(form)
+    if isinstance(given, Adjustment) and isinstance(given.score, Assigned) and not given.score.one_score:
+        return ["warn_usebio_split" if given.score.ew_weights is not None else "warn_usebio_weighted"]
+    return []
 
 
 def one_line(e: Exception) -> str:

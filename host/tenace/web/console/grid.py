@@ -7,6 +7,7 @@ so a result shows within the watcher's poll and one read of the file. Without a 
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -32,7 +33,7 @@ from tenace.store.queries import states
 from tenace.store.terminal_reports import InventoryRow, inventory
 from tenace.store.versions import Slot, SlotState, Version, slot_state
 from tenace.web.changes import Changes
-from tenace.web.console.acting import act
+from tenace.web.console.acting import Stale, act
 from tenace.web.console.auth import NO_STORE, Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
 from tenace.web.console.room import Room, spoken
@@ -268,6 +269,28 @@ def slot_view(conn: sqlite3.Connection, slot: Slot) -> SlotView:
     return SlotView(slot, state, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", verdict)
 
 
+def seen_of(view: SlotView) -> str:
+    """What a slot page's forms were made from, sent back with them: the newest version's id and a digest of every
+    version's standing (a conflict resolved changes no version but their standing)."""
+    newest = max((v.id for v in view.state.versions), default=0)
+    standing = repr([(v.id, view.status(v)) for v in view.state.versions]).encode()
+    return f"{newest}-{hashlib.sha256(standing).hexdigest()[:16]}"
+
+
+def what_changed(view: SlotView, seen: str) -> str | None:
+    """None when the slot is as the page that sent `seen` showed it; else what changed since, in the page's
+    language."""
+    if seen == seen_of(view):
+        return None
+    newest = seen.split("-", 1)[0]
+    since = int(newest) if newest.isdecimal() else 0
+    words = spoken()
+    added = [words.plain("sl_stale_version", version=v.version, result=v.describe(), who=v.origin())
+             for v in view.state.versions if v.id > since]
+    return words.plain("sl_stale", changes="; ".join(added) if added else words.plain("sl_stale_standing"),
+                       verdict=view.verdict)
+
+
 def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
     """Each form's fields as the slot gives them: where it is, and its latest result for correct (resolve keeps a
     version or takes a result typed afresh: prefilled, it would refuse "keep v1" until emptied)."""
@@ -383,16 +406,26 @@ def routes(room: Room) -> list[BaseRoute]:
             refused, typed, error, field_at = acted
             filled[refused] = typed
         return room.page("console_slot.html", status, session=session, view=view, filled=filled, refused=refused,
-                         field_at=field_at, error=error, done=done, moves=MOVES, clock=clock)
+                         field_at=field_at, error=error, done=done, moves=MOVES, clock=clock, seen=seen_of(view))
 
     async def slot_action(request: Request) -> Response:
         form_name = request.path_params["action"]
         name = "adjust" if form_name == "penalty" else form_name
         if name not in ACTIONS:
             return Response("no such action", 404, headers=NO_STORE)
-        acted = await act(room, request, name)
+        slot = slot_of(request)
+
+        def unchanged(conn: sqlite3.Connection, form: dict[str, str]) -> None:
+            # The slot's own results: refused when the page is out of date (another tab, a terminal's new version).
+            if form_name in SLOT_RESULT_FORMS and "seen" in form:
+                changed = what_changed(slot_view(conn, slot), form["seen"])
+                if changed is not None:
+                    raise Stale(changed)
+        acted = await act(room, request, name, unchanged)
         if isinstance(acted, Response):
             return acted
+        if acted.stale:  # the slot as it is now, the message atop, nothing done
+            return await slot_page(request, 409, ("", {}, acted.error or "", ""))
         if acted.error is not None:
             at = acted.field if acted.field in FIELDS.get(form_name, set()) else ""
             return await slot_page(request, 400, (form_name, acted.form, acted.error, at or ""))
@@ -412,6 +445,11 @@ def routes(room: Room) -> list[BaseRoute]:
         Route(slot_path + "/{action}", slot_action, methods=["POST"]),
         Route("/director/console.js", script, methods=["GET"]),
     ]
+
+
+# The slot page's forms that change the slot's result, refused when the page is out of date (a penalty or a movement
+# change does not depend on the slot's versions).
+SLOT_RESULT_FORMS = frozenset({"resolve", "correct", "adjust", "erase"})
 
 
 def _page(room: Room, template: str, part: bool, status: int = 200, **context: object) -> Response:

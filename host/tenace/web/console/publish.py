@@ -205,7 +205,8 @@ def routes(room: Room) -> list[BaseRoute]:
         return RedirectResponse("/director/finish", 303)
 
     async def publish_page(request: Request, status: int = 200, error: str | None = None,
-                           field: str | None = None) -> Response:
+                           field: str | None = None, typed: dict[str, str] | None = None) -> Response:
+        """The page; after a refused download, its form as it was typed (`typed`: the query's fields)."""
         session = room.session(request)
         if isinstance(session, Response):
             return session
@@ -213,9 +214,11 @@ def routes(room: Room) -> list[BaseRoute]:
             results = await room.read(lambda conn: event_results(conn))
         except (ResultsError, StoreError, UsageError, sqlite3.Error) as e:
             return room.page("console_publish.html", 400, session=session, error=error or one_line(e),
-                             results=None, damaged=None, field=field, languages=LANGUAGES, default=DEFAULT)
+                             results=None, damaged=None, field=field, languages=LANGUAGES, default=DEFAULT,
+                             typed=typed or {})
         return room.page("console_publish.html", status, session=session, error=error, results=results,
-                         damaged=damaged_line(results), field=field, languages=LANGUAGES, default=DEFAULT)
+                         damaged=damaged_line(results), field=field, languages=LANGUAGES, default=DEFAULT,
+                         typed=typed or {})
 
     async def publish_get(request: Request) -> Response:
         return await publish_page(request)
@@ -249,9 +252,9 @@ def routes(room: Room) -> list[BaseRoute]:
                 raise UsageError(spoken().plain("pu_damaged_refused", damaged=damaged))
             export = made[kind](read, stem(room))
         except DirectorInputError as e:  # a field of the USEBIO form: said beside it
-            return await publish_page(request, 400, one_line(e), e.field)
+            return await publish_page(request, 400, one_line(e), e.field, typed={**q, "kind": kind})
         except (ResultsError, UsebioError, UsebioSchemaError, StoreError, UsageError, sqlite3.Error, OSError) as e:
-            return await publish_page(request, 400, f"{kind}: {one_line(e)}")
+            return await publish_page(request, 400, f"{kind}: {one_line(e)}", typed={**q, "kind": kind})
         return Response(export.data, media_type=export.media_type, headers={
             **NO_STORE, "Content-Disposition": f'attachment; filename="{export.filename}"'})
 

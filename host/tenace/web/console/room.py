@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import secrets
 import sqlite3
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -38,6 +39,14 @@ T = TypeVar("T")
 SPOKEN: ContextVar[str] = ContextVar("console_language", default=DEFAULT)
 
 
+def back_to(request: Request) -> str:
+    """The console's page a post came from (its Referer, checked to be this server's console), else the console."""
+    referer = request.headers.get("referer", "")
+    own = f"{request.url.scheme}://{request.url.netloc}"
+    path = referer.removeprefix(own) if referer.startswith(own + "/") else ""
+    return path if path.startswith("/director") and "//" not in path and "\\" not in path else "/director"
+
+
 def spoken() -> Words:
     """The console's words in the language of the request being answered: for the messages the areas' code words."""
     return console_words(SPOKEN.get())
@@ -57,11 +66,22 @@ class Room:
     new_path: Path | None = None
 
     def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
+        """A console page. The session's warnings (of its last action, or of a form sent twice) are shown once, atop
+        the next page that is not a refusal; every form on it carries a one-time token of its own (`once()`)."""
         lang = SPOKEN.get()
+        session = context.get("session")
+        if isinstance(session, Session):
+            if status == 200:
+                context.setdefault("warnings", session.warnings)
+                session.warnings = []
+            if status >= 400 and session.sending is not None and session.sending in session.spent:
+                # Refused: nothing was done, so the same form sent again (once put right) is not "sent already".
+                session.spent.remove(session.sending)
+            session.sending = None
         html = self.env.get_template(template).render(director=self.director, path=self.path, nav=self.nav,
                                                       t=console_words(lang), console_languages=LANGUAGES,
                                                       language_name=lambda code: console_words(code).name,
-                                                      **context)
+                                                      once=lambda: secrets.token_urlsafe(16), **context)
         return HTMLResponse(html, status, headers=NO_STORE)
 
     @staticmethod
@@ -139,4 +159,12 @@ class Room:
             log.warning("director's console: a post without this session's form token refused, from %s",
                         client(request))
             return forbidden("refused: the form's token is missing or not this session's (reload the console)")
+        once = form.get("once")
+        if once is not None:
+            if once in session.spent:
+                # Back, then the form sent again (or a double click): nothing is done twice; the page says so.
+                session.warnings = [console_words(SPOKEN.get()).plain("sent_already")]
+                return RedirectResponse(back_to(request), 303)
+            session.spent.append(once)
+        session.sending = once
         return session, form

@@ -4,12 +4,12 @@ area's."""
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -18,8 +18,8 @@ from tenace.errors import UsageError
 from tenace.store import StoreError
 from tenace.web.console import grid, printing, publish, rehearsal, work
 from tenace.web.console.acting import act
-from tenace.web.console.auth import COOKIE, Director, Session, client
-from tenace.web.console.forms import ACTIONS, FIELDS, MOVES, one_line, worded
+from tenace.web.console.auth import COOKIE, MIN_PASSWORD, Director, Session, client
+from tenace.web.console.forms import ACTIONS, FIELDS, MOVES, one_line, warnings_of, worded
 from tenace.web.console.room import SPOKEN, Room
 from tenace.web.console.setup import routes as setup_routes
 from tenace.web.console.work import Work, read_work
@@ -59,25 +59,29 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
         done, session.done = session.done, None
         return await console(request, session, done=done)
 
+    def login_form(status: int = 200, token: str | None = None, error: str | None = None) -> Response:
+        where = room.path or room.new_path
+        return room.page("console_login.html", status, token=token, error=error,
+                         command=Markup("<code>{}</code>").format(f"tenace serve {where} --login-link"))
+
     async def login_page(request: Request) -> Response:
         room.speak(request)
-        return room.page("console_login.html", token=None)
+        return login_form()
 
     async def link_page(request: Request) -> Response:
         token = request.path_params["token"]
         room.speak(request)
         # Opening the link shows a form (the name to sign with): a link previewer fetching it spends nothing.
-        if director.token is None or not hmac.compare_digest(token.encode(), director.token.encode()):
+        if not director.link_is_good(token):
             return await refused_login(request, link=True)
-        return room.page("console_login.html", token=token)
+        return login_form(token=token)
 
     async def refused_login(request: Request, link: bool) -> Response:
         """A wrong or spent login link, or a wrong password: answered late (guessing is slow), and logged."""
         await asyncio.sleep(director.refusal_delay())
         what = "a login link that is wrong or spent" if link else "a wrong password"
         director.refusals.refused(what, client(request))
-        return room.page("console_login.html", 401, token=None, error=console_words(SPOKEN.get())(
-            "wrong_link" if link else "wrong_password"))
+        return login_form(401, error=console_words(SPOKEN.get())("wrong_link" if link else "wrong_password"))
 
     async def login(request: Request) -> Response:
         room.speak(request)
@@ -87,27 +91,42 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
             return form
         name = form.get("name", "director")[:40]
         token = form.get("token")
+        chosen = None
         if token is not None:
+            if not director.link_is_good(token):
+                return await refused_login(request, link=True)
+            # The first login chooses the password (a restart, a logout or a closed laptop then never locks the
+            # director out); a later link may replace a forgotten one.
+            chosen = form.get("new_password")
+            if director.may_choose_password() and (chosen is not None or not director.has_password()):
+                t = console_words(SPOKEN.get())
+                if chosen is None or len(chosen) < MIN_PASSWORD:
+                    return login_form(400, token, t.plain("password_too_short", least=MIN_PASSWORD))
+                if chosen != form.get("new_password_again"):
+                    return login_form(400, token, t.plain("passwords_differ"))
             ok = director.spend(token)
         else:
-            given = form.get("password", "")
-            ok = director.password is not None and hmac.compare_digest(given.encode(), director.password.encode())
+            ok = director.password_is(form.get("password", ""))
         if not ok:
             return await refused_login(request, link=token is not None)
+        if chosen is not None and director.may_choose_password():
+            director.choose_password(chosen)
+            log.info("director's console: %s chose the console's password", name)
         director.refusals.flush()
-        sid = director.login(name)
+        cookie = director.login(name)
         if request.query_params.get("lang") in LANGUAGES:  # the login page's language stays the console's
-            director.sessions[sid].lang = request.query_params["lang"]
+            director.sessions[cookie].lang = request.query_params["lang"]
         log.info("director's console: %s logged in from %s", name, client(request))
         response = RedirectResponse("/director", 303)
-        response.set_cookie(COOKIE, sid, path="/director", httponly=True, samesite="strict")
+        # No max_age: the browser keeps it until it closes; the signature (FILE.director's key) outlives a restart.
+        response.set_cookie(COOKIE, cookie, path="/director", httponly=True, samesite="strict")
         return response
 
     async def logout(request: Request) -> Response:
         found = await room.checked(request)
         if isinstance(found, Response):
             return found
-        director.sessions.pop(request.cookies.get(COOKIE, ""), None)
+        director.log_out(request.cookies.get(COOKIE, ""))
         response = RedirectResponse("/director/login", 303)
         response.delete_cookie(COOKIE, path="/director", httponly=True, samesite="strict")
         return response
@@ -125,6 +144,8 @@ def console_routes(path: Path, director: Director, new: bool = False) -> list[Ba
                                  field=field)
         # Post, redirect, get: reloading the page after it does not make the change a second time.
         acted.session.done = acted.done
+        words = console_words(SPOKEN.get())
+        acted.session.warnings = [words.plain(key) for key in warnings_of(name, acted.form)]
         return RedirectResponse("/director", 303)
 
     return [

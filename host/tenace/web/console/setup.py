@@ -24,11 +24,13 @@ from tenace.director.errors import DirectorInputError
 from tenace.director.pair_list import member_number
 from tenace.director.setup import (
     SECTION_KINDS,
+    InTwoPairs,
     NewEvent,
     NoMember,
     SectionPlan,
     create_new_event,
     import_roster,
+    in_two_pairs,
     name_pairs,
     new_event_input,
     previews,
@@ -150,6 +152,13 @@ def preview_of(plan: SectionPlan, report: Report) -> Preview:
 def said(e: DirectorInputError) -> str:
     text = worded(e, SPOKEN.get(), LABELS).strip()
     return text[:1].upper() + text[1:]
+
+
+def two_pairs_warnings(twice: list[InTwoPairs]) -> list[str]:
+    """`tenace names`'s warning of a player in two pairs, in the console's language."""
+    words = spoken()
+    return [words.plain("su_warn_two_pairs", player=t.player, pairs=f" {words.texts['and']} ".join(t.pairs))
+            for t in twice]
 
 
 def new_event_of(form: Form) -> NewEvent:
@@ -398,12 +407,13 @@ def routes(room: Room) -> list[BaseRoute]:
             return found
         session, form = found
         try:
-            count = await room.write(lambda conn: name_grid(conn, form, session.name))
+            count, twice = await room.write(lambda conn: (name_grid(conn, form, session.name), in_two_pairs(conn)))
         except Refused as e:
             return await page(request, session, 400, refused="grid", typed=form, errors=e.errors)
         except (EntryError, StoreError, sqlite3.Error) as e:
             return await page(request, session, 400, refused="grid", typed=form, errors={"grid": one_line(e)})
         session.done = spoken().plain("su_done_pairs", count=count)
+        session.warnings = two_pairs_warnings(twice)
         return RedirectResponse("/director/setup#pairs", 303)
 
     async def list_post(request: Request) -> Response:
@@ -428,6 +438,8 @@ def routes(room: Room) -> list[BaseRoute]:
                                                               count=wrong)},
                               lines=[spoken().plain("su_line", line=w.line, why=said(w.error)) for w in done.wrong])
         session.done = spoken().plain("su_done_pairs_list", count=len(done.named))
+        players = {n for p in done.named for n in p.players}
+        session.warnings = two_pairs_warnings(await room.read(lambda conn: in_two_pairs(conn, players)))
         return RedirectResponse("/director/setup#pairs", 303)
 
     async def deals_post(request: Request) -> Response:
