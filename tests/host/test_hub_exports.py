@@ -276,7 +276,7 @@ def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
 
         # What USEBIO cannot hold at IMPs, an assigned score (a line's score would be compared as played), is
         # refused in one line, from the route and from the command.
-        assigned = wire.SlotPush("A", 9, 1, 1, 9, 9, "NS", "EW", "result", "weighted", weights="0.6:420,0.4:-50")
+        assigned = wire.SlotPush("A", 9, 1, 1, 9, 9, "NS", "EW", "result", "weighted", weights="3/5:420 2/5:-50")
         pushed = client.post(wire.PUSH_PATH, content=wire.encode(batch("sim1", "c1", 4 * TABLES["c1"] + 1, [assigned])),
                              headers={"Authorization": f"Bearer {tokens['c1']}"})
         assert pushed.status_code == 200, pushed.text

@@ -18,6 +18,7 @@ import pytest
 from tenace.errors import UsageError
 from tenace.hub import field, field_imps, organiser, wire
 from tenace.hub.ingest import club_of, take
+from tenace.scoring import codec
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 
 from hub_sim import write_hand_records
@@ -43,7 +44,7 @@ class Table:
     board: int
     ns: str
     ew: str
-    text: str  # the slot's outcome column: P420, AA+|A-, W1/3:420,2/3:-50|, N
+    text: str  # the slot's outcome column: P420, AA+|A-, W1/3:420 2/3:-50|, N
 
 
 def _outcome_text(rng: random.Random) -> str:
@@ -54,7 +55,7 @@ def _outcome_text(rng: random.Random) -> str:
     if roll < 0.075:
         return "A55%|45%"  # no IMP equivalent: counts for neither pair
     if roll < 0.11:
-        return f"W1/3:{rng.choice(SCORES)},2/3:{rng.choice(SCORES)}|"
+        return f"W1/3:{rng.choice(SCORES)} 2/3:{rng.choice(SCORES)}|"
     if roll < 0.13:
         return f"W1:{rng.choice(SCORES)}|1:{rng.choice(SCORES)}"  # Law 12C1(b): each side its own assigned score
     if roll < 0.17:
@@ -78,7 +79,7 @@ def _field(seed: int, clubs: int = 14, boards: int = 7) -> list[Table]:
                     tables.append(Table(club, section, t, board, f"{club}/{section}{t}NS", f"{club}/{section}{ew}EW",
                                         _outcome_text(rng)))
     # a board where nothing was played but assigned and artificial scores: nothing to compare them with
-    tables.append(Table("c0001", "A", 1, boards + 1, "c0001/A1NS", "c0001/A1EW", "W1/2:420,1/2:-50|"))
+    tables.append(Table("c0001", "A", 1, boards + 1, "c0001/A1NS", "c0001/A1EW", "W1/2:420 1/2:-50|"))
     tables.append(Table("c0001", "A", 2, boards + 1, "c0001/A2NS", "c0001/A2EW", "AA+|A-"))
     return tables
 
@@ -97,7 +98,7 @@ def _results(tables: list[Table]) -> dict[str, list[BoardResult]]:
     results: dict[str, list[BoardResult]] = defaultdict(list)
     for t in tables:
         results[t.club].append(BoardResult(f"{t.club}/{t.section}", t.table, 1, t.board, t.ns, t.ew,
-                                           field.outcome_from_text(t.text)))
+                                           codec.from_key(t.text)))
     return results
 
 
@@ -122,7 +123,7 @@ def _from_figures(tables: list[Table], scoring: str) -> dict[str, tuple[Fraction
 
 
 def _weights(text: str) -> list[tuple[Fraction, int]]:
-    return [(Fraction(w), int(s)) for w, _, s in (p.partition(":") for p in text.split(","))]
+    return [(Fraction(w), int(s)) for w, _, s in (p.partition(":") for p in text.split())]
 
 
 def _here(tables: list[Table], scoring: str) -> dict[str, Fraction]:
@@ -215,7 +216,7 @@ def test_the_ranking_from_board_figures_is_the_fields_imps_computed_here(scoring
 
 @pytest.mark.parametrize("scoring", ["cross-imps", "butler"])
 def test_a_boards_figures_depend_on_its_outcome_counts_alone(scoring: str) -> None:
-    counts = {"P420": 5, "P450": 3, "P-50": 2, "P170": 1, "AA+|A-": 1, "W1/3:420,2/3:-50|": 1, "N": 2}
+    counts = {"P420": 5, "P450": 3, "P-50": 2, "P170": 1, "AA+|A-": 1, "W1/3:420 2/3:-50|": 1, "N": 2}
     entries, figures = field_imps.imp_board_figures(3, counts, scoring)
     assert entries == 15
     assert {f[1] for f in figures} == set(counts) - {"N"}  # not played: no figure

@@ -30,7 +30,7 @@ def _random_slot(rng: random.Random, table: int, board: int) -> wire.SlotPush:
         ns, ew = rng.choice(ADJUSTS)
         return wire.SlotPush(*base, "result", "artificial", ns_adjust=ns, ew_adjust=ew)
     if roll < 0.25:
-        return wire.SlotPush(*base, "result", "weighted", weights=f"1/3:{rng.choice(SCORES)},2/3:{rng.choice(SCORES)}")
+        return wire.SlotPush(*base, "result", "weighted", weights=f"1/3:{rng.choice(SCORES)} 2/3:{rng.choice(SCORES)}")
     if roll < 0.28:
         return wire.SlotPush(*base, "result", "not_played")
     return wire.SlotPush(*base, "result", "normal", "3NT", "N", 9, None, rng.choice(SCORES))

@@ -104,7 +104,7 @@ def test_the_live_head_is_the_whole_rankings_first_rows(seed: int, howell: bool)
                 ns, ew = (f"{club}/A{table}", f"{club}/A{(table + board) % 8 + 1}") if howell else (
                     f"{club}/A{table}NS", f"{club}/A{table}EW")
                 roll = rng.random()
-                outcome = ("AA+|A-" if roll < 0.05 else "AA|A" if roll < 0.08 else "W1/2:420,1/2:-50|" if roll < 0.1
+                outcome = ("AA+|A-" if roll < 0.05 else "AA|A" if roll < 0.08 else "W1/2:420 1/2:-50|" if roll < 0.1
                            else f"P{rng.choice((-100, -50, 110, 140, 420, 450))}")
                 if club == "c2":
                     outcome = played[table, board]

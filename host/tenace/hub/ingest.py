@@ -15,6 +15,7 @@ from psycopg.types.json import Jsonb
 
 from tenace.hub import wire
 from tenace.hub.schema import CHANNEL
+from tenace.scoring import codec
 
 log = logging.getLogger(__name__)
 
@@ -146,15 +147,20 @@ def _apply(conn: psycopg.Connection[Any], club: Club, acked: int) -> int:
         acked = seq
         if body["slot"] is not None:
             s = body["slot"]
-            slots.append((club.sim, club.club, s["section"], s["table"], s["round"], s["board"], seq, Jsonb(s)))
+            try:
+                outcome = wire.outcome_key(wire.SlotPush(**s))
+            except codec.Unreadable as e:  # left to the scorer, which cannot read it either
+                outcome = f"?{e}"
+            slots.append((club.sim, club.club, s["section"], s["table"], s["round"], s["board"], seq, Jsonb(s),
+                          outcome))
         else:
             penalties.append((club.sim, club.club, body["version"], seq, Jsonb(body["penalty"])))
     with conn.cursor() as cur:
         if slots:  # in sequence order: a later push of the same slot wins
             cur.executemany(
-                "INSERT INTO slots (sim, club, section, table_no, round, board, seq, body) VALUES "
-                "(%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (sim, club, section, table_no, round, board) "
-                "DO UPDATE SET seq = excluded.seq, body = excluded.body", slots)
+                "INSERT INTO slots (sim, club, section, table_no, round, board, seq, body, outcome) VALUES "
+                "(%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (sim, club, section, table_no, round, board) "
+                "DO UPDATE SET seq = excluded.seq, body = excluded.body, outcome = excluded.outcome", slots)
         if penalties:
             cur.executemany(
                 "INSERT INTO penalties (sim, club, action, seq, body) VALUES (%s, %s, %s, %s, %s) "

@@ -17,10 +17,10 @@ from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut, ScoredAsGiven
+from tenace.scoring import codec
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
 from tenace.scoring.model import (
     Artificial,
-    Average,
     BoardResult,
     NotPlayed,
     Outcome,
@@ -34,8 +34,6 @@ from tenace_rules.notation import parse_contract, parse_declarer, parse_vulnerab
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 
-_AVERAGES = {"A+": Average.PLUS, "A": Average.EVEN, "A-": Average.MINUS}
-_PERCENT = re.compile(r"\d{1,3}(\.\d{1,2})?%")
 _SCORE = re.compile(r"[+-]?\d{1,4}")
 _WEIGHT = re.compile(r"\d{1,3}/\d{1,3}|\d")
 _NO_CONTRACT = ("", "-", "?")
@@ -118,9 +116,11 @@ def score_contract(contract_text: str, declarer_text: str, result_text: str, vul
 def _artificial(cell: str) -> str | None:
     # `^` marks an adjusted score in some exporters ("^A+", "A+^"); only the award itself matters here.
     text = cell.replace("^", "").strip().upper()
-    if text in _AVERAGES:
-        return text
-    return text if _PERCENT.fullmatch(text) and Fraction(text[:-1]) <= 100 else None
+    try:
+        codec.side(text)
+    except codec.Unreadable:
+        return None
+    return text
 
 
 def _assigned(cell: str, sign: int = 1) -> str | None:
@@ -277,7 +277,7 @@ def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = 
         if r.not_played:
             outcome = NotPlayed()
         elif r.artificial is not None:
-            outcome = Artificial(*(_AVERAGES.get(side) or Fraction(side[:-1]) for side in r.artificial))
+            outcome = Artificial(*(codec.side(side) for side in r.artificial))
         elif r.weights is not None:
             outcome = assigned(r.weights, r.ew_weights)
         else:
