@@ -21,7 +21,7 @@ from tenace.hub.ingest import club_of, take
 from tenace.scoring import codec
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 
-from hub_sim import write_hand_records
+from hub_sim import slot, write_hand_records
 
 # The WBF IMP scale, as printed: the highest point difference worth 0, 1, 2, ... 23 IMPs; more is 24.
 WBF_UPPER = (10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890, 1090, 1290, 1490, 1740, 1990, 2240,
@@ -265,9 +265,8 @@ def test_an_organiser_defines_an_imp_sim_and_its_clubs_rank_in_imps(hub_db: str,
         token = organiser.add_club(conn, "imp1", "leeds", "Leeds BC")
         club = club_of(conn, token)
         assert club is not None
-        scores = (420, 450, -50, 170)
-        pushes = [wire.Push(i + 1, 100 + i, slot=wire.SlotPush("A", t, 1, b, t, t, "NS", "EW", "result", "normal",
-                                                               "4S", "N", 10, None, scores[(t + b) % 4]))
+        scores = {1: (420, 450, -50, 170), 2: (620, 650, -100, 170)}  # board 2: North-South vulnerable (Law 2)
+        pushes = [wire.Push(i + 1, 100 + i, slot=slot("A", t, b, scores[b][(t + b) % 4]))
                   for i, (t, b) in enumerate((t, b) for t in range(1, 5) for b in (1, 2))]
         assert take(conn, club, wire.Batch("imp1", "leeds", tuple(pushes))).acked == len(pushes)
         rows = field.club_ranking(conn, "imp1", "leeds")
@@ -278,11 +277,13 @@ def test_an_organiser_defines_an_imp_sim_and_its_clubs_rank_in_imps(hub_db: str,
         assert cards is not None and [c[0] for c in cards] == [1, 2]
         ns = {}
         for b in (1, 2):
-            board = [scores[(t + b) % 4] for t in range(1, 5)]
+            board = [scores[b][(t + b) % 4] for t in range(1, 5)]
             own, others = board[0], board[1:]
-            # Butler: the datum of -50, 170, 420, 450 less the highest and the lowest is 295, to the nearest 10 300
+            # Butler: the datum of -50, 170, 420, 450 less the highest and the lowest is 295, to the nearest 10 300;
+            # of -100, 170, 620, 650 it is 395, 400
+            datum = {1: 300, 2: 400}[b]
             ns[b] = (Fraction(sum(wbf_imps(Fraction(own - o)) for o in others), 3) if scoring == "cross-imps"
-                     else Fraction(wbf_imps(Fraction(own - 300))))
+                     else Fraction(wbf_imps(Fraction(own - datum))))
         assert [Fraction(c[2]) for c in cards] == [Fraction(round(ns[b] * 100), 100) for b in (1, 2)]
         with pytest.raises(UsageError, match="scoring is one of"):
             organiser.new_sim(conn, "imp2", "x", [datetime(2026, 4, 2, tzinfo=UTC)], 2,

@@ -108,10 +108,12 @@ class Ack:
 
 
 def outcome_key(slot: SlotPush) -> str | None:
-    """What the slot counts as, in tenace.scoring.codec's key (None: nothing counts there); codec.Unreadable saying
-    why when it cannot be scored."""
+    """What the slot counts as, in tenace.scoring.codec's key (None: nothing counts there), a played result's score
+    derived again by Law 77; codec.Unreadable saying why when it cannot be scored."""
     if slot.state != "result":
         return None
+    if slot.kind == "normal":
+        codec.played(slot.contract, slot.declarer, slot.tricks, slot.board, slot.ns_score)
     return codec.key(codec.outcome(slot.kind, slot.ns_score, slot.ns_adjust, slot.ew_adjust, slot.weights,
                                    slot.ew_weights))
 
