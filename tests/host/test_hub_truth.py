@@ -144,3 +144,31 @@ def test_old_datas_unreadable_slot_is_named_on_the_organisers_page_until_the_clu
             time.sleep(0.05)
         assert len(client.get("/api/sim/sim1/national").json()) == 6
         assert "Quarantined" not in client.get("/console").text
+
+
+def test_a_fault_in_one_sims_pass_holds_back_that_sim_alone(hub_db: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever else may fail in a pass (here: one sim's, made to), the sims after it in order are scored."""
+    from tenace.hub import scorer
+    make_sim(hub_db, tmp_path, clubs=1, sim="autumn")
+    tokens = make_sim(hub_db, tmp_path, clubs=1, sim="spring")
+    faulty = scorer._rescore
+
+    def failing(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None:
+        if sim == "autumn":
+            raise RuntimeError("a fault of ours")
+        return faulty(conn, sim, full)
+
+    monkeypatch.setattr(scorer, "_rescore", failing)
+    ranking: list[dict[str, Any]] = []
+    # The in-process hub raises the faults it logged as it stops: outside the block, so that it hides no assertion.
+    with pytest.raises(RuntimeError, match="scoring failed"), TestClient(hub_app(hub_db)) as client:
+        with psycopg.connect(hub_db, autocommit=True) as conn:  # autumn has work queued, and is scored first
+            conn.execute("INSERT INTO slot_changes (sim, club, section, table_no, round, board) "
+                         "VALUES ('autumn', '', '', 0, 0, 0)")
+        _post(client, tokens["c1"], batch("spring", "c1", 1, [slot("A", 1, 1, 420), slot("A", 2, 1, 400)]))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(ranking) != 4:
+            ranking = client.get("/api/sim/spring/national").json()
+            time.sleep(0.05)
+    assert len(ranking) == 4
