@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut, ScoredAsGiven
@@ -25,7 +24,7 @@ from tenace.scoring.model import (
     NotPlayed,
     Outcome,
     Played,
-    assigned,
+    Weighted,
     weights_text,
 )
 from tenace.scoring.teams import RoomScores
@@ -35,7 +34,6 @@ from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 
 _SCORE = re.compile(r"[+-]?\d{1,4}")
-_WEIGHT = re.compile(r"\d{1,3}/\d{1,3}|\d")
 _NO_CONTRACT = ("", "-", "?")
 NOT_PLAYED = "NP"  # Score_NS (and Score_EW) of a board not played at a table, as tenace report writes it
 
@@ -130,13 +128,12 @@ def _assigned(cell: str, sign: int = 1) -> str | None:
     text = cell.strip()
     if _SCORE.fullmatch(text):
         return f"1:{sign * int(text)}"
-    parts = [part.partition(":") for part in text.split()]
-    if not parts or any(not colon or not _WEIGHT.fullmatch(w) or not _SCORE.fullmatch(s) for w, colon, s in parts):
+    try:
+        read = codec.weighted(text)  # the one reader of the stored form
+    except codec.Unreadable:
         return None
-    weights = [Fraction(w) for w, _, _ in parts]
-    if any(w <= 0 for w in weights) or sum(weights) != 1:
-        return None
-    return weights_text((w, sign * int(s)) for w, (_, _, s) in zip(weights, parts, strict=True))
+    assert isinstance(read, Weighted)  # one side's text: never a Split
+    return weights_text((w, sign * score) for w, score in read.components)
 
 
 def raw_results(game: PbnGame, problems: list[LeftOut]) -> list[RawResult]:
@@ -279,7 +276,7 @@ def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = 
         elif r.artificial is not None:
             outcome = Artificial(*(codec.side(side) for side in r.artificial))
         elif r.weights is not None:
-            outcome = assigned(r.weights, r.ew_weights)
+            outcome = codec.weighted(r.weights, r.ew_weights)
         else:
             assert r.ns_score is not None
             outcome = Played(r.ns_score)
