@@ -43,6 +43,7 @@ from tenace.hub.club_sim import HubProcess, new_sim
 from tenace.hub.cluster import Cluster
 from tenace.hub.scorer import rescore, rescore_until_current
 from tenace.movement import mitchell
+from tenace.scoring.model import Played
 from tenace.store.hub_outbox import SimLink
 
 TABLES, BOARDS_PER_ROUND, ROUNDS = 10, 3, 8  # 10 tables x 24 boards a club
@@ -54,9 +55,10 @@ def club_pushes(seed: int) -> list[wire.Push]:
     for e in sorted(movement.encounters, key=lambda e: (e.round, e.table)):
         for board in e.boards:
             tricks = 7 + (seed * 31 + board * 7 + e.table) % 5
-            score = (tricks - 9) * 30 + (400 if tricks >= 9 else -50)
+            declarer = "NESW"[board % 4]
+            score = Played.from_contract("3NT", declarer, tricks, board).ns_score  # the hub derives it again
             slot = wire.SlotPush("A", e.table, e.round, board, e.ns_pair, e.ew_pair, "NS", "EW", "result",
-                                 "normal", "3NT", "NESW"[board % 4], tricks, None, score)
+                                 "normal", "3NT", declarer, tricks, None, score)
             out.append(wire.Push(len(out) + 1, len(out) + 1, slot=slot))
     return out
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 
 import psycopg
 
 from tenace.hub import organiser
 from tenace.hub.wire import Batch, Push, SlotPush
+from tenace_rules.board import vulnerability
+from tenace_rules.notation import parse_contract
+from tenace_rules.score import ns_score
 
 SUITS = "SHDC"
 RANKS = "AKQJT98765432"
@@ -45,13 +49,42 @@ def make_sim(url: str, tmp: Path, clubs: int, boards: int = 4, sim: str = "sim1"
         return {f"c{i}": organiser.add_club(conn, sim, f"c{i}", f"Club {i}") for i in range(1, clubs + 1)}
 
 
-def slot(section: str, table: int, board: int, score: int | None, contract: str = "3NT", declarer: str = "N",
-         tricks: int = 9, rnd: int = 1) -> SlotPush:
-    """Table `table` of a Mitchell: NS pair = EW pair = table; a played result, or nothing (score None)."""
+@cache
+def _contracts(vul: str) -> dict[int, tuple[str, str, int]]:
+    """Every NS score Law 77 gives with this vulnerability, with a contract, declarer and tricks that score it."""
+    out: dict[int, tuple[str, str, int]] = {}
+    for doubling in ("", "X", "XX"):
+        for level in range(1, 8):
+            for strain in ("NT", "S", "H", "D", "C"):
+                contract = f"{level}{strain}{doubling}"
+                for declarer in "NESW":
+                    for tricks in range(14):
+                        out.setdefault(ns_score(parse_contract(contract), declarer, vul, tricks),
+                                       (contract, declarer, tricks))
+    return out
+
+
+def played(board: int, score: int) -> tuple[str, str, int]:
+    """A contract, declarer and tricks that score `score` for NS on the board (its vulnerability by Law 2), as the
+    hub derives it again; KeyError when no contract can."""
+    return _contracts(vulnerability(board))[score]
+
+
+def possible(board: int, scores: tuple[int, ...]) -> list[int]:
+    """The scores a contract can score on the board."""
+    return [s for s in scores if s in _contracts(vulnerability(board))]
+
+
+def slot(section: str, table: int, board: int, score: int | None, contract: str | None = None,
+         declarer: str | None = None, tricks: int | None = None, rnd: int = 1) -> SlotPush:
+    """Table `table` of a Mitchell: NS pair = EW pair = table; a played result, or nothing (score None). Its contract,
+    unless given, one that scores `score` (3NT by N making 9 when none can: the hub refuses it)."""
     if score is None:
         return SlotPush(section, table, rnd, board, table, table, "NS", "EW", "none")
-    return SlotPush(section, table, rnd, board, table, table, "NS", "EW", "result", "normal", contract, declarer,
-                    tricks, None, score)
+    if contract is None and declarer is None and tricks is None and score in _contracts(vulnerability(board)):
+        contract, declarer, tricks = played(board, score)
+    return SlotPush(section, table, rnd, board, table, table, "NS", "EW", "result", "normal", contract or "3NT",
+                    declarer or "N", 9 if tricks is None else tricks, None, score)
 
 
 def batch(sim: str, club: str, first_seq: int, slots: list[SlotPush], version0: int = 100) -> Batch:

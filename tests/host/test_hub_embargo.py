@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from tenace.hub import organiser, wire
 from tenace.hub.pages import hub_app
+from tenace.scoring.model import Played
 
 from hub_sim import batch, make_sim, write_hand_records
 
@@ -58,7 +59,8 @@ def test_nothing_of_a_board_leaks_before_release(hub_db: str, tmp_path: Path) ->
     with TestClient(app) as client:
         for n, (club, token) in enumerate(sorted(tokens.items())):
             slots = [wire.SlotPush("A", t, 1, b, t, t, "NS", "EW", "result", "normal", CONTRACTS[(b + t + n) % 4],
-                                   "S", 9, None, -200 * ((b + t + n) % 4) - 100) for b in range(1, 5) for t in (1, 2)]
+                                   "S", 9, None, Played.from_contract(CONTRACTS[(b + t + n) % 4], "S", 9, b).ns_score)
+                     for b in range(1, 5) for t in (1, 2)]
             assert client.post(wire.PUSH_PATH, content=wire.encode(batch("sim1", club, 1, slots)),
                                headers={"Authorization": f"Bearer {token}"}).status_code == 200
         deadline = time.monotonic() + 20

@@ -18,9 +18,10 @@ import pytest
 from tenace.errors import UsageError
 from tenace.hub import field, field_imps, organiser, wire
 from tenace.hub.ingest import club_of, take
+from tenace.scoring import codec
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 
-from hub_sim import write_hand_records
+from hub_sim import slot, write_hand_records
 
 # The WBF IMP scale, as printed: the highest point difference worth 0, 1, 2, ... 23 IMPs; more is 24.
 WBF_UPPER = (10, 40, 80, 120, 160, 210, 260, 310, 360, 420, 490, 590, 740, 890, 1090, 1290, 1490, 1740, 1990, 2240,
@@ -43,7 +44,7 @@ class Table:
     board: int
     ns: str
     ew: str
-    text: str  # the slot's outcome column: P420, AA+|A-, W1/3:420,2/3:-50|, N
+    text: str  # the slot's outcome column: P420, AA+|A-, W1/3:420 2/3:-50|, N
 
 
 def _outcome_text(rng: random.Random) -> str:
@@ -54,7 +55,7 @@ def _outcome_text(rng: random.Random) -> str:
     if roll < 0.075:
         return "A55%|45%"  # no IMP equivalent: counts for neither pair
     if roll < 0.11:
-        return f"W1/3:{rng.choice(SCORES)},2/3:{rng.choice(SCORES)}|"
+        return f"W1/3:{rng.choice(SCORES)} 2/3:{rng.choice(SCORES)}|"
     if roll < 0.13:
         return f"W1:{rng.choice(SCORES)}|1:{rng.choice(SCORES)}"  # Law 12C1(b): each side its own assigned score
     if roll < 0.17:
@@ -78,7 +79,7 @@ def _field(seed: int, clubs: int = 14, boards: int = 7) -> list[Table]:
                     tables.append(Table(club, section, t, board, f"{club}/{section}{t}NS", f"{club}/{section}{ew}EW",
                                         _outcome_text(rng)))
     # a board where nothing was played but assigned and artificial scores: nothing to compare them with
-    tables.append(Table("c0001", "A", 1, boards + 1, "c0001/A1NS", "c0001/A1EW", "W1/2:420,1/2:-50|"))
+    tables.append(Table("c0001", "A", 1, boards + 1, "c0001/A1NS", "c0001/A1EW", "W1/2:420 1/2:-50|"))
     tables.append(Table("c0001", "A", 2, boards + 1, "c0001/A2NS", "c0001/A2EW", "AA+|A-"))
     return tables
 
@@ -97,7 +98,7 @@ def _results(tables: list[Table]) -> dict[str, list[BoardResult]]:
     results: dict[str, list[BoardResult]] = defaultdict(list)
     for t in tables:
         results[t.club].append(BoardResult(f"{t.club}/{t.section}", t.table, 1, t.board, t.ns, t.ew,
-                                           field.outcome_from_text(t.text)))
+                                           codec.from_key(t.text)))
     return results
 
 
@@ -122,7 +123,7 @@ def _from_figures(tables: list[Table], scoring: str) -> dict[str, tuple[Fraction
 
 
 def _weights(text: str) -> list[tuple[Fraction, int]]:
-    return [(Fraction(w), int(s)) for w, _, s in (p.partition(":") for p in text.split(","))]
+    return [(Fraction(w), int(s)) for w, _, s in (p.partition(":") for p in text.split())]
 
 
 def _here(tables: list[Table], scoring: str) -> dict[str, Fraction]:
@@ -215,7 +216,7 @@ def test_the_ranking_from_board_figures_is_the_fields_imps_computed_here(scoring
 
 @pytest.mark.parametrize("scoring", ["cross-imps", "butler"])
 def test_a_boards_figures_depend_on_its_outcome_counts_alone(scoring: str) -> None:
-    counts = {"P420": 5, "P450": 3, "P-50": 2, "P170": 1, "AA+|A-": 1, "W1/3:420,2/3:-50|": 1, "N": 2}
+    counts = {"P420": 5, "P450": 3, "P-50": 2, "P170": 1, "AA+|A-": 1, "W1/3:420 2/3:-50|": 1, "N": 2}
     entries, figures = field_imps.imp_board_figures(3, counts, scoring)
     assert entries == 15
     assert {f[1] for f in figures} == set(counts) - {"N"}  # not played: no figure
@@ -264,9 +265,8 @@ def test_an_organiser_defines_an_imp_sim_and_its_clubs_rank_in_imps(hub_db: str,
         token = organiser.add_club(conn, "imp1", "leeds", "Leeds BC")
         club = club_of(conn, token)
         assert club is not None
-        scores = (420, 450, -50, 170)
-        pushes = [wire.Push(i + 1, 100 + i, slot=wire.SlotPush("A", t, 1, b, t, t, "NS", "EW", "result", "normal",
-                                                               "4S", "N", 10, None, scores[(t + b) % 4]))
+        scores = {1: (420, 450, -50, 170), 2: (620, 650, -100, 170)}  # board 2: North-South vulnerable (Law 2)
+        pushes = [wire.Push(i + 1, 100 + i, slot=slot("A", t, b, scores[b][(t + b) % 4]))
                   for i, (t, b) in enumerate((t, b) for t in range(1, 5) for b in (1, 2))]
         assert take(conn, club, wire.Batch("imp1", "leeds", tuple(pushes))).acked == len(pushes)
         rows = field.club_ranking(conn, "imp1", "leeds")
@@ -277,11 +277,13 @@ def test_an_organiser_defines_an_imp_sim_and_its_clubs_rank_in_imps(hub_db: str,
         assert cards is not None and [c[0] for c in cards] == [1, 2]
         ns = {}
         for b in (1, 2):
-            board = [scores[(t + b) % 4] for t in range(1, 5)]
+            board = [scores[b][(t + b) % 4] for t in range(1, 5)]
             own, others = board[0], board[1:]
-            # Butler: the datum of -50, 170, 420, 450 less the highest and the lowest is 295, to the nearest 10 300
+            # Butler: the datum of -50, 170, 420, 450 less the highest and the lowest is 295, to the nearest 10 300;
+            # of -100, 170, 620, 650 it is 395, 400
+            datum = {1: 300, 2: 400}[b]
             ns[b] = (Fraction(sum(wbf_imps(Fraction(own - o)) for o in others), 3) if scoring == "cross-imps"
-                     else Fraction(wbf_imps(Fraction(own - 300))))
+                     else Fraction(wbf_imps(Fraction(own - datum))))
         assert [Fraction(c[2]) for c in cards] == [Fraction(round(ns[b] * 100), 100) for b in (1, 2)]
         with pytest.raises(UsageError, match="scoring is one of"):
             organiser.new_sim(conn, "imp2", "x", [datetime(2026, 4, 2, tzinfo=UTC)], 2,

@@ -15,7 +15,7 @@ from tenace.hub import field, field_imps, scorer, wire
 from tenace.hub.ingest import club_of, take
 from tenace.scoring.pairs_session import score_pairs_session
 
-from hub_sim import make_sim
+from hub_sim import make_sim, played, possible
 
 SCORES = (-200, -100, -50, 110, 120, 140, 400, 420, 430)
 ADJUSTS = (("A+", "A-"), ("A", "A"), ("A-", "A+"), ("60%", "40%"))
@@ -30,10 +30,11 @@ def _random_slot(rng: random.Random, table: int, board: int) -> wire.SlotPush:
         ns, ew = rng.choice(ADJUSTS)
         return wire.SlotPush(*base, "result", "artificial", ns_adjust=ns, ew_adjust=ew)
     if roll < 0.25:
-        return wire.SlotPush(*base, "result", "weighted", weights=f"1/3:{rng.choice(SCORES)},2/3:{rng.choice(SCORES)}")
+        return wire.SlotPush(*base, "result", "weighted", weights=f"1/3:{rng.choice(SCORES)} 2/3:{rng.choice(SCORES)}")
     if roll < 0.28:
         return wire.SlotPush(*base, "result", "not_played")
-    return wire.SlotPush(*base, "result", "normal", "3NT", "N", 9, None, rng.choice(SCORES))
+    score = rng.choice(possible(board, SCORES))
+    return wire.SlotPush(*base, "result", "normal", *played(board, score), None, score)
 
 
 def _check(conn: psycopg.Connection[Any], sim: str, scoring: str) -> int:

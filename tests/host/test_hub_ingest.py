@@ -110,3 +110,45 @@ def test_a_flooding_club_is_refused_429(hub: Any) -> None:
     assert set(codes) == {200, 429} and codes[0] == 200
     assert ("c1", 429) in rows(url, "SELECT club, status FROM refusals")
     assert post(client, tokens["c2"], batch("sim1", "c2", 1, [slot("A", 1, 1, 400)])).status_code == 200
+
+
+def test_a_played_score_that_is_not_its_contracts_by_law_77_is_refused_and_nothing_of_its_batch_kept(hub: Any) -> None:
+    client, tokens, url = hub
+    wrong = wire.SlotPush("A", 2, 1, 1, 2, 2, "NS", "EW", "result", "normal", "1C", "N", 7, None, 7600)
+    r = post(client, tokens["c1"], batch("sim1", "c1", 1, [slot("A", 1, 1, 400), wrong]))
+    assert r.status_code == 422 and r.text.count("\n") == 1
+    assert "push 2: 1C by N taking 7 tricks on board 1 scores NS +70 by Law 77, not 7600" in r.text
+    assert rows(url, "SELECT count(*) FROM slots") == [(0,)] and rows(url, "SELECT count(*) FROM pushes") == [(0,)]
+    assert rows(url, "SELECT club, status, key FROM refusals") == [("c1", 422, '["slot","A",2,1,1,102]')]
+    # A contract that cannot be read, or a played result without its tricks, are refused the same way.
+    for bad in (wire.SlotPush("A", 2, 1, 1, 2, 2, "NS", "EW", "result", "normal", "8C", "N", 7, None, 70),
+                wire.SlotPush("A", 2, 1, 1, 2, 2, "NS", "EW", "result", "normal", "1C", "N", None, None, 70)):
+        assert post(client, tokens["c1"], batch("sim1", "c1", 1, [bad])).status_code == 422
+    assert rows(url, "SELECT count(*) FROM slots") == [(0,)]
+
+
+@pytest.mark.parametrize("fields", [
+    {"kind": "artificial", "ns_adjust": "ZZ", "ew_adjust": "ZZ"},
+    {"kind": "artificial", "ns_adjust": "A+"},
+    {"kind": "weighted", "weights": "0.6:420,0.4:-50"},
+    {"kind": "weighted", "weights": "1/2:420 1/3:-50"},
+    {"kind": "passed_out", "ns_score": 420},
+])
+def test_an_outcome_the_hub_cannot_read_is_refused_at_the_push_and_never_stored(hub: Any, fields: dict[str, Any]
+                                                                                ) -> None:
+    client, tokens, url = hub
+    bad = wire.SlotPush("A", 2, 1, 1, 2, 2, "NS", "EW", "result", **fields)
+    r = post(client, tokens["c2"], batch("sim1", "c2", 1, [slot("A", 1, 1, 400), bad]))
+    assert r.status_code == 422 and r.text.count("\n") == 1 and r.text.startswith("push 2: ")
+    assert rows(url, "SELECT count(*) FROM slots") == [(0,)] and rows(url, "SELECT count(*) FROM pushes") == [(0,)]
+    assert rows(url, "SELECT club, status FROM refusals") == [("c2", 422)]
+
+
+def test_a_weighted_score_as_the_club_writes_it_is_taken_and_kept_as_its_outcome(hub: Any) -> None:
+    client, tokens, url = hub
+    weighted = wire.SlotPush("A", 2, 1, 1, 2, 2, "NS", "EW", "result", "weighted", weights="3/5:620 2/5:-100")
+    split = wire.SlotPush("A", 3, 1, 1, 3, 3, "NS", "EW", "result", "weighted", weights="1:420", ew_weights="1:-50")
+    r = post(client, tokens["c1"], batch("sim1", "c1", 1, [slot("A", 1, 1, 400), weighted, split]))
+    assert r.status_code == 200 and wire.decode_ack(r.content) == wire.Ack(3)
+    assert rows(url, "SELECT table_no, outcome FROM slots ORDER BY table_no") == [
+        (1, "P400"), (2, "W3/5:620 2/5:-100|"), (3, "W1:420|1:-50")]

@@ -18,6 +18,7 @@ from tenace.hub.pages import hub_app
 
 from hub_sim import batch, make_sim, slot
 
+VULNERABLE = {420: 620, -50: -100, 450: 650}  # a score non-vulnerable, the same contract vulnerable
 
 def test_played_boards_counted_directly_equal_the_engine() -> None:
     rng = random.Random(7)
@@ -73,7 +74,9 @@ def test_an_imp_sims_pages_show_imps(hub_db: str, tmp_path: Path) -> None:
     tokens = make_sim(hub_db, tmp_path, clubs=2, boards=2, scoring="butler")
     with TestClient(hub_app(hub_db)) as client:
         for club, scores in (("c1", (420, 170)), ("c2", (-50, 450))):
-            slots = [slot("A", table, board, score) for board in (1, 2) for table, score in enumerate(scores, 1)]
+            # board 2 North-South vulnerable (Law 2): its scores are the vulnerable ones
+            slots = [slot("A", table, board, score if board == 1 else VULNERABLE.get(score, score))
+                     for board in (1, 2) for table, score in enumerate(scores, 1)]
             r = client.post(wire.PUSH_PATH, content=wire.encode(batch("sim1", club, 1, slots)),
                             headers={"Authorization": f"Bearer {tokens[club]}"})
             assert r.status_code == 200, r.text
@@ -104,7 +107,7 @@ def test_the_live_head_is_the_whole_rankings_first_rows(seed: int, howell: bool)
                 ns, ew = (f"{club}/A{table}", f"{club}/A{(table + board) % 8 + 1}") if howell else (
                     f"{club}/A{table}NS", f"{club}/A{table}EW")
                 roll = rng.random()
-                outcome = ("AA+|A-" if roll < 0.05 else "AA|A" if roll < 0.08 else "W1/2:420,1/2:-50|" if roll < 0.1
+                outcome = ("AA+|A-" if roll < 0.05 else "AA|A" if roll < 0.08 else "W1/2:420 1/2:-50|" if roll < 0.1
                            else f"P{rng.choice((-100, -50, 110, 140, 420, 450))}")
                 if club == "c2":
                     outcome = played[table, board]

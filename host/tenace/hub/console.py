@@ -1,7 +1,8 @@
-"""The organiser's console on the hub, behind a login: the sims, their clubs (acknowledged pushes, revoked), the log
-of refused pushes, and the release. Sessions live in PostgreSQL (any worker serves them), with the same rules as
-the club console's (tenace.web.console.auth): HttpOnly SameSite=Strict cookie, a form token and this server's
-Origin on every post, a refused login answered after a second."""
+"""The organiser's console on the hub, behind a login: the sims, their clubs (acknowledged pushes, revoked), their
+quarantined results (the scoring cannot read them), the log of refused pushes, and the release. Sessions live in
+PostgreSQL (any worker serves them), with the same rules as the club console's (tenace.web.console.auth): HttpOnly
+SameSite=Strict cookie, a form token and this server's Origin on every post, a refused login answered after a
+second."""
 
 from __future__ import annotations
 
@@ -40,7 +41,11 @@ _PAGES = {
 <input type="hidden" name="sim" value="{{ s.id }}"><button>Release</button></form>{% endif %}</p>
 <table><tr><th>Club</th><th>Name</th><th>Acknowledged</th><th>Revoked</th></tr>
 {% for c in s.clubs %}<tr><td>{{ c[0] }}</td><td>{{ c[1] }}</td><td>{{ c[2] }}</td><td>{{ c[3] or "" }}</td></tr>
-{% endfor %}</table>{% endfor %}
+{% endfor %}</table>
+{% if s.quarantined %}<h3>Quarantined results: left out of the scoring</h3>
+<table><tr><th>Club</th><th>Section</th><th>Table</th><th>Round</th><th>Board</th><th>Result</th><th>Why</th></tr>
+{% for q in s.quarantined %}<tr>{% for v in q %}<td>{{ v }}</td>{% endfor %}</tr>{% endfor %}</table>{% endif %}
+{% endfor %}
 <h2>Refused pushes</h2><table><tr><th>When</th><th>Sim</th><th>Club</th><th>From</th><th>Status</th><th>Why</th>
 <th>Key</th></tr>{% for r in refusals %}<tr>{% for v in r %}<td>{{ v if v is not none else "" }}</td>{% endfor %}
 </tr>{% endfor %}</table>
@@ -77,7 +82,10 @@ async def console(request: Request) -> Response:
         if found is None:
             return None
         sims = [{"id": i, "name": n, "released": r, "clubs": conn.execute(
-                    "SELECT club, name, acked, revoked_at FROM clubs WHERE sim = %s ORDER BY club", (i,)).fetchall()}
+                    "SELECT club, name, acked, revoked_at FROM clubs WHERE sim = %s ORDER BY club", (i,)).fetchall(),
+                 "quarantined": conn.execute(  # slots the scoring cannot read (tenace.hub.scorer)
+                    "SELECT club, section, table_no, round, board, outcome, reason FROM quarantine WHERE sim = %s "
+                    "ORDER BY club, section, table_no, round, board", (i,)).fetchall()}
                 for i, n, r in conn.execute("SELECT id, name, released_at FROM sims ORDER BY created_at")]
         refusals = conn.execute("SELECT at, sim, club, address, status, reason, key FROM refusals "
                                 "ORDER BY id DESC LIMIT 100").fetchall()

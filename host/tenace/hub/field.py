@@ -19,19 +19,14 @@ from typing import Any
 
 import psycopg
 
+from tenace.scoring import codec
 from tenace.scoring.adjusted import revised_percent
 from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board
 from tenace.scoring.model import (
-    Artificial,
     Average,
     BoardResult,
-    NotPlayed,
-    Outcome,
     Penalty,
     PenaltyUnit,
-    Played,
-    Split,
-    Weighted,
 )
 from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import (
@@ -72,49 +67,16 @@ class PairId:
         return cls(club, body[:i], int(body[i:] or 0), field)
 
 
-def _side(text: str | None) -> Average | Fraction:
-    if text in ("A+", "A", "A-"):
-        return Average(text)
-    if text is None or not text.endswith("%"):
-        raise ValueError(f"an artificial score is A+, A, A- or a percentage, not {text!r}")
-    return Fraction(text[:-1])
-
-
-def _weights(text: str) -> Weighted:
-    return Weighted(tuple((Fraction(w), int(s)) for w, _, s in (p.partition(":") for p in text.split(","))))
-
-
-def outcome(s: dict[str, Any]) -> Outcome:
-    """What a pushed slot in state 'result' counts as, for the matchpoint engine."""
-    kind = s["kind"]
-    if kind in ("normal", "passed_out"):
-        return Played(int(s["ns_score"] or 0))
-    if kind == "artificial":
-        return Artificial(_side(s["ns_adjust"]), _side(s["ew_adjust"]))
-    if kind == "weighted":
-        ns = _weights(s["weights"])
-        return Split(ns, _weights(s["ew_weights"])) if s.get("ew_weights") else ns
-    return NotPlayed()
-
-
-def outcome_from_text(text: str) -> Outcome:
-    """What a slot's `outcome` column (schema migration 3: P420, AA+|A-, W0.6:420,0.4:-50|, N) counts as."""
-    kind, body = text[:1], text[1:]
-    if kind == "P":
-        return Played(int(body))
-    if kind == "A":
-        ns, _, ew = body.partition("|")
-        return Artificial(_side(ns), _side(ew))
-    if kind == "W":
-        ns, _, ew = body.partition("|")
-        return Split(_weights(ns), _weights(ew)) if ew else _weights(ns)
-    return NotPlayed()
-
-
-def result_of(club: str, s: dict[str, Any]) -> BoardResult:
+def result_of(club: str, s: dict[str, Any], outcome: str) -> BoardResult | None:
+    """A stored slot's result, its `outcome` key read by tenace.scoring.codec; None when it cannot be read (the
+    scorer quarantines such a slot: tenace.hub.scorer)."""
+    try:
+        got = codec.from_key(outcome)
+    except codec.Unreadable:
+        return None
     ns = PairId(club, s["section"], s["ns_pair"], s["ns_field"]).text
     ew = PairId(club, s["section"], s["ew_pair"], s["ew_field"]).text
-    return BoardResult(f"{club}/{s['section']}", s["table"], s["round"], s["board"], ns, ew, outcome(s))
+    return BoardResult(f"{club}/{s['section']}", s["table"], s["round"], s["board"], ns, ew, got)
 
 
 def penalty_of(club: str, p: dict[str, Any]) -> Penalty:
@@ -126,10 +88,12 @@ def load(conn: psycopg.Connection[Any], sim: str, club: str | None = None
          ) -> tuple[dict[str, list[BoardResult]], dict[str, list[Penalty]]]:
     """Every club's counting results and penalties (one club's when `club` is given), by club."""
     results: dict[str, list[BoardResult]] = {}
-    for slot_club, body in conn.execute(
-            "SELECT club, body FROM slots WHERE sim = %s AND (%s::text IS NULL OR club = %s) AND outcome IS NOT NULL "
-            "ORDER BY club, section, table_no, round, board", (sim, club, club)):
-        results.setdefault(slot_club, []).append(result_of(slot_club, body))
+    for slot_club, body, outcome in conn.execute(
+            "SELECT club, body, outcome FROM slots WHERE sim = %s AND (%s::text IS NULL OR club = %s) AND outcome IS "
+            "NOT NULL ORDER BY club, section, table_no, round, board", (sim, club, club)):
+        got = result_of(slot_club, body, outcome)
+        if got is not None:
+            results.setdefault(slot_club, []).append(got)
     penalties: dict[str, list[Penalty]] = {}
     for slot_club, body in conn.execute("SELECT club, body FROM penalties WHERE sim = %s AND "
                                         "(%s::text IS NULL OR club = %s) ORDER BY club, action", (sim, club, club)):
@@ -260,7 +224,7 @@ def _engine_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Fig
     results: list[BoardResult] = []
     first: dict[str, int] = {}
     for text, count in sorted(outcomes.items()):
-        got = outcome_from_text(text)
+        got = codec.from_key(text)
         first[text] = len(results)
         for _ in range(count):
             i = len(results)

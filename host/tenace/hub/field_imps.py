@@ -30,7 +30,8 @@ from typing import Any
 
 import psycopg
 
-from tenace.hub.field import Figure, PairId, load, outcome_from_text
+from tenace.hub.field import Figure, PairId, load
+from tenace.scoring import codec
 from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import (
@@ -163,7 +164,7 @@ def imp_board_figures(board: int, outcomes: dict[str, int], scoring: str) -> tup
     _check(scoring)
     parsed: list[tuple[Any, Played | Artificial | Weighted | Split, int]] = []
     for text, count in sorted(outcomes.items()):
-        got = outcome_from_text(text)
+        got = codec.from_key(text)
         if count > 0 and not isinstance(got, NotPlayed):
             parsed.append((text, got, count))
     lines = _board_lines(parsed, scoring, f"board {board}")

@@ -15,6 +15,7 @@ from psycopg.types.json import Jsonb
 
 from tenace.hub import wire
 from tenace.hub.schema import CHANNEL
+from tenace.scoring import codec
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +87,9 @@ def _body(push: wire.Push) -> dict[str, Any]:
 
 def take(conn: psycopg.Connection[Any], club: Club, batch: wire.Batch) -> wire.Ack:
     """Store and apply a batch in one transaction; Refused (nothing of the batch kept) for an altered push, one
-    too far ahead or of a board the sim does not have. The club comes from the token, never from the batch: a
-    push can only ever land in that club's own slots."""
+    too far ahead, of a board the sim does not have or of a result no pass could score (a played score not its
+    contract's by Law 77, an artificial or weighted score that cannot be read). The club comes from the token, never
+    from the batch: a push can only ever land in that club's own slots."""
     if batch.sim != club.sim or batch.club != club.club:
         raise Refused(403, f"the token is club {club.club!r} of sim {club.sim!r}, the batch says club "
                            f"{batch.club!r} of sim {batch.sim!r}")
@@ -95,6 +97,11 @@ def take(conn: psycopg.Connection[Any], club: Club, batch: wire.Batch) -> wire.A
         board = push.slot.board if push.slot is not None else push.penalty.board if push.penalty else None
         if board is not None and board > club.boards:
             raise Refused(422, f"push {push.seq}: board {board}, and the sim has {club.boards}", _key_text(push))
+        if push.slot is not None:  # an outcome no pass could score is never stored
+            try:
+                wire.outcome_key(push.slot)
+            except codec.Unreadable as e:
+                raise Refused(422, f"push {push.seq}: {e}", _key_text(push)) from None
     with conn.transaction():
         row = conn.execute("SELECT acked FROM clubs WHERE sim = %s AND club = %s FOR UPDATE",
                            (club.sim, club.club)).fetchone()
@@ -146,15 +153,20 @@ def _apply(conn: psycopg.Connection[Any], club: Club, acked: int) -> int:
         acked = seq
         if body["slot"] is not None:
             s = body["slot"]
-            slots.append((club.sim, club.club, s["section"], s["table"], s["round"], s["board"], seq, Jsonb(s)))
+            try:
+                outcome = wire.outcome_key(wire.SlotPush(**s))
+            except codec.Unreadable as e:  # stored before the hub read each push: the scorer quarantines it
+                outcome = f"?{e}"
+            slots.append((club.sim, club.club, s["section"], s["table"], s["round"], s["board"], seq, Jsonb(s),
+                          outcome))
         else:
             penalties.append((club.sim, club.club, body["version"], seq, Jsonb(body["penalty"])))
     with conn.cursor() as cur:
         if slots:  # in sequence order: a later push of the same slot wins
             cur.executemany(
-                "INSERT INTO slots (sim, club, section, table_no, round, board, seq, body) VALUES "
-                "(%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (sim, club, section, table_no, round, board) "
-                "DO UPDATE SET seq = excluded.seq, body = excluded.body", slots)
+                "INSERT INTO slots (sim, club, section, table_no, round, board, seq, body, outcome) VALUES "
+                "(%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (sim, club, section, table_no, round, board) "
+                "DO UPDATE SET seq = excluded.seq, body = excluded.body, outcome = excluded.outcome", slots)
         if penalties:
             cur.executemany(
                 "INSERT INTO penalties (sim, club, action, seq, body) VALUES (%s, %s, %s, %s, %s) "

@@ -3,9 +3,9 @@
 Everything the hub knows is here (a scoring worker's memory of the sides is a cache of it: tenace.hub.scorer): the
 simultaneous events (sims) with their heats, hand records and scoring; the clubs with their hashed tokens; every push
 a club sent (pending until the gap before it is filled), the slots and penalties as the applied pushes left them; the
-refused pushes (the log); the rate windows; the organisers' logins and sessions; and the scores across the field:
-each board's figures (re-scored when a push changed its outcomes), the national ranking made from them and its live
-message, per sim.
+refused pushes (the log); the slots quarantined (unreadable: left out of the scoring); the rate windows; the
+organisers' logins and sessions; and the scores across the field: each board's figures (re-scored when a push changed
+its outcomes), the national ranking made from them and its live message, per sim.
 """
 
 from __future__ import annotations
@@ -235,6 +235,23 @@ MIGRATIONS: tuple[str, ...] = (
     # keep coming: a worker stopped in between is caught up by the next; an older one never overwrites a newer one)
     """
     ALTER TABLE scores ADD COLUMN field_generation bigint;
+    """,
+    # 6: a slot's outcome written by the push that left it (tenace.hub.wire.outcome_key: the one codec,
+    # tenace.scoring.codec, where this column's CASE was a copy of it), the values already there kept; a slot whose
+    # outcome no pass can read is quarantined: left out of the scoring, named here for the organiser
+    """
+    ALTER TABLE slots ALTER COLUMN outcome DROP EXPRESSION;
+    CREATE TABLE quarantine (
+        sim text NOT NULL REFERENCES sims ON DELETE CASCADE,
+        club text NOT NULL,
+        section text NOT NULL,
+        table_no integer NOT NULL,
+        round integer NOT NULL,
+        board integer NOT NULL,
+        outcome text NOT NULL,
+        reason text NOT NULL,
+        PRIMARY KEY (sim, club, section, table_no, round, board)
+    );
     """,
 )
 

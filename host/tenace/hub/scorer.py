@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import partial
 from math import lcm
 from operator import mul
 from typing import Any
@@ -30,6 +31,7 @@ from psycopg.types.json import Jsonb
 from tenace.hub.field import NATIONAL, Figure, PairId, board_figures, penalty_of, ranking_rows
 from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
+from tenace.scoring import codec
 from tenace.scoring.matchpoints import artificial_side
 from tenace.scoring.model import Average, PenaltyUnit
 from tenace.scoring.mp_options import UnequalBoards
@@ -83,6 +85,11 @@ class FieldCache:
     entries: dict[int, int] = field(default_factory=dict)
     figures: dict[int, dict[str, tuple[_Side, _Side]]] = field(default_factory=dict)
     dirty: set[int] = field(default_factory=set)
+    # A slot whose outcome tenace.scoring.codec cannot read counts for nothing and is named (the `quarantine` table):
+    # its reason by slot, each outcome text's reason once read ("" when readable), and whether the names changed.
+    quarantined: dict[SlotKey, tuple[str, str]] = field(default_factory=dict)
+    unreadable: dict[str, str] = field(default_factory=dict)
+    quarantine_changed: bool = False
     size: int = 0
     ns: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
     ew: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
@@ -105,8 +112,18 @@ class FieldCache:
         return got
 
     def put(self, key: SlotKey, ns_id: str, ew_id: str, outcome: str | None) -> None:
-        """A slot as it is now (its outcome None when nothing of it counts)."""
+        """A slot as it is now (its outcome None when nothing of it counts; quarantined when it cannot be read)."""
         board = key[4]
+        why = "" if outcome is None else self._why_unreadable(outcome)
+        if why:
+            assert outcome is not None
+            if self.quarantined.get(key) != (outcome, why):
+                log.warning("slot %s quarantined: %s", "/".join(map(str, key)), why)
+                self.quarantined[key] = (outcome, why)
+                self.quarantine_changed = True
+            outcome = None  # left out of the field: the rest of the sim is scored without it
+        elif self.quarantined.pop(key, None) is not None:
+            self.quarantine_changed = True
         row = self.rows.get(key)
         if row is None:
             row = self.rows[key] = self.size
@@ -135,6 +152,17 @@ class FieldCache:
             self.code[row] = self._index(self.codes, self.code_list, (board, outcome))
             self.counts.setdefault(board, Counter())[outcome] += 1
             self.dirty.add(board)
+
+    def _why_unreadable(self, outcome: str) -> str:
+        why = self.unreadable.get(outcome)
+        if why is None:
+            try:
+                codec.from_key(outcome)
+                why = ""
+            except codec.Unreadable as e:
+                why = str(e)
+            self.unreadable[outcome] = why
+        return why
 
     def rescore_boards(self) -> list[tuple[int, int, list[Figure]]]:
         """The dirty boards' figures made again; what to write of them: (board, entries, figures), entries 0 for a
@@ -365,6 +393,16 @@ def _store(conn: psycopg.Connection[Any], sim: str, generation: int, done: Pass,
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
 
 
+def _quarantine(conn: psycopg.Connection[Any], sim: str, cache: FieldCache) -> None:
+    """The sim's quarantined slots as the cache has them, for the organiser's console (in the pass's transaction)."""
+    conn.execute("DELETE FROM quarantine WHERE sim = %s", (sim,))
+    with conn.cursor() as cur:
+        cur.executemany("INSERT INTO quarantine (sim, club, section, table_no, round, board, outcome, reason) VALUES "
+                        "(%s, %s, %s, %s, %s, %s, %s, %s)",
+                        [(sim, *key, outcome, why) for key, (outcome, why) in sorted(cache.quarantined.items())])
+    cache.quarantine_changed = False
+
+
 def _lock_key(sim: str) -> int:
     return zlib.crc32(sim.encode()) - 2**31
 
@@ -417,9 +455,11 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         whole = full or cache is None or cache.token is None or cache.token != stored_token
         if whole:
             scoring = conn.execute("SELECT scoring FROM sims WHERE id = %s", (sim,)).fetchone()
-            cache = _CACHES[sim] = FieldCache(scoring[0] if scoring else "mp")
+            cache = _CACHES[sim] = FieldCache(scoring[0] if scoring else "mp", quarantine_changed=True)
         assert cache is not None
         _load(conn, sim, cache, whole)
+        if cache.quarantine_changed:  # rare: written only when a slot went in or out of quarantine
+            _quarantine(conn, sim, cache)
         loaded = time.perf_counter()
         changed = cache.rescore_boards()
         if changed:
@@ -489,10 +529,12 @@ def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, lo
     """The scoring worker (`tenace hub serve` runs one beside its page and push workers): score every sim a push
     left behind, then wait for the next push's NOTIFY (or `idle_s`, to catch one missed while reconnecting); on a
     lost connection, again after a second, reading the sims whole. A pass that fails otherwise is logged with its
-    traceback and noted in `failures` (a test's hub fails the test with it), and the worker goes on a second later,
-    reading the sims whole: the pushes stay queued, nothing is lost. `log_level`: a process of its own logs so."""
+    traceback and noted in `failures` (a test's hub fails the test with it), and that sim is tried again a second
+    later, read whole, while the other sims go on: its pushes stay queued, nothing is lost. `log_level`: a process
+    of its own logs so."""
     if log_level is not None:
         logging.basicConfig(level=log_level, format="%(levelname)s %(name)s: %(message)s")
+    held: dict[str, float] = {}  # a sim whose pass failed: not tried again before then (time.monotonic)
     while stop is None or not stop.is_set():
         try:
             with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
@@ -500,20 +542,37 @@ def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, lo
                 # A worker stopped between a pass's live message and its ranking: score that sim again, whole.
                 for (sim,) in conn.execute("SELECT sim FROM scores WHERE live IS NOT NULL AND field_generation "
                                            "IS DISTINCT FROM scored ORDER BY sim").fetchall():
-                    while rescore(conn, sim, full=True) is None:
-                        time.sleep(0.05)
+                    _apart(sim, held, failures, partial(_whole, conn, sim))
                 while stop is None or not stop.is_set():
                     for (sim,) in conn.execute("SELECT DISTINCT sim FROM slot_changes ORDER BY sim").fetchall():
-                        rescore_until_current(conn, sim)
+                        _apart(sim, held, failures, partial(rescore_until_current, conn, sim))
                     for _ in listen.notifies(timeout=idle_s, stop_after=1):
                         pass
         except psycopg.OperationalError as e:
             forget()
             log.warning("scoring: %s; again in a second", e)
             time.sleep(1.0)
-        except Exception as e:  # a fault of ours: kept alive for the other sims, but never quietly
-            forget()
-            log.exception("scoring failed; again in a second")
-            if failures is not None:
-                failures.append(e)
-            time.sleep(1.0)
+
+
+def _whole(conn: psycopg.Connection[Any], sim: str) -> None:
+    while rescore(conn, sim, full=True) is None:
+        time.sleep(0.05)
+
+
+def _apart(sim: str, held: dict[str, float], failures: list[Exception] | None, work: Callable[[], object]) -> None:
+    """A sim's pass, kept apart from the other sims': a fault of ours in it is logged with its traceback, noted in
+    `failures`, and the sim held back a second (read whole then: `rescore` forgot it), never stopping the others. A
+    lost connection is the worker's (serve reconnects)."""
+    if held.get(sim, 0.0) > time.monotonic():
+        return
+    try:
+        work()
+    except psycopg.OperationalError:
+        raise
+    except Exception as e:  # a fault of ours: kept alive for the other sims, but never quietly
+        log.exception("scoring sim %s failed; it is tried again in a second, the other sims go on", sim)
+        if failures is not None:
+            failures.append(e)
+        held[sim] = time.monotonic() + 1.0
+    else:
+        held.pop(sim, None)

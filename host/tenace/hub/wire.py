@@ -15,6 +15,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from tenace.scoring import codec
+
 PROTOCOL = 1
 MAX_PUSHES = 500  # pushes a batch may carry
 MAX_BODY_BYTES = 1_000_000  # a batch's JSON, at most
@@ -51,7 +53,7 @@ class SlotPush:
     ns_score: int | None = None  # a played or assigned result's NS score (Law 77)
     ns_adjust: str | None = None  # an artificial score: "A+", "A", "A-" or "60%"
     ew_adjust: str | None = None
-    weights: str | None = None  # a weighted score (Law 12C1(c)): "0.6:+420,0.4:-50"
+    weights: str | None = None  # an assigned or weighted score (Law 12C1(b), (c)), NS's: "1:620", "3/5:620 2/5:-100"
     ew_weights: str | None = None
 
 
@@ -103,6 +105,17 @@ class Ack:
     """The hub's answer: the highest sequence number it holds for the club without a gap (0: none)."""
 
     acked: int
+
+
+def outcome_key(slot: SlotPush) -> str | None:
+    """What the slot counts as, in tenace.scoring.codec's key (None: nothing counts there), a played result's score
+    derived again by Law 77; codec.Unreadable saying why when it cannot be scored."""
+    if slot.state != "result":
+        return None
+    if slot.kind == "normal":
+        codec.played(slot.contract, slot.declarer, slot.tricks, slot.board, slot.ns_score)
+    return codec.key(codec.outcome(slot.kind, slot.ns_score, slot.ns_adjust, slot.ew_adjust, slot.weights,
+                                   slot.ew_weights))
 
 
 def encode(batch: Batch) -> bytes:

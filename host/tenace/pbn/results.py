@@ -13,19 +13,18 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut, ScoredAsGiven
+from tenace.scoring import codec
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
 from tenace.scoring.model import (
     Artificial,
-    Average,
     BoardResult,
     NotPlayed,
     Outcome,
     Played,
-    assigned,
+    Weighted,
     weights_text,
 )
 from tenace.scoring.teams import RoomScores
@@ -34,10 +33,7 @@ from tenace_rules.notation import parse_contract, parse_declarer, parse_vulnerab
 from tenace_rules.score import ns_score
 from tenace_rules.tricks import parse_tricks
 
-_AVERAGES = {"A+": Average.PLUS, "A": Average.EVEN, "A-": Average.MINUS}
-_PERCENT = re.compile(r"\d{1,3}(\.\d{1,2})?%")
 _SCORE = re.compile(r"[+-]?\d{1,4}")
-_WEIGHT = re.compile(r"\d{1,3}/\d{1,3}|\d")
 _NO_CONTRACT = ("", "-", "?")
 NOT_PLAYED = "NP"  # Score_NS (and Score_EW) of a board not played at a table, as tenace report writes it
 
@@ -118,9 +114,11 @@ def score_contract(contract_text: str, declarer_text: str, result_text: str, vul
 def _artificial(cell: str) -> str | None:
     # `^` marks an adjusted score in some exporters ("^A+", "A+^"); only the award itself matters here.
     text = cell.replace("^", "").strip().upper()
-    if text in _AVERAGES:
-        return text
-    return text if _PERCENT.fullmatch(text) and Fraction(text[:-1]) <= 100 else None
+    try:
+        codec.side(text)
+    except codec.Unreadable:
+        return None
+    return text
 
 
 def _assigned(cell: str, sign: int = 1) -> str | None:
@@ -130,13 +128,12 @@ def _assigned(cell: str, sign: int = 1) -> str | None:
     text = cell.strip()
     if _SCORE.fullmatch(text):
         return f"1:{sign * int(text)}"
-    parts = [part.partition(":") for part in text.split()]
-    if not parts or any(not colon or not _WEIGHT.fullmatch(w) or not _SCORE.fullmatch(s) for w, colon, s in parts):
+    try:
+        read = codec.weighted(text)  # the one reader of the stored form
+    except codec.Unreadable:
         return None
-    weights = [Fraction(w) for w, _, _ in parts]
-    if any(w <= 0 for w in weights) or sum(weights) != 1:
-        return None
-    return weights_text((w, sign * int(s)) for w, (_, _, s) in zip(weights, parts, strict=True))
+    assert isinstance(read, Weighted)  # one side's text: never a Split
+    return weights_text((w, sign * score) for w, score in read.components)
 
 
 def raw_results(game: PbnGame, problems: list[LeftOut]) -> list[RawResult]:
@@ -280,9 +277,9 @@ def pairs_results(rows: list[RawResult], problems: list[LeftOut], named: bool = 
         if r.not_played:
             outcome = NotPlayed()
         elif r.artificial is not None:
-            outcome = Artificial(*(_AVERAGES.get(side) or Fraction(side[:-1]) for side in r.artificial))
+            outcome = Artificial(*(codec.side(side) for side in r.artificial))
         elif r.weights is not None:
-            outcome = assigned(r.weights, r.ew_weights)
+            outcome = codec.weighted(r.weights, r.ew_weights)
         else:
             assert r.ns_score is not None
             outcome = Played(r.ns_score)

@@ -104,13 +104,6 @@ def weights_text(parts: Iterable[tuple[Fraction, int]]) -> str:
     return " ".join(f"{w}:{s}" for w, s in parts)
 
 
-def assigned(weights: str, ew_weights: str | None = None) -> Weighted | Split:
-    """An assigned score in that written form (`weight_parts`); a Split when East-West have their own
-    (`ew_weights`)."""
-    ns = Weighted(weight_parts(weights))
-    return Split(ns, Weighted(weight_parts(ew_weights))) if ew_weights else ns
-
-
 @dataclass(frozen=True, slots=True)
 class BoardResult:
     """What happened on one board at one table, with who sat North-South and East-West.

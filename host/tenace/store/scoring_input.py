@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from fractions import Fraction
 
-from tenace.scoring.model import (
-    Artificial,
-    Average,
-    BoardResult,
-    NotPlayed,
-    Outcome,
-    Penalty,
-    PenaltyUnit,
-    Played,
-    assigned,
-)
+from tenace.scoring import codec
+from tenace.scoring.model import BoardResult, Outcome, Penalty, PenaltyUnit
 from tenace.store.director import penalties
 from tenace.store.fields import one_field_sections
 from tenace.store.queries import current_results
 from tenace.store.versions import Version
-
-_AVERAGES = {"A+": Average.PLUS, "A": Average.EVEN, "A-": Average.MINUS}
 
 
 def pair_id(section: str, number: int, direction: str) -> str:
@@ -56,17 +44,8 @@ def pair_penalties(conn: sqlite3.Connection, section: str | None = None,
 
 
 def outcome(v: Version) -> Outcome:
-    if v.kind in ("normal", "passed_out") and v.ns_score is not None:
-        return Played(v.ns_score)
-    if v.kind == "not_played":
-        return NotPlayed()
-    if v.kind == "artificial" and v.ns_adjust and v.ew_adjust:
-        return Artificial(_side(v.ns_adjust), _side(v.ew_adjust))
-    if v.kind == "weighted" and v.weights:
-        return assigned(v.weights, v.ew_weights)
-    raise ValueError(f"result id {v.id} ({v.kind}) has no score for the scoring engine")
-
-
-def _side(adjust: str) -> Average | Fraction:
-    """A+/A/A- as Law 12C2 averages; "65%" as an explicit percentage of the top."""
-    return _AVERAGES[adjust] if adjust in _AVERAGES else Fraction(adjust.rstrip("%"))
+    """The version's result as the scoring engine takes it (tenace.scoring.codec); ValueError naming it otherwise."""
+    try:
+        return codec.outcome(v.kind, v.ns_score, v.ns_adjust, v.ew_adjust, v.weights, v.ew_weights)
+    except codec.Unreadable as e:
+        raise ValueError(f"result id {v.id} ({v.kind}) has no score for the scoring engine: {e}") from None

@@ -16,7 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from xml.parsers import expat
 
-from tenace.scoring.model import Artificial, Average, BoardResult, Outcome, Played
+from tenace.scoring import codec
+from tenace.scoring.model import BoardResult, Outcome, Played
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +34,6 @@ SCORING_METHODS = {"MATCH_POINTS": "mp", "BUTLER_IMPS": "butler", "CROSS_IMPS": 
 POINTS = {"mp": "MATCH_POINTS", "butler": "BUTLER_POINTS", "cross-imps": "CROSS_IMP_POINTS"}
 # A pair number as writers spell it: "3NS" (Compscore3), "3 NS" (scorer-to-usebio), "NS 3", "3-EW", or "3".
 _PAIR_NUMBER = re.compile(r"(?:(NS|EW)[\s-]*)?([A-Z]?\d+[A-Z]?)(?:[\s-]*(NS|EW))?")
-# An artificial score as Compscore3 writes it in SCORE: "A" then the NS and EW percentages, "A6040".
-_ARTIFICIAL = re.compile(r"A(\d\d)(\d\d)")
 _ROOT = re.compile(rb"<\s*USEBIO[\s>/]")
 
 
@@ -309,7 +308,7 @@ def _line(line: ET.Element, board: int, index: int, points: str, mitchell: bool)
     score_text = _required(line, "SCORE", where)
     score: int | None = None
     artificial: tuple[Fraction, Fraction] | None = None
-    found = _ARTIFICIAL.fullmatch(score_text.upper())
+    found = codec.PERCENTAGES.fullmatch(score_text.upper())
     if found:
         artificial = (Fraction(int(found[1])), Fraction(int(found[2])))
     else:
@@ -331,18 +330,11 @@ def _line(line: ET.Element, board: int, index: int, points: str, mitchell: bool)
                 _text(line, f"NS_{points}"), _text(line, f"EW_{points}"))
 
 
-_AVERAGES = {Fraction(60): Average.PLUS, Fraction(50): Average.EVEN, Fraction(40): Average.MINUS}
-
-
 def outcome(line: Line) -> Outcome:
-    """The line as the scoring engine takes it: a Law 77 score, or an artificial score's two percentages."""
+    """The line as the scoring engine takes it: a Law 77 score, or an artificial score's two percentages (read by
+    tenace.scoring.codec)."""
     if line.artificial is not None:
-        # 60, 50 and 40 are average plus, average and average minus (Law 12C2(a)): a pair's own session percentage
-        # may stand for them (Law 12C2(c)), as it does where the file was written from; other figures are as given.
-        ns, ew = line.artificial
-        if ns in _AVERAGES and ew in _AVERAGES:
-            return Artificial(_AVERAGES[ns], _AVERAGES[ew])
-        return Artificial(ns, ew)
+        return codec.from_percentages(*line.artificial)
     assert line.score is not None
     return Played(line.score)
 
