@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from tenace.errors import UsageError
+from tenace.hub.serving import DB_ENV
 
 HELP = "a simultaneous event's hub: many clubs' results scored across the field, live, on PostgreSQL"
-DB_ENV = "TENACE_HUB_DB"
 HUB_ENV = "TENACE_HUB_URL"
 EPILOG = f"""\
 an organiser's sim, from start to release:
@@ -219,12 +219,7 @@ def _organiser(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import logging
-    import multiprocessing
-
-    import uvicorn
-
-    from tenace.hub import scorer
+    from tenace.hub.serving import serve
 
     if not 1 <= args.workers <= 64:
         raise UsageError(f"--workers is 1 to 64, not {args.workers}")
@@ -232,23 +227,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port is 1 to 65535, not {args.port}")
     with _connect(args):
         pass  # reachable, and its schema up to date before any worker starts
-    os.environ[DB_ENV] = _url(args)
-    # The scoring worker in a process of its own: the pushes are taken in on one core while the field is scored on
-    # another (in a worker's threads, one interpreter lock, each held up the other). Another machine's `serve`
-    # scores too, one pass at a time (the sim's lock in PostgreSQL).
-    scoring = multiprocessing.get_context("spawn").Process(
-        target=scorer.serve, args=(_url(args), None, 1.0, logging.getLogger().getEffectiveLevel()),
-        name="tenace-hub-scorer", daemon=True)
-    scoring.start()
-    try:
-        uvicorn.run("tenace.hub.pages:app_from_env", factory=True, host=args.host, port=args.port,
-                    workers=args.workers, log_level="warning")
-    except OSError as e:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
-    finally:
-        scoring.terminate()
-        scoring.join(10)
-    return 0
+    return serve(_url(args), args.host, args.port, args.workers)
 
 
 def _demo_db(args: argparse.Namespace) -> int:

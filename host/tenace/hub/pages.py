@@ -22,6 +22,7 @@ from tenace.hub import field
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
 from tenace.hub.scorer import LIVE_ROWS
+from tenace.hub.serving import DB_ENV
 from tenace.hub.usebio_export import sim_usebio
 from tenace.reports.event_usebio import UsebioError
 
@@ -282,7 +283,7 @@ async def live(request: Request) -> Response:
 def app_from_env() -> Starlette:
     """The hub for `tenace hub serve`'s workers: each process makes its own, on the database the command names;
     they score nothing (the command's scoring worker, a process of its own, does)."""
-    return hub_app(os.environ["TENACE_HUB_DB"], scoring=False)
+    return hub_app(os.environ[DB_ENV], scoring=False)
 
 
 def hub_app(url: str, scoring: bool = True) -> Starlette:
