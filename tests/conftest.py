@@ -179,13 +179,15 @@ def pytest_sessionfinish(session: pytest.Session) -> Iterator[None]:
         time.sleep(0.2)
     if left:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-        lines = [f"{len(left)} process(es) started by the tests still running at the end (killed now):",
-                 *(f"  {pid} {command[:200]}" for pid, command in sorted(left.items()))]
-        for line in lines:
-            if reporter is not None:
+        title = f"{len(left)} process(es) started by the tests still running at the end (killed now)"
+        lines = [f"{pid} {command[:200]}" for pid, command in sorted(left.items())]
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_sep("=", title, red=True)
+            for line in lines:
                 reporter.write_line(line, red=True)
-            else:
-                print(line, file=sys.stderr)
+        else:
+            print(title, *lines, sep="\n", file=sys.stderr)
         for pid in left:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
