@@ -102,6 +102,13 @@ def test_an_oversized_batch_is_refused_before_it_is_read(hub: Any) -> None:
     assert [s for (s,) in rows(url, "SELECT status FROM refusals")] == [413, 413]
 
 
+def test_json_nested_deep_is_refused_400_before_it_is_parsed(hub: Any) -> None:
+    client, tokens, url = hub
+    r = post(client, tokens["c1"], b"[" * 100_000 + b"]" * 100_000)  # was a 500 with a RecursionError
+    assert r.status_code == 400 and r.text == f"a batch nests arrays and objects at most {wire.MAX_DEPTH} deep\n"
+    assert rows(url, "SELECT status, club FROM refusals") == [(400, "c1")]
+
+
 def test_a_flooding_club_is_refused_429(hub: Any) -> None:
     client, tokens, url = hub
     b = batch("sim1", "c1", 1, [slot("A", 1, 1, 400)])
