@@ -34,8 +34,10 @@ class Hub:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False,
-                                   kwargs={"autocommit": True})
+        # Each connection checked as it is lent (a round trip): after PostgreSQL restarts, the dead ones are
+        # replaced instead of failing a page or a push with a 500.
+        self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True},
+                                   check=ConnectionPool.check_connection)
         self.listeners: set[asyncio.Queue[str]] = set()
 
     async def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
