@@ -20,7 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tenace.hub import wire
-from tenace.hub.ingest import Club, Refused, club_of, log_refusal, over_rate, take
+from tenace.hub.ingest import Club, Refused, client, club_of, log_refusal, over_rate, take
 from tenace.hub.schema import CHANNEL, migrate
 from tenace.hub.scorer import serve as serve_scoring
 
@@ -84,8 +84,7 @@ async def push(request: Request) -> Response:
 
     def identify(conn: psycopg.Connection[Any]) -> tuple[Club | None, bool]:
         club = club_of(conn, token) if token else None
-        who = f"club:{club.sim}/{club.club}" if club is not None else f"address:{address}"
-        return club, over_rate(conn, who)
+        return club, over_rate(conn, client(club.sim if club else None, club.club if club else None, address))
 
     club, flooding = await hub.run(identify)
     if flooding:
