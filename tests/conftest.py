@@ -20,6 +20,7 @@ import pytest
 from tenace.errors import UsageError
 from tenace.firmware_build import SIM_DIR, build, flat, package_tree, toolchain
 from tenace.hub.cluster import MISSING, Cluster, binaries
+from tenace.hub.serving import DB_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -259,8 +260,9 @@ def pg_cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def hub_db(pg_cluster: Cluster) -> str:
-    """The URL of a new, empty, migrated hub database in the session's cluster: one per test."""
+def hub_db(pg_cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The URL of a new, empty, migrated hub database in the session's cluster: one per test; `tenace hub` reads it
+    from the environment (TENACE_HUB_DB), as an organiser would give it (not on the command line, seen by ps)."""
     import psycopg
 
     from tenace.hub.schema import migrate
@@ -271,4 +273,5 @@ def hub_db(pg_cluster: Cluster) -> str:
     url = pg_cluster.url.rsplit("/", 1)[0] + "/" + name
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn)
+    monkeypatch.setenv(DB_ENV, url)
     return url

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import httpx2 as httpx
 import pytest
@@ -58,6 +59,8 @@ def test_serve_leaves_no_process_however_it_ends(hub_db: str, mark: str, workers
         time.sleep(0.1)
     started = processes_marked(mark)
     assert len(started) >= 2 + workers  # the command, its scoring worker and its page workers
+    password = urlsplit(hub_db).password
+    assert password and not any(password in command for command in started.values())  # ps does not show it
     hub.send_signal(signum)
     out, err = hub.communicate(timeout=30)
     assert _wait_gone(mark) == {}
