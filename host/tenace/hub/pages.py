@@ -119,13 +119,16 @@ async def national(request: Request) -> Response:
     got = await _scored(request)
     if isinstance(got, Response):
         return got
-    sim, field, _ = got
+    sim, field, released = got
     rows = field["national"]
-    if request.url.path.startswith("/api/"):
+    if request.url.path.endswith("/national"):
         return JSONResponse(rows)
     club = request.query_params.get("club")
     everything = request.query_params.get("all") == "1"
     shown = [r for r in rows if r["pair"].startswith(f"{club}/")] if club else rows if everything else rows[:LIVE_ROWS]
+    if request.url.path.startswith("/api/"):  # the page's own JSON: what it shows, and what it says of the field
+        return JSONResponse({"sim": sim, "scoring": field.get("scoring", "mp"), "results": field["results"],
+                             "pairs": len(rows), "released": released, "club": club, "national": shown})
     more = "" if club or everything or len(rows) <= LIVE_ROWS else (
         f"The first {LIVE_ROWS} of {len(rows)} pairs: add ?club=YOUR_CLUB for your club's pairs, ?all=1 for every "
         "pair.")
@@ -295,7 +298,7 @@ def hub_app(url: str, scoring: bool = True) -> Starlette:
 
 
 ROUTES = [
-    Route("/sim/{sim}", national), Route("/api/sim/{sim}/national", national),
+    Route("/sim/{sim}", national), Route("/api/sim/{sim}", national), Route("/api/sim/{sim}/national", national),
     Route("/sim/{sim}/live", live),
     Route("/sim/{sim}/club/{club}", club_ranking), Route("/api/sim/{sim}/club/{club}", club_ranking),
     Route("/sim/{sim}/pair/{pair:path}", pair), Route("/api/sim/{sim}/pair/{pair:path}", pair),
