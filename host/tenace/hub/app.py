@@ -29,22 +29,46 @@ T = TypeVar("T")
 POOL_SIZE = 8  # connections a worker keeps to PostgreSQL
 
 
+class _Dead(Exception):
+    """`work`'s connection was found dead (its OperationalError is the cause)."""
+
+
 class Hub:
     """A worker's handles on the database: its connection pool and the listeners of its open pages."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        # Each connection checked as it is lent (a round trip): after PostgreSQL restarts, the dead ones are
-        # replaced instead of failing a page or a push with a 500.
-        self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True},
-                                   check=ConnectionPool.check_connection)
+        self.pool = ConnectionPool(url, min_size=1, max_size=POOL_SIZE, open=False,
+                                   kwargs={"autocommit": True})
         self.listeners: set[asyncio.Queue[str]] = set()
 
     async def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
-        """`work` on a pooled connection, in a thread (psycopg's blocking API)."""
-        def call() -> T:
+        """`work` on a pooled connection, in a thread (psycopg's blocking API). On a connection found dead (PostgreSQL
+        restarted since it was pooled) the pool's idle ones are checked and `work` runs again on a live one, rather
+        than a page or a push failing with a 500: each `work` is a read, or a transaction that a lost connection
+        rolled back, or one whose repeat changes nothing (a push taken twice is acknowledged). Checking each
+        connection as it is lent instead cost a round trip per use: a third of the ingest."""
+        def once() -> T:
             with self.pool.connection() as conn:
-                return work(conn)
+                try:
+                    return work(conn)
+                except psycopg.OperationalError as e:
+                    if conn.broken:
+                        raise _Dead from e
+                    raise
+
+        def call() -> T:
+            try:
+                return once()
+            except _Dead:
+                log.warning("a pooled connection to PostgreSQL was dead: the others checked, and again")
+            self.pool.check()
+            try:
+                return once()
+            except _Dead as e:  # dead again: PostgreSQL is down, not restarted
+                assert isinstance(e.__cause__, psycopg.OperationalError)
+                raise e.__cause__ from None
+
         return await run_in_threadpool(call)
 
     async def listen(self) -> None:
