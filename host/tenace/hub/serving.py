@@ -90,16 +90,13 @@ def _stop(children: list[subprocess.Popen[bytes]]) -> None:
             child.wait()
 
 
-def _pages(level: int, fd: int) -> None:
+def _pages(fd: int) -> None:
     import uvicorn
 
     sock = socket.socket(fileno=fd)
-    config = uvicorn.Config("tenace.hub.pages:app_from_env", factory=True, log_level=_uvicorn_level(level))
+    # uvicorn's own lines at warning whatever `level` (at info it logs every request); the hub's at `level`
+    config = uvicorn.Config("tenace.hub.pages:app_from_env", factory=True, log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])
-
-
-def _uvicorn_level(level: int) -> str:
-    return "info" if level <= logging.INFO else "warning"
 
 
 def _scoring(level: int) -> None:
@@ -116,7 +113,7 @@ def main(argv: list[str]) -> None:
     end_with_parent(parent)
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     if role == "pages":
-        _pages(level, int(argv[3]))
+        _pages(int(argv[3]))
     else:
         _scoring(level)
 
