@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -34,7 +35,11 @@ def test_a_child_ends_when_its_parent_does_without_the_parent_death_signal() -> 
     parent = ("import os, subprocess, sys\n"
               f"child = subprocess.Popen([sys.executable, '-c', {CHILD!r}, str(os.getpid())], stdout=subprocess.PIPE)\n"
               "print(child.stdout.readline().decode().strip(), flush=True)\n")
-    done = subprocess.run([sys.executable, "-c", parent], env={**os.environ, SESSION_ENV: mark}, timeout=30,
-                          check=True, capture_output=True, text=True)
-    assert done.stdout == "watching\n"
-    assert _gone(mark) == {}
+    try:
+        done = subprocess.run([sys.executable, "-c", parent], env={**os.environ, SESSION_ENV: mark}, timeout=30,
+                              check=True, capture_output=True, text=True)
+        assert done.stdout == "watching\n"
+        assert _gone(mark) == {}
+    finally:  # this test's own mark: the session's check would not see what it left
+        for pid in processes_marked(mark):
+            os.kill(pid, signal.SIGKILL)
