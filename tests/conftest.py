@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
 import re
 import secrets
+import signal
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -18,6 +20,7 @@ import pytest
 from tenace.errors import UsageError
 from tenace.firmware_build import SIM_DIR, build, flat, package_tree, toolchain
 from tenace.hub.cluster import MISSING, Cluster, binaries
+from tenace.hub.serving import DB_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -139,9 +142,64 @@ def load_nrf24_driver() -> ModuleType:
 
 
 _ORACLE_SKIP = pytest.StashKey[str | None]()
+# Every process the suite starts inherits this variable (set once, in the controller, before any xdist worker):
+# any still running when the session ends was left behind, under init or not, and fails the run.
+SESSION_ENV = "TENACE_TEST_SESSION"
+LEFT_BEHIND_GRACE_S = 10.0  # what is stopping as the session ends (xdist's workers, a cluster) has this long
+
+
+def processes_marked(mark: str) -> dict[int, str]:
+    """The running processes (those this user may read) whose environment has SESSION_ENV=mark, this one aside:
+    each one's command line by its id (from /proc: the project does not depend on psutil)."""
+    needle = f"{SESSION_ENV}={mark}".encode()
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if needle not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, IndexError):  # ended meanwhile, or another user's
+            continue
+        if state != "Z":  # a zombie has ended already
+            found[int(entry.name)] = command
+    return found
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_sessionfinish(session: pytest.Session) -> Iterator[None]:
+    """After everything else (xdist's workers stopped, fixtures torn down): the run fails if a process it started
+    still runs, each named; they are killed then, so that none outlives the run."""
+    result = yield
+    mark = os.environ.get(SESSION_ENV)
+    if hasattr(session.config, "workerinput") or not mark or not Path("/proc/self/environ").exists():
+        return result
+    deadline = time.monotonic() + LEFT_BEHIND_GRACE_S
+    while (left := processes_marked(mark)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if left:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        title = f"{len(left)} process(es) started by the tests still running at the end (killed now)"
+        lines = [f"{pid} {command[:200]}" for pid, command in sorted(left.items())]
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_sep("=", title, red=True)
+            for line in lines:
+                reporter.write_line(line, red=True)
+        else:
+            print(title, *lines, sep="\n", file=sys.stderr)
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    return result
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):
+        os.environ[SESSION_ENV] = secrets.token_hex(8)  # a pytest run by a test marks its own
     config.addinivalue_line("markers", "oracles: checks figures against the published results in ../shared/oracles")
     # Decided once per session, before collection, so that CI fails at once whatever tests were selected.
     config.stash[_ORACLE_SKIP] = oracle_skip_reason(ORACLES, os.environ)
@@ -203,8 +261,9 @@ def pg_cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def hub_db(pg_cluster: Cluster) -> str:
-    """The URL of a new, empty, migrated hub database in the session's cluster: one per test."""
+def hub_db(pg_cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The URL of a new, empty, migrated hub database in the session's cluster: one per test; `tenace hub` reads it
+    from the environment (TENACE_HUB_DB), as an organiser would give it (not on the command line, seen by ps)."""
     import psycopg
 
     from tenace.hub.schema import migrate
@@ -215,4 +274,5 @@ def hub_db(pg_cluster: Cluster) -> str:
     url = pg_cluster.url.rsplit("/", 1)[0] + "/" + name
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn)
+    monkeypatch.setenv(DB_ENV, url)
     return url

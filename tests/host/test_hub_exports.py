@@ -127,7 +127,7 @@ def test_the_usebio_exports_give_back_the_hubs_rankings(hub_db: str, tmp_path: P
             r = client.get(url)
             assert (r.status_code, r.text) == (404, "not released\n"), url
         out = tmp_path / "early.xml"
-        code, _, err = tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--usebio", str(out))
+        code, _, err = tenace(capsys, "hub", "export", "--sim", "sim1", "--usebio", str(out))
         assert code == 2 and err.count("\n") == 1 and "not released" in err and not out.exists()
 
         with psycopg.connect(hub_db, autocommit=True) as conn:
@@ -179,12 +179,12 @@ def test_the_usebio_exports_give_back_the_hubs_rankings(hub_db: str, tmp_path: P
 
         # The command writes the same file as the route, and the PBN export.
         out = tmp_path / "c2-again.xml"
-        code, printed, err = tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--club", "c2",
+        code, printed, err = tenace(capsys, "hub", "export", "--sim", "sim1", "--club", "c2",
                                     "--usebio", str(out))
         assert code == 0, err
         assert out.read_bytes() == r.content and str(out) in printed
         pbn = tmp_path / "field.pbn"
-        assert tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--pbn", str(pbn))[0] == 0
+        assert tenace(capsys, "hub", "export", "--sim", "sim1", "--pbn", str(pbn))[0] == 0
         assert pbn.read_text() == client.get("/sim/sim1/export.pbn").text
 
 
@@ -274,7 +274,7 @@ def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
 
         # The command writes the same file as the route.
         out = tmp_path / "c2-again.xml"
-        code, printed, err = tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--club", "c2",
+        code, printed, err = tenace(capsys, "hub", "export", "--sim", "sim1", "--club", "c2",
                                     "--usebio", str(out))
         assert code == 0, err
         assert out.read_bytes() == r.content and str(out) in printed
@@ -287,7 +287,7 @@ def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
         assert pushed.status_code == 200, pushed.text
         r = client.get("/sim/sim1/export.xml")
         assert r.status_code == 409 and r.text.count("\n") == 1 and "assigned score at IMPs" in r.text
-        code, _, err = tenace(capsys, "hub", "export", "--db", hub_db, "--sim", "sim1", "--usebio",
+        code, _, err = tenace(capsys, "hub", "export", "--sim", "sim1", "--usebio",
                               str(tmp_path / "imps.xml"))
         assert code == 2 and err.count("\n") == 1 and "assigned score at IMPs" in err
         assert not (tmp_path / "imps.xml").exists()
@@ -305,7 +305,7 @@ def test_the_commands_wrong_input_is_one_line(hub_db: str, tmp_path: Path, capsy
     make_sim(hub_db, tmp_path, clubs=1)
     with psycopg.connect(hub_db, autocommit=True) as conn:
         organiser.release(conn, "sim1")
-    code, out, err = tenace(capsys, "hub", "export", "--db", hub_db, *(a.format(tmp=tmp_path) for a in args))
+    code, out, err = tenace(capsys, "hub", "export", *(a.format(tmp=tmp_path) for a in args))
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err and "Traceback" not in err
 
 

@@ -3,6 +3,7 @@ pushes refused and logged, gaps held back, oversized and flooding clients refuse
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from starlette.testclient import TestClient
 from tenace.hub import organiser, wire
 from tenace.hub.app import create_app
 from tenace.hub.ingest import RATE_LIMIT
+from tenace.hub.schema import MIGRATIONS, migrate
 
 from hub_sim import batch, make_sim, slot
 
@@ -74,8 +76,9 @@ def test_a_foreign_push_an_unknown_or_revoked_token_are_refused_and_logged(hub: 
         organiser.revoke_club(conn, "sim1", "c2")
     assert post(client, tokens["c2"], batch("sim1", "c2", 1, [slot("A", 1, 1, 400)])).status_code == 403
     assert rows(url, "SELECT count(*) FROM slots") == [(0,)]
-    assert rows(url, "SELECT club, status FROM refusals ORDER BY id") == [("c1", 403), (None, 401), (None, 401),
-                                                                           ("c2", 403)]
+    # the two of one address in one minute are one row, counted twice
+    assert rows(url, "SELECT club, status, sum(count)::int FROM refusals GROUP BY club, status ORDER BY min(id)") == \
+        [("c1", 403, 1), (None, 401, 2), ("c2", 403, 1)]
 
 
 def test_pushes_after_a_gap_wait_until_it_is_filled(hub: Any) -> None:
@@ -100,6 +103,47 @@ def test_an_oversized_batch_is_refused_before_it_is_read(hub: Any) -> None:
     r = client.post(wire.PUSH_PATH, content=chunks, headers={"Authorization": f"Bearer {tokens['c1']}"})
     assert r.status_code == 413
     assert [s for (s,) in rows(url, "SELECT status FROM refusals")] == [413, 413]
+
+
+def test_json_nested_deep_is_refused_400_before_it_is_parsed(hub: Any) -> None:
+    client, tokens, url = hub
+    r = post(client, tokens["c1"], b"[" * 100_000 + b"]" * 100_000)  # was a 500 with a RecursionError
+    assert r.status_code == 400 and r.text == f"a batch nests arrays and objects at most {wire.MAX_DEPTH} deep\n"
+    assert rows(url, "SELECT status, club FROM refusals") == [(400, "c1")]
+
+
+def test_a_flood_of_refusals_is_counted_per_club_and_minute_not_a_row_each(hub: Any,
+                                                                            caplog: pytest.LogCaptureFixture) -> None:
+    client, tokens, url = hub
+    sent = 3 * RATE_LIMIT
+    codes = [post(client, tokens["c1"], b"not json").status_code for _ in range(sent)]
+    assert set(codes) == {400, 429}
+    logged = rows(url, "SELECT status, minute, count, who FROM refusals ORDER BY minute, status")
+    assert len(logged) == len({(status, minute) for status, minute, _, _ in logged}) <= 4  # at most two minutes
+    assert sum(count for _, _, count, _ in logged) == sent and {who for *_, who in logged} == {"club:sim1/c1"}
+    lines = [r for r in caplog.records if r.getMessage().startswith("push refused")]
+    assert len(lines) == len(logged)  # the first of each row alone
+
+
+def test_the_refusals_logged_before_are_counted_so_too(pg_cluster: Any) -> None:
+    name = f"t{os.urandom(6).hex()}"
+    with psycopg.connect(pg_cluster.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    url = pg_cluster.url.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE hub_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL "
+                     "DEFAULT now())")
+        for version, sql in enumerate(MIGRATIONS[:5], start=1):
+            conn.execute(sql.encode())
+            conn.execute("INSERT INTO hub_migrations (version) VALUES (%s)", (version,))
+        conn.execute("INSERT INTO refusals (at, sim, club, address, status, reason) VALUES "
+                     "('2026-04-02 19:30:05+00', 's', 'c', 'a', 400, 'one'), "
+                     "('2026-04-02 19:30:55+00', 's', 'c', 'b', 400, 'two'), "
+                     "('2026-04-02 19:30:56+00', NULL, NULL, 'b', 400, 'three'), "
+                     "('2026-04-02 19:31:00+00', 's', 'c', 'a', 400, 'four')")
+        migrate(conn)
+    assert rows(url, "SELECT who, count, reason FROM refusals ORDER BY id") == [
+        ("club:s/c", 2, "two"), ("address:b", 1, "three"), ("club:s/c", 1, "four")]
 
 
 def test_a_flooding_club_is_refused_429(hub: Any) -> None:

@@ -33,7 +33,7 @@ def _free_port() -> int:
 def workers(hub_db: str, tmp_path: Path) -> Iterator[tuple[list[str], dict[str, str]]]:
     tokens = make_sim(hub_db, tmp_path, clubs=2)
     ports = [_free_port(), _free_port()]
-    procs = [subprocess.Popen([sys.executable, "-m", "tenace", "hub", "serve", "--db", hub_db, "--host", "127.0.0.1",
+    procs = [subprocess.Popen([sys.executable, "-m", "tenace", "hub", "serve", "--host", "127.0.0.1",
                                "--port", str(p)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
              for p in ports]
     bases = [f"http://127.0.0.1:{p}" for p in ports]

@@ -38,6 +38,11 @@ def test_a_batch_survives_its_json_and_keys_and_digests_tell_pushes_apart() -> N
     assert altered.key == first.key and altered.digest() != first.digest()
 
 
+def test_brackets_within_strings_are_not_nesting() -> None:
+    named = Batch("sim1", 'club[{"[[[[[[[[[[', BATCH.pushes)
+    assert decode(encode(named)) == named
+
+
 def _with(change: dict[str, object], push: int = 0) -> bytes:
     raw = json.loads(encode(BATCH))
     target = raw["pushes"][push]["slot"] if "state" in change or "table" in change or "kind" in change else \
@@ -59,6 +64,8 @@ def _with(change: dict[str, object], push: int = 0) -> bytes:
     (_with({"seq": 9}), "a batch's sequence numbers follow each other"),
     (_with({"slot": None}), "a slot or a penalty, one of them"),
     (b" " * (MAX_BODY_BYTES + 1), "a batch is at most"),
+    (b"[" * 100_000 + b"]" * 100_000, "a batch nests arrays and objects at most 8 deep"),  # was a RecursionError
+    (b'{"a": ' * 9 + b"1" + b"}" * 9, "a batch nests arrays and objects at most 8 deep"),
 ])
 def test_a_malformed_batch_is_refused_with_its_reason(data: bytes, says: str) -> None:
     with pytest.raises(WireError, match=says.replace("(", r"\(").replace(")", r"\)")):

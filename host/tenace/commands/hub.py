@@ -5,34 +5,40 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tenace.errors import UsageError
+from tenace.hub.serving import DB_ENV
 
 HELP = "a simultaneous event's hub: many clubs' results scored across the field, live, on PostgreSQL"
-DB_ENV = "TENACE_HUB_DB"
 HUB_ENV = "TENACE_HUB_URL"
 EPILOG = f"""\
 an organiser's sim, from start to release:
   tenace hub demo-db                     a throwaway PostgreSQL (prints its URL; Ctrl-C removes it)
-  tenace hub new --db URL --sim spring26 --name "Spring sim" --heat 2026-04-02T19:30 --boards 24 \\
+  export {DB_ENV}=postgresql://...   or --db-file PATH on each command (a file holding the URL)
+  tenace hub new --sim spring26 --name "Spring sim" --heat 2026-04-02T19:30 --boards 24 \\
       --hands spring26.pbn                (hand records: a PBN with each board's Deal)
-  tenace hub club add --db URL --sim spring26 --club leeds --name "Leeds BC" --hub https://hub.example.org
+  tenace hub club add --sim spring26 --club leeds --name "Leeds BC" --hub https://hub.example.org
                                           prints the club's token, once, and its address for event link-sim
-  tenace hub club revoke --db URL --sim spring26 --club leeds                 its pushes are refused from now
-  tenace hub organiser --db URL --login alice --password-file pw.txt         a login to the console
-  tenace hub serve --db URL --port 8090 --workers 4
-  tenace hub release --db URL --sim spring26     after the last heat: travellers, hands and exports show
-  tenace hub export --db URL --sim spring26 --usebio spring26.xml    the whole field (--club leeds: one club)
+  tenace hub club revoke --sim spring26 --club leeds                 its pushes are refused from now
+  tenace hub organiser --login alice --password-file pw.txt         a login to the console
+  tenace hub serve --port 8090 --workers 4
+  tenace hub release --sim spring26     after the last heat: travellers, hands and exports show
+  tenace hub export --sim spring26 --usebio spring26.xml    the whole field (--club leeds: one club)
                                           as USEBIO 1.2, or --pbn FILE; only after release
 
---db is the database's URL (postgresql://user:password@host:port/name), or ${DB_ENV}. The workers keep nothing
+The database's URL (postgresql://user:password@host:port/name) is read from ${DB_ENV} or from the first line
+of --db-file PATH, never needed on the command line, where `ps` would show its password to every user of the
+machine (--db URL still works, with a warning when the URL holds a password). The workers keep nothing
 of their own: serve more of them, on as many machines, in front of one database; each page is told of a new
 ranking through PostgreSQL's LISTEN/NOTIFY. Each `serve` also runs a scoring worker, a process of its own beside
 the workers: one pass at a time scores the field (the others wait on PostgreSQL's lock). Pages: /sim/SIM (the
@@ -55,7 +61,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         return a
 
     def db(a: argparse.ArgumentParser) -> None:
-        a.add_argument("--db", default=os.environ.get(DB_ENV), help=f"the database's URL (default: ${DB_ENV})")
+        a.add_argument("--db-file", type=Path, metavar="PATH",
+                       help=f"a file (yours alone to read) whose first line is the database's URL (default: ${DB_ENV})")
+        a.add_argument("--db", metavar="URL", help="the database's URL on the command line: a password in it is shown "
+                                                   "by `ps` to every user of the machine (a warning says so); prefer "
+                                                   f"--db-file or ${DB_ENV}")
 
     new = action("new", "define a simultaneous event: its heats, boards, hand records and scoring", _new)
     db(new)
@@ -114,9 +124,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _url(args: argparse.Namespace) -> str:
-    if not args.db:
-        raise UsageError(f"give the database's URL: --db postgresql://... (or ${DB_ENV})")
-    return str(args.db)
+    """The database's URL from --db-file, --db or the environment (read once: --db's warning is said once)."""
+    known: str | None = getattr(args, "db_url", None)
+    if known is not None:
+        return known
+    if args.db is not None and args.db_file is not None:
+        raise UsageError("give the database's URL once: --db-file or --db, not both")
+    if args.db_file is not None:
+        try:
+            url = args.db_file.read_text(encoding="utf-8").strip().splitlines()[0].strip()
+        except (OSError, UnicodeDecodeError, IndexError) as e:
+            why = e.strerror if isinstance(e, OSError) else "not a line of text"
+            raise UsageError(f"cannot read the database's URL from --db-file {args.db_file}: {why}") from None
+    else:
+        url = args.db if args.db is not None else os.environ.get(DB_ENV, "")
+        if args.db is not None and _has_password(url):
+            print(f"tenace hub: warning: --db shows the database's password to every user of this machine (ps); "
+                  f"give --db-file PATH or ${DB_ENV} instead", file=sys.stderr)
+    if not url.strip():
+        raise UsageError(f"give the database's URL: --db-file PATH (its first line), or ${DB_ENV}")
+    args.db_url = url.strip()
+    return str(args.db_url)
+
+
+def _has_password(url: str) -> bool:
+    """A password in a postgresql:// URL or in a key=value connection string."""
+    try:
+        if urlsplit(url).password:
+            return True
+    except ValueError:  # not a URL: a connection string
+        pass
+    return re.search(r"(^|[\s?&])password\s*=", url) is not None
 
 
 @contextmanager
@@ -219,12 +257,7 @@ def _organiser(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import logging
-    import multiprocessing
-
-    import uvicorn
-
-    from tenace.hub import scorer
+    from tenace.hub.serving import serve
 
     if not 1 <= args.workers <= 64:
         raise UsageError(f"--workers is 1 to 64, not {args.workers}")
@@ -232,23 +265,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port is 1 to 65535, not {args.port}")
     with _connect(args):
         pass  # reachable, and its schema up to date before any worker starts
-    os.environ[DB_ENV] = _url(args)
-    # The scoring worker in a process of its own: the pushes are taken in on one core while the field is scored on
-    # another (in a worker's threads, one interpreter lock, each held up the other). Another machine's `serve`
-    # scores too, one pass at a time (the sim's lock in PostgreSQL).
-    scoring = multiprocessing.get_context("spawn").Process(
-        target=scorer.serve, args=(_url(args), None, 1.0, logging.getLogger().getEffectiveLevel()),
-        name="tenace-hub-scorer", daemon=True)
-    scoring.start()
-    try:
-        uvicorn.run("tenace.hub.pages:app_from_env", factory=True, host=args.host, port=args.port,
-                    workers=args.workers, log_level="warning")
-    except OSError as e:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
-    finally:
-        scoring.terminate()
-        scoring.join(10)
-    return 0
+    return serve(_url(args), args.host, args.port, args.workers)
 
 
 def _demo_db(args: argparse.Namespace) -> int:

@@ -100,6 +100,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "ranking and clubs=N results=R stored=R lost=0 doubled=0")
     p.add_argument("--firmware-clubs", type=int, default=1, metavar="K",
                    help="with --clubs: clubs played by the real firmware (default 1; each a whole session)")
+    p.add_argument("--keep", action="store_true",
+                   help="with --clubs: leave the hub and its database running for inspection, printing their "
+                        "addresses and how to stop them (else both stop with the command, however it ends)")
     p.set_defaults(run=run_command)
 
 
@@ -150,6 +153,8 @@ def _check_faults(args: argparse.Namespace) -> None:
 def run_command(args: argparse.Namespace) -> int:
     if args.clubs is not None:
         return run_clubs_command(args)
+    if args.keep:
+        raise UsageError("--keep keeps the hub of --clubs: give --clubs N, or no --keep")
     check_options(args)
     try:
         rates = FaultRates(args.loss, args.corrupt, args.duplicate, args.reorder, args.delay, args.forge)
@@ -237,8 +242,11 @@ def run_clubs_command(args: argparse.Namespace) -> int:
         output_folder("--workdir", args.workdir)
         if any(args.workdir.iterdir()):
             raise UsageError(f"--workdir {args.workdir} is not empty: give an empty or new one")
-    with tempfile.TemporaryDirectory(prefix="tenace-clubs-") as temporary:
-        workdir = args.workdir or Path(temporary)
-        counted = run_clubs(args.clubs, args.firmware_clubs, workdir, seed=args.seed)
+    if args.keep:  # the hub's log and the clubs' files stay beside the hub left running
+        workdir = args.workdir or Path(tempfile.mkdtemp(prefix="tenace-clubs-"))
+        counted = run_clubs(args.clubs, args.firmware_clubs, workdir, seed=args.seed, keep=True)
+    else:
+        with tempfile.TemporaryDirectory(prefix="tenace-clubs-") as temporary:
+            counted = run_clubs(args.clubs, args.firmware_clubs, args.workdir or Path(temporary), seed=args.seed)
     print(counted.line())
     return 0 if counted.lost == 0 and counted.doubled == 0 and counted.stored == counted.results else 1

@@ -20,13 +20,17 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tenace.hub import wire
-from tenace.hub.ingest import Club, Refused, club_of, log_refusal, over_rate, take
+from tenace.hub.ingest import Club, Refused, client, club_of, log_refusal, over_rate, take
 from tenace.hub.schema import CHANNEL, migrate
 from tenace.hub.scorer import serve as serve_scoring
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 POOL_SIZE = 8  # connections a worker keeps to PostgreSQL
+
+
+class _Dead(Exception):
+    """`work`'s connection was found dead (its OperationalError is the cause)."""
 
 
 class Hub:
@@ -39,10 +43,32 @@ class Hub:
         self.listeners: set[asyncio.Queue[str]] = set()
 
     async def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
-        """`work` on a pooled connection, in a thread (psycopg's blocking API)."""
-        def call() -> T:
+        """`work` on a pooled connection, in a thread (psycopg's blocking API). On a connection found dead (PostgreSQL
+        restarted since it was pooled) the pool's idle ones are checked and `work` runs again on a live one, rather
+        than a page or a push failing with a 500: each `work` is a read, or a transaction that a lost connection
+        rolled back, or one whose repeat changes nothing (a push taken twice is acknowledged). Checking each
+        connection as it is lent instead cost a round trip per use: a third of the ingest."""
+        def once() -> T:
             with self.pool.connection() as conn:
-                return work(conn)
+                try:
+                    return work(conn)
+                except psycopg.OperationalError as e:
+                    if conn.broken:
+                        raise _Dead from e
+                    raise
+
+        def call() -> T:
+            try:
+                return once()
+            except _Dead:
+                log.warning("a pooled connection to PostgreSQL was dead: the others checked, and again")
+            self.pool.check()
+            try:
+                return once()
+            except _Dead as e:  # dead again: PostgreSQL is down, not restarted
+                assert isinstance(e.__cause__, psycopg.OperationalError)
+                raise e.__cause__ from None
+
         return await run_in_threadpool(call)
 
     async def listen(self) -> None:
@@ -82,8 +108,7 @@ async def push(request: Request) -> Response:
 
     def identify(conn: psycopg.Connection[Any]) -> tuple[Club | None, bool]:
         club = club_of(conn, token) if token else None
-        who = f"club:{club.sim}/{club.club}" if club is not None else f"address:{address}"
-        return club, over_rate(conn, who)
+        return club, over_rate(conn, client(club.sim if club else None, club.club if club else None, address))
 
     club, flooding = await hub.run(identify)
     if flooding:

@@ -18,16 +18,21 @@ from contextlib import closing
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tenace.errors import UsageError
 from tenace.hub import wire
 from tenace.hub.club_push import SimAddress
+from tenace.hub.serving import DB_ENV
+from tenace.lifetime import die_with_parent
 from tenace.movement import Movement, mitchell
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hub_outbox import link_sim, outbox, pending, slot_push
 from tenace.store.model import IncomingResult, Kind
 from tenace.store.versions import load_versions, slot_states
+
+if TYPE_CHECKING:
+    from tenace.hub.cluster import Cluster
 
 START_S = 30.0
 
@@ -42,11 +47,13 @@ class HubProcess:
     """The hub's push endpoint in a process of its own, on `db_url`: started, killed (SIGKILL) and started again on
     the same port, as a hub that crashes and comes back."""
 
-    def __init__(self, db_url: str, log: Path, port: int | None = None, verbose: bool = False) -> None:
+    def __init__(self, db_url: str, log: Path, port: int | None = None, verbose: bool = False,
+                 outlive: bool = False) -> None:
         self.db_url = db_url
         self.log = log
         self.port = port or free_port()
         self.verbose = verbose  # its log says what it does (each scoring pass), not only what goes wrong
+        self.outlive = outlive  # it runs on when this process ends (tenace sim --clubs --keep); else it ends too
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -56,9 +63,10 @@ class HubProcess:
     def start(self) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "tenace", *(["-v"] if self.verbose else []), "hub",
-                                             "serve", "--db", self.db_url,
-                                             "--host", "127.0.0.1", "--port", str(self.port)],
-                                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                                             "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+                                            env={**os.environ, DB_ENV: self.db_url},  # not in `ps`
+                                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                            preexec_fn=None if self.outlive else die_with_parent)
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -71,10 +79,16 @@ class HubProcess:
         raise UsageError(f"the hub did not listen within {START_S:.0f} s")
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown, whatever it was doing."""
+        """SIGKILL: no shutdown, whatever it was doing; its workers end with it (gone when this returns, so that
+        the port is free again)."""
         if self.process is not None and self.process.poll() is None:
+            children = _children(self.process.pid)
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+            deadline = time.monotonic() + START_S
+            while children and time.monotonic() < deadline:
+                children = [c for c in children if _running(c)]
+                time.sleep(0.02)
         self.process = None
 
     def stop(self) -> None:
@@ -85,6 +99,21 @@ class HubProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
         self.process = None
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:  # not Linux: its workers end with it a moment later
+        return []
+
+
+def _running(pid: int) -> bool:
+    """Still running (a zombie has ended: its port is free)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 @dataclass
@@ -248,10 +277,12 @@ def national_ranking(db_url: str, sim: str) -> list[dict[str, Any]]:
 
 
 def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: int = 7,
-              boards_per_round: int = 3) -> Count:
+              boards_per_round: int = 3, keep: bool = False) -> Count:
     """`tenace sim --clubs N`: a throwaway PostgreSQL and a hub on it; `firmware` clubs played by the real firmware
     (tenace sim's session, its collector pushing), the others scripted through the store with their own pushers;
-    the national ranking printed, then the count against the clubs' files."""
+    each direction's leaders in the national ranking printed, then the count against the clubs' files. `keep`: the
+    hub and its database are left running for inspection, with how to reach and stop them printed; else both are
+    stopped, and end with this process however it ends."""
     from tenace.hub.club_push import Pusher, PushError, push_all
     from tenace.hub.cluster import Cluster
     from tenace.simulation.session.event_setup import create_simulated_event
@@ -260,11 +291,13 @@ def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: i
     movement = mitchell(tables, boards_per_round, tables)
     names = [f"club{i:03d}" for i in range(1, clubs + 1)]
     files: dict[str, Path] = {}
-    with Cluster.start() as cluster:
-        hub = HubProcess(cluster.url, workdir / "hub.log")
+    cluster = Cluster.start(outlive=keep)
+    kept = False
+    try:
+        hub = HubProcess(cluster.url, workdir / "hub.log", outlive=keep)
         tokens = new_sim(cluster.url, workdir, "sim", names, movement.boards, seed)
-        hub.start()
         try:
+            hub.start()
             for i, club in enumerate(names[:firmware], start=1):
                 folder = workdir / club
                 folder.mkdir()
@@ -300,13 +333,45 @@ def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: i
                 for p in pushers:
                     p.stop()
             ranking = national_ranking(cluster.url, "sim")
-            print(f"national ranking ({len(ranking)} pairs, top 10):")
-            for row in ranking[:10]:
-                pct = float(Fraction(row['percent']))
-                print(f"  {row['rank']:>5} {row['pair']:<16} {pct:6.2f}%  {row['boards']} boards")
-            return count(cluster.url, "sim", files)
+            print(f"national ranking ({len(ranking)} pairs):")
+            for line in leaders(ranking):
+                print(line)
+            counted = count(cluster.url, "sim", files)
+            if keep and hub.process is not None:
+                _print_kept(hub, cluster, workdir)
+                kept = True
+            return counted
         finally:
-            hub.stop()
+            if not kept:
+                hub.stop()
+    finally:
+        if not kept:
+            cluster.stop()
+
+
+LEADERS = 5  # rows of each direction's leaders printed by tenace sim --clubs
+
+
+def leaders(ranking: list[dict[str, Any]], rows: int = LEADERS) -> list[str]:
+    """The head of each field of the national ranking (NS and EW, or the one field of a Howell), as printed."""
+    fields: dict[str | None, list[dict[str, Any]]] = {}
+    for row in ranking:
+        fields.setdefault(row.get("field"), []).append(row)
+    lines = []
+    for name in sorted(fields, key=lambda f: ("NS", "EW").index(f) if f in ("NS", "EW") else 2):
+        lines.append(f"  {name or 'the field'} ({len(fields[name])} pairs), top {min(rows, len(fields[name]))}:")
+        for row in fields[name][:rows]:
+            pct = float(Fraction(row["percent"]))
+            lines.append(f"    {row['rank']:>5} {row['pair']:<16} {pct:6.2f}%  {row['boards']} boards")
+    return lines
+
+
+def _print_kept(hub: HubProcess, cluster: Cluster, workdir: Path) -> None:
+    assert hub.process is not None and cluster.process is not None
+    print(f"the hub is left running: {hub.url}/sim/sim (its JSON: {hub.url}/api/sim/sim/national)")
+    print(f"its database: {cluster.url}")
+    print(f"the clubs' event files and the hub's log: {workdir}")
+    print(f"to stop both: kill {hub.process.pid} {cluster.process.pid} && rm -rf {cluster.folder}")
 
 
 def _drain(db: Path, within_s: float = 120.0) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 
 from tenace.errors import Failure, UsageError
+from tenace.lifetime import die_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,7 @@ class Cluster:
     password: str
     process: subprocess.Popen[bytes] | None = None
     _user: str | None = field(default=None, repr=False)
+    _outlive: bool = field(default=False, repr=False)
 
     @property
     def url(self) -> str:
@@ -72,9 +74,9 @@ class Cluster:
         return self.folder / "run"
 
     @classmethod
-    def start(cls, parent: Path | None = None) -> Cluster:
+    def start(cls, parent: Path | None = None, outlive: bool = False) -> Cluster:
         """Make, start and open a new cluster with its empty `hub` database; UsageError when the server is absent,
-        Failure when it would not start."""
+        Failure when it would not start. Its server ends with this process however it ends, unless `outlive`."""
         bindir = binaries()
         if bindir is None:
             raise UsageError(MISSING)
@@ -87,7 +89,7 @@ class Cluster:
         # Directly under /tmp (not a root-only folder) so that the unprivileged user can reach it; a short path,
         # since a unix socket's path is at most 107 bytes.
         folder = Path(tempfile.mkdtemp(prefix="tenace-pg-", dir=parent))
-        cluster = cls(folder, _free_port(), secrets.token_urlsafe(18), _user=as_user)
+        cluster = cls(folder, _free_port(), secrets.token_urlsafe(18), _user=as_user, _outlive=outlive)
         try:
             (folder / "run").mkdir()
             (folder / "pw").write_text(cluster.password + "\n")
@@ -123,7 +125,8 @@ class Cluster:
             if self._user is not None:
                 os.chown(self.folder / "postgres.log", pwd.getpwnam(self._user).pw_uid, -1)
             self.process = subprocess.Popen(argv, stdout=logfile, stderr=subprocess.STDOUT, user=self._user,
-                                            group=self._user, cwd=self.folder, start_new_session=True)
+                                            group=self._user, cwd=self.folder, start_new_session=True,
+                                            preexec_fn=None if self._outlive else die_with_parent)
         finally:
             logfile.close()
         deadline = time.monotonic() + START_S

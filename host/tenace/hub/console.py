@@ -47,7 +47,8 @@ _PAGES = {
 {% for q in s.quarantined %}<tr>{% for v in q %}<td>{{ v }}</td>{% endfor %}</tr>{% endfor %}</table>{% endif %}
 {% endfor %}
 <h2>Refused pushes</h2><table><tr><th>When</th><th>Sim</th><th>Club</th><th>From</th><th>Status</th><th>Why</th>
-<th>Key</th></tr>{% for r in refusals %}<tr>{% for v in r %}<td>{{ v if v is not none else "" }}</td>{% endfor %}
+<th>Key</th><th>Times that minute</th></tr>
+{% for r in refusals %}<tr>{% for v in r %}<td>{{ v if v is not none else "" }}</td>{% endfor %}
 </tr>{% endfor %}</table>
 {% if done %}<p>{{ done }}</p>{% endif %}</body></html>""",
 }
@@ -87,8 +88,8 @@ async def console(request: Request) -> Response:
                     "SELECT club, section, table_no, round, board, outcome, reason FROM quarantine WHERE sim = %s "
                     "ORDER BY club, section, table_no, round, board", (i,)).fetchall()}
                 for i, n, r in conn.execute("SELECT id, name, released_at FROM sims ORDER BY created_at")]
-        refusals = conn.execute("SELECT at, sim, club, address, status, reason, key FROM refusals "
-                                "ORDER BY id DESC LIMIT 100").fetchall()
+        refusals = conn.execute("SELECT at, sim, club, address, status, reason, key, count FROM refusals "
+                                "ORDER BY at DESC LIMIT 100").fetchall()
         return {"login": found[0], "csrf": found[1], "sims": sims, "refusals": refusals}
 
     page = await hub.run(read)

@@ -67,13 +67,26 @@ def over_rate(conn: psycopg.Connection[Any], who: str, limit: int = RATE_LIMIT) 
     return row is not None and int(row[0]) > limit
 
 
+def client(sim: str | None, club: str | None, address: str | None) -> str:
+    """Who sent a request, as its rate window and its refusals count it: the club when its token is known, else the
+    address it came from."""
+    return f"club:{sim}/{club}" if club is not None else f"address:{address or '?'}"
+
+
 def log_refusal(conn: psycopg.Connection[Any], status: int, reason: str, *, sim: str | None = None,
                 club: str | None = None, address: str | None = None, key: str | None = None) -> None:
-    log.warning("push refused (%d) sim %s club %s from %s: %s%s", status, sim, club, address, reason,
-                f" [key {key}]" if key else "")
+    """A refused push counted in `refusals`, one row per client, status and minute (the latest reason and key in
+    it): a flood adds to a count, not a row per push; only the first of each row is also a log line."""
     with conn.transaction():
-        conn.execute("INSERT INTO refusals (sim, club, address, status, reason, key) VALUES (%s, %s, %s, %s, %s, %s)",
-                     (sim, club, address, status, reason, key))
+        row = conn.execute(
+            "INSERT INTO refusals (sim, club, address, status, reason, key, who, minute) VALUES "
+            "(%s, %s, %s, %s, %s, %s, %s, date_trunc('minute', now())) ON CONFLICT (who, minute, status) DO UPDATE "
+            "SET count = refusals.count + 1, at = now(), address = EXCLUDED.address, reason = EXCLUDED.reason, "
+            "key = EXCLUDED.key RETURNING count", (sim, club, address, status, reason, key,
+                                                  client(sim, club, address))).fetchone()
+    if row is not None and row[0] == 1:
+        log.warning("push refused (%d) sim %s club %s from %s: %s%s (more such this minute: counted, not logged)",
+                    status, sim, club, address, reason, f" [key {key}]" if key else "")
 
 
 def _key_text(push: wire.Push) -> str:

@@ -22,6 +22,7 @@ from tenace.hub import field
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
 from tenace.hub.scorer import LIVE_ROWS
+from tenace.hub.serving import DB_ENV
 from tenace.hub.usebio_export import sim_usebio
 from tenace.reports.event_usebio import UsebioError
 
@@ -118,13 +119,16 @@ async def national(request: Request) -> Response:
     got = await _scored(request)
     if isinstance(got, Response):
         return got
-    sim, field, _ = got
+    sim, field, released = got
     rows = field["national"]
-    if request.url.path.startswith("/api/"):
+    if request.url.path.endswith("/national"):
         return JSONResponse(rows)
     club = request.query_params.get("club")
     everything = request.query_params.get("all") == "1"
     shown = [r for r in rows if r["pair"].startswith(f"{club}/")] if club else rows if everything else rows[:LIVE_ROWS]
+    if request.url.path.startswith("/api/"):  # the page's own JSON: what it shows, and what it says of the field
+        return JSONResponse({"sim": sim, "scoring": field.get("scoring", "mp"), "results": field["results"],
+                             "pairs": len(rows), "released": released, "club": club, "national": shown})
     more = "" if club or everything or len(rows) <= LIVE_ROWS else (
         f"The first {LIVE_ROWS} of {len(rows)} pairs: add ?club=YOUR_CLUB for your club's pairs, ?all=1 for every "
         "pair.")
@@ -282,7 +286,7 @@ async def live(request: Request) -> Response:
 def app_from_env() -> Starlette:
     """The hub for `tenace hub serve`'s workers: each process makes its own, on the database the command names;
     they score nothing (the command's scoring worker, a process of its own, does)."""
-    return hub_app(os.environ["TENACE_HUB_DB"], scoring=False)
+    return hub_app(os.environ[DB_ENV], scoring=False)
 
 
 def hub_app(url: str, scoring: bool = True) -> Starlette:
@@ -294,7 +298,7 @@ def hub_app(url: str, scoring: bool = True) -> Starlette:
 
 
 ROUTES = [
-    Route("/sim/{sim}", national), Route("/api/sim/{sim}/national", national),
+    Route("/sim/{sim}", national), Route("/api/sim/{sim}", national), Route("/api/sim/{sim}/national", national),
     Route("/sim/{sim}/live", live),
     Route("/sim/{sim}/club/{club}", club_ranking), Route("/api/sim/{sim}/club/{club}", club_ranking),
     Route("/sim/{sim}/pair/{pair:path}", pair), Route("/api/sim/{sim}/pair/{pair:path}", pair),

@@ -253,6 +253,19 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (sim, club, section, table_no, round, board)
     );
     """,
+    # 7: refusals counted per client (the club, else its address), status and minute: a flood adds to a count, not a
+    # row per refused push (tenace.hub.ingest.log_refusal)
+    """
+    ALTER TABLE refusals ADD COLUMN who text, ADD COLUMN minute timestamptz,
+        ADD COLUMN count integer NOT NULL DEFAULT 1;
+    UPDATE refusals SET minute = date_trunc('minute', at), who = CASE WHEN club IS NOT NULL
+        THEN 'club:' || coalesce(sim, '') || '/' || club ELSE 'address:' || coalesce(address, '?') END;
+    UPDATE refusals r SET count = g.n FROM (SELECT max(id) AS id, count(*) AS n FROM refusals
+        GROUP BY who, minute, status) g WHERE r.id = g.id;
+    DELETE FROM refusals WHERE id NOT IN (SELECT max(id) FROM refusals GROUP BY who, minute, status);
+    ALTER TABLE refusals ALTER COLUMN who SET NOT NULL, ALTER COLUMN minute SET NOT NULL;
+    CREATE UNIQUE INDEX refusals_per_minute ON refusals (who, minute, status);
+    """,
 )
 
 

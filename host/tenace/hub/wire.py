@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from tenace.scoring import codec
 PROTOCOL = 1
 MAX_PUSHES = 500  # pushes a batch may carry
 MAX_BODY_BYTES = 1_000_000  # a batch's JSON, at most
+MAX_DEPTH = 8  # arrays and objects within each other (a batch has 4): deeper is refused before it is parsed
 PUSH_PATH = "/api/push"  # POST a Batch here, `Authorization: Bearer <the club's token>`
 
 STATES = ("result", "none")  # a slot's result counts, or nothing counts there (missing, erased, conflict, damaged)
@@ -127,6 +129,8 @@ def decode(data: bytes) -> Batch:
     """A batch read from its JSON, every field checked; WireError saying what is wrong."""
     if len(data) > MAX_BODY_BYTES:
         raise WireError(f"a batch is at most {MAX_BODY_BYTES} bytes, not {len(data)}")
+    if _depth(data) > MAX_DEPTH:  # json would recurse as deep (a RecursionError, or a stack spent)
+        raise WireError(f"a batch nests arrays and objects at most {MAX_DEPTH} deep")
     try:
         raw = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -146,6 +150,23 @@ def decode(data: bytes) -> Batch:
 
 def encode_ack(ack: Ack) -> bytes:
     return json.dumps({"acked": ack.acked}).encode()
+
+
+_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)  # possessive: no backtracking over a long string
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _depth(data: bytes, beyond: int = MAX_DEPTH) -> int:
+    """How deep arrays and objects lie within each other in `data`, outside its strings, counted up to one past
+    `beyond` (an unclosed string's brackets count too: such a body is refused either way)."""
+    depth = deepest = 0
+    for b in _STRING.sub(b"", data).translate(None, _NOT_BRACKETS):
+        depth += 1 if b in b"[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > beyond:
+                break
+    return deepest
 
 
 def decode_ack(data: bytes) -> Ack:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 import os
 import signal
@@ -14,21 +13,13 @@ from pathlib import Path
 
 from tenace.errors import UsageError
 from tenace.firmware_build import SIM_DIR
+from tenace.lifetime import die_with_parent
 from tenace.simulation.terminal.process import micropython
 
 log = logging.getLogger(__name__)
 
 TERMINAL_MAIN = SIM_DIR / "radio_terminal.py"
 _PORT_WAIT_S = 30.0
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: the kernel SIGKILLs it when the simulator dies, even by SIGKILL (a test's timeout),
-    so that no collector is left behind holding the event file (Linux only; elsewhere nothing)."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
 
 class CollectorProcess:
     """`tenace collect` on a loopback port, as its own process: started, SIGKILLed and started again."""
@@ -50,7 +41,7 @@ class CollectorProcess:
                    "--port-file", str(self.port_file), *self.extra]
         with self.log_path.open("ab") as out:
             self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                         preexec_fn=_die_with_parent)
+                                         preexec_fn=die_with_parent)  # no collector left holding the event file
         self.starts += 1
         loop = asyncio.get_running_loop()
         deadline = loop.time() + _PORT_WAIT_S

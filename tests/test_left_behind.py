@@ -1,0 +1,55 @@
+"""The session's check for processes the tests leave running: it finds them by the mark they inherit, and a run
+that leaves one fails, naming it, and kills it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SESSION_ENV, processes_marked
+
+
+def test_a_process_is_found_by_its_mark_while_it_runs() -> None:
+    sleeper = subprocess.Popen(["sleep", "60"], env={**os.environ, SESSION_ENV: "m1"})
+    try:
+        assert list(processes_marked("m1")) == [sleeper.pid]
+        assert processes_marked("m2") == {}
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert processes_marked("m1") == {}
+
+
+@pytest.mark.slow  # a pytest run, and the check's grace before it says so
+def test_a_run_that_leaves_a_process_fails_and_kills_it(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_leaves.py").write_text(
+        "import subprocess\n\n\ndef test_leaves():\n    subprocess.Popen(['sleep', '300'])\n"
+        "\n\ndef test_leaves_nothing():\n    subprocess.run(['true'], check=True)\n")
+    env = {k: v for k, v in os.environ.items() if k != SESSION_ENV}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", str(tmp_path),
+                          "-k", "test_leaves"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "2 passed" in run.stdout, run.stdout + run.stderr
+    assert "1 process(es) started by the tests still running at the end (killed now)" in run.stdout
+    assert " sleep 300" in run.stdout
+    time.sleep(0.5)
+    assert not any(line.endswith("sleep 300") for line in _commands())
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", str(tmp_path),
+                          "-k", "nothing"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _commands() -> list[str]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):  # ended meanwhile
+                out.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip())
+    return out
