@@ -42,6 +42,7 @@ from tenace.store import (
     publication,
     refuse_frame,
     reserve_host_sequence,
+    stored_undecided,
 )
 from tenace.store import sign_in as store_sign_in
 from tenace.store.clock import timestamp
@@ -59,6 +60,7 @@ from tenace_wire.control import (
     REFUSED_NOT_SIGNED_IN,
     REFUSED_WRONG_TABLE,
     STORED,
+    STORED_CONFLICT,
     TABLE_TAKEN,
     Hello,
     SignIn,
@@ -83,10 +85,12 @@ from tenace_wire.fields import Message
 from tenace_wire.frame import peek_header
 from tenace_wire.frame_types import (
     ACK,
+    ERASE,
     HAND_RECORD,
     HELLO,
     MAX_TERMINAL,
     RANKING,
+    RESULT,
     ROUND_PLAN,
     STATUS,
     TRAVELLER,
@@ -236,7 +240,10 @@ class Collector:
                 self._offers.append(self.session.offer_pairing(inbound.terminal, self.key.nonce))
             return
         if inbound.duplicate:
-            self.session.acknowledge(inbound, ALREADY_STORED)
+            # A result's copy is told again whether its board is still the director's to decide (the first answer
+            # may have been lost).
+            undecided = inbound.type in (RESULT, ERASE) and stored_undecided(self.conn, inbound.terminal, inbound.seq)
+            self.session.acknowledge(inbound, STORED_CONFLICT if undecided else ALREADY_STORED)
             return
         msg = inbound.message
         if isinstance(msg, SignIn):
@@ -317,7 +324,11 @@ class Collector:
             pairs = round_plans.encounter_pairs(self.conn, name, msg.table, msg.round) or (1, 1)
             incoming = incoming_erase(msg, inbound.terminal, inbound.seq, pairs, raw)
         outcome = ingest(self.conn, incoming)  # committed when it returns: only now may the ACK go out
-        if outcome.status is Status.STORED:
+        if outcome.conflict and outcome.acknowledge:
+            self.session.acknowledge(inbound, STORED_CONFLICT)  # "the director will decide", at the table
+            if outcome.status is Status.DUPLICATE:
+                return
+        elif outcome.status is Status.STORED:
             self.session.acknowledge(inbound, STORED)
         elif outcome.status is Status.DUPLICATE:
             self.session.acknowledge(inbound, ALREADY_STORED)
