@@ -1,9 +1,10 @@
 """Collector: frames from the tables in, frames to the tables out, results into the store; no I/O of its own.
 
 Exactly once (hard rule 2): a RESULT or ERASE goes through tenace.store.ingest, which commits before it
-returns, and only then is the frame acknowledged (STORED, ALREADY_STORED, or a refusal status so that the
-terminal stops sending it). A host killed at any instant has either not committed (no ACK went out: the
-terminal sends the frame again) or committed (the store knows it: a duplicate, acknowledged again).
+returns, and only then is the frame acknowledged (STORED, ALREADY_STORED, STORED_CONFLICT when its board has no
+result that counts until the director decides, or a refusal status so that the terminal stops sending it). A host
+killed at any instant has either not committed (no ACK went out: the terminal sends the frame again) or committed
+(the store knows it: a duplicate, acknowledged again).
 At start every terminal of the store's terminal table is resumed with its table and the host's next
 sequence number to it, so a restarted host carries on where the killed one stopped.
 
