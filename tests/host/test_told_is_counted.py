@@ -22,9 +22,19 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tenace.collector import Collector, link_key
+from tenace.collector.service import progress
 from tenace.movement import mitchell
 from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
-from tenace.store import EntryError, choose_version, create_event, enter_result, states
+from tenace.store import (
+    EntryError,
+    IncomingResult,
+    choose_version,
+    create_event,
+    enter_result,
+    ingest,
+    sign_in,
+    states,
+)
 from tenace.store.director import Action
 from tenace.store.encounters import encounter_pairs
 from tenace.store.movement_changes import swap_pairs
@@ -181,3 +191,20 @@ def test_what_the_table_is_told_is_what_the_store_counts(steps: list[tuple[objec
         assert counted.counted == sum(1 for w in last_word.values() if w == "counts"), (counted, last_word)
         assert counted.conflicts == sum(1 for w in last_word.values() if w == "conflict"), (counted, last_word)
         assert counted.expected == len(MOVEMENT.encounters) * 2
+
+
+def test_the_progress_line_counts_the_results_that_count_and_the_conflicts_apart(tmp_path: Path) -> None:
+    conn = create_event(tmp_path / "club.sqlite", name="Tally", sections={"A": MOVEMENT})
+    try:
+        sign = {"who": "TD", "why": "entered"}
+        enter_result(conn, "A", 1, 1, 1, contract="4S", declarer="N", tricks=10, **sign)
+        enter_result(conn, "A", 1, 1, 2, contract="4S", declarer="N", tricks=10, **sign)
+        sign_in(conn, 101, "A", 1)
+        # Table 1 keys board 2 otherwise: a conflict, counting for nothing until the director decides.
+        told = ingest(conn, IncomingResult(terminal=101, sequence=1, section="A", table=1, round=1, board=2, ns_pair=1,
+                                           ew_pair=1, contract="3NT", declarer="S", tricks=9))
+        assert told.conflict
+        line = progress(conn, Collector(conn)).line()
+        assert line == "results 1/18, conflicts 1 (tenace problems), terminals heard 0, refused frames 0", line
+    finally:
+        conn.close()
