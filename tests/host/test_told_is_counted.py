@@ -20,6 +20,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from starlette.testclient import TestClient
 
 from tenace.collector import Collector, link_key
 from tenace.collector.service import progress
@@ -40,6 +41,7 @@ from tenace.store.encounters import encounter_pairs
 from tenace.store.movement_changes import swap_pairs
 from tenace.store.queries import tally
 from tenace.store.versions import Slot
+from tenace.web.app import create_app
 from tenace_wire.control import ALREADY_STORED, STORED, STORED_CONFLICT
 from tenace_wire.table_messages import PASSED_OUT, PLAYED, Erase, Result
 
@@ -193,8 +195,9 @@ def test_what_the_table_is_told_is_what_the_store_counts(steps: list[tuple[objec
         assert counted.expected == len(MOVEMENT.encounters) * 2
 
 
-def test_the_progress_line_counts_the_results_that_count_and_the_conflicts_apart(tmp_path: Path) -> None:
-    conn = create_event(tmp_path / "club.sqlite", name="Tally", sections={"A": MOVEMENT})
+def test_the_progress_line_and_the_pages_count_the_results_that_count_and_the_conflicts_apart(tmp_path: Path) -> None:
+    path = tmp_path / "club.sqlite"
+    conn = create_event(path, name="Tally", sections={"A": MOVEMENT})
     try:
         sign = {"who": "TD", "why": "entered"}
         enter_result(conn, "A", 1, 1, 1, contract="4S", declarer="N", tricks=10, **sign)
@@ -208,3 +211,6 @@ def test_the_progress_line_counts_the_results_that_count_and_the_conflicts_apart
         assert line == "results 1/18, conflicts 1 (tenace problems), terminals heard 0, refused frames 0", line
     finally:
         conn.close()
+    with TestClient(create_app(path)) as client:  # the rankings page, the public one and the console's
+        html = client.get("/").text
+        assert "1 of 18 results in, 1 awaiting the director: provisional" in html, html
