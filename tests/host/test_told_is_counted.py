@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -140,6 +141,7 @@ def director(conn: sqlite3.Connection, step: tuple[object, ...]) -> tuple[bool, 
     return True, where
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=STEPS, seed=st.integers(1, 10_000), loss=st.sampled_from((0.0, 0.3)))
 def test_what_the_table_is_told_is_what_the_store_counts(steps: list[tuple[object, ...]], seed: int,
