@@ -4,7 +4,8 @@ director menu, a terminal and the phone spare at one table) and the director's a
 adjust, resolve, move), the frames on a channel that loses some both ways.
 
 After each entry: an entry answered STORED (or ALREADY_STORED) is the result that counts in its slot; one answered
-STORED_CONFLICT counts for nothing until the director decides; a refused one is not stored. At the end, the tally
+STORED_CONFLICT counts for nothing until the director decides, and is never the first entry for a board erased
+(it is missing until one is entered); a refused one is not stored. At the end, the tally
 `tenace serve` prints counts the slots whose last word (to the table or from the director) was a result that counts,
 and the conflicts apart.
 """
