@@ -71,7 +71,7 @@ def _figure(cell: str) -> Decimal | None:
     if not cell:
         return None
     try:
-        value = Decimal(cell.replace(",", ".") if cell.count(",") == 1 and "." not in cell else cell)
+        value = Decimal(cell)
     except InvalidOperation:
         value = Decimal("NaN")
     if not value.is_finite() or abs(value) >= 10**7:
