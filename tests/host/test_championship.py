@@ -227,6 +227,12 @@ def test_a_stratified_events_rankings_are_the_tests_own_per_stratum(
     assert set(own.values()) == {"A", "B", "C"}  # the test's roster puts pairs in every stratum
     code, text, _ = tenace(capsys, "championship", "rank", str(champ))
     assert "Stratum B:" in text and "Stratum C:" in text
+    code, page, _ = tenace(capsys, "championship", "rank", str(champ), "--html")
+    assert code == 0 and '<section class="championship">' in page
+    first = doc["ranking"][0]
+    cells = "".join(f'<td class="n">{first["strata"].get(s, "")}</td>' for s in ("A", "B", "C"))
+    assert f'<td>{first["names"]} ({first["stratum"]})</td><td class="n">{first["score"]:.2f}</td>' in page
+    assert cells in page
 
 
 def test_a_handicap_events_ranking_is_the_tests_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,6 +19,7 @@ from tenace.reports.championship import (
     combined_text,
     read_championship,
 )
+from tenace.reports.championship_html import championship_page
 from tenace.seeding import SeedingError, seed_session
 from tenace.store import EntryError, StoreError
 
@@ -27,6 +28,7 @@ EPILOG = """\
 examples:
   tenace championship rank spring.toml             the combined ranking (then strata, handicaps)
   tenace championship rank spring.toml --json
+  tenace championship rank spring.toml --html --out spring.html   the page, as the results pages look
   tenace championship seed spring.toml             make the next session's event file, seeded
 
 The championship file (TOML) names its sessions' event files in order, beside it:
@@ -72,6 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                               description="Print the combined ranking of a championship's sessions.")
     rank.add_argument("file", type=Path, metavar="CHAMPIONSHIP", help="the championship file (TOML)")
     rank.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+    rank.add_argument("--html", action="store_true", help="a web page (the results pages' rankings page) instead")
     rank.add_argument("--out", type=Path, metavar="FILE", help="write it to FILE instead of printing it")
     rank.set_defaults(run=run_rank)
     seed = actions.add_parser("seed", help="make the next session's event file, its pairs seeded by the ranking",
@@ -98,8 +101,14 @@ def run_rank(args: argparse.Namespace) -> int:
         combined = combine(_championship(args.file))
     except ChampionshipError as e:
         raise UsageError(str(e)) from None
-    text = (json.dumps(combined_document(combined), indent=2, ensure_ascii=False) + "\n" if args.json
-            else combined_text(combined))
+    if args.json and args.html:
+        raise UsageError("--json or --html: one of them")
+    if args.html:
+        text = championship_page(combined)
+    elif args.json:
+        text = json.dumps(combined_document(combined), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = combined_text(combined)
     if args.out is None:
         sys.stdout.write(text)
         return 0
