@@ -76,3 +76,11 @@ def seed_session(ranked: Sequence[tuple[int, int]], like: Path, out: Path, *, na
         set_pairs_players(conn, [(s.section, s.pair, s.direction, s.players) for s in seats], who="seeding")
     log.info("seeded %d pairs into %s", len(seats), out)
     return seats
+
+
+def unseated(seats: Sequence[Seat], out: Path) -> list[tuple[str, str, int]]:
+    """The pairs of `out`'s movement that no seeded pair sits at, (section, field, pair): a pair short."""
+    taken = {(s.section, s.direction, s.pair) for s in seats}
+    with closing(connect(out)) as conn:
+        return [(s.name, direction, pair) for s in event_info(conn).sections
+                for pair, direction in section_pairs(conn, s.name) if (s.name, direction, pair) not in taken]

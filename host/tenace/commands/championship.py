@@ -20,7 +20,7 @@ from tenace.reports.championship import (
     read_championship,
 )
 from tenace.reports.championship_html import championship_page
-from tenace.seeding import SeedingError, seed_session
+from tenace.seeding import SeedingError, seed_session, unseated
 from tenace.store import EntryError, StoreError
 
 HELP = "rank an event of several sessions as one (strata, handicaps), or seed a later session from it"
@@ -153,4 +153,7 @@ def run_seed(args: argparse.Namespace) -> int:
         print(f"  {seat.rank:>3}  {where:<10} {known[seat.rank - 1].names}")
     if unknown:
         print(f"not seeded (players unknown: name them with tenace names): {', '.join(unknown)}")
+    empty = [f"{section}-{direction} {pair}".replace("- ", "-") for section, direction, pair in unseated(seats, target)]
+    if empty:
+        print(f"no pair seeded at {', '.join(empty)}: a pair short there (tenace move marks it absent)")
     return 0
