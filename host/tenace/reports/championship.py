@@ -18,7 +18,7 @@ from tenace.reports.strata import Strata, StrataError, StratumPlace, handicap_pl
 from tenace.scoring.ranking import rank_field
 from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
-from tenace.store.names import Member, pair_players, roster
+from tenace.store.names import pair_players
 
 COMBINATIONS = ("neuberg", "percentage")
 HUNDREDTH = Decimal("0.01")
@@ -113,14 +113,12 @@ class Combined:
     championship: Championship
     common_top: int  # the top every board is factored to
     lines: tuple[CombinedLine, ...]
-    members: dict[int, Member]
 
 
 @dataclass(frozen=True)
 class _Session:
     reports: tuple[tuple[str, Report], ...]  # section, report
     players: dict[tuple[str, str], tuple[int, int]]  # (section, pair label without section) -> players
-    members: dict[int, Member]
 
 
 def _read_session(spec: SessionSpec, number: int) -> _Session:
@@ -129,17 +127,16 @@ def _read_session(spec: SessionSpec, number: int) -> _Session:
     try:
         with closing(connect(spec.event)) as conn, read_transaction(conn):
             results = event_results(conn)
-            players = {}
+            players: dict[tuple[str, str], tuple[int, int]] = {}
             for s in results.sections:
                 for (pair, direction), numbers in pair_players(conn, s.section).items():
                     players[(s.section, f"{direction} {pair}".strip())] = numbers
-            members = roster(conn)
     except (StoreError, ResultsError, sqlite3.DatabaseError) as e:
         raise ChampionshipError(f"session {number}: {spec.event}: {e}") from None
     if any(s.matches for s in results.sections) or results.info.scoring != "matchpoints":
         raise ChampionshipError(f"session {number}: {spec.event} is not scored by matchpoints: a championship "
                                 "combines pairs sessions scored by matchpoints")
-    return _Session(tuple((s.section, s.report) for s in results.sections), players, members)
+    return _Session(tuple((s.section, s.report) for s in results.sections), players)
 
 
 def _label(line: RankingLine) -> str:
@@ -154,15 +151,13 @@ def combine(championship: Championship) -> Combined:
     most = max((b.expected or 1 for s in sessions for _, r in s.reports for b in r.boards), default=1)
     common_top = 2 * (most - 1)
     entrants: dict[str, Entrant] = {}
-    members: dict[int, Member] = {}
     for number, session in enumerate(sessions, start=1):
-        members.update(session.members)
         for section, report in session.reports:
             for line in report.ranking:
                 players = session.players.get((section, _label(line)))
                 key = "+".join(str(p) for p in sorted(players)) if players else f"{number}:{line.pair.label}"
-                entrant = entrants.setdefault(key, Entrant(key, tuple(sorted(players or ())),
-                                                           line.pair.names or line.pair.label))
+                names = line.pair.names or line.pair.label
+                entrant = entrants.setdefault(key, Entrant(key, tuple(players or ()), names))
                 if any(x.session == number for x in entrant.lines):
                     raise ChampionshipError(f"session {number}: players {key} are in two pairs")
                 factored = _factored(report, line.pair.label, most)
@@ -189,7 +184,7 @@ def combine(championship: Championship) -> Combined:
     strata = championship.strata
     if strata is not None:
         lines = _stratified(strata, lines, scores, percents)
-    return Combined(championship, common_top, tuple(lines), members)
+    return Combined(championship, common_top, tuple(lines))
 
 
 def _stratified(strata: Strata, lines: list[CombinedLine], scores: dict[str, Fraction],
