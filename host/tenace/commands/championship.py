@@ -71,7 +71,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     rank = actions.add_parser("rank", help="print the combined ranking (text, or --json)",
-                              description="Print the combined ranking of a championship's sessions.")
+                              description="Print the combined ranking of a championship's sessions: total "
+                                          "matchpoints with boards factored to a common top (Neuberg) or average "
+                                          "percentage, as the file says; then its strata and handicap rankings.")
     rank.add_argument("file", type=Path, metavar="CHAMPIONSHIP", help="the championship file (TOML)")
     rank.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     rank.add_argument("--html", action="store_true", help="a web page (the results pages' rankings page) instead")
@@ -80,7 +82,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     seed = actions.add_parser("seed", help="make the next session's event file, its pairs seeded by the ranking",
                               description="Make the next session's event file (the first the championship file "
                                           "names that does not exist), its pairs placed by the combined ranking of "
-                                          "the sessions before it.")
+                                          "the sessions before it. The rule: a serpentine over the fields, every "
+                                          "section's NS field then the EW ones (a Howell's one field among them), "
+                                          "the best pair to the first field, the next to the second, ..., back from "
+                                          "the last: the strongest pairs spread over the sections.")
     seed.add_argument("file", type=Path, metavar="CHAMPIONSHIP", help="the championship file (TOML)")
     seed.add_argument("--like", type=Path, metavar="EVENT",
                       help="copy this event file's sections and movements (default: the session before)")
