@@ -1,5 +1,6 @@
 """A later session's event file seeded from a ranking: the sections of an earlier session, the pairs placed by a
-serpentine over every section's fields (NS of each section, then EW), the strongest spread over sections."""
+serpentine over every section's fields (NS of each section, then EW), the strongest spread over sections; or
+stratified, the sections filled in turn by stratum."""
 
 from __future__ import annotations
 
@@ -51,10 +52,24 @@ def serpentine(fields: Sequence[Sequence[int]], pairs: int) -> list[tuple[int, i
     return out
 
 
+def by_section(fields: Sequence[Sequence[int]], sections: Sequence[str], pairs: int) -> list[tuple[int, int]]:
+    """The places of `pairs` ranked pairs filling one section after another (a stratified seeding: the first
+    section takes the best), each section's fields in turn (NS 1, EW 1, NS 2, ...)."""
+    out: list[tuple[int, int]] = []
+    for section in dict.fromkeys(sections):
+        mine = [f for f, s in enumerate(sections) if s == section]
+        for depth in range(max(len(fields[f]) for f in mine)):
+            out.extend((f, fields[f][depth]) for f in mine if depth < len(fields[f]))
+    if pairs > len(out):
+        raise SeedingError(f"{pairs} pairs to seat and only {len(out)} places")
+    return out[:pairs]
+
+
 def seed_session(ranked: Sequence[tuple[int, int]], like: Path, out: Path, *, name: str,
-                 date: str | None = None) -> list[Seat]:
+                 date: str | None = None, stratified: bool = False) -> list[Seat]:
     """Make the event file `out` with the sections and movements of `like` and its roster, each ranked pair (its
-    two players, best first) named at its seat; the seats, in ranked order."""
+    two players, best first) named at its seat; the seats, in ranked order. `stratified`: the sections filled one
+    after another (the caller orders the pairs by stratum), else the serpentine."""
     with closing(connect(like)) as source:
         info = event_info(source)
         movements = {s.name: stored_movement(source, s.name) for s in info.sections}
@@ -67,8 +82,11 @@ def seed_session(ranked: Sequence[tuple[int, int]], like: Path, out: Path, *, na
             for direction in dict.fromkeys(d for _, d in pairs):
                 fields.append((s.name, direction, [p for p, d in pairs if d == direction]))
     # NS fields of every section, then EW: the best two pairs go to different sections, the same direction.
-    fields.sort(key=lambda f: ("NS", "", "EW").index(f[1]))
-    places = serpentine([f[2] for f in fields], len(ranked))
+    if stratified:
+        places = by_section([f[2] for f in fields], [f[0] for f in fields], len(ranked))
+    else:
+        fields.sort(key=lambda f: ("NS", "", "EW").index(f[1]))
+        places = serpentine([f[2] for f in fields], len(ranked))
     seats = [Seat(rank, players, fields[f][0], fields[f][1], pair)
              for rank, (players, (f, pair)) in enumerate(zip(ranked, places, strict=True), start=1)]
     with closing(create_event(out, name=name, sections=movements, date=date, scoring=info.scoring)) as conn:

@@ -301,3 +301,32 @@ def test_the_roster_reads_optional_masterpoints_and_handicaps() -> None:
     assert [(m.number, m.masterpoints, m.handicap) for m in members] == [
         (1, Decimal("1234.5"), Decimal(-2)), (2, None, None), (4, None, None)]
     assert [(s.line, s.why) for s in skipped] == [(4, "player 3: masterpoints and handicaps are numbers, not 'many'")]
+
+
+def test_a_stratified_seeding_fills_the_first_section_with_the_highest_stratum(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    session_event(tmp_path / "s1.sqlite", {"A": mitchell(4, 2), "B": mitchell(3, 2)}, seed=5)
+    masterpoints = {n: (n * 389) % 3000 for n in range(1, 29)}
+    (tmp_path / "ratings.csv").write_text("".join(f"{n},Member {n},,{mp},\n" for n, mp in masterpoints.items()),
+                                          encoding="utf-8")
+    strata = 'roster = "ratings.csv"\nstrata = { A = 1500, B = 0 }\n'
+    champ = write_championship(tmp_path / "spring.toml", ["s1.sqlite", "s2.sqlite"], strata)
+    code, _, err = tenace(capsys, "championship", "seed", str(champ), "--stratified")
+    assert code == 0, err
+    code, out, _ = tenace(capsys, "championship", "rank", str(write_championship(
+        tmp_path / "first.toml", ["s1.sqlite"])), "--json")
+    ranked = [tuple(r["players"]) for r in json.loads(out)["ranking"]]
+    # Stratum A (a player of 1500 or more) first, each stratum in its ranked order; section A's 8 places in turn
+    # NS 1, EW 1, NS 2, ..., then section B's 6.
+    ordered = sorted(ranked, key=lambda p: 0 if max(masterpoints[n] for n in p) >= 1500 else 1)
+    places = [("A", n, f) for n in range(1, 5) for f in ("NS", "EW")] + [("B", n, f) for n in range(1, 4)
+                                                                          for f in ("NS", "EW")]
+    with closing(connect(tmp_path / "s2.sqlite")) as conn:
+        seats = {players: (section, pair, field) for section in ("A", "B")
+                 for (pair, field), players in pair_players(conn, section).items()}
+    assert seats == dict(zip(ordered, places, strict=True))
+    assert ordered != ranked  # the strata changed the order: the test sees the difference
+    assert sum(1 for p in ranked if max(masterpoints[n] for n in p) >= 1500) not in (0, 14)
+    code, _, err = tenace(capsys, "championship", "seed", str(write_championship(
+        tmp_path / "plain.toml", ["s1.sqlite", "s3.sqlite"])), "--stratified")
+    assert code == 2 and "names no strata" in err

@@ -63,7 +63,9 @@ sections and movements of the session before it (or --like EVENT), and its pairs
 combined ranking of the sessions before it, placed by a serpentine over the fields: the NS
 fields of every section, then the EW ones (a Howell's one field among them), the best pair to
 the first, the next to the second, ..., back from the last: the strongest pairs are spread over
-the sections. Pairs whose players are unknown cannot be seeded and are left out, named."""
+the sections. seed --stratified seats by the file's strata instead: the highest stratum's
+pairs fill the first section, then the next stratum's. Pairs whose players are unknown cannot
+be seeded and are left out, named; a seat no pair takes is named."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -91,6 +93,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="copy this event file's sections and movements (default: the session before)")
     seed.add_argument("--name", help="the new session's name (default: the championship's, session N)")
     seed.add_argument("--date", metavar="YYYY-MM-DD", help="the new session's date (default: today)")
+    seed.add_argument("--stratified", action="store_true",
+                      help="by the file's strata instead: the pairs of the highest stratum fill the first section, "
+                           "then the next stratum's (each stratum in ranked order, NS 1, EW 1, NS 2, ...)")
     seed.set_defaults(run=run_seed)
 
 
@@ -136,6 +141,9 @@ def run_seed(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: session 1's event file {championship.sessions[0].event} does not exist: "
                          "seeding places pairs by the sessions before")
     target = championship.sessions[made].event
+    strata = championship.strata
+    if args.stratified and (strata is None or not strata.limits):
+        raise UsageError(f"--stratified: {args.file} names no strata (strata = {{ A = 1500, B = 500, C = 0 }})")
     before = replace(championship, sessions=championship.sessions[:made], strata=None)
     try:
         combined = combine(before)
@@ -143,12 +151,15 @@ def run_seed(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     ranked = [line.entrant for line in combined.lines]
     known = [e for e in ranked if len(e.players) == 2]
+    if args.stratified and strata is not None:
+        order = [name for name, _ in strata.limits]
+        known.sort(key=lambda e: order.index(strata.stratum(e.players) or order[-1]))  # stable: ranked within
     seeded = [(e.players[0], e.players[1]) for e in known]
     unknown = [e.names for e in ranked if len(e.players) != 2]
     like = args.like or championship.sessions[made - 1].event
     name = args.name or f"{championship.name}, session {made + 1}"
     try:
-        seats = seed_session(seeded, like, target, name=name, date=args.date)
+        seats = seed_session(seeded, like, target, name=name, date=args.date, stratified=args.stratified)
     except (SeedingError, EntryError, StoreError, sqlite3.DatabaseError) as e:
         raise UsageError(f"{target}: {e}") from None
     after = "session 1" if made == 1 else f"sessions 1-{made}"
