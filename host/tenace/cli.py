@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from tenace import __version__, crash_report
 from tenace.commands import adjust as adjust_command
+from tenace.commands import championship as championship_command
 from tenace.commands import check as check_command
 from tenace.commands import collect as collect_command
 from tenace.commands import contract as contract_command
@@ -34,10 +35,10 @@ from tenace.commands import terminal as terminal_command
 from tenace.commands import terminals as terminals_command
 from tenace.errors import Failure, UsageError
 
-COMMANDS = (adjust_command, check_command, collect_command, contract_command, correct_command, demo_command,
-            erase_command, event_command, finish_command, flash_command, hub_command, move_command, movement_command,
-            names_command, problems_command, report_command, resolve_command, results_command, score_command,
-            serve_command, sim_command, survey_command, terminal_command, terminals_command)
+COMMANDS = (adjust_command, championship_command, check_command, collect_command, contract_command, correct_command,
+            demo_command, erase_command, event_command, finish_command, flash_command, hub_command, move_command,
+            movement_command, names_command, problems_command, report_command, resolve_command, results_command,
+            score_command, serve_command, sim_command, survey_command, terminal_command, terminals_command)
 
 
 def build_parser() -> argparse.ArgumentParser:

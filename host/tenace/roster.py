@@ -1,4 +1,5 @@
-"""A club's roster as a CSV file (number, name, optional club id): read leniently, every bad row named."""
+"""A club's roster as a CSV file (number, name, optional club id, masterpoints, handicap): read leniently, every bad
+row named."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import csv
 import io
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from tenace.store.names import MAX_NUMBER, Member, plain
 
@@ -42,6 +44,11 @@ def read_roster(text: str) -> tuple[list[Member], list[Skipped]]:
         number = int(cells[0])
         name = cells[1] if len(cells) > 1 else ""
         club_id = cells[2] if len(cells) > 2 and cells[2] else None
+        try:
+            masterpoints, handicap = (_figure(cells[i]) if len(cells) > i else None for i in (3, 4))
+        except ValueError as e:
+            skipped.append(Skipped(line, f"player {number}: {e}"))
+            continue
         if not 1 <= number <= MAX_NUMBER:
             skipped.append(Skipped(line, f"a player number is 1 to {MAX_NUMBER}, not {number}"))
         elif not name:
@@ -55,5 +62,18 @@ def read_roster(text: str) -> tuple[list[Member], list[Skipped]]:
             skipped.append(Skipped(line, f"player {number} again (line {seen[number]} is kept)"))
         else:
             seen[number] = line
-            members.append(Member(number, name, club_id))
+            members.append(Member(number, name, club_id, masterpoints, handicap))
     return members, skipped
+
+
+def _figure(cell: str) -> Decimal | None:
+    """An optional number of the roster (masterpoints 1234.5, handicap -3 or 2.5); None for an empty cell."""
+    if not cell:
+        return None
+    try:
+        value = Decimal(cell)
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if not value.is_finite() or abs(value) >= 10**7:
+        raise ValueError(f"masterpoints and handicaps are numbers, not {cell!r}")
+    return value

@@ -7,6 +7,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 
 from tenace.store.clock import timestamp
 from tenace.store.db import transaction
@@ -21,6 +22,10 @@ class Member:
     number: int
     name: str
     club_id: str | None = None
+    # From the roster CSV only (tenace.roster), for strata and handicaps (tenace.reports.strata); not kept in the
+    # event file.
+    masterpoints: Decimal | None = None
+    handicap: Decimal | None = None
 
 
 def plain(text: str) -> bool:

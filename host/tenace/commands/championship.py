@@ -1,0 +1,175 @@
+"""`tenace championship`: an event of several sessions ranked as one (with strata and handicaps), and a later session
+seeded from the ranking so far."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from tenace.errors import UsageError
+from tenace.reports.championship import (
+    Championship,
+    ChampionshipError,
+    combine,
+    combined_document,
+    combined_text,
+    read_championship,
+)
+from tenace.reports.championship_html import championship_page
+from tenace.seeding import SeedingError, seed_session, unseated
+from tenace.store import EntryError, StoreError
+
+HELP = "rank an event of several sessions as one (strata, handicaps), or seed a later session from it"
+EPILOG = """\
+examples:
+  tenace championship rank spring.toml             the combined ranking (then strata, handicaps)
+  tenace championship rank spring.toml --json
+  tenace championship rank spring.toml --html --out spring.html   the page, as the results pages look
+  tenace championship seed spring.toml             make the next session's event file, seeded
+
+The championship file (TOML) names its sessions' event files in order, beside it:
+
+  name = "Spring pairs"
+  combine = "neuberg"            # or "percentage"
+  [[session]]
+  event = "spring-1.sqlite"
+  carry_over = 0.5               # optional: this session counts half (a carry-over)
+  [[session]]
+  event = "spring-2.sqlite"
+
+combine = "neuberg": each pair's matchpoints, every board factored by Neuberg's formula to the
+common top (the board with the most results in any session), added over the sessions;
+"percentage": the average of the sessions' percentages. A carry-over counts that share of the
+session. Pairs are known across sessions by their two players (tenace names, or keyed at the
+tables); a pair whose players are unknown stands alone. A pair missing from a session scores
+nothing there (neuberg) or is averaged over the sessions it played (percentage).
+
+Strata and handicaps, optional, in the same file:
+
+  roster = "ratings.csv"         # number, name, club id, masterpoints, handicap
+  strata = { A = 1500, B = 500, C = 0 }   # each stratum's lowest masterpoints
+  stratum_by = "higher"          # the pair's better player's, or "average"
+  handicap = "sum"               # or "average" of the players' handicaps: a handicap ranking
+
+A pair ranks in its own stratum and every stratum above it (ACBL's way); the handicap ranking
+is the percentage plus the pair's handicap, beside the scratch one.
+
+seed: makes the first session named in the file whose event file does not exist yet, with the
+sections and movements of the session before it (or --like EVENT), and its pairs named by the
+combined ranking of the sessions before it, placed by a serpentine over the fields: the NS
+fields of every section, then the EW ones (a Howell's one field among them), the best pair to
+the first, the next to the second, ..., back from the last: the strongest pairs are spread over
+the sections. seed --stratified seats by the file's strata instead: the highest stratum's
+pairs fill the first section, then the next stratum's. Pairs whose players are unknown cannot
+be seeded and are left out, named; a seat no pair takes is named."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("championship", help=HELP, description=HELP, epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    rank = actions.add_parser("rank", help="print the combined ranking (text, or --json)",
+                              description="Print the combined ranking of a championship's sessions: total "
+                                          "matchpoints with boards factored to a common top (Neuberg) or average "
+                                          "percentage, as the file says; then its strata and handicap rankings.")
+    rank.add_argument("file", type=Path, metavar="CHAMPIONSHIP", help="the championship file (TOML)")
+    rank.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+    rank.add_argument("--html", action="store_true", help="a web page (the results pages' rankings page) instead")
+    rank.add_argument("--out", type=Path, metavar="FILE", help="write it to FILE instead of printing it")
+    rank.set_defaults(run=run_rank)
+    seed = actions.add_parser("seed", help="make the next session's event file, its pairs seeded by the ranking",
+                              description="Make the next session's event file (the first the championship file "
+                                          "names that does not exist), its pairs placed by the combined ranking of "
+                                          "the sessions before it. The rule: a serpentine over the fields, every "
+                                          "section's NS field then the EW ones (a Howell's one field among them), "
+                                          "the best pair to the first field, the next to the second, ..., back from "
+                                          "the last: the strongest pairs spread over the sections.")
+    seed.add_argument("file", type=Path, metavar="CHAMPIONSHIP", help="the championship file (TOML)")
+    seed.add_argument("--like", type=Path, metavar="EVENT",
+                      help="copy this event file's sections and movements (default: the session before)")
+    seed.add_argument("--name", help="the new session's name (default: the championship's, session N)")
+    seed.add_argument("--date", metavar="YYYY-MM-DD", help="the new session's date (default: today)")
+    seed.add_argument("--stratified", action="store_true",
+                      help="by the file's strata instead: the pairs of the highest stratum fill the first section, "
+                           "then the next stratum's (each stratum in ranked order, NS 1, EW 1, NS 2, ...)")
+    seed.set_defaults(run=run_seed)
+
+
+def _championship(path: Path) -> Championship:
+    try:
+        return read_championship(path)
+    except ChampionshipError as e:
+        raise UsageError(str(e)) from None
+
+
+def run_rank(args: argparse.Namespace) -> int:
+    try:
+        combined = combine(_championship(args.file))
+    except ChampionshipError as e:
+        raise UsageError(str(e)) from None
+    if args.json and args.html:
+        raise UsageError("--json or --html: one of them")
+    if args.html:
+        text = championship_page(combined)
+    elif args.json:
+        text = json.dumps(combined_document(combined), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = combined_text(combined)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"--out {args.out}: {e.strerror}") from None
+    print(f"wrote {args.out}")
+    return 0
+
+
+def run_seed(args: argparse.Namespace) -> int:
+    championship = _championship(args.file)
+    missing = [i for i, s in enumerate(championship.sessions) if not s.event.exists()]
+    if not missing:
+        raise UsageError(f"{args.file}: every session's event file exists already: name the next session in it "
+                         "([[session]] event = \"FILE\") to seed it")
+    made = missing[0]
+    if made == 0:
+        raise UsageError(f"{args.file}: session 1's event file {championship.sessions[0].event} does not exist: "
+                         "seeding places pairs by the sessions before")
+    target = championship.sessions[made].event
+    strata = championship.strata
+    if args.stratified and (strata is None or not strata.limits):
+        raise UsageError(f"--stratified: {args.file} names no strata (strata = {{ A = 1500, B = 500, C = 0 }})")
+    before = replace(championship, sessions=championship.sessions[:made], strata=None)
+    try:
+        combined = combine(before)
+    except ChampionshipError as e:
+        raise UsageError(str(e)) from None
+    ranked = [line.entrant for line in combined.lines]
+    known = [e for e in ranked if len(e.players) == 2]
+    if args.stratified and strata is not None:
+        order = [name for name, _ in strata.limits]
+        known.sort(key=lambda e: order.index(strata.stratum(e.players) or order[-1]))  # stable: ranked within
+    seeded = [(e.players[0], e.players[1]) for e in known]
+    unknown = [e.names for e in ranked if len(e.players) != 2]
+    like = args.like or championship.sessions[made - 1].event
+    name = args.name or f"{championship.name}, session {made + 1}"
+    try:
+        seats = seed_session(seeded, like, target, name=name, date=args.date, stratified=args.stratified)
+    except (SeedingError, EntryError, StoreError, sqlite3.DatabaseError) as e:
+        raise UsageError(f"{target}: {e}") from None
+    after = "session 1" if made == 1 else f"sessions 1-{made}"
+    print(f"{target}: session {made + 1}, {len(seats)} pairs seeded from the ranking of {after}")
+    for seat in seats:
+        where = f"{seat.section}-{seat.direction} {seat.pair}".replace("- ", "-").strip()
+        print(f"  {seat.rank:>3}  {where:<10} {known[seat.rank - 1].names}")
+    if unknown:
+        print(f"not seeded (players unknown: name them with tenace names): {', '.join(unknown)}")
+    empty = [f"{section}-{direction} {pair}".replace("- ", "-") for section, direction, pair in unseated(seats, target)]
+    if empty:
+        print(f"no pair seeded at {', '.join(empty)}: a pair short there (tenace move marks it absent)")
+    return 0
