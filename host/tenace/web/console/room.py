@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from tenace.collector.in_process import Listening
 from tenace.errors import UsageError
 from tenace.store import connect
 from tenace.store.db import connect_read_only, read_transaction
@@ -64,6 +65,8 @@ class Room:
     nav: list[tuple[str, str]] = field(default_factory=lambda: [("/director", "Problems and actions")])
     # Where `tenace serve --new` has the set-up make the event file (None otherwise): `path` once it is made.
     new_path: Path | None = None
+    # The collector in `tenace serve`'s process, started and stopped on the Terminals page (None: not this server's).
+    listening: Listening | None = None
 
     def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
         """A console page. The session's warnings (of its last action, or of a form sent twice) are shown once, atop
