@@ -84,6 +84,11 @@ class CollectorThread:
         return [station.name for station in list(service.stations)] if service is not None else []
 
     @property
+    def tcp_port(self) -> int | None:
+        service = self._service
+        return service.tcp_port if service is not None else None
+
+    @property
     def where(self) -> list[str]:
         """Where it listens: a TCP address (its port as opened) and/or a serial port."""
         service = self._service
@@ -218,6 +223,11 @@ class Listening:
         if thread is None or self.by_console:
             return None
         return thread.error
+
+    def tcp_port(self) -> int | None:
+        """The TCP port it listens on now (None: not listening, or on a serial port alone)."""
+        thread = self.thread
+        return thread.tcp_port if thread is not None and thread.running else None
 
     def state(self) -> ListeningState:
         thread = self.thread

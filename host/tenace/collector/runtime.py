@@ -138,6 +138,7 @@ async def collect_until_stopped(service: Service, collecting: Collecting,
             raise UsageError(f"cannot listen on {options.listen_text}: {e.strerror or e}") from None
         print(f"listening for base stations on {options.listen[0]}:{server.port}", flush=True)
         service.where.append(f"TCP {options.listen[0]}:{server.port}")
+        service.tcp_port = server.port
         if options.port_file:
             try:
                 write_port_file(options.port_file, server.port)

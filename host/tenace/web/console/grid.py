@@ -37,6 +37,7 @@ from tenace.web.console import listening
 from tenace.web.console.acting import Stale, act
 from tenace.web.console.auth import NO_STORE, Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
+from tenace.web.console.rehearsal import Rehearsals
 from tenace.web.console.room import Room, spoken
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -309,6 +310,7 @@ def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
 def routes(room: Room) -> list[BaseRoute]:
     room.nav.append(("/director/grid", "Play: the grid"))
     room.nav.append(("/director/terminals", "Terminals"))
+    simulated = Rehearsals()  # a practice event's simulated tables, playing into it
 
     async def live(request: Request, render: Render) -> Response:
         """A page, or its live part alone (`part=1`), once the file is past the generation `since` when given."""
@@ -364,7 +366,8 @@ def routes(room: Room) -> list[BaseRoute]:
             empty = await room.read(listening.empty_tables)
             return _page(room, "console_terminals.html", part, status, session=session, seen=seen, code=code,
                          generation=generation, error=error, typed=typed or {}, done=done, listening=state,
-                         missing=listening.missing(state, empty))
+                         missing=listening.missing(state, empty), simulated=simulated.latest,
+                         simulating=simulated.running(), paces=listening.PACES)
         return await live(request, render)
 
     async def terminals_home(request: Request) -> Response:
@@ -393,16 +396,21 @@ def routes(room: Room) -> list[BaseRoute]:
         if isinstance(found, Response):
             return found
         session, form = found
-        if request.path_params["what"] not in ("start", "stop"):
+        what = request.path_params["what"]
+        if what not in ("start", "stop", "simulate", "simulate-stop"):
             return Response("no such action", 404, headers=NO_STORE)
         if room.listening is None:
             return await terminals_page(request, 400, spoken().plain("li_none"), form)
         try:
-            if request.path_params["what"] == "stop":
+            if what == "stop":
                 session.done = await listening.stop(room.listening)
-            else:
+            elif what == "start":
                 room.event()
                 session.done = await listening.start(room.listening, form)
+            elif what == "simulate":
+                session.done = await listening.simulate(room.listening, simulated, room.event(), form)
+            else:
+                simulated.stop()
         except UsageError as e:
             return await terminals_page(request, 400, one_line(e), form)
         return RedirectResponse("/director/terminals", 303)

@@ -3,15 +3,23 @@ first round (the collector listening, a terminal at every table)."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 
 from tenace.collector.in_process import Listening, ListeningState, console_options
+from tenace.errors import UsageError
+from tenace.simulation.session.rehearsal import practice_play
 from tenace.store import event_info
 from tenace.store.link import seated_at
+from tenace.web.console.rehearsal import Rehearsals
 from tenace.web.console.room import spoken
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -52,3 +60,34 @@ async def start(listening: Listening, form: dict[str, str]) -> str:
 async def stop(listening: Listening) -> str:
     await run_in_threadpool(listening.stop)
     return spoken().plain("li_stopped")
+
+
+# The paces the director chooses from: milliseconds between two keys at a simulated table.
+PACES = {"brisk": 30, "table": 400, "slow": 1500}
+LOOPBACK = "127.0.0.1:0"
+
+
+def play_command(event: Path, port: int, pace_ms: int) -> list[str]:
+    """The simulated tables as the director would start them by hand (`python -m tenace` is the tenace command)."""
+    return [sys.executable, "-m", "tenace", "sim", "--event", str(event), "--play-into", str(port),
+            "--pace", str(pace_ms)]
+
+
+async def simulate(listening: Listening, tables: Rehearsals, event: Path, form: dict[str, str]) -> str:
+    """Simulated tables playing into a practice event, through the collector in this process (started on TCP when it
+    is not listening yet). UsageError (one line) for a real event, one with results already, or a serial port."""
+    pace = PACES.get(form.get("pace", ""))
+    if pace is None:
+        raise UsageError(f"choose a pace: {', '.join(PACES)}")
+    await run_in_threadpool(practice_play, event)  # a real event is refused here
+    if not listening.state().on:
+        await run_in_threadpool(listening.start, console_options(listening.base, "tcp", LOOPBACK, ""))
+    port = listening.tcp_port()
+    if port is None:
+        raise UsageError("the simulated tables come in over TCP: stop listening, then play them (TCP is started)")
+    try:
+        run = await run_in_threadpool(tables.launch, lambda: event, lambda _: play_command(event, port, pace))
+    except RuntimeError as e:
+        raise UsageError(str(e)) from None
+    log.info("director's console: simulated tables playing into %s (pid %d)", event, run.process.pid)
+    return spoken().plain("si_playing", pace=form.get("pace", ""))

@@ -9,7 +9,7 @@ import hmac
 import logging
 import sqlite3
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -190,7 +190,7 @@ def new_event_of(form: Form) -> NewEvent:
             errors[e.field], given[e.field] = said(e), stand_in[e.field]
     if errors:
         raise Refused(errors)
-    return event
+    return replace(event, practice="practice" in form)
 
 
 def digest(event: NewEvent, csrf: str) -> str:
