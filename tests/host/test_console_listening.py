@@ -11,10 +11,14 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from test_console_setup import TWO_SECTIONS, created, log_in
 from test_serve_console import PASSWORD, SAME, csrf_of
 
 from tenace.collector.in_process import Listening
 from tenace.collector.lock import CollectorLock, LockHeld
+from tenace.collector.runtime import CollectorOptions
+from tenace.collector.settings import Settings
+from tenace.errors import UsageError
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, sign_in
 from tenace.web.app import create_app
@@ -113,3 +117,26 @@ def test_a_port_in_use_or_a_serial_device_absent_is_one_line_on_the_page(event: 
         assert not listening.state().on and not lock_held(event)
         # The typed address stays in the form.
         assert 'value="nowhere"' in html
+
+
+def test_serve_new_with_the_collectors_options_starts_it_once_the_set_up_has_made_the_event(tmp_path: Path) -> None:
+    new = tmp_path / "tuesday.sqlite"
+
+    def made() -> Path:
+        if not new.exists():
+            raise UsageError("no event yet")
+        return new
+    asked = CollectorOptions("serve", Settings(), 5.0, listen=("127.0.0.1", 0), listen_text="127.0.0.1:0")
+    listening = Listening(made, asked=asked)
+    app = create_app(new, director=Director(password=PASSWORD), new=True, listening=listening)
+    try:
+        with TestClient(app, base_url="http://testserver") as client:
+            csrf = log_in(client)
+            assert not listening.state().on
+            created(client, csrf, **TWO_SECTIONS)
+            assert listening.state().on and lock_held(new)
+            page = text_of(client.get(HOME).text)
+            assert "The collector is listening: TCP 127.0.0.1:" in page and "Stop listening" in page
+    finally:
+        listening.stop()
+    assert not lock_held(new)
