@@ -242,7 +242,7 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
             missing = td.inner_text("ul.missing")
             assert "The collector is not listening yet" in missing and "Section B: no terminal at table 1, 2, 3" \
                 in missing, missing
-            td.check("#listen input[value=tcp]")
+            td.select_option("#listen select[name=way]", "tcp")
             td.fill("#listen input[name=address]", "127.0.0.1:0")
             td.click("#listen button[type=submit]")
             listening = td.inner_text("p.listening.on")
