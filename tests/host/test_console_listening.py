@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from test_console_setup import TWO_SECTIONS, created, log_in
 from test_serve_console import PASSWORD, SAME, csrf_of
 
-from tenace.collector.in_process import Listening
+from tenace.collector.in_process import Listening, console_options
 from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.runtime import CollectorOptions
 from tenace.collector.settings import Settings
@@ -140,3 +140,14 @@ def test_serve_new_with_the_collectors_options_starts_it_once_the_set_up_has_mad
     finally:
         listening.stop()
     assert not lock_held(new)
+
+
+def test_stopping_the_collector_stops_what_plays_into_it(event: Path) -> None:
+    listening = Listening(lambda: event)
+    stopped: list[str] = []
+    listening.start(console_options(listening.base, "tcp", "127.0.0.1:0", ""))
+    listening.followers.append(lambda: stopped.append("simulated tables"))
+    listening.stop()
+    assert stopped == ["simulated tables"] and not listening.state().on and not lock_held(event)
+    listening.stop()  # once only
+    assert stopped == ["simulated tables"]

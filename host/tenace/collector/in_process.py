@@ -175,6 +175,8 @@ class Listening:
         self.thread: CollectorThread | None = None
         self.by_console = False
         self.error: str | None = None
+        # Stopped with it: what plays into it from this process (a practice event's simulated tables).
+        self.followers: list[Callable[[], None]] = []
         self._lock = threading.Lock()
 
     def start(self, options: CollectorOptions | None = None) -> None:
@@ -207,6 +209,9 @@ class Listening:
     def stop(self) -> None:
         with self._lock:
             thread = self.thread
+            followers, self.followers = self.followers, []
+        for follower in followers:
+            follower()
         if thread is not None:  # kept: its failure, if any, is still the command's to say
             thread.stop()
 

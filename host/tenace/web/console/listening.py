@@ -86,8 +86,10 @@ async def simulate(listening: Listening, tables: Rehearsals, event: Path, form: 
     if port is None:
         raise UsageError("the simulated tables come in over TCP: stop listening, then play them (TCP is started)")
     try:
-        run = await run_in_threadpool(tables.launch, lambda: event, lambda _: play_command(event, port, pace))
+        run = await run_in_threadpool(tables.launch, lambda: event, lambda _: play_command(event, port, pace),
+                                      "si_busy")
     except RuntimeError as e:
         raise UsageError(str(e)) from None
+    listening.followers.append(tables.stop)  # stopping the collector (or tenace serve) stops them too
     log.info("director's console: simulated tables playing into %s (pid %d)", event, run.process.pid)
     return spoken().plain("si_playing", pace=form.get("pace", ""))

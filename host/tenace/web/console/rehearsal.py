@@ -83,12 +83,12 @@ class Rehearsals:
         log.info("director's console: rehearsal of %s into %s started (pid %d)", event, run.copy, run.process.pid)
         return run
 
-    def launch(self, into: Callable[[], Path], argv: Callable[[Path], list[str]]) -> Run:
-        """The simulator run as `argv(into())`, playing into that file, its output followed; RuntimeError while one
-        runs already."""
+    def launch(self, into: Callable[[], Path], argv: Callable[[Path], list[str]], busy: str = "re_busy") -> Run:
+        """The simulator run as `argv(into())`, playing into that file, its output followed; RuntimeError (the words
+        of `busy`) while one runs already."""
         with self.lock:
             if self.running():
-                raise RuntimeError(spoken().plain("re_busy"))
+                raise RuntimeError(spoken().plain(busy))
             copy = into()
             process = subprocess.Popen(argv(copy), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, text=True, encoding="utf-8", errors="replace",
