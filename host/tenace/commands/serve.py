@@ -86,7 +86,9 @@ movement checker's verdict before it is created. Then, as for any event file: th
 imported from its CSV (as tenace names --roster), the pairs' players named in a grid or pasted as a
 list (as tenace names --pairs; a member's name shown beside the number as it is typed), and the deals
 from a PBN, LIN or DUP file (as tenace event deals), analysed double dummy in the background with the
-progress shown.
+progress shown. A practice event (its box on the set-up page) is marked so on every page and export,
+and its Terminals page plays simulated tables into it at a chosen pace (tenace sim --play-into, through
+this collector), to learn the console on a real grid; a real event never takes simulated tables.
 
 The spare terminal (/spare, with the collector in this process): a page that runs the terminal's own
 firmware in a phone's browser, on MicroPython's WebAssembly port (tools/setup-env installs it into
