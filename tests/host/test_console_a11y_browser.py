@@ -11,6 +11,7 @@ import pytest
 from event_state import club_with_a_conflict
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from tenace.collector.in_process import Listening
 from tenace.web.console import Director
 
 from conftest import ROOT
@@ -105,7 +106,8 @@ def audit(page: Page, url: str) -> list[str]:
 @pytest.mark.parametrize("size", SIZES)
 def test_every_console_page_passes_the_audit(tmp_path: Path, browser: Browser, size: str) -> None:
     event = club_with_a_conflict(tmp_path / "club.sqlite")
-    with served(event, director=Director(password=PASSWORD)) as url:
+    # The Terminals page with its collector to start: its form is audited too.
+    with served(event, director=Director(password=PASSWORD), listening=Listening(lambda: event)) as url:
         context = browser.new_context(viewport=SIZES[size], color_scheme=SCHEMES[size])  # type: ignore[arg-type]
         page = context.new_page()
         faults = {f"{url}/director/login": audit(page, f"{url}/director/login")}

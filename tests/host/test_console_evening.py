@@ -1,23 +1,30 @@
-"""A whole evening in the director's console, in Debian's chromium, never on the command line: from `tenace serve
---new`, a two-section event created, the roster, the deals and the pairs' names pasted, the evening rehearsed into a
-copy; then, while the tables' results come in, a conflict settled and a score adjusted from the grid, the session
-finished, a correction after the correction period forced, every export downloaded and the table cards printed as a
-PDF. It saves the README's screenshots of the console (the set-up, the grid, a printed table card) in
-build/screenshots/ (tools/screenshots.py copies them to docs/screenshots/).
+"""A whole evening in the director's console, in Debian's chromium, with no command typed after `tenace serve EVENT
+--new` (run as the laptop runs it, a process of its own): a two-section event created, the roster, the deals and the
+pairs' names pasted, the evening rehearsed into a copy; then listening started on the Terminals page, and, while the
+tables play, a conflict settled and a score adjusted from the grid, the session finished, a correction after the
+correction period forced, every export downloaded and the table cards printed as a PDF. It saves the README's
+screenshots of the console (the set-up, the grid, a printed table card) in build/screenshots/ (tools/screenshots.py
+copies them to docs/screenshots/).
 
-The tables' results are written through the store's ingest, as the collector stores what terminals key, a terminal
-signed in at each table (the real firmware's terminals are tests/host/test_serve_collector.py's and the rehearsal's:
-playing the whole evening on them a second time would double this test's minutes)."""
+The tables are the real firmware on the simulator's terminals (a MicroPython process each), keying the evening into
+the event file itself through the collector inside `tenace serve`, over the TCP port the console opened. A stray
+terminal, signed in at A's table 1 for a moment during play, keys another result for its first round's last board:
+a conflict."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 import zipfile
-from contextlib import closing
-from dataclasses import replace
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,20 +34,19 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tenace.pbn.reader import PbnGame
 from tenace.pbn.writer import write_pbn
+from tenace.simulation.session import runner
 from tenace.store import connect, ingest, sign_in
 from tenace.store.db import connect_read_only
 from tenace.store.encounters import stored_movement
 from tenace.store.hand_records import hand_records
 from tenace.store.model import IncomingResult, Kind
 from tenace.store.names import pair_players
+from tenace.store.queries import terminal_result_count
 from tenace.store.versions import Slot, slot_state
-from tenace.web.console import Director
 
 from conftest import ROOT
-from live_page import served
-from sample_results import session_results
 
-pytestmark = pytest.mark.slow  # a few minutes: the rehearsal plays the event on simulated terminals
+pytestmark = pytest.mark.slow  # a few minutes: the rehearsal, then the evening, on simulated terminals
 
 PASSWORD = "correct horse battery"
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -57,6 +63,7 @@ PLAYERS = ["Ann Archer", "Bob Baker", "Chloé Durand", "Dev Patel", "Eva Lindqvi
 ROSTER = "number,name\n" + "".join(f"{101 + i},{name}\n" for i, name in enumerate(PLAYERS))
 # The other terminal that keys a second, different result for one of table A1's boards: the conflict.
 STRAY = 9
+THINK_MS = 150  # between two keys at a table: the tables play on while the director settles the conflict
 
 
 def deals_pbn(boards: int, seed: int) -> str:
@@ -87,49 +94,84 @@ def screenshot(page: Page | Locator, name: str) -> Path:
     return shot
 
 
-def tables_results(event: Path) -> list[IncomingResult]:
-    """Every result of the evening as the tables' terminals send them (A's tables on terminals 1-3, B's on 4-6),
-    round by round, both sections interleaved as they play at once."""
-    with closing(connect_read_only(event)) as conn:
-        a = session_results(stored_movement(conn, "A"), section="A", seed=5)
-        b = session_results(stored_movement(conn, "B"), section="B", seed=6, terminal_of=lambda table: table + 3)
-    return sorted(a + b, key=lambda m: (m.round, m.section, m.table))
+@contextmanager
+def serve_new(event: Path, password_file: Path) -> Iterator[tuple[str, list[str]]]:
+    """`tenace serve EVENT --new` as the director starts it, its own process; its base URL and its output so far.
+    Stopped with Ctrl-C (SIGINT) at the end, as the director stops it."""
+    command = [sys.executable, "-m", "tenace", "serve", str(event), "--new", "--listen", "127.0.0.1:0",
+               "--director-password-file", str(password_file)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                               text=True, encoding="utf-8", errors="replace",
+                               env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    lines: list[str] = []
+    assert process.stdout is not None
+    stdout = process.stdout
 
-
-def play(event: Path, results: list[IncomingResult], stop: threading.Event, wrong: list[str]) -> None:
-    """The tables play: each terminal signs in at its table, then the results come in a few a second, as the
-    collector stores them (what the store did not take goes into `wrong`). After the first round a stray terminal,
-    signed in at A's table 1 for a moment, keys another result for its last board: two different results for one
-    slot; table 1's own terminal signs in again and play goes on."""
-    conn = connect(event)
+    def follow() -> None:  # read all along: the collector prints a progress line every few seconds
+        for line in stdout:
+            lines.append(line.rstrip("\n"))
+    reader = threading.Thread(target=follow, daemon=True)
+    reader.start()
     try:
-        for section, first in (("A", 1), ("B", 4)):
-            for table in range(1, 4):
-                sign_in(conn, first + table - 1, section, table)
-        stray = max((m for m in results if (m.section, m.table, m.round) == ("A", 1, 1)), key=lambda m: m.board)
-        for m in results:
-            if stop.is_set():
-                return
-            if m.round == 2 and stray is not None:
-                sign_in(conn, STRAY, "A", 1)
-                other = replace(stray, terminal=STRAY, sequence=1, kind=Kind.NORMAL, contract="3NT", declarer="S",
-                                tricks=7 if stray.tricks != 7 else 8, lead=None)
-                if not ingest(conn, other).conflict:
-                    wrong.append("the stray terminal's result made no conflict")
-                sign_in(conn, 1, "A", 1)
-                stray = None
-            stored = ingest(conn, m)
-            if not stored.acknowledge:
-                wrong.append(f"{m}: {stored.reason} {stored.detail}")
-            time.sleep(0.3)
+        deadline = time.monotonic() + 60
+        url = None
+        while url is None:
+            assert process.poll() is None and time.monotonic() < deadline, "\n".join(lines)
+            found = next((re.search(r" on (http://127\.0\.0\.1:\d+)/", line) for line in lines
+                          if line.startswith("serving ")), None)
+            url = found[1] if found else None
+            time.sleep(0.05)
+        yield url, lines
     finally:
-        conn.close()
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        reader.join(10)
+    assert not any("Traceback" in line for line in lines), "\n".join(lines)
+
+
+def stray_result(event: Path) -> None:
+    """Once table A1's own terminal has keyed its first round's last board, a stray terminal signs in at that table
+    for a moment and keys another result for it (a contract the table did not play); then table 1's own terminal is
+    seated back, as a director would (the own terminal's frames are its own sign-in's: none is refused meanwhile)."""
+    with closing(connect(event)) as conn:
+        movement = stored_movement(conn, "A")
+        first = next(e for e in movement.encounters if (e.table, e.round) == (1, 1))
+        deadline = time.monotonic() + 180
+        while slot_state(conn, Slot("A", 1, 1, max(first.boards))).current is None:
+            assert time.monotonic() < deadline, "table A1 keyed nothing in 3 minutes"
+            time.sleep(0.1)
+        sign_in(conn, STRAY, "A", 1)
+        stored = ingest(conn, IncomingResult(terminal=STRAY, sequence=1, section="A", table=1, round=1,
+                                             board=max(first.boards), ns_pair=first.ns_pair, ew_pair=first.ew_pair,
+                                             kind=Kind.NORMAL, contract="7NT", declarer="S", tricks=0))
+        sign_in(conn, 1, "A", 1)
+        assert stored.acknowledge and stored.conflict, stored
+
+
+def play(event: Path, port: int, done: list[runner.SimResult], failed: list[BaseException]) -> None:
+    """The tables: the real firmware on the simulator's terminals, one a table, into the collector on `port`."""
+    try:
+        with closing(connect_read_only(event)) as conn:
+            movements = {s: stored_movement(conn, s) for s in "AB"}
+        options = runner.SimOptions(collector_port=port, think_ms=THINK_MS, seed=5, timeout_s=600)
+        work = event.parent / "tables"
+        work.mkdir()
+        done.append(runner.run(options, work, event, movements))
+    except BaseException as e:  # for the test to say
+        failed.append(e)
 
 
 def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> None:
     event = tmp_path / "tuesday.sqlite"
+    password_file = tmp_path / "td.txt"
+    password_file.write_text(PASSWORD + "\n", encoding="utf-8")
     started = time.monotonic()
-    with served(event, director=Director(password=PASSWORD), new=True) as url, sync_playwright() as playwright:
+    with serve_new(event, password_file) as (url, output), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
         try:
             context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
@@ -194,17 +236,33 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
             assert digest(event) == before and (tmp_path / "tuesday-rehearsal.sqlite").is_file()
             rehearsed = time.monotonic()
 
-            # The evening: the tables' results come in while the director watches section A's grid.
+            # Play starts from the console: listening on TCP (the simulated tables' base station), with what is
+            # still missing before the first round said until every table's terminal has signed in.
+            td.goto(f"{url}/director/terminals")
+            missing = td.inner_text("ul.missing")
+            assert "The collector is not listening yet" in missing and "Section B: no terminal at table 1, 2, 3" \
+                in missing, missing
+            td.select_option("#listen select[name=way]", "tcp")
+            td.fill("#listen input[name=address]", "127.0.0.1:0")
+            td.click("#listen button[type=submit]")
+            listening = td.inner_text("p.listening.on")
+            found = re.search(r"TCP 127\.0\.0\.1:(\d+)", listening)
+            assert found, listening
+            port = int(found[1])
+            assert re.search(r"Pairing code of this event: \d{6}", td.inner_text("#live")), td.inner_text("#live")
+            assert "Section A: no terminal at table 1, 2, 3" in td.inner_text("ul.missing")
+
+            # The evening: the tables play while the director watches section A's grid.
             td.goto(f"{url}/director/grid/A")
             td.evaluate("window.notReloaded = true")
-            results = tables_results(event)
-            stop = threading.Event()
-            wrong: list[str] = []
-            tables = threading.Thread(target=play, args=(event, results, stop, wrong), daemon=True)
+            done: list[runner.SimResult] = []
+            failed: list[BaseException] = []
+            tables = threading.Thread(target=play, args=(event, port, done, failed), daemon=True)
             tables.start()
             try:
-                # The grid follows the file without a reload: the stray terminal's conflict shows during play.
-                td.wait_for_selector("a.c.conflict", timeout=60_000)
+                stray_result(event)
+                # The grid follows the file without a reload: the stray's result makes the conflict during play.
+                td.wait_for_selector("a.c.conflict", timeout=180_000)
                 assert td.evaluate("window.notReloaded") is True
                 conflict = td.locator("a.c.conflict")
                 assert conflict.count() == 1
@@ -225,11 +283,21 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
                 td.wait_for_selector("p.done")
                 assert td.inner_text("b.verdict") == "entered"
                 assert tables.is_alive(), "the tables finished before the conflict was settled: pace them slower"
-                tables.join(120)
+                # Every table's terminal has signed in by now: nothing is missing before play.
+                td.goto(f"{url}/director/terminals")
+                assert td.locator("p.ready").count() == 1, td.inner_text("#live")
+                tables.join(600)
             finally:
-                stop.set()
                 tables.join(30)
-            assert wrong == []
+            assert failed == [] and len(done) == 1, failed
+            played = done[0].comparison
+            print(f"the tables: {played.line}")
+            # Every result the tables accepted is the one that counts: the slot the director settled counts by her
+            # entry (kept v1: the same result, not a terminal's version any more) and holds the stray's beside it.
+            assert played.accepted == 63 and (played.lost, played.doubled, played.unexpected) == (1, 1, 0), played.line
+            assert played.rankings_equal, played.line
+            with closing(connect_read_only(event)) as conn:
+                assert terminal_result_count(conn) == 63 + 1  # every slot's result from its table, and the stray's
             td.goto(f"{url}/director/grid/A")
             assert td.locator("a.c.entered").count() == 18 and td.locator("a.c.conflict").count() == 0
 
@@ -305,8 +373,10 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
             browser.close()
     finished = time.monotonic()
     print(f"evening: {finished - started:.0f} s, of which the rehearsal up to {rehearsed - started:.0f} s")
+    assert any(line == "collector stopped" for line in output), output
     with closing(connect_read_only(event)) as conn:
         assert all(r.analysis is not None for s in "AB" for r in hand_records(conn, s).values())
         assert pair_players(conn, "A")[(1, "NS")] == (101, 102) and pair_players(conn, "B")[(6, "")] == (123, 124)
         resolved = slot_state(conn, Slot("A", *map(int, slot.rsplit("/", 3)[1:])))  # type: ignore[arg-type]
         assert resolved.current is not None and resolved.current.contract == "7NT"
+        assert [v.terminal for v in resolved.versions][:2] == [1, STRAY]

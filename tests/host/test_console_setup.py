@@ -327,12 +327,15 @@ def test_every_setup_post_needs_the_login_the_token_and_this_origin(new: Path, u
         assert not new.exists()
 
 
-def test_serve_new_refuses_an_existing_file_and_the_collector(event: Path, tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_new_refuses_an_existing_file_and_checks_the_collectors_options(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = tenace(capsys, "serve", str(event), "--new")
     assert code == 2 and "exists already: --new makes a new event file" in err
-    code, _, err = tenace(capsys, "serve", str(tmp_path / "x.sqlite"), "--new", "--listen-radio", "127.0.0.1:0")
-    assert code == 2 and "--new: the collector needs the event file" in err
+    # The collector's options are accepted with --new (it starts once the set-up has made the event), checked at once.
+    code, _, err = tenace(capsys, "serve", str(tmp_path / "x.sqlite"), "--new", "--listen-radio", "7373")
+    assert code == 2 and "--listen-radio takes HOST:PORT" in err
+    code, _, err = tenace(capsys, "serve", str(tmp_path / "x.sqlite"), "--new", "--pin", "1234")
+    assert code == 2 and "give --serial DEV (a base station) or --listen-radio HOST:PORT (the simulator)" in err
     code, _, err = tenace(capsys, "serve", str(tmp_path / "nowhere" / "x.sqlite"), "--new")
     assert code == 2 and "no such folder" in err
     code, _, err = tenace(capsys, "serve", str(tmp_path / "missing.sqlite"))  # without --new: refused as ever

@@ -117,7 +117,7 @@ def test_without_the_port_installed_the_page_says_how_to_install_it(tmp_path: Pa
 def test_without_a_collector_the_page_says_so_and_the_socket_closes(tmp_path: Path) -> None:
     with client(SpareLink(), fake_port(tmp_path)) as http:
         page = http.get("/spare")
-        assert page.status_code == 503 and "does not run" in page.text and "--serial" in page.text
+        assert page.status_code == 503 and "not listening in this tenace serve" in page.text and "--serial" in page.text
         with http.websocket_connect("/spare/link", headers=HERE) as ws, pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_bytes()
         assert closed.value.code == TRY_LATER

@@ -137,6 +137,8 @@ async def collect_until_stopped(service: Service, collecting: Collecting,
         except OSError as e:
             raise UsageError(f"cannot listen on {options.listen_text}: {e.strerror or e}") from None
         print(f"listening for base stations on {options.listen[0]}:{server.port}", flush=True)
+        service.where.append(f"TCP {options.listen[0]}:{server.port}")
+        service.tcp_port = server.port
         if options.port_file:
             try:
                 write_port_file(options.port_file, server.port)
@@ -157,6 +159,7 @@ async def collect_until_stopped(service: Service, collecting: Collecting,
         link = SerialLink(service, loop, options.serial, options.baud, port_handle)
         link.start()
         print(f"base station on {options.serial} at {options.baud} baud", flush=True)
+        service.where.append(f"{options.serial} ({options.baud} baud)")
     if started is not None:
         started()
     try:

@@ -60,6 +60,9 @@ class Service:
         self._start = clock()
         self.progress_s = progress_s
         self.stopping = asyncio.Event()
+        # Where it listens, as said to the director ("TCP 127.0.0.1:40123", "/dev/ttyUSB0 (115200 baud)").
+        self.where: list[str] = []
+        self.tcp_port: int | None = None  # the TCP port listened on, once open
 
     def now_ms(self) -> int:
         return int((self._clock() - self._start) * 1000)

@@ -46,10 +46,11 @@ def wants_collector(args: argparse.Namespace) -> bool:
     return bool(args.radio or args.serial)
 
 
-def collector_options(args: argparse.Namespace) -> CollectorOptions:
-    """The collector's options checked; UsageError (one line) naming the option at fault."""
+def collector_options(args: argparse.Namespace, port_needed: bool = True) -> CollectorOptions:
+    """The collector's options checked; UsageError (one line) naming the option at fault. Without `port_needed`
+    (`tenace serve`, whose console may start the collector later on a port it chooses), none may be given."""
     flag = args.radio_flag
-    if not args.radio and not args.serial:
+    if port_needed and not args.radio and not args.serial:
         raise UsageError(f"give --serial DEV (a base station) or {flag} HOST:PORT (the simulator)")
     if args.port_file and not args.radio:
         raise UsageError(f"--port-file goes with {flag}")

@@ -127,7 +127,7 @@ def document(results: EventResults, reports: list[tuple[str, Report]]) -> dict[s
     by_name = {s.section: s for s in results.sections}
     info = results.info
     doc: dict[str, Any] = {
-        "event": {"name": info.name, "date": info.date, "scoring": info.scoring},
+        "event": {"name": info.name, "date": info.date, "scoring": info.scoring, "practice": info.practice},
         "published": None if results.published is None else {
             "at": results.published.at, "who": results.published.who,
             "correction_minutes": results.published.minutes,

@@ -18,8 +18,8 @@ from types import FrameType
 import uvicorn
 
 from tenace import crash_report
-from tenace.collector.runtime import Collecting, collect_until_stopped, start_collecting
-from tenace.collector.service import Service
+from tenace.collector.in_process import Listening
+from tenace.collector.runtime import CollectorOptions
 from tenace.collector.tcp_link import parse_listen
 from tenace.commands.collector_options import add_collector_options, collector_options, wants_collector
 from tenace.commands.options import add_event_file, event_file, open_event
@@ -35,8 +35,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LISTEN = "0.0.0.0:8080"
 RADIO_FLAG = "--listen-radio"
-# How long a stopping collector may take to close its ports and flush before the command gives up on it.
-COLLECTOR_STOP_S = 10.0
 HELP = ("serve the event's live rankings, travellers and scorecards to the players' phones (read-only web pages), "
         "and the director's console")
 EPILOG = f"""\
@@ -57,8 +55,10 @@ on the page (?lang=lv). Nothing on the pages can change the event file: it is op
 {DEFAULT_LISTEN} unless given; port 0 picks a free one.
 
 The collector: with --serial or {RADIO_FLAG} (the options of `tenace collect`, which see) this command
-runs the collector too, in a thread of its own, and holds FILE.lock as `tenace collect` does; without
-them, run `tenace collect` beside it. Should the collector fail, the pages stop too and the command
+runs the collector too, in a thread of its own, and holds FILE.lock as `tenace collect` does (with --new,
+once the console's set-up has made the event). Without them, the console's Terminals page starts and
+stops listening (a serial base station or TCP, the table settings of these options kept), or run
+`tenace collect` beside it. Should the collector fail, the pages stop too and the command
 exits 1 with one line (the details in a file): the terminals keep their results until a collector
 is running again. Ctrl-C (or SIGTERM) stops both: exit 130. Exit code 2 when the event file, an address or a port
 cannot be used, or another collector holds the event file.
@@ -86,8 +86,9 @@ movement checker's verdict before it is created. Then, as for any event file: th
 imported from its CSV (as tenace names --roster), the pairs' players named in a grid or pasted as a
 list (as tenace names --pairs; a member's name shown beside the number as it is typed), and the deals
 from a PBN, LIN or DUP file (as tenace event deals), analysed double dummy in the background with the
-progress shown. The collector's options need the event file: with --new, run tenace collect once the
-event is made.
+progress shown. A practice event (its box on the set-up page) is marked so on every page and export,
+and its Terminals page plays simulated tables into it at a chosen pace (tenace sim --play-into, through
+this collector), to learn the console on a real grid; a real event never takes simulated tables.
 
 The spare terminal (/spare, with the collector in this process): a page that runs the terminal's own
 firmware in a phone's browser, on MicroPython's WebAssembly port (tools/setup-env installs it into
@@ -125,10 +126,13 @@ def run(args: argparse.Namespace) -> int:
         return login_link(path, args.listen)
     given = args.director_password_file
     secret = password(given) if given is not None else None
-    # A collector's option without a port is refused (by start_collecting) rather than silently ignored.
+    # A collector's option without a port is refused (by collector_options) rather than silently ignored.
     asked = wants_collector(args) or args.port_file or args.pin is not None or args.traveller
+    # Checked now, in one line, even with --new (whose collector starts once the console has made the event).
+    options = collector_options(args) if asked else None
+    base = options or collector_options(args, port_needed=False)
     if args.new:
-        new_event_file(path, bool(asked))
+        new_event_file(path)
     else:
         # Opened once as every command opens it (checked, its schema brought up to date) and scored once, so that
         # a file the pages could not show is refused here, in one line, rather than on every phone.
@@ -138,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
                     event_results(conn)
             except ResultsError as e:
                 raise UsageError(str(e)) from None
-    return _serve(args, path, host, port, Director.kept_beside(path, secret), collect=bool(asked))
+    return _serve(args, path, host, port, Director.kept_beside(path, secret), base, options)
 
 
 def login_link(path: Path, listen: str) -> int:
@@ -156,63 +160,74 @@ def login_link(path: Path, listen: str) -> int:
     return 0
 
 
-def new_event_file(path: Path, collect: bool) -> None:
+def new_event_file(path: Path) -> None:
     """--new: the event file is the set-up's to make, so none may be there yet, and its folder must be."""
-    if collect:
-        raise UsageError("--new: the collector needs the event file: serve it with --new alone, then run "
-                         "tenace collect once the console has made the event")
     if path.exists():
         raise UsageError(f"{path} exists already: --new makes a new event file (serve this one without --new)")
     if not path.parent.is_dir():
         raise UsageError(f"{path.parent}: no such folder for the new event file")
 
 
-def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director: Director, collect: bool) -> int:
+def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director: Director,
+           base: CollectorOptions, asked: CollectorOptions | None) -> int:
     listener = bind(host, port, args.listen)
     spare = SpareLink()
+
+    def made() -> Path:
+        if not path.exists():
+            raise UsageError(f"there is no event yet: make it on the set-up page first ({path})")
+        return path
+    # The collector of the command line (`asked`) or the one the console's Terminals page starts: one at a time.
+    listening = Listening(made, spare, base, asked)
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
-    app = create_app(path, director=director, spare=spare, new=args.new)
+    app = create_app(path, director=director, spare=spare, new=args.new, listening=listening)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False)
     server = StoppingServer(config, app.state.changes.stop)
-    thread = None
+    listening.on_failure = lambda: setattr(server, "should_exit", True)
     sigterm: signal.Handlers | Callable[[int, FrameType | None], object] | int | None = None
-    if collect:
-        thread = CollectorThread(args, path, on_end=lambda: setattr(server, "should_exit", True), spare=spare)
+    if asked is not None and not args.new:
         try:
-            thread.start()
+            listening.start()
         except BaseException:
             listener.close()
             raise
     try:
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         where = " (every address of this laptop)" if host in ("0.0.0.0", "") else ""
-        base = f"http://{shown}:{listener.getsockname()[1]}/"
+        base_url = f"http://{shown}:{listener.getsockname()[1]}/"
         what = f"no event yet: the console's set-up makes {path}" if args.new else f"the results of {path}"
-        print(f"serving {what} on {base}{where}; Ctrl-C stops", flush=True)
+        print(f"serving {what} on {base_url}{where}; Ctrl-C stops", flush=True)
         if director.kept is not None:
-            director.kept.served_at(base)
+            director.kept.served_at(base_url)
         if director.token is not None:
-            print(f"the director's console, one login: {director.link(base)}", flush=True)
+            print(f"the director's console, one login: {director.link(base_url)}", flush=True)
             chosen = "with the password chosen in the console, or " if director.has_password() else ""
             print(f"  (to log in again: {chosen}a new link from tenace serve {path} --login-link)", flush=True)
         else:
-            print(f"the director's console: {base}director (password from {args.director_password_file})", flush=True)
-        if thread is not None:
-            spare_line = f"a spare terminal for a table whose terminal failed: {base}spare on a phone"
+            print(f"the director's console: {base_url}director (password from {args.director_password_file})",
+                  flush=True)
+        if asked is not None and args.new:
+            print("the collector starts once the console's set-up has made the event", flush=True)
+        elif asked is None:
+            print(f"the collector: start listening on the console's Terminals page ({base_url}director/terminals)",
+                  flush=True)
+        if asked is not None:
+            spare_line = f"a spare terminal for a table whose terminal failed: {base_url}spare on a phone"
             print(spare_line if installed() is not None else f"no spare terminal page: {missing_message()}", flush=True)
         # Ctrl-C: uvicorn stops serving, then raises the signal again (KeyboardInterrupt: exit 130); the
-        # collector is stopped on the way out either way. SIGTERM likewise when collecting, so that the collector
-        # closes as `tenace collect` does on it (the default action would end the process there and then).
-        if thread is not None and threading.current_thread() is threading.main_thread():
+        # collector is stopped on the way out either way. SIGTERM likewise (the console may start a collector at
+        # any time), so that the collector closes as `tenace collect` does on it (the default action would end the
+        # process there and then).
+        if threading.current_thread() is threading.main_thread():
             sigterm = signal.signal(signal.SIGTERM, signal.default_int_handler)
         asyncio.run(server.serve(sockets=[listener]))
     finally:
-        if thread is not None:
-            thread.stop()
-            if sigterm is not None:
-                signal.signal(signal.SIGTERM, sigterm)
-    if thread is not None and thread.error is not None:
-        raise Failure(f"the collector failed, so the pages stopped too: {crash_report.write('serve', thread.error)}")
+        listening.stop()
+        if sigterm is not None:
+            signal.signal(signal.SIGTERM, sigterm)
+    failure = listening.failure
+    if failure is not None:
+        raise Failure(f"the collector failed, so the pages stopped too: {crash_report.write('serve', failure)}")
     print("stopped", flush=True)
     return 0
 
@@ -242,79 +257,6 @@ def password(path: Path) -> str:
     if len(first) < MIN_PASSWORD:
         raise UsageError(f"--director-password-file {path}: its first line, the password, has fewer than 8 characters")
     return first
-
-
-class CollectorThread:
-    """The collector's asyncio loop in a thread of its own, as `tenace collect` runs it (each result committed
-    before the table is told), so that its SQLite commits never hold up the pages' loop.
-
-    A failure is kept in `error` and `on_end` is called (the pages stop): the command then exits 1 rather than
-    serve pages that no longer change. No restart: whatever failed would most likely fail again, unseen."""
-
-    def __init__(self, args: argparse.Namespace, path: Path, on_end: Callable[[], None],
-                 spare: SpareLink | None = None) -> None:
-        self.args = args
-        self.spare = spare  # the spare terminal pages' way in: attached to this collector while it runs
-        self.path = path
-        self.on_end = on_end
-        self.error: BaseException | None = None
-        self._ready = threading.Event()
-        self._stopping = False
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._service: Service | None = None
-        self._thread = threading.Thread(target=self._main, name="collector", daemon=True)
-
-    def start(self) -> None:
-        """Run it and wait until its ports are open; what stopped it before (UsageError, as from `tenace collect`:
-        a port, the event file or its lock) is raised here."""
-        self._thread.start()
-        self._ready.wait()
-        if self.error is not None:
-            self._thread.join()
-            raise self.error
-
-    def stop(self) -> None:
-        self._stopping = True
-        loop, service = self._loop, self._service
-        if loop is not None and service is not None and self._thread.is_alive():
-            loop.call_soon_threadsafe(service.stopping.set)
-        self._thread.join(COLLECTOR_STOP_S)
-        if self._thread.is_alive():
-            log.warning("the collector did not stop within %.0f s", COLLECTOR_STOP_S)
-
-    def _main(self) -> None:
-        # Opened, run and closed in this thread: an SQLite connection is used in the thread that made it.
-        try:
-            collecting = start_collecting(collector_options(self.args), self.path)
-        except BaseException as e:  # a UsageError is the command's to say, in one line
-            self.error = e
-            self._ready.set()
-            return
-        try:
-            asyncio.run(self._collect(collecting))
-        except BaseException as e:  # kept for the command, which says so in one line
-            self.error = e
-        finally:
-            try:
-                collecting.close()
-            except BaseException as e:
-                self.error = self.error or e
-            self._ready.set()
-            if not self._stopping:
-                self.on_end()
-
-    async def _collect(self, collecting: Collecting) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._service = Service(collecting.collector, progress_s=collecting.options.progress_s)
-        if self.spare is not None:
-            self.spare.attach(self._loop, self._service)
-        try:
-            await collect_until_stopped(self._service, collecting, started=self._ready.set)
-        finally:
-            if self.spare is not None:
-                self.spare.detach()
-        if not self._stopping:
-            raise RuntimeError("the collector stopped by itself")
 
 
 def bind(host: str, port: int, text: str) -> socket.socket:

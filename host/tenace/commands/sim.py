@@ -23,7 +23,7 @@ from tenace.reports.event_results import event_results
 from tenace.reports.text import write_text
 from tenace.scoring.pairs_methods import SCORINGS
 from tenace.simulation.faults import FaultRates
-from tenace.simulation.session.rehearsal import copy_event, default_copy
+from tenace.simulation.session.rehearsal import copy_event, default_copy, practice_play
 from tenace.simulation.session.runner import SimOptions, SimResult, run
 from tenace.store.db import read_transaction
 
@@ -36,10 +36,14 @@ examples:
   tenace sim --tables 30 --boards 27 --loss 0.2 --corrupt 0.02 --duplicate 0.05 --kill-host 2 --seed 1
   tenace sim --tables 12 --boards 24 --unplug 5 --reorder 0.1 --delay 200 --workdir run1
   tenace sim --event club.sqlite                  rehearse tonight's event: club-rehearsal.sqlite
+  tenace sim --event practice.sqlite --play-into 7373 --pace 1000   a practice event, live in tenace serve
 
 A rehearsal (--event) plays the director's event as it was set up, before the evening: each
 section's movement, the pairs' names and the deals, on a copy of the file (the original is opened
 read-only); tenace results, problems and report then work on the copy as they would on the night.
+With --play-into, the tables play into the event file itself, through the collector of a running
+tenace serve (its console's Terminals page starts it, and this): only a practice event, made as one
+on the console's set-up page, takes simulated tables; a real event is refused.
 
 Each table's terminal is the real firmware on the MicroPython unix port with scripted players (the
 results are a function of the seed, table and board, so any faults give the same session). The
@@ -56,6 +60,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--event", type=Path, metavar="FILE",
                    help="rehearse the director's own event (its movements, names and deals) in a copy of FILE, "
                         "which is left untouched; the copy is --db (default FILE-rehearsal.sqlite beside it)")
+    p.add_argument("--play-into", type=int, metavar="PORT",
+                   help="with --event: the tables play into FILE itself, a practice event (a real one is refused), "
+                        "through the collector listening on this loopback port (tenace serve's, started on its "
+                        "console's Terminals page), so that the console's grid fills live")
+    p.add_argument("--pace", type=int, metavar="MS",
+                   help="milliseconds between two keys at a table (default 30: brisk; 1000 is a slow table)")
     p.add_argument("--tables", type=int, metavar="N", help="tables (and terminals), default 7")
     p.add_argument("--boards", type=int, metavar="N", help="boards in the session, default 21")
     p.add_argument("--boards-per-round", type=int, metavar="N", help="default 3")
@@ -113,6 +123,15 @@ SHAPE = {"tables": 7, "boards": 21, "boards_per_round": 3, "howell": 0, "teams":
 def check_options(args: argparse.Namespace) -> None:
     """Each option in its range, by its name, before any process is started; the session's shape filled in with
     its defaults unless the event is rehearsed (which has its own)."""
+    if args.play_into is not None:
+        if args.event is None:
+            raise UsageError("--play-into plays into an event: give --event FILE (a practice event)")
+        in_range("--play-into", args.play_into, 1, 65535)
+        if args.kill_host or args.db is not None:
+            raise UsageError("--play-into: the collector is tenace serve's, the event file FILE itself: give no "
+                             f"{'--kill-host' if args.kill_host else '--db'}")
+    if args.pace is not None:
+        in_range("--pace", args.pace, 1, 600_000, unit="ms")
     if args.event is not None:
         given = [name for name in SHAPE if getattr(args, name) not in (None, False)]
         if given:
@@ -161,7 +180,8 @@ def run_command(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     options = SimOptions(faults=rates, kill_host=args.kill_host, down_s=args.down, unplug_s=args.unplug,
-                         seed=args.seed, per_process=args.per_process, timeout_s=args.timeout, scoring=args.scoring)
+                         seed=args.seed, per_process=args.per_process, timeout_s=args.timeout, scoring=args.scoring,
+                         collector_port=args.play_into, think_ms=args.pace)
     if args.db is not None:
         if args.db.exists():
             raise UsageError(f"--db {args.db} exists already: give a new file name (an event file is never replaced)")
@@ -171,7 +191,13 @@ def run_command(args: argparse.Namespace) -> int:
         if (args.workdir / "event.sqlite").exists():
             raise UsageError(f"{args.workdir} already holds a session: give an empty or new --workdir")
     given: dict[str, Movement] | None = None
-    if args.event is not None:
+    if args.play_into is not None:
+        db = args.event
+        given, scoring = practice_play(args.event)
+        check_processes(sum(m.tables for m in given.values()), args.per_process)
+        options, movements = replace(options, scoring=scoring), given
+        print(f"Simulated tables playing into the practice event {args.event}", flush=True)
+    elif args.event is not None:
         db = args.db if args.db is not None else default_copy(args.event)
         if db.exists():
             raise UsageError(f"{db} exists already (an earlier rehearsal?): remove it or give --db NEW.sqlite")

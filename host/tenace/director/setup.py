@@ -83,6 +83,7 @@ class NewEvent:
     date: str
     scoring: str
     sections: tuple[SectionPlan, ...]
+    practice: bool = False  # a practice event: simulated terminals may play into it
 
 
 def _whole(field: str, text: str | None, required: bool = True) -> int | None:
@@ -182,12 +183,14 @@ def create_new_event(path: Path, event: NewEvent) -> str:
         raise FileExistsError(f"{path} exists already: an event file is never overwritten")
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=f".{path.name}.") as folder:
         made = Path(folder) / path.name
-        conn = create_event(made, name=event.name, date=event.date, scoring=event.scoring, sections=movements)
+        conn = create_event(made, name=event.name, date=event.date, scoring=event.scoring, sections=movements,
+                            practice=event.practice)
         conn.close()  # the last connection: SQLite folds its write-ahead log into the file and removes it
         os.link(made, path)  # never replaces a file that appeared meanwhile: FileExistsError
     sections = ", ".join(f"{p.name} {m.name}" for p, m in zip(event.sections, movements.values(), strict=True))
     plural = "s" if len(movements) > 1 else ""
-    return f"created {path}: {event.name!r}, {event.date}, {event.scoring}; section{plural} {sections}"
+    named = f"{event.name!r}, a practice event" if event.practice else repr(event.name)
+    return f"created {path}: {named}, {event.date}, {event.scoring}; section{plural} {sections}"
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ def section_games(results: EventResults, section: SectionResults, deals: Mapping
     info = results.info
     games = []
     for board in sorted(section.boards):
-        tags = {"Event": info.name, "Date": info.date.replace("-", "."), "Section": section.section,
+        tags = {"Event": info.title, "Date": info.date.replace("-", "."), "Section": section.section,
                 "Board": str(board), "Dealer": dealer(board), "Vulnerable": _VULNERABLE[vulnerability(board)]}
         if board in deals:
             tags["Deal"] = deals[board]
@@ -44,7 +44,7 @@ def match_games(results: EventResults, match: MatchResult, deals: Mapping[int, s
         for room, v in zip(("Open", "Closed"), versions, strict=True):
             if v is None or v.kind not in ("normal", "passed_out"):
                 continue
-            tags = {"Event": info.name, "Date": info.date.replace("-", "."), "Section": match.section,
+            tags = {"Event": info.title, "Date": info.date.replace("-", "."), "Section": match.section,
                     "Board": str(board), "Dealer": dealer(board), "Vulnerable": _VULNERABLE[vulnerability(board)],
                     "Room": room, "HomeTeam": home, "VisitTeam": away}
             ns, ew = sitting[room]

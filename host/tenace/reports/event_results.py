@@ -266,7 +266,7 @@ def _title(info: EventInfo, section: str, results_in: int, expected: int, confli
     if published is not None:
         state += (f"; published at {_clock(published.at)}, corrections until "
                   f"{_clock(published.ends.isoformat())} (Law 79C)")
-    return f"{info.name}, {info.date}{where} ({info.scoring.replace('_', ' ')}; {state})"
+    return f"{info.title}, {info.date}{where} ({info.scoring.replace('_', ' ')}; {state})"
 
 
 def _played(board: int, line: TravellerLine, played: Mapping[tuple[int, int, int], Version],

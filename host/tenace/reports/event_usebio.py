@@ -63,7 +63,7 @@ class Written:
 def usebio_tree(results: EventResults, sections: Sequence[SectionResults], extras: Extras, club: str,
                 club_id: str | None = None, chain_head: str = "") -> tuple[etree._ElementTree, Written]:
     """The sections as a USEBIO 1.2 tree, checked against the schema; UsebioError for what cannot be written."""
-    return usebio_document(results.info.name, results.info.date, sections, extras, club, club_id, chain_head)
+    return usebio_document(results.info.title, results.info.date, sections, extras, club, club_id, chain_head)
 
 
 def usebio_document(title: str, date: str, sections: Sequence[SectionResults], extras: Extras, club: str,

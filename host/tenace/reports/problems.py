@@ -116,7 +116,7 @@ def boards_text(boards: list[int]) -> str:
 
 def render(report: Report, path: Path) -> str:
     info = report.info
-    lines = [f"{info.name}, {info.date}, {info.scoring.replace('_', ' ')} ({path})"]
+    lines = [f"{info.title}, {info.date}, {info.scoring.replace('_', ' ')} ({path})"]
 
     if report.damaged:
         lines += ["", f"DAMAGED RESULTS: {len(report.damaged)}: the event file holds results Tenace did not write (a "

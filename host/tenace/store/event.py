@@ -32,6 +32,12 @@ class EventInfo:
     scoring: str
     created: str
     sections: tuple[SectionInfo, ...]
+    practice: bool = False  # a practice event: simulated terminals may play into it; marked so everywhere
+
+    @property
+    def title(self) -> str:
+        """The event's name as every report and export gives it: a practice event says so."""
+        return f"{self.name} (practice)" if self.practice else self.name
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,10 @@ class SectionInfo:
 
 
 def create_event(path: Path | str, *, name: str, sections: dict[str, Movement], date: str | None = None,
-                 scoring: str = "matchpoints", at: datetime | None = None) -> sqlite3.Connection:
-    """A new event file holding the event and each section's movement; refused if the file exists."""
+                 scoring: str = "matchpoints", at: datetime | None = None,
+                 practice: bool = False) -> sqlite3.Connection:
+    """A new event file holding the event and each section's movement; refused if the file exists. `practice`: a
+    practice event (simulated terminals may play into it), fixed now: an event is made practice or real."""
     path = Path(path)
     if path.exists():
         raise StoreError(f"{path} already exists: an event file is never overwritten")
@@ -77,6 +85,8 @@ def create_event(path: Path | str, *, name: str, sections: dict[str, Movement], 
                          (name, day, scoring, timestamp(at)))
             for section, movement in sections.items():
                 _add_section(conn, section, movement)
+            if practice:
+                conn.execute("INSERT INTO event_setting (name, value) VALUES ('practice', '1')")
     except BaseException:
         conn.close()
         for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
@@ -130,7 +140,8 @@ def event_info(conn: sqlite3.Connection) -> EventInfo:
     sections = tuple(SectionInfo(*r) for r in checked_rows("section", _SECTION, conn.execute(
         "SELECT name, movement, tables, rounds, boards_per_round, kind FROM section ORDER BY name")))
     _, name, day, scoring, created = rows[0]
-    return EventInfo(name=name, date=day, scoring=scoring, created=created, sections=sections)
+    practice = conn.execute("SELECT value FROM event_setting WHERE name = 'practice'").fetchone() is not None
+    return EventInfo(name=name, date=day, scoring=scoring, created=created, sections=sections, practice=practice)
 
 
 # What the event's and its sections' rows must hold, read back (row_check.sound).

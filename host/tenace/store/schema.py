@@ -639,7 +639,21 @@ INSERT INTO hub_outbox (seq, penalty)
     SELECT (SELECT count(*) FROM result) + row_number() OVER (ORDER BY action), action FROM pair_penalty;
 """
 
+# The event's settings (issue 32): a practice event, which simulated terminals may play into. Written once, when the
+# event is made (tenace.store.event), and never changed: a real event stays real.
+_V15 = """
+-- One row a setting: `name` says which, `value` its text ('1' for practice).
+CREATE TABLE event_setting (
+    name TEXT PRIMARY KEY CHECK (name IN ('practice')),
+    value TEXT NOT NULL CHECK (length(value) BETWEEN 1 AND 200)
+);
+CREATE TRIGGER event_setting_fixed_u BEFORE UPDATE ON event_setting
+BEGIN SELECT RAISE(ABORT, 'the event''s settings are fixed when it is made'); END;
+CREATE TRIGGER event_setting_fixed_d BEFORE DELETE ON event_setting
+BEGIN SELECT RAISE(ABORT, 'the event''s settings are fixed when it is made'); END;
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
                                           (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13),
-                                          (14, _V14))
+                                          (14, _V14), (15, _V15))

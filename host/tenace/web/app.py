@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from tenace.collector.in_process import Listening
 from tenace.reports.event_results import EventResults, ResultsError
 from tenace.web.changes import POLL_S, Changes
 from tenace.web.console import Director, console_routes
@@ -33,11 +34,13 @@ PAGE_HEADERS = {**NO_STORE, "Vary": "Accept-Language"}
 
 
 def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = None,
-               spare: SpareLink | None = None, new: bool = False) -> Starlette:
+               spare: SpareLink | None = None, new: bool = False, listening: Listening | None = None) -> Starlette:
     """The app for one event file; it polls the file for changes while it runs (its lifespan). With `director`, the
     director's console too (without, the app has no page that writes). The spare terminal's frames go to the
     collector `spare` is attached to (none: the page says that this server does not collect). With `new`, the event file
-    is still to be made at `path`, by the console's set-up: until then the pages say that there is no event yet."""
+    is still to be made at `path`, by the console's set-up: until then the pages say that there is no event yet.
+    `listening`: the collector in this process, which the console's Terminals page starts and stops (None: it says
+    that this server does not run one)."""
     env = templates()
     event = EventFile(path)
     changes = Changes(path, poll_s)
@@ -134,7 +137,7 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         Route("/playing", still_playing, methods=["GET"]),
     ]
     if director is not None:
-        routes += console_routes(path, director, new=new)
+        routes += console_routes(path, director, new=new, listening=listening)
     routes += spare_routes(spare if spare is not None else SpareLink(), event=path.name)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes

@@ -132,8 +132,9 @@ def spare_routes(link: SpareLink, npm_root: Path = NPM_ROOT, event: str = "EVENT
         if port is None:
             problem = missing_message()
         elif not link.collecting:
-            problem = ("The spare terminal talks to the collector, which this tenace serve does not run: start it "
-                       "with the base station's --serial (or --listen-radio for the simulator).")
+            problem = ("The spare terminal talks to the collector, which is not listening in this tenace serve: the "
+                       "director starts it on the console's Terminals page (or tenace serve with the base station's "
+                       "--serial).")
         html = env.get_template("spare.html").render(problem=problem, event=event)
         return HTMLResponse(html, 503 if problem else 200, headers=NO_STORE)
 

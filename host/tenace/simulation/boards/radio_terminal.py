@@ -62,6 +62,7 @@ class Table:
         self.section = section
         self.table = table
         self.seed = int(opts["seed"])
+        self.think_ms = int(opts["think"])  # between two keys: the players' pace
         storage = opts["dir"] + "/" + str(terminal)
         try:  # noqa: SIM105  (MicroPython has no contextlib)
             os.mkdir(storage)
@@ -83,7 +84,7 @@ class Table:
     def step(self, now, held):
         busy = self.app.step()
         if not busy and self.section not in held and time.ticks_diff(now, self.next_key) >= 0 and self.player.act():
-            self.next_key = time.ticks_add(now, _THINK_MS)
+            self.next_key = time.ticks_add(now, self.think_ms)
             busy = True
         self._log_accepted()
         if not self.done and self.player.finished():
@@ -115,7 +116,7 @@ class Hold:
 
 
 def options(argv):
-    found = {"port": "", "seed": "1", "code": "", "dir": "", "terminals": ""}
+    found = {"port": "", "seed": "1", "code": "", "dir": "", "terminals": "", "think": str(_THINK_MS)}
     for arg in argv:
         name, _, value = arg.partition("=")
         if name not in found:

@@ -71,6 +71,24 @@ class CollectorProcess:
                 self.proc.wait()
 
 
+class RunningCollector:
+    """A collector already listening on a loopback port (`tenace serve`'s, started from its console): the simulated
+    tables play into it; it is neither killed nor stopped here."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.starts = 1
+
+    async def start(self) -> int:
+        return self.port
+
+    def kill(self) -> None:
+        raise UsageError("the collector of tenace serve is not the simulator's to kill")
+
+    def stop(self) -> None:
+        pass
+
+
 class TerminalGroup:
     """One MicroPython process running the terminals of some tables (simulation/boards/radio_terminal.py)."""
 
@@ -83,12 +101,13 @@ class TerminalGroup:
         self.output: list[str] = []  # anything else it printed (a traceback): shown if it fails
 
     async def start(self, firmware: Path, radio_port: int, seed: int, code: str, storage: Path,
-                    heap_kb: int) -> None:
+                    heap_kb: int, think_ms: int | None = None) -> None:
         env = dict(os.environ, MICROPYPATH=f"{firmware}{os.pathsep}{SIM_DIR}")
         terminals = ",".join(f"{t}:{section}{table}" for t, section, table in self.tables)
         self.proc = await asyncio.create_subprocess_exec(
             str(micropython()), "-X", f"heapsize={heap_kb}k", str(TERMINAL_MAIN), f"port={radio_port}",
             f"seed={seed}", f"code={code}", f"dir={storage}", f"terminals={terminals}",
+            *([f"think={think_ms}"] if think_ms is not None else []),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
 
     async def wait(self) -> int:

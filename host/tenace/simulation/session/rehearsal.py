@@ -46,6 +46,21 @@ def copy_event(event: Path, copy: Path) -> tuple[dict[str, Movement], str]:
         raise
 
 
+def practice_play(event: Path) -> tuple[dict[str, Movement], str]:
+    """Each section's movement and the scoring of a practice event that simulated terminals are to play into
+    themselves (not a copy). UsageError, in one line, for a real event: it never takes simulated terminals."""
+    if not event.is_file():
+        raise UsageError(f"--event {event}: no such event file")
+    try:
+        with closing(connect(event)) as conn:
+            if not event_info(conn).practice:
+                raise UsageError(f"{event.name} is a real event: simulated tables play only into a practice event "
+                                 "(made as one on the console's set-up page); rehearse a real one into a copy")
+            return _playable(conn, event)
+    except StoreError as e:
+        raise UsageError(f"--event {event}: {e}") from None
+
+
 def _playable(conn: sqlite3.Connection, event: Path) -> tuple[dict[str, Movement], str]:
     played = result_count(conn)
     if played:

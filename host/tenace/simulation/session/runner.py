@@ -28,7 +28,7 @@ from tenace.simulation.session.outcome import (
     compare,
     read_accepted,
 )
-from tenace.simulation.session.processes import CollectorProcess, TerminalGroup
+from tenace.simulation.session.processes import CollectorProcess, RunningCollector, TerminalGroup
 from tenace.store import EntryError, connect, current_results
 from tenace.store.encounters import slot_count
 from tenace.store.movement_changes import set_presence
@@ -59,6 +59,10 @@ class SimOptions:
     timeout_s: float = 900.0
     collector_args: tuple[str, ...] = ("--lead", "warn")  # leads keyed and checked against the hand records
     scoring: str = "mp"  # how both rankings are computed: "mp" or "butler"
+    # The loopback port of a collector already running (tenace serve's): the tables play into the event itself
+    # through it (a practice event); None: the simulator runs its own `tenace collect`.
+    collector_port: int | None = None
+    think_ms: int | None = None  # between two keys at a table (None: the terminals' own brisk pace)
 
     def movements(self) -> dict[str, Movement]:
         """Section A's Mitchell, section B's Howell and section T's team match when asked for."""
@@ -113,7 +117,9 @@ async def _run(options: SimOptions, workdir: Path, db: Path, given: dict[str, Mo
     storage = workdir / "terminals"
     storage.mkdir(exist_ok=True)
     firmware = build_firmware(workdir / "firmware")
-    collector = CollectorProcess(db, workdir, list(options.collector_args))
+    collector: CollectorProcess | RunningCollector = (
+        CollectorProcess(db, workdir, list(options.collector_args)) if options.collector_port is None
+        else RunningCollector(options.collector_port))
     radio = VirtualRadio(options.faults, options.seed)
     seats = terminal_seats(movements)
     groups = _groups(seats, options.per_process)
@@ -122,7 +128,8 @@ async def _run(options: SimOptions, workdir: Path, db: Path, given: dict[str, Mo
         radio.collector_port = await collector.start()
         radio_port = await radio.start()
         for group in groups:
-            await group.start(firmware, radio_port, options.seed, code, storage, options.heap_kb * len(group.tables))
+            await group.start(firmware, radio_port, options.seed, code, storage, options.heap_kb * len(group.tables),
+                              options.think_ms)
         waits = [asyncio.create_task(g.wait()) for g in groups]
         await supervisor.run(waits)
         codes = await asyncio.gather(*waits)
@@ -159,7 +166,7 @@ class _Supervisor:
     """Until every terminal process has ended: progress, the host killed and restarted, the base station
     unplugged, and the director's movement change."""
 
-    def __init__(self, options: SimOptions, collector: CollectorProcess, radio: VirtualRadio,
+    def __init__(self, options: SimOptions, collector: CollectorProcess | RunningCollector, radio: VirtualRadio,
                  groups: list[TerminalGroup], db: Path, storage: Path, seats: Seats) -> None:
         self.options = options
         self.seats = seats

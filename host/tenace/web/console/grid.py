@@ -33,9 +33,11 @@ from tenace.store.queries import states
 from tenace.store.terminal_reports import InventoryRow, inventory
 from tenace.store.versions import Slot, SlotState, Version, slot_state
 from tenace.web.changes import Changes
+from tenace.web.console import listening
 from tenace.web.console.acting import Stale, act
 from tenace.web.console.auth import NO_STORE, Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
+from tenace.web.console.rehearsal import Rehearsals
 from tenace.web.console.room import Room, spoken
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -308,6 +310,7 @@ def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
 def routes(room: Room) -> list[BaseRoute]:
     room.nav.append(("/director/grid", "Play: the grid"))
     room.nav.append(("/director/terminals", "Terminals"))
+    simulated = Rehearsals()  # a practice event's simulated tables, playing into it
 
     async def live(request: Request, render: Render) -> Response:
         """A page, or its live part alone (`part=1`), once the file is past the generation `since` when given."""
@@ -359,8 +362,12 @@ def routes(room: Room) -> list[BaseRoute]:
                              typed: dict[str, str] | None = None, done: str | None = None) -> Response:
         async def render(session: Session, generation: int, part: bool) -> Response:
             seen, code = await room.read(terminals)
+            state = room.listening.state() if room.listening is not None else None
+            empty = await room.read(listening.empty_tables)
             return _page(room, "console_terminals.html", part, status, session=session, seen=seen, code=code,
-                         generation=generation, error=error, typed=typed or {}, done=done)
+                         generation=generation, error=error, typed=typed or {}, done=done, listening=state,
+                         missing=listening.missing(state, empty), simulated=simulated.latest,
+                         simulating=simulated.running(), paces=listening.PACES)
         return await live(request, render)
 
     async def terminals_home(request: Request) -> Response:
@@ -380,6 +387,31 @@ def routes(room: Room) -> list[BaseRoute]:
                                   form.get("section"), session.name)
             session.done = await room.write(lambda conn: seat(conn, given))
         except (DirectorInputError, EntryError, StoreError, UsageError, sqlite3.Error) as e:
+            return await terminals_page(request, 400, one_line(e), form)
+        return RedirectResponse("/director/terminals", 303)
+
+    async def listen_post(request: Request) -> Response:
+        """Start (or stop) listening for the tables: the collector in this process."""
+        found = await room.checked(request)
+        if isinstance(found, Response):
+            return found
+        session, form = found
+        what = request.path_params["what"]
+        if what not in ("start", "stop", "simulate", "simulate-stop"):
+            return Response("no such action", 404, headers=NO_STORE)
+        if room.listening is None:
+            return await terminals_page(request, 400, spoken().plain("li_none"), form)
+        try:
+            if what == "stop":
+                session.done = await listening.stop(room.listening)
+            elif what == "start":
+                room.event()
+                session.done = await listening.start(room.listening, form)
+            elif what == "simulate":
+                session.done = await listening.simulate(room.listening, simulated, room.event(), form)
+            else:
+                simulated.stop()
+        except UsageError as e:
             return await terminals_page(request, 400, one_line(e), form)
         return RedirectResponse("/director/terminals", 303)
 
@@ -441,6 +473,7 @@ def routes(room: Room) -> list[BaseRoute]:
         Route("/director/grid/{section}", grid_page, methods=["GET"]),
         Route("/director/terminals", terminals_home, methods=["GET"]),
         Route("/director/seat", seat_post, methods=["POST"]),
+        Route("/director/listen/{what:str}", listen_post, methods=["POST"]),
         Route(slot_path, slot_page, methods=["GET"]),
         Route(slot_path + "/{action}", slot_action, methods=["POST"]),
         Route("/director/console.js", script, methods=["GET"]),

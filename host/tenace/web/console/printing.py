@@ -216,7 +216,8 @@ def routes(room: Room) -> list[BaseRoute]:
             words = spoken()
             # pt: the public pages' words (a ranking's state line says what the public ranking says)
             context: dict[str, object] = {"what": what, "title": words.plain(PRINTS[what]), "event": room.event().name,
-                                          "t": words, "pt": public_words(words.lang), "paper": PAPERS[paper]}
+                                          "t": words, "pt": public_words(words.lang), "paper": PAPERS[paper],
+                                          "practice": room.is_practice()}
             if what in ("cards", "scorecards"):
                 found_cards, found_scorecards, skipped = movement_prints(conn, what)
                 context.update(cards=found_cards, scorecards=found_scorecards, skipped=skipped)

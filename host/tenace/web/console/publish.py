@@ -75,7 +75,8 @@ def damaged_line(results: EventResults) -> str | None:
 
 
 def stem(room: Room) -> str:
-    return room.event().stem
+    """The downloads' names begin with the event file's: a practice event's say so."""
+    return f"{room.event().stem}-practice" if room.is_practice() else room.event().stem
 
 
 def pbn_export(read: Read, name: str, team: int | None) -> Export:

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,18 +79,30 @@ class Rehearsals:
         return self.latest is not None and self.latest.code is None
 
     def start(self, event: Path) -> Run:
+        run = self.launch(lambda: free_copy(event), lambda copy: command(event, copy))
+        log.info("director's console: rehearsal of %s into %s started (pid %d)", event, run.copy, run.process.pid)
+        return run
+
+    def launch(self, into: Callable[[], Path], argv: Callable[[Path], list[str]], busy: str = "re_busy") -> Run:
+        """The simulator run as `argv(into())`, playing into that file, its output followed; RuntimeError (the words
+        of `busy`) while one runs already."""
         with self.lock:
             if self.running():
-                raise RuntimeError(spoken().plain("re_busy"))
-            copy = free_copy(event)
-            process = subprocess.Popen(command(event, copy), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                raise RuntimeError(spoken().plain(busy))
+            copy = into()
+            process = subprocess.Popen(argv(copy), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL, text=True, encoding="utf-8", errors="replace",
                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
             run = Run(copy, process)
             self.latest = run
-        threading.Thread(target=self._follow, args=(run,), name="rehearsal", daemon=True).start()
-        log.info("director's console: rehearsal of %s into %s started (pid %d)", event, copy, process.pid)
+        threading.Thread(target=self._follow, args=(run,), name="simulator", daemon=True).start()
         return run
+
+    def stop(self) -> None:
+        """End the one running (SIGTERM, as Ctrl-C would: the simulator stops its terminals)."""
+        run = self.latest
+        if run is not None and run.code is None:
+            run.process.terminate()
 
     @staticmethod
     def _follow(run: Run) -> None:

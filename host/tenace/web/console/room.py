@@ -17,8 +17,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from tenace.collector.in_process import Listening
 from tenace.errors import UsageError
-from tenace.store import connect
+from tenace.store import StoreError, connect, event_info
 from tenace.store.db import connect_read_only, read_transaction
 from tenace.web.console.auth import (
     MAX_FORM_BYTES,
@@ -64,6 +65,25 @@ class Room:
     nav: list[tuple[str, str]] = field(default_factory=lambda: [("/director", "Problems and actions")])
     # Where `tenace serve --new` has the set-up make the event file (None otherwise): `path` once it is made.
     new_path: Path | None = None
+    # The collector in `tenace serve`'s process, started and stopped on the Terminals page (None: not this server's).
+    listening: Listening | None = None
+    _practice: bool | None = None  # a practice event? Fixed when the event is made: read once
+
+    def is_practice(self) -> bool:
+        """Whether the event is a practice event (every page says so); False while there is none or it cannot be
+        read (the page says why elsewhere)."""
+        if self.path is None:
+            return False
+        if self._practice is None:
+            try:
+                conn = connect_read_only(self.path)
+                try:
+                    self._practice = event_info(conn).practice
+                finally:
+                    conn.close()
+            except (StoreError, sqlite3.Error):
+                return False
+        return self._practice
 
     def page(self, template: str, status: int = 200, **context: object) -> HTMLResponse:
         """A console page. The session's warnings (of its last action, or of a form sent twice) are shown once, atop
@@ -79,6 +99,7 @@ class Room:
                 session.spent.remove(session.sending)
             session.sending = None
         html = self.env.get_template(template).render(director=self.director, path=self.path, nav=self.nav,
+                                                      practice=self.is_practice(),
                                                       t=console_words(lang), console_languages=LANGUAGES,
                                                       language_name=lambda code: console_words(code).name,
                                                       once=lambda: secrets.token_urlsafe(16), **context)

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tenace.collector.in_process import Listening
 from tenace.errors import UsageError
 from tenace.store import StoreError
 from tenace.web.console import grid, printing, publish, rehearsal, work
@@ -35,10 +36,11 @@ AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = (
 )
 
 
-def console_routes(path: Path, director: Director, new: bool = False) -> list[BaseRoute]:
+def console_routes(path: Path, director: Director, new: bool = False,
+                   listening: Listening | None = None) -> list[BaseRoute]:
     """The console's routes, all under /director. With `new`, the event file is still to be made at `path` (by the
-    set-up's page)."""
-    room = Room(None if new else path, director, templates(), new_path=path if new else None)
+    set-up's page). `listening`: the collector in this process, started and stopped on the Terminals page."""
+    room = Room(None if new else path, director, templates(), new_path=path if new else None, listening=listening)
 
     async def console(request: Request, session: Session, status: int = 200, done: str | None = None,
                       error: str | None = None, refused: str | None = None,

@@ -9,7 +9,7 @@ import hmac
 import logging
 import sqlite3
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -190,7 +190,7 @@ def new_event_of(form: Form) -> NewEvent:
             errors[e.field], given[e.field] = said(e), stand_in[e.field]
     if errors:
         raise Refused(errors)
-    return event
+    return replace(event, practice="practice" in form)
 
 
 def digest(event: NewEvent, csrf: str) -> str:
@@ -369,6 +369,12 @@ def routes(room: Room) -> list[BaseRoute]:
         room.path = path
         log.info("director's console: %s: %s", session.name, done)
         session.done = done
+        if room.listening is not None and room.listening.asked is not None:
+            # tenace serve --new with the collector's options: it starts now that there is an event file.
+            try:
+                await run_in_threadpool(room.listening.start_asked)
+            except UsageError as e:
+                session.warnings.append(one_line(e))
         return RedirectResponse("/director/setup", 303)
 
     async def acting(request: Request, name: str, limit: int = FILE_FORM_BYTES) -> tuple[Session, Form] | Response:

@@ -1,0 +1,153 @@
+"""The console's Terminals page starts and stops the collector inside `tenace serve`: its address, the base stations
+connected, what is missing before the first round; a port that cannot be used is one line on the page."""
+
+from __future__ import annotations
+
+import re
+import socket
+import time
+from html import unescape
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from test_console_setup import TWO_SECTIONS, created, log_in
+from test_serve_console import PASSWORD, SAME, csrf_of
+
+from tenace.collector.in_process import Listening, console_options
+from tenace.collector.lock import CollectorLock, LockHeld
+from tenace.collector.runtime import CollectorOptions
+from tenace.collector.settings import Settings
+from tenace.errors import UsageError
+from tenace.movement import mitchell
+from tenace.store import connect, create_event, sign_in
+from tenace.web.app import create_app
+from tenace.web.console import Director
+
+HOME = "/director/terminals"
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Path:
+    path = tmp_path / "club.sqlite"
+    create_event(path, name="Listening", sections={"A": mitchell(3, 2)}).close()
+    return path
+
+
+def logged_in(client: TestClient) -> str:
+    answer = client.post("/director/login", data={"name": "TD Ana", "password": PASSWORD}, headers=SAME,
+                         follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    return csrf_of(client.get(HOME).text)
+
+
+def post(client: TestClient, what: str, **form: str) -> tuple[int, str]:
+    token = csrf_of(client.get(HOME).text)
+    answer = client.post(f"/director/listen/{what}", data={"csrf": token, **form}, headers=SAME)
+    return answer.status_code, answer.text
+
+
+def lock_held(path: Path) -> bool:
+    try:
+        with CollectorLock(path):
+            return False
+    except LockHeld:
+        return True
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def test_the_terminals_page_starts_and_stops_listening_and_says_what_is_missing(event: Path) -> None:
+    listening = Listening(lambda: event)
+    app = create_app(event, director=Director(password=PASSWORD), listening=listening)
+    with TestClient(app, base_url="http://testserver") as client:
+        logged_in(client)
+        page = text_of(client.get(HOME).text)
+        assert "The collector is not listening yet: start it below." in page
+        assert "Section A: no terminal at table 1, 2, 3 yet." in page
+        try:
+            status, html = post(client, "start", way="tcp", address="127.0.0.1:0")
+            page = text_of(html)
+            assert status == 200 and "Listening: TCP 127.0.0.1:" in page, page
+            port = int(re.search(r"TCP 127\.0\.0\.1:(\d+)", page)[1])  # type: ignore[index]
+            assert lock_held(event) and "Stop listening" in page and "Pairing code of this event:" in page
+            assert "none yet (the collector makes it" not in page  # the collector made the code as it started
+            # A base station connects: the page names it.
+            with socket.create_connection(("127.0.0.1", port)):
+                for _ in range(100):
+                    if listening.state().stations:
+                        break
+                    time.sleep(0.05)
+                assert "tcp 127.0.0.1:" in text_of(client.get(HOME).text)
+            # A second start while listening: refused, one line.
+            status, html = post(client, "start", way="tcp", address="127.0.0.1:0")
+            assert status == 400 and "the collector is listening already" in text_of(html)
+            conn = connect(event)
+            for table in (1, 2, 3):
+                sign_in(conn, table, "A", table)
+            conn.close()
+            page = text_of(client.get(HOME).text)
+            assert "Nothing missing: the collector is listening and every table has its terminal." in page
+        finally:
+            status, html = post(client, "stop")
+        assert status == 200 and "The collector stopped" in text_of(html)
+        assert not lock_held(event) and "Start listening" in html
+
+
+def test_a_port_in_use_or_a_serial_device_absent_is_one_line_on_the_page(event: Path, tmp_path: Path) -> None:
+    listening = Listening(lambda: event)
+    app = create_app(event, director=Director(password=PASSWORD), listening=listening)
+    with TestClient(app, base_url="http://testserver") as client, socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        logged_in(client)
+        taken = busy.getsockname()[1]
+        status, html = post(client, "start", way="tcp", address=f"127.0.0.1:{taken}")
+        assert status == 400 and f"cannot listen on 127.0.0.1:{taken}:" in text_of(html)
+        absent = tmp_path / "ttyUSB9"
+        status, html = post(client, "start", way="serial", address=str(absent), baud="115200")
+        assert status == 400 and f"cannot open the base station's port {absent}" in text_of(html)
+        status, html = post(client, "start", way="serial", address="/dev/ttyUSB0", baud="12")
+        assert status == 400 and "the serial speed is 300 to 4000000 baud, not '12'" in text_of(html)
+        status, html = post(client, "start", way="tcp", address="nowhere")
+        assert status == 400 and "the TCP address is HOST:PORT" in text_of(html)
+        # Nothing is left listening, nor the event file locked.
+        assert not listening.state().on and not lock_held(event)
+        # The typed address stays in the form.
+        assert 'value="nowhere"' in html
+
+
+def test_serve_new_with_the_collectors_options_starts_it_once_the_set_up_has_made_the_event(tmp_path: Path) -> None:
+    new = tmp_path / "tuesday.sqlite"
+
+    def made() -> Path:
+        if not new.exists():
+            raise UsageError("no event yet")
+        return new
+    asked = CollectorOptions("serve", Settings(), 5.0, listen=("127.0.0.1", 0), listen_text="127.0.0.1:0")
+    listening = Listening(made, asked=asked)
+    app = create_app(new, director=Director(password=PASSWORD), new=True, listening=listening)
+    try:
+        with TestClient(app, base_url="http://testserver") as client:
+            csrf = log_in(client)
+            assert not listening.state().on
+            created(client, csrf, **TWO_SECTIONS)
+            assert listening.state().on and lock_held(new)
+            page = text_of(client.get(HOME).text)
+            assert "The collector is listening: TCP 127.0.0.1:" in page and "Stop listening" in page
+    finally:
+        listening.stop()
+    assert not lock_held(new)
+
+
+def test_stopping_the_collector_stops_what_plays_into_it(event: Path) -> None:
+    listening = Listening(lambda: event)
+    stopped: list[str] = []
+    listening.start(console_options(listening.base, "tcp", "127.0.0.1:0", ""))
+    listening.followers.append(lambda: stopped.append("simulated tables"))
+    listening.stop()
+    assert stopped == ["simulated tables"] and not listening.state().on and not lock_held(event)
+    listening.stop()  # once only
+    assert stopped == ["simulated tables"]
