@@ -29,6 +29,7 @@ from tenace.store.encounters import section_rounds
 from tenace.store.event import SectionInfo
 from tenace.store.link import pairings, seated_at, stored_link_key
 from tenace.store.movement_changes import sit_outs
+from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import states
 from tenace.store.terminal_reports import InventoryRow, inventory
 from tenace.store.versions import Slot, SlotState, Version, slot_state
@@ -234,12 +235,39 @@ def result_fields(v: Version | None) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
+class Played:
+    """The board at one table of the section: a row of its traveller so far, beside the slot's own."""
+
+    table: int
+    round: int
+    ns: str
+    ew: str
+    state: str  # as the grid says it (STATES), "coming" when nothing is in yet
+    result: str  # the result that counts, "" when none does
+
+    @property
+    def symbol(self) -> str:
+        return STATES[self.state][0]
+
+
+@dataclass(frozen=True)
 class SlotView:
     slot: Slot
     state: SlotState
     ns: str  # the movement's pairs at the table in the round, as a penalty names them
     ew: str
     verdict: str
+    ns_players: str = ""  # the pairs' players by name ("" when nobody named or keyed them)
+    ew_players: str = ""
+    traveller: tuple[Played, ...] = ()  # the board at every table of the section, this one included
+
+    @property
+    def first(self) -> str:
+        """The action that fits the slot as it is, whose form the page opens: keep a version of a conflict, enter
+        the result of a slot with none (or a damaged or erased one), else correct it."""
+        if self.state.conflict:
+            return "resolve"
+        return "correct"
 
     def status(self, v: Version) -> str:
         heads = {h.id for h in self.state.heads}
@@ -266,7 +294,31 @@ def slot_view(conn: sqlite3.Connection, slot: Slot) -> SlotView:
     state = slot_state(conn, slot)
     prefix = ("", "") if info.one_field else ("NS ", "EW ")
     verdict = _cell(slot.board, state, False, False).state if state.versions else "not in"
-    return SlotView(slot, state, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", verdict)
+    members = roster(conn)
+    named = pair_players(conn, slot.section)
+    sides = ("", "") if info.one_field else ("NS", "EW")
+
+    def players(pair: int, side: str) -> str:
+        numbers = named.get((pair, side))
+        return names_of(numbers, members) if numbers else ""
+    return SlotView(slot, state, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", verdict, players(ns, sides[0]),
+                    players(ew, sides[1]), traveller(conn, slot, info))
+
+
+def traveller(conn: sqlite3.Connection, slot: Slot, info: SectionInfo) -> tuple[Played, ...]:
+    """The slot's board at every table of its section that plays it, by round and table: what each one has."""
+    known = states(conn, info.name)
+    prefix = ("", "") if info.one_field else ("NS ", "EW ")
+    rows = []
+    for round_, table, ns, ew, boards in section_rounds(conn, info.name):
+        if str(slot.board) not in boards.split():
+            continue
+        cell = _cell(slot.board, known.get(Slot(info.name, table, round_, slot.board)), False, False)
+        state = known.get(Slot(info.name, table, round_, slot.board))
+        current = state.current if state is not None else None
+        rows.append(Played(table, round_, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", cell.state,
+                           current.describe() if current is not None and current.kind != "erased" else ""))
+    return tuple(rows)
 
 
 def seen_of(view: SlotView) -> str:
@@ -296,7 +348,9 @@ def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
     version or takes a result typed afresh: prefilled, it would refuse "keep v1" until emptied)."""
     s = view.slot
     where = {"section": s.section, "table": str(s.table), "board": str(s.board), "round": str(s.round)}
-    latest = view.state.current or (view.state.heads[-1] if view.state.heads else None)
+    # The result that counts, for correct to start from; none in a conflict (a head is a stray result, not the
+    # table's: prefilled, one click would make it count) or when it was erased.
+    latest = view.state.current
     if latest is not None and latest.kind == "erased":
         latest = None
     return {"correct": where | result_fields(latest), "adjust": dict(where),
