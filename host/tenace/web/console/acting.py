@@ -14,7 +14,7 @@ from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
 from tenace.store import EntryError, LateChange, StoreError
 from tenace.web.console.auth import Session
-from tenace.web.console.forms import ACTIONS, one_line
+from tenace.web.console.forms import ACTIONS, ENTRY_FIELDS, one_line
 from tenace.web.console.room import Room
 
 
@@ -60,6 +60,8 @@ async def act(room: Room, request: Request, name: str,
                      field="force")
     except DirectorInputError as e:
         return Acted(session, form, error=one_line(e), field=e.field, refusal=e)
-    except (EntryError, StoreError, UsageError, sqlite3.Error) as e:
+    except EntryError as e:  # a result's field check names its field: the refusal is shown beside it
+        return Acted(session, form, error=one_line(e), field=ENTRY_FIELDS.get(e.reason) or None)
+    except (StoreError, UsageError, sqlite3.Error) as e:
         return Acted(session, form, error=one_line(e))
 

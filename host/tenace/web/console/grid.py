@@ -38,6 +38,7 @@ from tenace.web.console.acting import Stale, act
 from tenace.web.console.auth import NO_STORE, Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
 from tenace.web.console.room import Room, spoken
+from tenace.web.console.said import kind_said, origin_said, result_said
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # A live part's request waits this long for a change before it answers anyway (the script asks again at once).
@@ -49,7 +50,8 @@ STATES: dict[str, tuple[str, str]] = {
     "conflict": ("!", "conflict: results disagree, none counts"),
     "missing": ("?", "missing: the table moved on without it"),
     "erased": ("\u2205", "erased: missing again"),
-    "late": ("\u231b", "late: the table is behind the others"),
+    # Not U+231B (an hourglass): Debian's chromium has no font with it (fonts-dejavu), and printed an empty box.
+    "late": ("\u25d4", "late: the table is behind the others"),
     "adjusted": ("A", "adjusted score"),
     "entered": ("\u2713", "entered"),
     "playing": ("\u00b7", "being played"),
@@ -115,21 +117,22 @@ class SectionGrid:
 
 
 def _cell(board: int, state: SlotState | None, late: bool, at_round: bool) -> Cell:
+    t = spoken()
     if state is None or not state.versions:
         if late:
-            return Cell(board, "late", "not in, the table is behind")
-        return Cell(board, "playing" if at_round else "coming", "not in yet")
+            return Cell(board, "late", t.plain("gr_not_in_late"))
+        return Cell(board, "playing" if at_round else "coming", t.plain("gr_not_in_yet"))
     if state.damaged:
         return Cell(board, "damaged", next(h.damage for h in state.heads if h.damage))
     if state.conflict:
-        return Cell(board, "conflict", " | ".join(h.describe() for h in state.heads))
+        return Cell(board, "conflict", " | ".join(result_said(h, t) for h in state.heads))
     current = state.current
     assert current is not None
     if current.kind == "erased":
-        return Cell(board, "erased", "erased")
+        return Cell(board, "erased", kind_said("erased", t))
     if current.kind in ("artificial", "weighted"):
-        return Cell(board, "adjusted", current.describe())
-    return Cell(board, "entered", current.describe())
+        return Cell(board, "adjusted", result_said(current, t))
+    return Cell(board, "entered", result_said(current, t))
 
 
 def section_grid(conn: sqlite3.Connection, info: SectionInfo) -> SectionGrid:
@@ -182,7 +185,7 @@ def section_grid(conn: sqlite3.Connection, info: SectionInfo) -> SectionGrid:
             for b in numbers:
                 c = _cell(b, known.get(Slot(info.name, table, round_, b)), late, round_ == mine)
                 if c.state in ("playing", "coming") and round_ < now:
-                    c = Cell(b, "missing", "not in, and the table has moved on")
+                    c = Cell(b, "missing", spoken().plain("gr_not_in_missing"))
                 cells.append(c)
                 grid.counts[c.state] += 1
             by_round[round_] = RoundCell(round_, pairs, tuple(cells))
@@ -317,7 +320,8 @@ def traveller(conn: sqlite3.Connection, slot: Slot, info: SectionInfo) -> tuple[
         state = known.get(Slot(info.name, table, round_, slot.board))
         current = state.current if state is not None else None
         rows.append(Played(table, round_, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", cell.state,
-                           current.describe() if current is not None and current.kind != "erased" else ""))
+                           result_said(current, spoken()) if current is not None and current.kind != "erased"
+                           else ""))
     return tuple(rows)
 
 
@@ -337,10 +341,10 @@ def what_changed(view: SlotView, seen: str) -> str | None:
     newest = seen.split("-", 1)[0]
     since = int(newest) if newest.isdecimal() else 0
     words = spoken()
-    added = [words.plain("sl_stale_version", version=v.version, result=v.describe(), who=v.origin())
+    added = [words.plain("sl_stale_version", version=v.version, result=result_said(v, words), who=origin_said(v, words))
              for v in view.state.versions if v.id > since]
     return words.plain("sl_stale", changes="; ".join(added) if added else words.plain("sl_stale_standing"),
-                       verdict=view.verdict)
+                       verdict=words.plain("is_" + view.verdict.replace(" ", "_")))
 
 
 def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
@@ -460,7 +464,8 @@ def routes(room: Room) -> list[BaseRoute]:
             refused, typed, error, field_at = acted
             filled[refused] = typed
         return room.page("console_slot.html", status, session=session, view=view, filled=filled, refused=refused,
-                         field_at=field_at, error=error, done=done, moves=MOVES, clock=clock, seen=seen_of(view))
+                         field_at=field_at, error=error, done=done, moves=MOVES, clock=clock, seen=seen_of(view),
+                         result_said=result_said, origin_said=origin_said, kind_said=kind_said)
 
     async def slot_action(request: Request) -> Response:
         form_name = request.path_params["action"]
