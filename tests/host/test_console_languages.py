@@ -208,3 +208,20 @@ def test_every_slot_word_is_said_in_each_language() -> None:
             assert f"is_{name}" in texts, (lang, name)
         for kind in ("normal", "passed_out", "not_played", "artificial", "weighted", "erased"):
             assert f"vs_kind_{kind}" in texts, (lang, kind)
+
+
+@pytest.mark.parametrize("lang", ["sk", "he"])
+def test_a_change_after_the_correction_period_is_refused_in_the_page_language(tmp_path: Path, lang: str) -> None:
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    words = console_words(lang)
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client, lang)
+        finished = client.post("/director/finish", headers=SAME, follow_redirects=False, data={
+            "minutes": "0", "why": "done", "force": "on", "csrf": csrf})
+        assert finished.status_code == 303, finished.text
+        refused = client.post("/director/correct", headers=SAME, data={
+            "section": "A", "table": "2", "board": "3", "contract": "3NT", "by": "N", "tricks": "9", "why": "x",
+            "csrf": csrf})
+    assert refused.status_code == 400
+    said = html.unescape(re.findall(r'role="alert">([^<]*)<', refused.text)[0])
+    assert said == words.plain("late_change", why=words.plain("late_change_why")), said

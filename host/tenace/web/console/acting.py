@@ -15,7 +15,7 @@ from tenace.errors import UsageError
 from tenace.store import EntryError, LateChange, StoreError
 from tenace.web.console.auth import Session
 from tenace.web.console.forms import ACTIONS, ENTRY_FIELDS, one_line
-from tenace.web.console.room import Room
+from tenace.web.console.room import Room, spoken
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,7 @@ async def act(room: Room, request: Request, name: str,
     except Stale as e:
         return Acted(session, form, error=str(e), stale=True)
     except LateChange as e:
-        return Acted(session, form, error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)",
-                     field="force")
+        return Acted(session, form, error=spoken().plain("late_change", why=one_line(e)), field="force")
     except DirectorInputError as e:
         return Acted(session, form, error=one_line(e), field=e.field, refusal=e)
     except EntryError as e:  # a result's field check names its field: the refusal is shown beside it

@@ -19,7 +19,7 @@ from tenace.director.inputs import (
     ResultInput,
     Signature,
 )
-from tenace.store import EntryError
+from tenace.store import EntryError, LateChange
 from tenace.web.console.room import SPOKEN
 from tenace.web.words import PLACEHOLDER, console_words
 
@@ -121,6 +121,8 @@ def one_line(e: Exception) -> str:
     lang = SPOKEN.get()
     if isinstance(e, EntryError) and e.reason in ENTRY_FIELDS and lang != "en":
         return console_words(lang).plain(f"entry_{e.reason}")
+    if isinstance(e, LateChange) and lang != "en":  # the store's English names the times: the page's words do not
+        return console_words(lang).plain("late_change_why")
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
