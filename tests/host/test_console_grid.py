@@ -5,22 +5,20 @@ every page behind the login."""
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 import time
-from dataclasses import replace
 from html import unescape
 from pathlib import Path
 
 import pytest
+from event_state import club_of_every_state
 from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
-from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store import connect, ingest
 from tenace.store.model import IncomingResult
 from tenace.store.names import Member, keep_roster, set_pair_players
-from tenace.store.terminal_reports import StatusReport, keep_status
 from tenace.web.app import create_app
 from tenace.web.console import Director
 
@@ -37,47 +35,7 @@ def by_slot(messages: list[IncomingResult]) -> dict[tuple[int, int, int], Incomi
 
 @pytest.fixture
 def event(tmp_path: Path) -> Path:
-    """A Mitchell of 4 tables, 2 boards a round, with a result of every state:
-
-    tables 1 and 2 have played rounds 1 to 3, table 3 rounds 1 and 2 and the first board of round 3, table 4 round 1
-    alone (it is slow: most tables are at round 3 or later); table 2 left board (round 1's second) out (missing);
-    terminal 9 disagrees with table 1 on its first board (conflict); the director adjusted table 1's first board of
-    round 2, erased table 2's second board of round 2; table 3's second board of round 1 was edited outside Tenace
-    (damaged)."""
-    path = tmp_path / "club.sqlite"
-    movement = mitchell(4, 2)
-    conn = create_event(path, name="Club", date="2024-05-14", sections={"A": movement})
-    for table in range(1, 5):
-        sign_in(conn, table, "A", table)
-    messages = session_results(movement)
-    boards = {(e.table, e.round): e.boards for e in movement.encounters}
-    wanted = {(1, r) for r in (1, 2, 3)} | {(2, r) for r in (1, 2, 3)} | {(3, 1), (3, 2), (4, 1)}
-    skipped = (2, 1, boards[(2, 1)][1])
-    for m in messages:
-        if ((m.table, m.round) in wanted and (m.table, m.round, m.board) != skipped) or \
-                (m.table, m.round, m.board) == (3, 3, boards[(3, 3)][0]):
-            ingest(conn, m)
-    first = next(m for m in messages if (m.table, m.round, m.board) == (1, 1, boards[(1, 1)][0]))
-    sign_in(conn, 9, "A", 1)
-    ingest(conn, replace(first, terminal=9, sequence=1, contract="3NT", declarer="S", tricks=8, lead=None))
-    keep_status(conn, StatusReport(3, "1.4.0", 3900, 15, -71, 40, 2, "passed", ("keys", "display")))
-    conn.close()
-    director = Director(password=PASSWORD)
-    with TestClient(create_app(path, director=director)) as client:
-        csrf = logged_in(client)
-        for action, table, round_, board, extra in (
-                ("adjust", 1, 2, boards[(1, 2)][0], {"ns": "A+", "ew": "A-"}),
-                ("erase", 2, 2, boards[(2, 2)][1], {})):
-            answer = client.post(f"/director/{action}", headers=SAME, follow_redirects=False, data={
-                "section": "A", "table": str(table), "round": str(round_), "board": str(board), "why": "test",
-                "csrf": csrf, **extra})
-            assert answer.status_code == 303, answer.text
-    raw = sqlite3.connect(path)
-    damaged = boards[(3, 1)][1]
-    raw.executescript("DROP TRIGGER result_append_only_u; DROP TRIGGER result_chained_u; "
-                      f"UPDATE result SET ns_score = 214 WHERE table_no = 3 AND round = 1 AND board = {damaged};")
-    raw.close()
-    return path
+    return club_of_every_state(tmp_path / "club.sqlite")
 
 
 def logged_in(client: TestClient) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from event_state import club_with_a_conflict
+from event_state import club_of_every_state, club_with_a_conflict
 from playwright.sync_api import Browser, Page, sync_playwright
 from test_console_a11y_browser import PAGES, PASSWORD
 
@@ -22,16 +22,17 @@ from live_page import served
 
 pytestmark = pytest.mark.slow  # a browser, every page in five languages
 
-# Words the same in every language: the languages' own names on the switcher, the event's name in its file, and the
-# file formats, which are names. Upper-case words of up to six letters are notation (NS, EW, NT, HK, PDF, PBN,
-# USEBIO), never checked.
-ALLOWED = frozenset({"english", "club", "sqlite", "ana", *LANGUAGES})
+# Words the same in every language: the languages' own names and codes on the switcher, the event's name and file,
+# the director's name and the reasons the tests' director typed. Upper-case words of up to six letters are notation
+# (NS, EW, NT, HK, PDF, PBN, USEBIO), never checked.
+ALLOWED = frozenset({"english", "club", "sqlite", "ana", "test", *LANGUAGES})
 NOTATION = re.compile(r"[A-Z]{1,6}")
 # The page's visible text: what it says, what its closed parts say once opened, and its tooltips and placeholders;
-# not a command or a path shown as code, which no language translates.
+# not a command or a path shown as code, which no language translates, nor a part the page marks as English (a
+# screen reader reads it as English: the store's own check of a damaged row).
 SEEN = """() => {
     document.querySelectorAll('details').forEach(d => { d.open = true; });
-    document.querySelectorAll('code, kbd, samp').forEach(c => { c.textContent = ''; });
+    document.querySelectorAll('code, kbd, samp, body [lang=en]').forEach(c => { c.textContent = ''; });
     const extra = [...document.querySelectorAll('[title], [placeholder], [aria-label]')].map(e =>
         [e.getAttribute('title'), e.getAttribute('placeholder'), e.getAttribute('aria-label')].join(' '));
     return document.title + ' ' + document.body.innerText + ' ' + extra.join(' '); }"""
@@ -57,7 +58,7 @@ def browser(browser_path: str) -> Iterator[Browser]:
             launched.close()
 
 
-def read_all(page: Page, url: str, lang: str) -> dict[str, str]:
+def read_all(page: Page, url: str, lang: str, pages: tuple[str, ...] = PAGES) -> dict[str, str]:
     """Each console page's visible text in `lang`, logged in with the login page in that language."""
     page.goto(f"{url}/director/login?lang={lang}")
     seen = {"/director/login": page.evaluate(SEEN)}
@@ -65,7 +66,7 @@ def read_all(page: Page, url: str, lang: str) -> dict[str, str]:
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(f"{url}/director")
-    for path in PAGES:
+    for path in pages:
         answer = page.goto(url + path)
         assert answer is not None and answer.status == 200, (path, lang)
         page.wait_for_load_state("load")
@@ -75,26 +76,44 @@ def read_all(page: Page, url: str, lang: str) -> dict[str, str]:
     return seen
 
 
-def test_no_english_word_is_left_on_a_console_page_in_another_language(tmp_path: Path, browser: Browser) -> None:
-    event = club_with_a_conflict(tmp_path / "club.sqlite")
-    left: dict[str, dict[str, list[str]]] = {}
-    with served(event, director=Director(password=PASSWORD)) as url:
-        texts = {}
-        for lang in LANGUAGES:
-            context = browser.new_context(viewport={"width": 1366, "height": 768})
-            texts[lang] = read_all(context.new_page(), url, lang)
-            context.close()
+def english_left(texts: dict[str, dict[str, str]]) -> str:
+    """Each page's English words left in another language, a line each ("" when none)."""
+    left = []
     for lang in LANGUAGES:
         if lang == "en":
             continue
         mine = own_words(lang) | ALLOWED | {w for code in LANGUAGES for w in word_set(console_words(code).name)}
         for path, text in texts[lang].items():
-            english = word_set(texts["en"][path])
-            found = sorted((word_set(text) & english) - mine)
+            found = sorted((word_set(text) & word_set(texts["en"][path])) - mine)
             if found:
-                left.setdefault(lang, {})[path] = found
-    assert not left, "\n".join(f"{lang} {path}: {' '.join(found)}" for lang, pages in left.items()
-                               for path, found in pages.items())
+                left.append(f"{lang} {path}: {' '.join(found)}")
+    return "\n".join(left)
+
+
+def read_every_language(browser: Browser, event: Path, pages: tuple[str, ...] = PAGES) -> dict[str, dict[str, str]]:
+    with served(event, director=Director(password=PASSWORD)) as url:
+        texts = {}
+        for lang in LANGUAGES:
+            context = browser.new_context(viewport={"width": 1366, "height": 768})
+            texts[lang] = read_all(context.new_page(), url, lang, pages)
+            context.close()
+    return texts
+
+
+def test_no_english_word_is_left_on_a_console_page_in_another_language(tmp_path: Path, browser: Browser) -> None:
+    left = english_left(read_every_language(browser, club_with_a_conflict(tmp_path / "club.sqlite")))
+    assert not left, left
+
+
+def test_no_english_word_is_left_on_the_grid_and_the_slots_of_every_state(tmp_path: Path, browser: Browser) -> None:
+    """An event with a result of every state (damaged, conflict, missing, erased, late, adjusted,
+    entered, being played, to come): its grid and a slot of each kind. A damaged row's detail is the store's check,
+    marked as English."""
+    every = ((1, 2, 3), (2, 2, 6), (2, 1, 4), (3, 1, 6), (4, 2, 1))  # adjusted, erased, missing, damaged, late
+    slots = tuple(f"/director/slot/A/{t}/{r}/{b}" for t, r, b in every)
+    texts = read_every_language(browser, club_of_every_state(tmp_path / "club.sqlite"), ("/director/grid/A", *slots))
+    left = english_left(texts)
+    assert not left, left
 
 
 def test_every_symbol_of_the_grid_is_in_a_font_the_browser_has() -> None:

@@ -69,7 +69,8 @@ class Cell:
 
     board: int
     state: str
-    result: str  # the result that counts, or what is wrong, for the cell's title
+    result: str  # the result that counts, or what is wrong, for the cell's title (a damaged row's, the store's
+    # English check, is left to the slot's page, which marks it as English)
 
     @property
     def symbol(self) -> str:
