@@ -106,12 +106,13 @@ def test_no_english_word_is_left_on_a_console_page_in_another_language(tmp_path:
 
 
 def test_no_english_word_is_left_on_the_grid_and_the_slots_of_every_state(tmp_path: Path, browser: Browser) -> None:
-    """An event with a result of every state (damaged, conflict, missing, erased, late, adjusted,
-    entered, being played, to come): its grid and a slot of each kind. A damaged row's detail is the store's check,
-    marked as English."""
+    """An event with a result of every state (damaged, conflict, missing, erased, late, adjusted, entered, being
+    played, to come): its work list, its grid and a slot of each kind. A damaged row's detail and tenace check's
+    verdict are the store's own, marked as English."""
     every = ((1, 2, 3), (2, 2, 6), (2, 1, 4), (3, 1, 6), (4, 2, 1))  # adjusted, erased, missing, damaged, late
     slots = tuple(f"/director/slot/A/{t}/{r}/{b}" for t, r, b in every)
-    texts = read_every_language(browser, club_of_every_state(tmp_path / "club.sqlite"), ("/director/grid/A", *slots))
+    event = club_of_every_state(tmp_path / "club.sqlite")
+    texts = read_every_language(browser, event, ("/director", "/director/grid/A", *slots))
     left = english_left(texts)
     assert not left, left
 
