@@ -95,6 +95,8 @@ def audit(page: Page, url: str) -> list[str]:
     answer = page.goto(url)
     assert answer is not None and answer.status == 200, (url, answer and answer.status)
     page.wait_for_load_state("load")
+    # Every part folded away opened, as the director may: its forms are audited and reached by Tab too.
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     faults = serious_violations(page)
     scroll = sideways_scroll(page)
     if scroll is not None:

@@ -274,13 +274,12 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
                 conflict.click()
                 td.wait_for_url(f"{url}{slot}")
                 assert td.locator("tr.v.in-conflict").count() == 2
-                # The form's result starts empty: keeping a version is instead of typing one.
+                # The form's result starts empty: keeping a version is instead of typing one; one click keeps v1.
                 assert all(td.input_value(f"#resolve input[name={field}]") == ""
                            for field in ("contract", "by", "tricks", "lead"))
-                td.fill("#resolve input[name=keep]", "v1")
-                td.fill("#resolve input[name=why]", "asked the table")
-                td.click("#resolve button[type=submit]")
+                td.click("tr.v.in-conflict >> nth=0 >> button:has-text('Keep this one')")
                 td.wait_for_selector("p.done")
+                assert "v1 kept" in td.inner_text("p.done")
                 assert td.inner_text("b.verdict") == "entered"
                 assert tables.is_alive(), "the tables finished before the conflict was settled: pace them slower"
                 # Every table's terminal has signed in by now: nothing is missing before play.
@@ -308,6 +307,7 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
             assert adjusted is not None
             cell.click()
             td.wait_for_url(f"{url}{adjusted}")
+            td.click("summary:has-text('Adjusted score')")  # the slot opens its correction first
             td.fill("#adjust input[name=percent]", "60/40")
             td.fill("#adjust input[name=why]", "slow play, Law 12C")
             td.click("#adjust button[type=submit]")

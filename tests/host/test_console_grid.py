@@ -5,20 +5,20 @@ every page behind the login."""
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 import time
-from dataclasses import replace
+from html import unescape
 from pathlib import Path
 
 import pytest
+from event_state import club_of_every_state
 from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
-from tenace.store import connect, create_event, ingest, sign_in
+from tenace.store import connect, ingest
 from tenace.store.model import IncomingResult
-from tenace.store.terminal_reports import StatusReport, keep_status
+from tenace.store.names import Member, keep_roster, set_pair_players
 from tenace.web.app import create_app
 from tenace.web.console import Director
 
@@ -35,47 +35,7 @@ def by_slot(messages: list[IncomingResult]) -> dict[tuple[int, int, int], Incomi
 
 @pytest.fixture
 def event(tmp_path: Path) -> Path:
-    """A Mitchell of 4 tables, 2 boards a round, with a result of every state:
-
-    tables 1 and 2 have played rounds 1 to 3, table 3 rounds 1 and 2 and the first board of round 3, table 4 round 1
-    alone (it is slow: most tables are at round 3 or later); table 2 left board (round 1's second) out (missing);
-    terminal 9 disagrees with table 1 on its first board (conflict); the director adjusted table 1's first board of
-    round 2, erased table 2's second board of round 2; table 3's second board of round 1 was edited outside Tenace
-    (damaged)."""
-    path = tmp_path / "club.sqlite"
-    movement = mitchell(4, 2)
-    conn = create_event(path, name="Club", date="2024-05-14", sections={"A": movement})
-    for table in range(1, 5):
-        sign_in(conn, table, "A", table)
-    messages = session_results(movement)
-    boards = {(e.table, e.round): e.boards for e in movement.encounters}
-    wanted = {(1, r) for r in (1, 2, 3)} | {(2, r) for r in (1, 2, 3)} | {(3, 1), (3, 2), (4, 1)}
-    skipped = (2, 1, boards[(2, 1)][1])
-    for m in messages:
-        if ((m.table, m.round) in wanted and (m.table, m.round, m.board) != skipped) or \
-                (m.table, m.round, m.board) == (3, 3, boards[(3, 3)][0]):
-            ingest(conn, m)
-    first = next(m for m in messages if (m.table, m.round, m.board) == (1, 1, boards[(1, 1)][0]))
-    sign_in(conn, 9, "A", 1)
-    ingest(conn, replace(first, terminal=9, sequence=1, contract="3NT", declarer="S", tricks=8, lead=None))
-    keep_status(conn, StatusReport(3, "1.4.0", 3900, 15, -71, 40, 2, "passed", ("keys", "display")))
-    conn.close()
-    director = Director(password=PASSWORD)
-    with TestClient(create_app(path, director=director)) as client:
-        csrf = logged_in(client)
-        for action, table, round_, board, extra in (
-                ("adjust", 1, 2, boards[(1, 2)][0], {"ns": "A+", "ew": "A-"}),
-                ("erase", 2, 2, boards[(2, 2)][1], {})):
-            answer = client.post(f"/director/{action}", headers=SAME, follow_redirects=False, data={
-                "section": "A", "table": str(table), "round": str(round_), "board": str(board), "why": "test",
-                "csrf": csrf, **extra})
-            assert answer.status_code == 303, answer.text
-    raw = sqlite3.connect(path)
-    damaged = boards[(3, 1)][1]
-    raw.executescript("DROP TRIGGER result_append_only_u; DROP TRIGGER result_chained_u; "
-                      f"UPDATE result SET ns_score = 214 WHERE table_no = 3 AND round = 1 AND board = {damaged};")
-    raw.close()
-    return path
+    return club_of_every_state(tmp_path / "club.sqlite")
 
 
 def logged_in(client: TestClient) -> str:
@@ -174,9 +134,9 @@ def test_a_cell_opens_its_slot_with_every_version_and_the_actions_prefilled(even
             return found[1]
         for name in ("resolve", "correct", "adjust", "erase"):
             assert [value(name, f) for f in ("section", "table", "board", "round")] == ["A", "1", str(board), "1"]
-        # Correct starts from the latest result, terminal 9's 3NT by S, 8 tricks; resolve from nothing, so that
-        # keeping a version is not refused for a result typed beside it.
-        assert (value("correct", "contract"), value("correct", "by"), value("correct", "tricks")) == ("3NT", "S", "8")
+        # Neither correct nor resolve starts from a result: in a conflict the latest (terminal 9's 3NT by S) is a
+        # stray one, which one click would make count; resolve keeps a version or takes a result typed afresh.
+        assert (value("correct", "contract"), value("correct", "by"), value("correct", "tricks")) == ("", "", "")
         assert (value("resolve", "contract"), value("resolve", "by"), value("resolve", "tricks")) == ("", "", "")
         assert (value("move", "section"), value("move", "round")) == ("A", "1")
         assert '<option selected>NS 1</option><option>EW 1</option>' in form("penalty")
@@ -197,6 +157,60 @@ def test_a_cell_opens_its_slot_with_every_version_and_the_actions_prefilled(even
         assert "Now: <b class=\"verdict entered\">entered</b>" in after
         assert cell(client.get("/director/grid/A").text, 1, 1, board) == "entered"
         assert client.get("/director/slot/A/1/1/99").status_code == 404
+
+
+def test_a_conflict_is_settled_on_its_slot_by_one_click_beside_the_traveller_and_the_players(event: Path) -> None:
+    boards = {(e.table, e.round): e.boards for e in mitchell(4, 2).encounters}
+    board = boards[(1, 1)][0]
+    conn = connect(event)
+    keep_roster(conn, [Member(11, "Zoë O'Hara"), Member(12, "Bob <b>Baker</b>"), Member(21, "Cy Cole"),
+                       Member(22, "Di Dunn")])
+    set_pair_players(conn, "A", 1, "NS", (11, 12), who="TD")
+    set_pair_players(conn, "A", 1, "EW", (21, 22), who="TD")
+    conn.close()
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client)
+        html = client.get(f"/director/slot/A/1/1/{board}").text
+        # The four players by name, escaped.
+        assert "NS 1 Zoë O&#39;Hara - Bob &lt;b&gt;Baker&lt;/b&gt;; EW 1 Cy Cole - Di Dunn" in html
+        # The board at every table that plays it: this table's row marked, the others' a link to their slot.
+        traveller = html.split('<table class="list traveller">', 1)[1].split("</table>", 1)[0]
+        rows = re.findall(r'<tr( class="here" aria-current="true")?><th scope="row">(?:<a href="([^"]+)">)?(\d+)',
+                          traveller)
+        plays = sorted((r, t) for (t, r), b in boards.items() if board in b)
+        assert len(rows) == len(plays) > 1
+        assert [(bool(here), int(t)) for here, _, t in rows] == [((r, t) == (1, 1), t) for r, t in plays]
+        assert all(link == f"/director/slot/A/{t}/{r}/{board}" for (_, link, _), (r, t) in zip(rows, plays, strict=True)
+                   if (r, t) != (1, 1))
+        assert "conflict: results disagree, none counts" in traveller.split('class="here"', 1)[1].split("</tr>")[0]
+        # The action that fits a conflict is open first; the others are behind their summaries.
+        opened = re.findall(r'<details class="act"( open)?><summary>([^<]+)</summary>', html)
+        assert opened[0] == (" open", "Resolve a conflict") and not any(o for o, _ in opened[1:])
+        # A "keep this one" button per version in conflict: one click, nothing typed, settles it.
+        keeps = re.findall(r'<form method="post" action="([^"]+)" class="keep">(.*?)</form>', html, re.S)
+        assert [re.search(r'name="keep" value="(v\d)"', f)[1] for _, f in keeps] == ["v1", "v2"]  # type: ignore[index]
+        action, form = keeps[1]
+        data = {k: unescape(v) for k, v in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form)}
+        done = client.post(action, headers=SAME, data=data, follow_redirects=False)
+        assert done.status_code == 303, done.text
+        after = client.get(f"/director/slot/A/1/1/{board}").text
+        assert "Now: <b class=\"verdict entered\">entered</b>" in after and 'class="keep"' not in after
+        assert "3NT-1 by S" in after.split('<table class="list traveller">', 1)[1].split('class="here"', 1)[1]
+        # Settled, the slot opens its correction, prefilled from the result that counts now.
+        assert re.search(r'<details class="act" open><summary>Correct \(Law 79C\)</summary>', after)
+        conn = connect(event)
+        why = conn.execute("SELECT why FROM result ORDER BY id DESC LIMIT 1").fetchone()[0]
+        conn.close()
+        assert why == "conflict settled on the slot's page: v2 kept"
+
+
+def test_a_slot_with_no_result_opens_its_entry(event: Path) -> None:
+    boards = {(e.table, e.round): e.boards for e in mitchell(4, 2).encounters}
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client)
+        html = client.get(f"/director/slot/A/2/1/{boards[(2, 1)][1]}").text  # missing
+        assert re.search(r'<details class="act" open><summary>Enter the result</summary>', html)
+        assert 'class="keep"' not in html and 'id="resolve"' not in html
 
 
 def test_the_terminals_and_seating_a_spare(event: Path) -> None:

@@ -168,3 +168,60 @@ def test_the_set_up_news_is_in_the_page_language(tmp_path: Path, lang: str) -> N
     assert words.plain("su_done_skipped_line", line=3, why="").rstrip() in page
     if lang != "en":
         assert "members kept" not in page and "skipped line" not in page
+
+
+# A result's refused fields, each with the store's code and the field it is shown beside.
+CONTRACTS = (({"contract": "8NT", "by": "N", "tricks": "9"}, "bad_contract", "contract"),
+             ({"contract": "4S", "by": "Q", "tricks": "9"}, "bad_declarer", "by"),
+             ({"contract": "4S", "by": "N", "tricks": "14"}, "bad_tricks", "tricks"),
+             ({"contract": "4S", "by": "N", "tricks": "9", "lead": "ZZ"}, "bad_lead", "lead"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_contract_says_why_in_the_page_language_beside_its_field(tmp_path: Path, lang: str) -> None:
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    words = console_words(lang)
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client, lang)
+        for typed, reason, field in CONTRACTS:
+            refused = client.post("/director/correct", headers=SAME, data={
+                "section": "A", "table": "2", "board": "3", "why": "x", "csrf": csrf, **typed})
+            assert refused.status_code == 400
+            form = refused.text.split('id="correct"', 1)[1].split("</form>", 1)[0]
+            beside = re.search(rf'name="{field}"[^>]*></label><span class="beside" id="correct-error">'
+                               r'<p class="error" role="alert">(.*?)</p>', form)
+            assert beside, (reason, form)
+            said = html.unescape(beside[1])
+            if lang == "en":  # the store's own words, naming what was typed
+                assert repr(typed[field]) in said or typed[field] in said, said
+            else:
+                assert said == words.plain(f"entry_{reason}"), (reason, said)
+
+
+def test_every_slot_word_is_said_in_each_language() -> None:
+    """The states, kinds and standings a slot and the grid show are keys of every language (the words test)."""
+    from tenace.web.console.grid import STATES
+
+    for lang in LANGUAGES:
+        texts = console_words(lang).texts
+        for name in [*STATES, "not_in", "superseded", "in_conflict", "counts", "head"]:
+            assert f"is_{name}" in texts, (lang, name)
+        for kind in ("normal", "passed_out", "not_played", "artificial", "weighted", "erased"):
+            assert f"vs_kind_{kind}" in texts, (lang, kind)
+
+
+@pytest.mark.parametrize("lang", ["sk", "he"])
+def test_a_change_after_the_correction_period_is_refused_in_the_page_language(tmp_path: Path, lang: str) -> None:
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    words = console_words(lang)
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        csrf = logged_in(client, lang)
+        finished = client.post("/director/finish", headers=SAME, follow_redirects=False, data={
+            "minutes": "0", "why": "done", "force": "on", "csrf": csrf})
+        assert finished.status_code == 303, finished.text
+        refused = client.post("/director/correct", headers=SAME, data={
+            "section": "A", "table": "2", "board": "3", "contract": "3NT", "by": "N", "tricks": "9", "why": "x",
+            "csrf": csrf})
+    assert refused.status_code == 400
+    said = html.unescape(re.findall(r'role="alert">([^<]*)<', refused.text)[0])
+    assert said == words.plain("late_change", why=words.plain("late_change_why")), said

@@ -150,7 +150,7 @@ def enter_result(conn: sqlite3.Connection, section: str, table: int, round: int,
                 ew_adjust=ew_adjust)
             entry = validate.entry_of(message, from_terminal=False, weights=weights, ew_weights=ew_weights)
         except Bad as bad:
-            raise EntryError(bad.refusal.detail) from None
+            raise EntryError(bad.refusal.detail, bad.refusal.reason) from None
         _check_scores(entry)
         if check_lead:
             _check_lead(conn, entry)

@@ -8,4 +8,10 @@ class StoreError(Exception):
 
 
 class EntryError(ValueError):
-    """A result entered at the laptop (a correction, an adjusted score) that cannot be recorded as given."""
+    """A result entered at the laptop (a correction, an adjusted score) that cannot be recorded as given; `reason`:
+    the field check's code when one refused it (bad_contract, bad_declarer, bad_tricks, bad_lead...), for a page to
+    say it in its own language."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason

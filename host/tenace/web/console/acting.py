@@ -14,8 +14,8 @@ from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
 from tenace.store import EntryError, LateChange, StoreError
 from tenace.web.console.auth import Session
-from tenace.web.console.forms import ACTIONS, one_line
-from tenace.web.console.room import Room
+from tenace.web.console.forms import ACTIONS, ENTRY_FIELDS, one_line
+from tenace.web.console.room import Room, spoken
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,11 @@ async def act(room: Room, request: Request, name: str,
     except Stale as e:
         return Acted(session, form, error=str(e), stale=True)
     except LateChange as e:
-        return Acted(session, form, error=f"{one_line(e)}: tick force to make the change anyway (the force is logged)",
-                     field="force")
+        return Acted(session, form, error=spoken().plain("late_change", why=one_line(e)), field="force")
     except DirectorInputError as e:
         return Acted(session, form, error=one_line(e), field=e.field, refusal=e)
-    except (EntryError, StoreError, UsageError, sqlite3.Error) as e:
+    except EntryError as e:  # a result's field check names its field: the refusal is shown beside it
+        return Acted(session, form, error=one_line(e), field=ENTRY_FIELDS.get(e.reason) or None)
+    except (StoreError, UsageError, sqlite3.Error) as e:
         return Acted(session, form, error=one_line(e))
 

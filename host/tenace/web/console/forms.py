@@ -19,6 +19,7 @@ from tenace.director.inputs import (
     ResultInput,
     Signature,
 )
+from tenace.store import EntryError, LateChange
 from tenace.web.console.room import SPOKEN
 from tenace.web.words import PLACEHOLDER, console_words
 
@@ -106,11 +107,22 @@ def warnings_of(name: str, form: Form) -> list[str]:
     return []
 
 
+# The store's field checks of a result the console words (EntryError.reason -> the field it concerns); the key of
+# each in lang/console/XX.txt is entry_REASON.
+ENTRY_FIELDS = {"bad_contract": "contract", "bad_declarer": "by", "bad_tricks": "tricks", "bad_lead": "lead",
+                "inconsistent": ""}
+
+
 def one_line(e: Exception) -> str:
     """A refusal as the page says it, on one line, in the page's language: the director's naming the form's fields
-    (worded), the store's as it is."""
+    (worded), a result's field check (EntryError.reason) by its code, the store's other refusals as they are."""
     if isinstance(e, DirectorInputError):
         return worded(e, SPOKEN.get())
+    lang = SPOKEN.get()
+    if isinstance(e, EntryError) and e.reason in ENTRY_FIELDS and lang != "en":
+        return console_words(lang).plain(f"entry_{e.reason}")
+    if isinstance(e, LateChange) and lang != "en":  # the store's English names the times: the page's words do not
+        return console_words(lang).plain("late_change_why")
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 

@@ -29,6 +29,7 @@ from tenace.store.encounters import section_rounds
 from tenace.store.event import SectionInfo
 from tenace.store.link import pairings, seated_at, stored_link_key
 from tenace.store.movement_changes import sit_outs
+from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import states
 from tenace.store.terminal_reports import InventoryRow, inventory
 from tenace.store.versions import Slot, SlotState, Version, slot_state
@@ -39,6 +40,7 @@ from tenace.web.console.auth import NO_STORE, Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
 from tenace.web.console.rehearsal import Rehearsals
 from tenace.web.console.room import Room, spoken
+from tenace.web.console.said import kind_said, origin_said, result_said
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 # A live part's request waits this long for a change before it answers anyway (the script asks again at once).
@@ -50,7 +52,8 @@ STATES: dict[str, tuple[str, str]] = {
     "conflict": ("!", "conflict: results disagree, none counts"),
     "missing": ("?", "missing: the table moved on without it"),
     "erased": ("\u2205", "erased: missing again"),
-    "late": ("\u231b", "late: the table is behind the others"),
+    # Not U+231B (an hourglass): Debian's chromium has no font with it (fonts-dejavu), and printed an empty box.
+    "late": ("\u25d4", "late: the table is behind the others"),
     "adjusted": ("A", "adjusted score"),
     "entered": ("\u2713", "entered"),
     "playing": ("\u00b7", "being played"),
@@ -68,7 +71,8 @@ class Cell:
 
     board: int
     state: str
-    result: str  # the result that counts, or what is wrong, for the cell's title
+    result: str  # the result that counts, or what is wrong, for the cell's title (a damaged row's, the store's
+    # English check, is left to the slot's page, which marks it as English)
 
     @property
     def symbol(self) -> str:
@@ -116,21 +120,22 @@ class SectionGrid:
 
 
 def _cell(board: int, state: SlotState | None, late: bool, at_round: bool) -> Cell:
+    t = spoken()
     if state is None or not state.versions:
         if late:
-            return Cell(board, "late", "not in, the table is behind")
-        return Cell(board, "playing" if at_round else "coming", "not in yet")
+            return Cell(board, "late", t.plain("gr_not_in_late"))
+        return Cell(board, "playing" if at_round else "coming", t.plain("gr_not_in_yet"))
     if state.damaged:
         return Cell(board, "damaged", next(h.damage for h in state.heads if h.damage))
     if state.conflict:
-        return Cell(board, "conflict", " | ".join(h.describe() for h in state.heads))
+        return Cell(board, "conflict", " | ".join(result_said(h, t) for h in state.heads))
     current = state.current
     assert current is not None
     if current.kind == "erased":
-        return Cell(board, "erased", "erased")
+        return Cell(board, "erased", kind_said("erased", t))
     if current.kind in ("artificial", "weighted"):
-        return Cell(board, "adjusted", current.describe())
-    return Cell(board, "entered", current.describe())
+        return Cell(board, "adjusted", result_said(current, t))
+    return Cell(board, "entered", result_said(current, t))
 
 
 def section_grid(conn: sqlite3.Connection, info: SectionInfo) -> SectionGrid:
@@ -183,7 +188,7 @@ def section_grid(conn: sqlite3.Connection, info: SectionInfo) -> SectionGrid:
             for b in numbers:
                 c = _cell(b, known.get(Slot(info.name, table, round_, b)), late, round_ == mine)
                 if c.state in ("playing", "coming") and round_ < now:
-                    c = Cell(b, "missing", "not in, and the table has moved on")
+                    c = Cell(b, "missing", spoken().plain("gr_not_in_missing"))
                 cells.append(c)
                 grid.counts[c.state] += 1
             by_round[round_] = RoundCell(round_, pairs, tuple(cells))
@@ -236,12 +241,39 @@ def result_fields(v: Version | None) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
+class Played:
+    """The board at one table of the section: a row of its traveller so far, beside the slot's own."""
+
+    table: int
+    round: int
+    ns: str
+    ew: str
+    state: str  # as the grid says it (STATES), "coming" when nothing is in yet
+    result: str  # the result that counts, "" when none does
+
+    @property
+    def symbol(self) -> str:
+        return STATES[self.state][0]
+
+
+@dataclass(frozen=True)
 class SlotView:
     slot: Slot
     state: SlotState
     ns: str  # the movement's pairs at the table in the round, as a penalty names them
     ew: str
     verdict: str
+    ns_players: str = ""  # the pairs' players by name ("" when nobody named or keyed them)
+    ew_players: str = ""
+    traveller: tuple[Played, ...] = ()  # the board at every table of the section, this one included
+
+    @property
+    def first(self) -> str:
+        """The action that fits the slot as it is, whose form the page opens: keep a version of a conflict, enter
+        the result of a slot with none (or a damaged or erased one), else correct it."""
+        if self.state.conflict:
+            return "resolve"
+        return "correct"
 
     def status(self, v: Version) -> str:
         heads = {h.id for h in self.state.heads}
@@ -268,7 +300,32 @@ def slot_view(conn: sqlite3.Connection, slot: Slot) -> SlotView:
     state = slot_state(conn, slot)
     prefix = ("", "") if info.one_field else ("NS ", "EW ")
     verdict = _cell(slot.board, state, False, False).state if state.versions else "not in"
-    return SlotView(slot, state, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", verdict)
+    members = roster(conn)
+    named = pair_players(conn, slot.section)
+    sides = ("", "") if info.one_field else ("NS", "EW")
+
+    def players(pair: int, side: str) -> str:
+        numbers = named.get((pair, side))
+        return names_of(numbers, members) if numbers else ""
+    return SlotView(slot, state, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", verdict, players(ns, sides[0]),
+                    players(ew, sides[1]), traveller(conn, slot, info))
+
+
+def traveller(conn: sqlite3.Connection, slot: Slot, info: SectionInfo) -> tuple[Played, ...]:
+    """The slot's board at every table of its section that plays it, by round and table: what each one has."""
+    known = states(conn, info.name)
+    prefix = ("", "") if info.one_field else ("NS ", "EW ")
+    rows = []
+    for round_, table, ns, ew, boards in section_rounds(conn, info.name):
+        if str(slot.board) not in boards.split():
+            continue
+        cell = _cell(slot.board, known.get(Slot(info.name, table, round_, slot.board)), False, False)
+        state = known.get(Slot(info.name, table, round_, slot.board))
+        current = state.current if state is not None else None
+        rows.append(Played(table, round_, f"{prefix[0]}{ns}", f"{prefix[1]}{ew}", cell.state,
+                           result_said(current, spoken()) if current is not None and current.kind != "erased"
+                           else ""))
+    return tuple(rows)
 
 
 def seen_of(view: SlotView) -> str:
@@ -287,10 +344,10 @@ def what_changed(view: SlotView, seen: str) -> str | None:
     newest = seen.split("-", 1)[0]
     since = int(newest) if newest.isdecimal() else 0
     words = spoken()
-    added = [words.plain("sl_stale_version", version=v.version, result=v.describe(), who=v.origin())
+    added = [words.plain("sl_stale_version", version=v.version, result=result_said(v, words), who=origin_said(v, words))
              for v in view.state.versions if v.id > since]
     return words.plain("sl_stale", changes="; ".join(added) if added else words.plain("sl_stale_standing"),
-                       verdict=view.verdict)
+                       verdict=words.plain("is_" + view.verdict.replace(" ", "_")))
 
 
 def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
@@ -298,7 +355,9 @@ def prefilled(view: SlotView) -> dict[str, dict[str, str]]:
     version or takes a result typed afresh: prefilled, it would refuse "keep v1" until emptied)."""
     s = view.slot
     where = {"section": s.section, "table": str(s.table), "board": str(s.board), "round": str(s.round)}
-    latest = view.state.current or (view.state.heads[-1] if view.state.heads else None)
+    # The result that counts, for correct to start from; none in a conflict (a head is a stray result, not the
+    # table's: prefilled, one click would make it count) or when it was erased.
+    latest = view.state.current
     if latest is not None and latest.kind == "erased":
         latest = None
     return {"correct": where | result_fields(latest), "adjust": dict(where),
@@ -438,7 +497,8 @@ def routes(room: Room) -> list[BaseRoute]:
             refused, typed, error, field_at = acted
             filled[refused] = typed
         return room.page("console_slot.html", status, session=session, view=view, filled=filled, refused=refused,
-                         field_at=field_at, error=error, done=done, moves=MOVES, clock=clock, seen=seen_of(view))
+                         field_at=field_at, error=error, done=done, moves=MOVES, clock=clock, seen=seen_of(view),
+                         result_said=result_said, origin_said=origin_said, kind_said=kind_said)
 
     async def slot_action(request: Request) -> Response:
         form_name = request.path_params["action"]

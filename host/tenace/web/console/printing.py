@@ -26,6 +26,7 @@ from tenace.store.names import names_of, pair_players, roster
 from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import Room, spoken
+from tenace.web.console.said import movement_said
 from tenace.web.words import words as public_words
 
 log = logging.getLogger(__name__)
@@ -124,7 +125,8 @@ def cards(m: Movement, section: str) -> list[Card]:
             ns, ew = m.seated(e)
             rows.append(CardRow(e.round, m.label(ns), m.label(ew), boards_text(e.boards),
                                 where_next(m, ns, e.round + 1), where_next(m, ew, e.round + 1), boards_next(m, e)))
-        out.append(Card(section, table, m.name, tuple(rows)))
+        out.append(Card(section, table, movement_said(m.name, m.kind, m.tables, m.rounds, m.boards_per_round,
+                                                      spoken()), tuple(rows)))
     return out
 
 

@@ -25,6 +25,7 @@ from tenace.reports.event_results import EventResults, ResultsError, SectionResu
 from tenace.reports.event_teams import MatchResult, seat_names
 from tenace.reports.event_usebio import Extras, UsebioError, event_extras, usebio_bytes, usebio_tree
 from tenace.reports.html import Site
+from tenace.reports.problems import clock
 from tenace.store import CORRECTION_MINUTES, EntryError, FinishCheck, Publication, StoreError, publication
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
@@ -160,6 +161,22 @@ def shown(published: Publication | None) -> Shown | None:
     return Shown(f"{at:%H:%M}", published.who, published.minutes, ends.isoformat(), f"{ends:%H:%M}")
 
 
+def reasons_said(check: FinishCheck) -> tuple[str, ...]:
+    """What stands in the way of finishing, in the page's language: the store's own words in English; in another
+    language each reason by its count (the problems page names the results)."""
+    t = spoken()
+    if t.lang == DEFAULT:
+        return check.reasons
+    said = []
+    if check.earlier is not None:
+        said.append(t.plain("fi_why_finished", at=clock(check.earlier.at), who=check.earlier.who))
+    for count, key in ((check.conflicts, "fi_why_conflicts"), (check.missing, "fi_why_missing"),
+                       (check.damaged, "fi_why_damaged")):
+        if count:
+            said.append(t.plain(key, count=count))
+    return tuple(said)
+
+
 def routes(room: Room) -> list[BaseRoute]:
     room.nav += [("/director/finish", "Finish"), ("/director/publish", "Publish")]
 
@@ -178,7 +195,7 @@ def routes(room: Room) -> list[BaseRoute]:
             return room.page("console_finish.html", 400, session=session, error=one_line(e), published=None,
                              reasons=(), typed={}, done=done, minutes=CORRECTION_MINUTES, why=FINISH_WHY)
         return room.page("console_finish.html", status, session=session, error=error, done=done, field=field,
-                         published=shown(published), reasons=check.reasons, typed=typed or {},
+                         published=shown(published), reasons=reasons_said(check), typed=typed or {},
                          minutes=CORRECTION_MINUTES, why=FINISH_WHY)
 
     async def finish_get(request: Request) -> Response:

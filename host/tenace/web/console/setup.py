@@ -49,6 +49,7 @@ from tenace.store.names import Member, names_of, pair_players, roster, set_pairs
 from tenace.web.console.auth import NO_STORE, Session, forbidden
 from tenace.web.console.forms import one_line, worded
 from tenace.web.console.room import SPOKEN, Room, spoken
+from tenace.web.console.said import movement_said
 
 log = logging.getLogger(__name__)
 
@@ -330,6 +331,7 @@ def routes(room: Room) -> list[BaseRoute]:
         return room.page("console_setup.html", status, session=session, done=done, error=error, refused=refused,
                          typed=typed or {}, errors=errors or {}, previews=shown, token=token, lines=lines or [],
                          new_path=room.new_path, rows=SECTION_ROWS, kinds=SECTION_KINDS, scorings=SCORING_METHODS,
+                         movement_said=movement_said,
                          analysis=analysis.state(), **context)
 
     async def home(request: Request) -> Response:

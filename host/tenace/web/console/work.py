@@ -18,6 +18,7 @@ from tenace.store.queries import conflicts_in, damaged_in, latest_rounds, missin
 from tenace.store.versions import Slot
 from tenace.web.console.auth import NO_STORE
 from tenace.web.console.room import Room, spoken
+from tenace.web.console.said import origin_said, result_said
 
 # What the director does about each reason a frame is refused (validate.REASONS), beyond reading the examples: the
 # key of its advice in lang/console/XX.txt (wk_advice_REASON); any other reason gets wk_advice_other.
@@ -76,8 +77,8 @@ def work_of(report: Report, check: str | None = None) -> Work:
                                 Link(slot_href(v.slot, "erase"), w("wk_erase_it"))),
                                w("wk_damaged_advice")))
     for c in report.conflicts:
-        lines = tuple(w("wk_conflict_line", version=v.version, result=v.describe(), ns=v.ns_pair, ew=v.ew_pair,
-                        origin=v.origin(), at=clock(v.at)) for v in c.heads)
+        lines = tuple(w("wk_conflict_line", version=v.version, result=result_said(v, spoken()), ns=v.ns_pair,
+                        ew=v.ew_pair, origin=origin_said(v, spoken()), at=clock(v.at)) for v in c.heads)
         work.items.append(Item("conflict", w("wk_conflict", where=where(c.slot), count=len(c.heads)), lines,
                                (Link(slot_href(c.slot, "resolve"), w("resolve")),), w("wk_conflict_advice")))
     for g in report.refusals:

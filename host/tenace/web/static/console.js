@@ -7,6 +7,8 @@
   var state = document.getElementById("live-state");
   if (!live || !window.fetch) return;
   var generation = live.dataset.generation;
+  // The page's own words for it, in its language (console_layout.html).
+  var said = {open: document.body.dataset.saidLive, lost: document.body.dataset.saidLost};
 
   function say(text, how) {
     document.body.dataset.live = how;
@@ -30,14 +32,14 @@
         }
         document.body.dataset.updated = String(Date.now());
       }
-      say("Live: this page follows the event file.", "open");
+      say(said.open, "open");
       follow();
     }).catch(function () {
       // Logged out, or the server is gone: say so, and try again a little later.
-      say("Not live: the server does not answer (or you were logged out): reload the page.", "lost");
+      say(said.lost, "lost");
       setTimeout(follow, 2000);
     });
   }
-  say("Live: this page follows the event file.", "open");
+  say(said.open, "open");
   follow();
 })();
