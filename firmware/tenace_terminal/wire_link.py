@@ -58,7 +58,7 @@ from micropython import const
 # of a session's heap, it would split the free space the screens' code needs in one piece (never compacted).
 from tenace_terminal import catalogue, link_files, wire_mapping
 from tenace_terminal.link_files import STATE_FILE  # where session_runner (the simulators) finds it
-from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN
+from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN, STORED_CONFLICT
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
 from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, RANKING, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
 from tenace_wire.session import REFUSED
@@ -406,8 +406,11 @@ class WireLink:
             self._resign = self.table > 0
             return
         self.inbox.append({"type": _MSG_ACK, "seq": s})
-        if status >= REFUSED and message is not None:
-            self.inbox.append(wire_mapping.refusal(message))
+        if message is not None:
+            if status >= REFUSED:
+                self.inbox.append(wire_mapping.refusal(message))
+            elif status == STORED_CONFLICT:
+                self.inbox.append(wire_mapping.undecided(message))
 
     def _on_answer(self, answer) -> None:
         signing = self._signing

@@ -89,6 +89,12 @@ def refusal(message: dict) -> dict:
     return {"type": _MSG_MESSAGE, "text": catalogue.text("players_refused")}
 
 
+def undecided(message: dict) -> dict:
+    """The app's message for a result the host stored but that does not count until the director decides (ACK
+    STORED_CONFLICT): another, different result for the board is there."""
+    return {"type": _MSG_MESSAGE, "text": catalogue.text("conflict", message.get("board", 0))}
+
+
 def round_plan(plan: "RoundPlan") -> dict:
     """The app's round_plan; in the last round (no table to go to) "last" and no moves."""
     out = {"type": _MSG_ROUND_PLAN, "round": plan.round, "ns": plan.ns_pair, "ew": plan.ew_pair,

@@ -22,6 +22,9 @@ from tenace_wire.frame_types import ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANS
 # stops retransmitting and shows the refusal (a retransmission could not fix it).
 STORED = const(0)
 ALREADY_STORED = const(1)
+# A result stored (now or before) whose board has no result that counts until the director decides: it differs
+# from another one for the same board, or the event file's is damaged. The terminal says so.
+STORED_CONFLICT = const(2)
 REFUSED_INVALID = const(16)        # a field the host's re-validation refused (board not in this round...)
 REFUSED_WRONG_TABLE = const(17)
 REFUSED_NOT_SIGNED_IN = const(18)

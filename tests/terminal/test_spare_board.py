@@ -69,3 +69,26 @@ def test_the_board_pairs_signs_in_and_its_result_is_stored_once():
     finally:
         host.close()
         sim_devices.remove_directory(storage)
+
+
+def test_a_board_the_director_erased_and_the_spare_keys_again_is_its_result():
+    """Issue 37: the director erases table 1's board 1 (tenace erase); the phone spare, taking the table over, keys it
+    again as a first entry: it counts (no conflict with the erased version), and the page says saved, nothing else."""
+    host = connect({"rounds": 1, "boards_per_round": 2, "settings": {"lead": "off"}})
+    storage = sim_devices.new_directory()
+    clock = ManualClock(1000)
+    try:
+        assert host.enter(1, 1, 1, "3NT", "S", 9) == "stored" and host.erase(1, 1, 1) == "stored"
+        board = SpareBoard(TERMINAL, random_hex(Bits(9)), storage, clock)
+        run(board, host, clock, lambda s: s["screen"] == "startup")
+        keys(board, host, clock, "1 OK " + " ".join(host.code) + " OK")
+        run(board, host, clock, lambda s: s["signed_in"] and s["screen"] == "round")
+        keys(board, host, clock, "OK 4 S N = OK")
+        state = run(board, host, clock, lambda s: s["pending"] == 0)
+        shown = " ".join(" ".join(state["lines"]).split())
+        assert "Board 1 saved" in shown and "director" not in shown, shown
+        assert host.result(1, 1) == "played v0 4S N 10 +420" and host.conflicts() == 0
+        assert host.results() == {1001: "played v0 4S N 10 +420"}
+    finally:
+        host.close()
+        sim_devices.remove_directory(storage)

@@ -235,3 +235,41 @@ def test_hand_records_come_with_the_plan_when_the_lead_is_checked():
         assert sim.app.plan["deals"] == [deal(1), deal(2)] and "dd" not in sim.app.plan
     finally:
         sim.close()
+
+
+def test_a_board_the_director_erased_and_the_table_keys_again_counts_and_is_on_its_traveller():
+    """Issue 37: the director erases table 3's board 1 (tenace erase) and a terminal signing in there keys it again,
+    a first entry: it is the board's result (not a conflict with the erased one), and its line is on the traveller."""
+    sim = Simulator(rounds=1, settings={"traveller": True})
+    try:
+        assert sim.host.enter(3, 1, 1, "3NT", "S", 9) == "stored"  # the table's result, from wherever it came
+        assert sim.host.enter(4, 1, 1, "4S", "N", 9) == "stored"  # another table's
+        assert sim.host.erase(3, 1, 1) == "stored"
+        sim.sign_in(3)
+        assert "Bd 1 " in keys(sim, "OK"), screen(sim)  # erased: missing again, so the round starts there
+        shown = keys(sim, BOARD_KEYS[0])
+        assert "Board 1 traveller" in shown, shown
+        assert " 3-3 4\u2660 N +1 450" in shown and " 4-4 4\u2660 N -1 -50" in shown, shown
+        until(sim, lambda: sim.app.pending == {})
+        assert "director decides" not in screen(sim), screen(sim)
+        assert sim.host.result(1, 1) == "played v0 4S N 11 HK +450" and sim.host.conflicts() == 0
+        assert sorted(sim.host.results()) == [1001]
+    finally:
+        sim.close()
+
+
+def test_a_result_stored_as_a_conflict_is_told_at_the_table():
+    """The director enters table 3's board 1 while the players key it differently: both are kept, neither counts,
+    and the terminal says the director will decide (not only "saved")."""
+    sim = Simulator(rounds=1)
+    try:
+        sim.sign_in(3)
+        keys(sim, "OK")
+        assert sim.host.enter(3, 1, 1, "3NT", "S", 9) == "stored"
+        keys(sim, BOARD_KEYS[0])
+        until(sim, lambda: sim.app.pending == {})
+        shown = screen(sim)
+        assert "Board 1: 2 results, the director decides" in shown, shown
+        assert sim.host.conflicts() == 1 and sim.host.results() == {}
+    finally:
+        sim.close()

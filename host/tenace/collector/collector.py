@@ -1,9 +1,10 @@
 """Collector: frames from the tables in, frames to the tables out, results into the store; no I/O of its own.
 
 Exactly once (hard rule 2): a RESULT or ERASE goes through tenace.store.ingest, which commits before it
-returns, and only then is the frame acknowledged (STORED, ALREADY_STORED, or a refusal status so that the
-terminal stops sending it). A host killed at any instant has either not committed (no ACK went out: the
-terminal sends the frame again) or committed (the store knows it: a duplicate, acknowledged again).
+returns, and only then is the frame acknowledged (STORED, ALREADY_STORED, STORED_CONFLICT when its board has no
+result that counts until the director decides, or a refusal status so that the terminal stops sending it). A host
+killed at any instant has either not committed (no ACK went out: the terminal sends the frame again) or committed
+(the store knows it: a duplicate, acknowledged again).
 At start every terminal of the store's terminal table is resumed with its table and the host's next
 sequence number to it, so a restarted host carries on where the killed one stopped.
 
@@ -42,6 +43,7 @@ from tenace.store import (
     publication,
     refuse_frame,
     reserve_host_sequence,
+    stored_undecided,
 )
 from tenace.store import sign_in as store_sign_in
 from tenace.store.clock import timestamp
@@ -59,6 +61,7 @@ from tenace_wire.control import (
     REFUSED_NOT_SIGNED_IN,
     REFUSED_WRONG_TABLE,
     STORED,
+    STORED_CONFLICT,
     TABLE_TAKEN,
     Hello,
     SignIn,
@@ -83,10 +86,12 @@ from tenace_wire.fields import Message
 from tenace_wire.frame import peek_header
 from tenace_wire.frame_types import (
     ACK,
+    ERASE,
     HAND_RECORD,
     HELLO,
     MAX_TERMINAL,
     RANKING,
+    RESULT,
     ROUND_PLAN,
     STATUS,
     TRAVELLER,
@@ -236,7 +241,10 @@ class Collector:
                 self._offers.append(self.session.offer_pairing(inbound.terminal, self.key.nonce))
             return
         if inbound.duplicate:
-            self.session.acknowledge(inbound, ALREADY_STORED)
+            # A result's copy is told again whether its board is still the director's to decide (the first answer
+            # may have been lost).
+            undecided = inbound.type in (RESULT, ERASE) and stored_undecided(self.conn, inbound.terminal, inbound.seq)
+            self.session.acknowledge(inbound, STORED_CONFLICT if undecided else ALREADY_STORED)
             return
         msg = inbound.message
         if isinstance(msg, SignIn):
@@ -317,7 +325,11 @@ class Collector:
             pairs = round_plans.encounter_pairs(self.conn, name, msg.table, msg.round) or (1, 1)
             incoming = incoming_erase(msg, inbound.terminal, inbound.seq, pairs, raw)
         outcome = ingest(self.conn, incoming)  # committed when it returns: only now may the ACK go out
-        if outcome.status is Status.STORED:
+        if outcome.conflict and outcome.acknowledge:
+            self.session.acknowledge(inbound, STORED_CONFLICT)  # "the director will decide", at the table
+            if outcome.status is Status.DUPLICATE:
+                return
+        elif outcome.status is Status.STORED:
             self.session.acknowledge(inbound, STORED)
         elif outcome.status is Status.DUPLICATE:
             self.session.acknowledge(inbound, ALREADY_STORED)

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tenace.collector.collector import Collector
-from tenace.store.encounters import slot_count
-from tenace.store.queries import missing_results, refusal_count
+from tenace.store.queries import Tally, refusal_count, tally
 from tenace_wire import slip
 
 log = logging.getLogger(__name__)
@@ -38,20 +37,16 @@ class BaseStation:
 
 @dataclass
 class Progress:
-    stored: int  # board slots with a result in
-    expected: int  # board slots in the movement
+    results: Tally  # the results that count of the movement's slots, conflicts apart
     terminals: int  # terminals heard by this run
     refusals: int  # refused frames recorded in the event file
 
     def line(self) -> str:
-        return (f"results {self.stored}/{self.expected}, terminals heard {self.terminals}, "
-                f"refused frames {self.refusals}")
+        return f"{self.results.text()}, terminals heard {self.terminals}, refused frames {self.refusals}"
 
 
 def progress(conn: sqlite3.Connection, collector: Collector) -> Progress:
-    expected = slot_count(conn)
-    refused = refusal_count(conn)
-    return Progress(expected - len(missing_results(conn)), expected, len(collector.heard), refused)
+    return Progress(tally(conn), len(collector.heard), refusal_count(conn))
 
 
 class Service:

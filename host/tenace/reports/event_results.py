@@ -10,8 +10,8 @@ from datetime import datetime
 
 from tenace.reports.event_teams import MatchResult, TeamStanding, section_matches, standings
 from tenace.reports.model import Board, HandRecord, Pair, Report, Setting, TravellerLine, section_shown
-from tenace.reports.session import Play, session_report
-from tenace.reports.store_results import StorePairs, section_options
+from tenace.reports.session import session_report
+from tenace.reports.store_results import StorePairs, section_options, version_line
 from tenace.scoring.individual import score_individual_session
 from tenace.scoring.model import BoardResult, Penalty
 from tenace.scoring.pairs_methods import AnySessionScore, score_session
@@ -115,9 +115,6 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     _name_pairs(conn, section, pairs.named)
     known = states(conn, section)  # the section's slots, loaded and checked once for what follows
     versions = current_in(known)
-    plays: dict[tuple[int, int], Play] = {
-        (v.board, v.table): (v.contract or "Pass", v.declarer, v.tricks) for v in versions
-        if v.kind in ("normal", "passed_out")}
     # A director's entry is marked on its traveller line (adjusted, corrected, decided) and explained in a note.
     marks: dict[tuple[int, int, int], str] = {}
     notes: list[str] = []
@@ -157,9 +154,11 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
                 session = score_session(results, method, section_options(kind != "mitchell"), penalties=penalised)
         except ValueError as e:
             raise ResultsError(str(e)) from None
-        report = session_report(session, pairs.named, method, title, plays)
-
-        boards = tuple(replace(b, lines=tuple(_marked(b.board, line, marks) for line in b.lines))
+        report = session_report(session, pairs.named, method, title)
+        # What was played, by the slot's round too: a table may play a board in two rounds (a movement change, an
+        # import), and each line is its own round's.
+        played = {(v.board, v.table, v.round): v for v in versions}
+        boards = tuple(replace(b, lines=tuple(_played(b.board, line, played, marks) for line in b.lines))
                        for b in report.boards)
         report = replace(report, boards=boards)
     else:
@@ -270,8 +269,17 @@ def _title(info: EventInfo, section: str, results_in: int, expected: int, confli
     return f"{info.name}, {info.date}{where} ({info.scoring.replace('_', ' ')}; {state})"
 
 
-def _marked(board: int, line: TravellerLine, marks: dict[tuple[int, int, int], str]) -> TravellerLine:
-    mark = marks.get((board, line.table or 0, line.round or 0))
+def _played(board: int, line: TravellerLine, played: Mapping[tuple[int, int, int], Version],
+            marks: dict[tuple[int, int, int], str]) -> TravellerLine:
+    """A traveller line with what its slot's result says was played (contract, declarer, tricks, lead: the store's
+    traveller line) and the director's mark, if any."""
+    slot = (board, line.table or 0, line.round or 0)
+    v = played.get(slot)
+    if v is not None and v.kind in ("normal", "passed_out"):
+        stored = version_line(v)
+        line = replace(line, contract=stored.contract, declarer=stored.declarer, tricks=stored.tricks,
+                       lead=stored.lead)
+    mark = marks.get(slot)
     return replace(line, marked=mark) if mark else line
 
 

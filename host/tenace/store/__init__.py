@@ -22,7 +22,7 @@ from tenace.store.director import (
 )
 from tenace.store.errors import EntryError, StoreError
 from tenace.store.event import EventInfo, SectionInfo, add_section, create_event, event_info, sign_in
-from tenace.store.ingest import ingest, refuse_frame
+from tenace.store.ingest import ingest, refuse_frame, stored_undecided
 from tenace.store.model import IncomingResult, Ingested, Kind, Refusal, Status
 from tenace.store.queries import (
     Conflict,
@@ -102,6 +102,7 @@ __all__ = [
     "scoring_rows",
     "sign_in",
     "states",
+    "stored_undecided",
     "terminal_status",
     "transaction",
 ]

@@ -14,7 +14,7 @@ from tenace.store.clock import timestamp
 from tenace.store.db import transaction
 from tenace.store.model import IncomingResult, Ingested, Kind, Refusal, Status
 from tenace.store.validate import Bad, Entry
-from tenace.store.versions import Slot, Version, slot_state
+from tenace.store.versions import Slot, SlotState, Version, slot_state
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def _decide(conn: sqlite3.Connection, message: IncomingResult, terminal: int, se
     if stored is not None:
         if stored[1] == digest:
             return Ingested(Status.DUPLICATE, detail=f"terminal {terminal} seq {sequence} was stored before",
-                            result_id=stored[2], version=stored[3])
+                            result_id=stored[2], version=stored[3], conflict=stored_undecided(conn, terminal, sequence))
         return _refuse(conn, message, terminal, sequence, digest, received, Refusal(
             "sequence_reused", f"terminal {terminal} seq {sequence} is already stored with a different result"))
     try:
@@ -82,6 +82,20 @@ def _decide(conn: sqlite3.Connection, message: IncomingResult, terminal: int, se
                        terminal=terminal, frame_id=frame_id)
 
 
+def stored_undecided(conn: sqlite3.Connection, terminal: int, sequence: int) -> bool:
+    """Whether the slot of the result this terminal's frame stored has no result that counts now, until the director
+    decides (a conflict, or a head damaged in the event file): what a copy of the frame is answered (Ingested's
+    `conflict`). False when the frame stored no result."""
+    row = conn.execute(
+        "SELECT r.section, r.table_no, r.round, r.board FROM frame f JOIN result r ON r.frame = f.id "
+        "WHERE f.terminal = ? AND f.seq = ? AND f.outcome = 'stored'", (terminal, sequence)).fetchone()
+    return row is not None and _undecided(slot_state(conn, Slot(*row)))
+
+
+def _undecided(state: SlotState) -> bool:
+    return bool(state.heads) and state.current is None
+
+
 def add_version(conn: sqlite3.Connection, entry: Entry, *, source: str, who: str, why: str | None, at: str,
                 revision: int | None = None, terminal: int | None = None, frame_id: int | None = None) -> Ingested:
     """Append a version to the entry's slot, inside the caller's transaction, and say what it replaces.
@@ -92,7 +106,10 @@ def add_version(conn: sqlite3.Connection, entry: Entry, *, source: str, who: str
       superseded at once by the next higher revision;
     - a correction (revision 1-15) or an erasure replaces every current head, except this terminal's
       entries of the same revision (two different ones of those are a conflict);
-    - a first entry (revision 0) stands beside the heads: if it differs from any, the slot is in conflict.
+    - a first entry (revision 0) replaces an erasure (the board is missing until a result is entered) and stands
+      beside the other heads: if it differs from any, the slot is in conflict.
+    The answer's `conflict` says the slot has no result that counts now, until the director decides: what the
+    terminal is told (an entry that differs, or a head damaged in the event file).
     """
     slot = Slot(entry.section, entry.table, entry.round, entry.board)
     state = slot_state(conn, slot)
@@ -117,13 +134,13 @@ def add_version(conn: sqlite3.Connection, entry: Entry, *, source: str, who: str
             conn.execute("INSERT INTO result_supersedes (result, supersedes) VALUES (?, ?)", (successor.id, result_id))
             return Ingested(Status.STORED, detail=f"{where}: v{version} (revision {revision}) arrived after "
                             f"revision {successor.revision}: kept, superseded by v{successor.version}",
-                            result_id=result_id, version=version)
+                            result_id=result_id, version=version, conflict=_undecided(state))
     if revision is None:
         replaced = list(state.heads)
     elif revision > 0 or entry.kind is Kind.ERASED:
         replaced = [h for h in state.heads if not (mine(h) and h.revision == revision)]
     else:
-        replaced = []
+        replaced = [h for h in state.heads if h.kind == Kind.ERASED]
     conn.executemany("INSERT INTO result_supersedes (result, supersedes) VALUES (?, ?)",
                      [(result_id, h.id) for h in replaced])
     differing = [h for h in state.heads if h not in replaced and h.content() != entry.content()]

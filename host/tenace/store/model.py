@@ -83,7 +83,9 @@ class Ingested:
     detail: str = ""
     result_id: int | None = None
     version: int | None = None
-    conflict: bool = False  # stored beside a different result for the same slot: the TD must decide
+    # The slot has no result that counts until the TD decides: stored beside a different result (a conflict), or
+    # beside one damaged in the event file. The terminal is told so (tenace_wire.control.STORED_CONFLICT).
+    conflict: bool = False
     repeat: bool = False  # a refusal given before to this same frame; nothing new was recorded
 
     @property

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tenace.store.encounters import slot_count
 from tenace.store.row_check import checked_rows
 from tenace.store.validate import MAX_BOARD, MAX_PAIR, MAX_ROUND, MAX_TABLE, REASONS
 from tenace.store.versions import Slot, SlotState, Version, load_versions, slot_states
@@ -18,6 +19,21 @@ class Conflict:
     slot: Slot
     heads: tuple[Version, ...]
     versions: tuple[Version, ...]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How far the results are: those that count, of the movement's slots, with the conflicts apart (their slots
+    count for nothing until the director decides)."""
+
+    counted: int  # slots with a result that counts now (not erased, not in conflict, not damaged)
+    expected: int  # the movement's slots (sit-outs left out)
+    conflicts: int  # slots whose results disagree
+
+    def text(self) -> str:
+        """ "results 45/48, conflicts 3 (tenace problems)": what `tenace serve` and `tenace collect` print."""
+        shown = f"results {self.counted}/{self.expected}"
+        return shown + (f", conflicts {self.conflicts} (tenace problems)" if self.conflicts else "")
 
 
 @dataclass(frozen=True)
@@ -121,6 +137,12 @@ def damaged_in(known: Mapping[Slot, SlotState]) -> list[Version]:
 
 def conflicts_in(known: Mapping[Slot, SlotState]) -> list[Conflict]:
     return [Conflict(s.slot, s.heads, s.versions) for s in known.values() if s.conflict]
+
+
+def tally(conn: sqlite3.Connection, section: str | None = None) -> Tally:
+    """The results that count against the movement's slots, and the conflicts apart; one read."""
+    known = states(conn, section)
+    return Tally(len(current_in(known)), slot_count(conn, section), len(conflicts_in(known)))
 
 
 def corrections(conn: sqlite3.Connection, versions: list[Version] | None = None) -> list[Correction]:

@@ -85,6 +85,14 @@ class Questions:
         """Another table's result, entered at the host ("stored")."""
         return self.ask("enter", table, round_, board, contract, declarer, tricks)
 
+    def erase(self, table, round_, board):
+        """The director erases a table's result (tenace erase) ("stored")."""
+        return self.ask("erase", table, round_, board)
+
+    def conflicts(self):
+        """Boards whose results disagree, none of them counting until the director decides."""
+        return self.ask("conflicts")
+
     def duplicates(self):
         """Copies the collector took of messages it had stored already."""
         return self.ask("duplicates")

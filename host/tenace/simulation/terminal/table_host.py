@@ -28,8 +28,8 @@ from tenace.collector.settings import Settings
 from tenace.firmware_build import SIM_DIR
 from tenace.movement import MIN_HOWELL_TABLES, howell, mitchell
 from tenace.movement.individual import MIN_INDIVIDUAL_TABLES, individual
-from tenace.store import current_results, states
-from tenace.store.director import enter_result
+from tenace.store import conflicts, current_results, states
+from tenace.store.director import Action, enter_result
 from tenace.store.event import create_event
 from tenace.store.hand_records import DoubleDummy, keep_analysis, keep_hand_record
 from tenace.store.link import all_player_numbers, stored_counts
@@ -48,8 +48,8 @@ _KINDS = {"normal": "played", "passed_out": "passed_out", "artificial": "adjuste
 # The app's names for what the host sets at sign-in, and the collector's (tenace_terminal.app.DEFAULT_SETTINGS).
 _RESULT_ENTRY = {"any": "any", "relative": "relative", "tricks": "total"}
 # What a terminal on MicroPython may ask over the line protocol: TableHost's methods of these names.
-QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "sign_ins", "close_event", "forget", "move",
-             "status")
+QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "erase", "sign_ins", "close_event", "forget",
+             "move", "status", "conflicts")
 
 
 @dataclass(frozen=True)
@@ -180,6 +180,16 @@ class TableHost:
         """Another table's result, as the director enters it (the simulator plays one table); its outcome."""
         return enter_result(self.conn, SECTION, table, round_, board, who="simulator", why="another table",
                             contract=contract, declarer=declarer, tricks=tricks).status.value
+
+    def erase(self, table: int, round_: int, board: int) -> str:
+        """The director erases a table's result (tenace erase): the board is missing until one is entered; the
+        outcome."""
+        return enter_result(self.conn, SECTION, table, round_, board, who="simulator", why="keyed again",
+                            kind="erased", action=Action.ERASE).status.value
+
+    def conflicts(self) -> int:
+        """Boards whose results disagree: none of them counts until the director decides."""
+        return len(conflicts(self.conn))
 
     def sign_ins(self) -> int:
         """Sign-ins the event file has recorded."""
