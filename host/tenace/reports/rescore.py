@@ -193,14 +193,15 @@ def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOpti
                                                               options.rounding) if total.penalty else None))
     else:
         scored = _boards_alone(results, options)
-    raw = {(r.board, r.table or r.row): r for r in rows}
+    # By round too: a table that played a board twice (a movement changed, a .bws) has a row for each round.
+    raw = {(r.board, r.table or r.row, r.round or 1): r for r in rows}
     frequencies = any(r.count != 1 for r in rows)  # rows of equal results, not tables: no table number made up
     boards = []
     for board in scored:
         lines = []
         shown: set[int] = set()
         for t in board.tables:
-            r = raw[(board.board, t.result.table)]
+            r = raw[(board.board, t.result.table, t.result.round)]
             if r.count != 1:  # a frequency table's row: its results tie, so the first one's figures are the row's
                 if r.row in shown:
                     continue
