@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
 from tenace.reports.model import LeftOut, ScoredAsGiven
