@@ -406,11 +406,8 @@ class WireLink:
             self._resign = self.table > 0
             return
         self.inbox.append({"type": _MSG_ACK, "seq": s})
-        if message is not None:
-            if status >= REFUSED:
-                self.inbox.append(wire_mapping.refusal(message))
-            elif status == STORED_CONFLICT:
-                self.inbox.append(wire_mapping.undecided(message))
+        if message is not None and (status >= REFUSED or status == STORED_CONFLICT):
+            self.inbox.append(wire_mapping.answer(message, status))
 
     def _on_answer(self, answer) -> None:
         signing = self._signing

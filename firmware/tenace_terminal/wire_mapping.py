@@ -6,7 +6,7 @@ from tenace_rules.board import SEATS
 from tenace_rules.contract import Contract, from_text
 from tenace_rules.notation import CARD_RANKS, CARD_SUITS
 from tenace_terminal import catalogue
-from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, TABLE_TAKEN
+from tenace_wire.control import ACCEPTED, NO_SUCH_TABLE, STORED_CONFLICT, TABLE_TAKEN
 from tenace_wire.table_messages import ADJUSTED, NOT_PLAYED, PASSED_OUT, PLAYED, Erase, Players, Result, card_code
 
 _MSG_PLAYERS = const("players")
@@ -81,18 +81,14 @@ def sign_in_reply(answer: "SignInAnswer", section: int, table: int) -> dict:
     return {"type": _MSG_SIGN_IN_OK, "section": SECTIONS[answer.section], "table": answer.table, "settings": settings}
 
 
-def refusal(message: dict) -> dict:
-    """The app's message for a result or player numbers the host refused for good (ACK status >= 16): the
-    director sees why at the host."""
+def answer(message: dict, status: int) -> dict:
+    """The app's message for a result or player numbers the host refused for good (ACK status >= 16: the director
+    sees why at the host), or for a result it stored that counts for nothing until the director decides (ACK
+    STORED_CONFLICT: another, different result for the board is there)."""
     if "board" in message:
-        return {"type": _MSG_MESSAGE, "text": catalogue.text("refused", message["board"])}
+        key = "conflict" if status == STORED_CONFLICT else "refused"
+        return {"type": _MSG_MESSAGE, "text": catalogue.text(key, message["board"])}
     return {"type": _MSG_MESSAGE, "text": catalogue.text("players_refused")}
-
-
-def undecided(message: dict) -> dict:
-    """The app's message for a result the host stored but that does not count until the director decides (ACK
-    STORED_CONFLICT): another, different result for the board is there."""
-    return {"type": _MSG_MESSAGE, "text": catalogue.text("conflict", message.get("board", 0))}
 
 
 def round_plan(plan: "RoundPlan") -> dict:
