@@ -95,8 +95,35 @@ def test_the_directors_adjusted_scores_go_through_the_pbn_export_to_the_same_ran
     code2, scored, err = tenace(capsys, "score", str(pbn))
     assert (code, code2) == (0, 0) and "left out" not in err, err
     assert ranking(scored) == ranking(shown) and len(ranking(shown)) == 10
+    # Butler from the file scores the assigned, weighted and split scores as the club's session does; 55% has no
+    # IMP equivalent (Law 12C2 at IMPs), its row alone is left out.
     code, _, err = tenace(capsys, "score", str(pbn), "--method", "butler")
-    assert code == 0 and "an assigned score: Butler and cross-IMPs from a file take played and artificial" in err
+    assert code == 0 and "1 row or board left out" in err and "55%" in err and "assigned" not in err, err
+
+
+def test_butler_of_the_pbn_export_of_an_imp_event_is_the_clubs_with_assigned_and_split_scores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    conn = create_event(db, name="IMP pairs", date="2024-05-14", sections={"A": MITCHELL}, scoring="imps")
+    for table in range(1, MITCHELL.tables + 1):
+        sign_in(conn, table, "A", table)
+    for m in session_results(MITCHELL):
+        ingest(conn, m)
+    conn.close()
+    e1, e2, e3 = (MITCHELL.at(t, 1) for t in (1, 2, 3))
+    for args in (["--table", "1", "--board", str(e1.boards[0]), "--assigned", "+140"],
+                 ["--table", "2", "--board", str(e2.boards[0]), "--weighted", "1/2:+140,1/2:+140"],
+                 ["--table", "3", "--board", str(e3.boards[0]), "--assigned", "+110", "--ew-assigned", "-140"]):
+        code, _, err = tenace(capsys, "adjust", str(db), *args, "--why", "TD's ruling")
+        assert code == 0, (args, err)
+    pbn = tmp_path / "imps.pbn"
+    assert tenace(capsys, "report", str(db), "--pbn", str(pbn))[0] == 0
+    code, shown, _ = tenace(capsys, "results", str(db), "--json")
+    code2, scored, err = tenace(capsys, "score", str(pbn), "--method", "butler", "--json")
+    assert (code, code2) == (0, 0) and "left out" not in err, err
+    kept = ("field", "rank", "pair", "boards", "imps")
+    club = [{k: line[k] for k in kept} for line in json.loads(shown)["sections"][0]["report"]["ranking"]]
+    assert [{k: line[k] for k in kept} for line in json.loads(scored)["ranking"]] == club and len(club) == 10
 
 
 def every_directors_score(db: Path, capsys: pytest.CaptureFixture[str], movement: Movement,

@@ -210,6 +210,37 @@ def test_a_weighted_score_cannot_be_written_and_is_refused_in_one_line(
     assert said in err, err
 
 
+
+@pytest.mark.parametrize(("scoring", "args", "said"), [
+    # Written "A6040", an explicit 60%/40% would be read back as A+/A-, whose Law 12C2(c) differs.
+    ("matchpoints", ["--percent", "60/40"], "the artificial score 60%/40% has no USEBIO form (A6040 is read as"),
+    # Written as SCORE, an assigned score would be read back as played and go into the Butler datum.
+    ("imps", ["--assigned", "+140"], "an assigned score (assigned NS +140) has no USEBIO form at IMPs"),
+], ids=["percent-60-40", "assigned-at-imps"])
+def test_a_score_usebio_would_read_back_otherwise_is_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], scoring: str, args: list[str], said: str) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db, scoring=scoring)
+    board = MITCHELL.at(4, 1).boards[0]
+    assert tenace(capsys, "adjust", str(db), "--table", "4", "--board", str(board), *args, "--why", "a ruling")[0] == 0
+    out = tmp_path / "x.xml"
+    code, stdout, err = tenace(capsys, "report", str(db), "--usebio", str(out), "--club", "Riga BC")
+    assert (code, stdout) == (2, "") and err.count("\n") == 1 and not out.exists(), err
+    assert f"section A board {board} table 4: {said}" in err, err
+
+
+def test_a_percentage_below_zero_after_law_90_penalties_is_written(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    make_event(db)
+    assert tenace(capsys, "adjust", str(db), "--pair", "NS 1", "--penalty", "80MP", "--why", "Law 90")[0] == 0
+    lines = {line["pair"]: line for line in ranking(capsys, db)["A"]}
+    assert lines["NS 1"]["percent"] < 0
+    root = export(capsys, db, tmp_path / "x.xml").getroot()  # checked against the schema
+    pair = next(p for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") == "1NS")
+    shown = Decimal(str(lines["NS 1"]["percent"])).quantize(Decimal("0.01"))
+    assert Decimal(pair.findtext("PERCENTAGE") or "") == shown
+
 def test_the_players_are_named_with_their_member_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "club.sqlite"
     make_event(db)

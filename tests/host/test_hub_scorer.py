@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import psycopg
@@ -29,6 +30,16 @@ def test_played_boards_counted_directly_equal_the_engine() -> None:
         assert fast[0] == sum(counts.values())
         assert sorted(fast[1]) == sorted(field._engine_figures(3, counts)[1])
 
+
+
+def test_an_artificial_percentage_alone_on_a_board_keeps_its_percentage() -> None:
+    """A director's 60%/40% on a board no other table has reported yet: 60 and 40 % of the field's top (it was 50/50,
+    scored at a top of 0), as the club scores it."""
+    entries, figures = field.board_figures(14, {"A60%|40%": 1})
+    assert entries == 1
+    assert sorted((d, Fraction(n, den)) for d, _, art, n, den, _ in figures if art) == [
+        ("EW", Fraction(2, 5)), ("NS", Fraction(3, 5))]
+    assert field.board_figures(14, {"P420": 1})[1] == field._engine_figures(14, {"P420": 1})[1]
 
 def _ranking(conn: psycopg.Connection[object]) -> list[dict[str, object]]:
     row = conn.execute("SELECT field FROM scores WHERE sim = 'sim1'").fetchone()

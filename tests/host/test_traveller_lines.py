@@ -55,3 +55,15 @@ def test_each_round_of_a_board_played_twice_at_a_table_shows_its_own_contract(
 def test_the_json_report_has_the_leads_the_store_holds(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
     leads = {slot: line["lead"] for slot, line in lines(event, capsys).items()}
     assert leads == {(1, 1, 1): "SA", (1, 1, 2): "DK", (2, 2, 1): "H2", (2, 2, 2): "C5"}
+
+
+def test_tenace_score_of_the_pbn_export_keeps_each_round_of_a_board_played_twice_at_a_table(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pbn = tmp_path / "A.pbn"
+    assert tenace(capsys, "report", str(event), "--pbn", str(pbn))[0] == 0
+    code, out, err = tenace(capsys, "score", str(pbn), "--json")
+    assert code == 0, err
+    shown = {(b["board"], line["table"], line["round"]): (line["ns_pair"], line["ew_pair"], line["ns_score"])
+             for b in json.loads(out)["boards"] for line in b["lines"]}
+    assert shown == {(1, 1, 1): ("NS 1", "EW 1", -110), (1, 1, 2): ("NS 2", "EW 2", -50),
+                     (2, 2, 1): ("NS 2", "EW 2", 600), (2, 2, 2): ("NS 1", "EW 1", -420)}

@@ -230,7 +230,10 @@ def _engine_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Fig
             i = len(results)
             results.append(BoardResult("", i, 1, board, f"n{i}", f"e{i}", got))
     entries = len(results)
-    scored = matchpoint_board(results, NATIONAL, entries, None)
+    # Scored to a top of at least 2: at a top of 0 (the board's only result) an artificial side's percentage is lost
+    # (50 %), and a played side's (MP + 1) / E is the same for any E (Neuberg).
+    factored = max(entries, 2)
+    scored = matchpoint_board(results, NATIONAL, factored, None)
     figures: list[Figure] = []
     for text, i in first.items():
         for side in scored.figures[i]:
@@ -241,6 +244,6 @@ def _engine_figures(board: int, outcomes: dict[str, int]) -> tuple[int, list[Fig
                 figures.append((side.direction, text, True, share.numerator, share.denominator,
                                 None if side.average is None else side.average.value))
             else:
-                a = (side.exact + 1) / entries
+                a = (side.exact + 1) / factored
                 figures.append((side.direction, text, False, a.numerator, a.denominator, None))
     return entries, figures

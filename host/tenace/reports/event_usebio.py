@@ -8,12 +8,15 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from fractions import Fraction
 
 from lxml import etree
 
 import tenace
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.reports.model import Adjustment, Pair, RankingLine, TravellerLine
+from tenace.scoring import codec
+from tenace.scoring.model import Artificial
 from tenace.store.names import Member, pair_players, roster
 from tenace.store.queries import current_in, states
 from tenace.usebio.schema import check
@@ -217,6 +220,10 @@ def _line(x: etree._Element, section: str, board: int, t: TravellerLine, points:
     _sub(x, "NS_PAIR_NUMBER", _number(t.ns))
     _sub(x, "EW_PAIR_NUMBER", _number(t.ew))
     if t.adjustment is not None:
+        if t.adjustment.weights and points != "MATCH_POINTS":
+            # A reader takes a SCORE for a played one, into the datum; Butler keeps an assigned score out of it.
+            raise UsebioError(f"{where}: an assigned score ({t.adjustment.text}) has no USEBIO form at IMPs (a "
+                              "line's SCORE is read as played, into the datum): --pbn writes it")
         _sub(x, "SCORE", _adjusted(t.adjustment, where))
     elif t.passed_out:
         # Passed out as the files write it: PASS, "by" North, no tricks, no score.
@@ -259,6 +266,10 @@ def _adjusted(a: Adjustment, where: str) -> str:
             raise UsebioError(f"{where}: the artificial score {a.text} has no USEBIO form (whole percentages "
                               "below 100: A6040)")
         sides.append(percent)
+    # Written as two percentages, the score is read back by the one codec: 60, 50 and 40 both ways are averages.
+    if codec.from_percentages(*map(Fraction, sides)) != Artificial(codec.side(a.ns), codec.side(a.ew)):
+        raise UsebioError(f"{where}: the artificial score {a.text} has no USEBIO form (A{sides[0]:02d}"
+                          f"{sides[1]:02d} is read as average plus, average or average minus, Law 12C2(c))")
     return f"A{sides[0]:02d}{sides[1]:02d}"
 
 

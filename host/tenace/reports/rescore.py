@@ -43,7 +43,7 @@ from tenace.reports.pbn import PENALTY
 from tenace.reports.session import penalty_figure
 from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
-from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs
+from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs, score_butler_session
 from tenace.scoring.imp_results import Award, ImpLine
 from tenace.scoring.matchpoints import BoardScore, matchpoint_board
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
@@ -193,14 +193,15 @@ def matchpoint_report(games: list[PbnGame], method: str, options: MatchpointOpti
                                                               options.rounding) if total.penalty else None))
     else:
         scored = _boards_alone(results, options)
-    raw = {(r.board, r.table or r.row): r for r in rows}
+    # By round too: a table that played a board twice (a movement changed, a .bws) has a row for each round.
+    raw = {(r.board, r.table or r.row, r.round or 1): r for r in rows}
     frequencies = any(r.count != 1 for r in rows)  # rows of equal results, not tables: no table number made up
     boards = []
     for board in scored:
         lines = []
         shown: set[int] = set()
         for t in board.tables:
-            r = raw[(board.board, t.result.table)]
+            r = raw[(board.board, t.result.table, t.result.round)]
             if r.count != 1:  # a frequency table's row: its results tie, so the first one's figures are the row's
                 if r.row in shown:
                     continue
@@ -267,14 +268,16 @@ def _imp_report(games: list[PbnGame], rows: list[RawResult], named: bool, proble
                   problems=tuple(problems))
 
 
-def _imp_rows(games: list[PbnGame], problems: list[LeftOut]) -> tuple[list[RawResult], bool]:
+def _imp_rows(games: list[PbnGame], problems: list[LeftOut], assigned: bool = False) -> tuple[list[RawResult], bool]:
+    """The rows IMP pairs compare; `assigned`: a file naming its pairs keeps its assigned and weighted scores (the
+    Butler session scores them)."""
     rows, named = named_rows(all_raw_results(games, problems), problems)
     kept = []
     for r in rows:
         if r.not_played:  # counts for neither pair: nothing to compare
             continue
         try:
-            if r.weights is not None:
+            if r.weights is not None and not (assigned and named):
                 raise ValueError("an assigned score: Butler and cross-IMPs from a file take played and artificial "
                                  "(A+/A/A-) results")
             for side in r.artificial or ():
@@ -299,11 +302,25 @@ def cross_imps_report(games: list[PbnGame], options: CrossImpOptions) -> Report:
 
 def butler_report(games: list[PbnGame], options: ButlerOptions) -> Report:
     problems: list[LeftOut] = []
-    rows, named = _imp_rows(games, problems)
+    rows, named = _imp_rows(games, problems, assigned=True)
+    settings: dict[str, Setting] = {"trim": options.trim_count, "trim_percent": _setting(options.trim_percent),
+                                    "datum_rounding": options.datum_rounding.value}
+    if named:
+        # The club's Butler session, so that a weighted, assigned or split score is scored as the club scores it.
+        try:
+            session = score_butler_session(pairs_results(rows, problems), options)
+        except ValueError as e:
+            raise NothingScored(f"the file cannot be Butler-scored: {e}", problems) from None
+        line_of = {(r.board, r.table, r.round): line for r, line in session.results}
+        lines_of: dict[int, list[ImpLine]] = defaultdict(list)
+        for r in rows:
+            lines_of[r.board].append(line_of[(r.board, r.table or r.row, r.round or 1)])
+        return _imp_report(games, rows, named, problems, "butler", {b: tuple(v) for b, v in lines_of.items()},
+                           {**settings, "boards": len(session.boards), "results": len(rows)},
+                           datums={board: int(b.datum) for (_, board, _), b in session.boards.items()})
     boards = {board: butler_board(entries, options) for board, entries in imp_entries(rows).items()}
     return _imp_report(games, rows, named, problems, "butler", {b: s.lines for b, s in boards.items()},
-                       {"trim": options.trim_count, "trim_percent": _setting(options.trim_percent),
-                        "datum_rounding": options.datum_rounding.value, "boards": len(boards), "results": len(rows)},
+                       {**settings, "boards": len(boards), "results": len(rows)},
                        datums={b: int(s.datum) for b, s in boards.items()})
 
 
