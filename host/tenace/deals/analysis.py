@@ -51,7 +51,7 @@ def analyse_batch(deals: Sequence[tuple[str, int]]) -> list[DoubleDummy]:
     for start in range(0, len(deals), BATCH):
         chunk = deals[start:start + BATCH]
         tables = calc_all_tables([_deal(deal) for deal, _ in chunk])
-        out.extend(_analysis(tables[i], board) for i, (_, board) in enumerate(chunk))
+        out.extend(table_analysis(tables[i], board) for i, (_, board) in enumerate(chunk))
     return out
 
 
@@ -61,7 +61,7 @@ def _deal(deal: str) -> Deal:
     return Deal(deal)
 
 
-def _analysis(table: DDTable, board: int) -> DoubleDummy:
+def table_analysis(table: DDTable, board: int) -> DoubleDummy:
     """A table's tricks by declarer and strain, and par for the board's dealer and vulnerability."""
     from endplay.dds import par
     from endplay.types import Denom, Player, Vul
