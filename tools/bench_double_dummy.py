@@ -1,17 +1,19 @@
 """Benchmark of `tenace event deals` (import, double dummy and par of a session) against endplay's bulk call.
 
-Both sides are whole processes on the same PBN file of random deals, timed by the wall clock from start to exit
-(interpreter start and imports included, as a director waits for them): Tenace imports the file into a fresh copy
-of a Mitchell event of as many boards and analyses every deal; the peer is a Python process that reads the same
-deals, calls endplay's calc_all_tables on all of them at once and par on each table, and exits. The two run in
-interleaved rounds (the order alternating) so that both see the same load; each figure is the median of the
-rounds', the ratio the median of the rounds' ratios, its range beside it.
+Both sides are whole processes on the same PBN file of random deals, timed from start to exit (interpreter start and
+imports included, as a director waits for them) by the wall clock and by the CPU time they used (all their threads;
+the figure a loaded machine's other processes do not add to): Tenace imports the file into a fresh copy of a
+Mitchell event of as many boards and analyses every deal; the peer is a Python process that reads the same deals,
+calls endplay's calc_all_tables on all of them at once and par on each table, and exits. The two run in interleaved
+rounds (the order alternating) so that both see the same load; each figure is the median of the rounds', the ratio
+the median of the rounds' ratios, its range beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -56,11 +58,15 @@ def random_deals(boards: int, seed: int) -> str:
     return "\n".join(lines)
 
 
-def wall(command: list[str]) -> float:
-    """Seconds from start to exit of a process that must succeed."""
+def run(command: list[str]) -> tuple[float, float]:
+    """Wall seconds from start to exit of a process that must succeed, and the CPU seconds (user and system, all
+    its threads) it used: the figure the machine's other processes do not add to."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -82,28 +88,30 @@ def main() -> None:
                         "--boards-per-round", "3"], check=True, stdout=subprocess.DEVNULL)
         peer_script = work / "peer.py"
         peer_script.write_text(PEER)
-        ours: list[float] = []
-        theirs: list[float] = []
+        ours: list[tuple[float, float]] = []
+        theirs: list[tuple[float, float]] = []
         for r in range(args.rounds):
             event = work / f"event{r}.sqlite"
             shutil.copy(base, event)
             tenace = [str(TENACE), "event", "deals", str(event), str(deals)]
             peer = [sys.executable, str(peer_script), str(deals)]
             if r % 2:
-                theirs.append(wall(peer))
-                ours.append(wall(tenace))
+                theirs.append(run(peer))
+                ours.append(run(tenace))
             else:
-                ours.append(wall(tenace))
-                theirs.append(wall(peer))
-    ratios = [o / t for o, t in zip(ours, theirs, strict=True)]
+                ours.append(run(tenace))
+                theirs.append(run(peer))
     print(f"{args.boards} random deals (seed {args.seed}), whole processes, {args.rounds} interleaved rounds; "
           "medians (range)")
-    print(f"tenace event deals (import, double dummy, par, stored): {median(ours):.2f} s "
-          f"({min(ours):.2f}-{max(ours):.2f})")
-    print(f"endplay calc_all_tables + par:                         {median(theirs):.2f} s "
-          f"({min(theirs):.2f}-{max(theirs):.2f})")
-    print(f"double-dummy ratio to endplay's bulk call: {median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})")
-
+    for i, what in ((0, "wall"), (1, "CPU")):
+        mine = [o[i] for o in ours]
+        peers = [t[i] for t in theirs]
+        ratios = [o / t for o, t in zip(mine, peers, strict=True)]
+        print(f"{what} seconds: tenace event deals (import, double dummy, par, stored) {median(mine):.2f} "
+              f"({min(mine):.2f}-{max(mine):.2f}), endplay calc_all_tables + par {median(peers):.2f} "
+              f"({min(peers):.2f}-{max(peers):.2f})")
+        print(f"  {what} double-dummy ratio to endplay's bulk call: {median(ratios):.2f}x "
+              f"({min(ratios):.2f}-{max(ratios):.2f})")
 
 if __name__ == "__main__":
     main()
