@@ -6,12 +6,13 @@ from __future__ import annotations
 import io
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from cli_runner import tenace
 
-from tenace.deals.analysis import analyse
+from tenace.deals.analysis import Job, analyse, analyse_batch, analyse_in_background, table_analysis
 from tenace.deals.files import from_north, lin_deal, read_deals
 from tenace.deals.progress import Progress
 from tenace.movement import mitchell
@@ -172,6 +173,34 @@ def test_the_known_double_dummy_table_and_par(event: Path, tmp_path: Path,
                                                                              "NT": 4}}
     assert (two.par_score, two.par_contracts) == (620, ("4S N =", "4S S ="))
     assert DoubleDummy.decoded(one.encoded(), one.par_score, ";".join(one.par_contracts)) == one
+
+
+def test_a_session_is_analysed_in_batches_each_job_with_its_own_analysis() -> None:
+    # 45 jobs: a batch of BATCH (40) and one of 5, each result back with its job, in order.
+    calls: list[list[int]] = []
+
+    def fake(deals: Sequence[tuple[str, int]]) -> list[DoubleDummy]:
+        calls.append([board for _, board in deals])
+        return [DoubleDummy({}, board, (deal,)) for deal, board in deals]
+
+    jobs = [Job(b, f"deal {b}") for b in range(1, 46)]
+    got = list(analyse_in_background(jobs, fake))
+    assert calls == [list(range(1, 41)), list(range(41, 46))]
+    assert [(job.board, dd.par_score, dd.par_contracts) for job, dd in got] == [(b, b, (f"deal {b}",))
+                                                                                 for b in range(1, 46)]
+
+
+@pytest.mark.slow
+def test_the_bulk_analysis_is_the_one_deal_at_a_time() -> None:
+    # One DDS bulk call for the twelve fixed deals gives each board the table and par of its own deal.
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal
+
+    deals = [(fixed_deal()(board), board) for board in range(1, 13)]
+    bulk = analyse_batch(deals)
+    for (deal, board), got in zip(deals, bulk, strict=True):
+        single = calc_dd_table(Deal(deal))
+        assert got == table_analysis(single, board) == analyse(deal, board), board
 
 
 @pytest.mark.slow

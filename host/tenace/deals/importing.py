@@ -74,10 +74,10 @@ def import_deals(conn: sqlite3.Connection, section: str, deals: Sequence[FileDea
 
 def analyse_section(conn: sqlite3.Connection, section: str, stream: TextIO | None = None,
                     again: bool = False, on_board: Callable[[int, int], None] | None = None) -> list[int]:
-    """Analyse the section's deals that have no analysis of their deal yet (every one with `again`), each
-    stored as soon as it is done so that an interruption keeps what was done; the boards analysed.
-    A progress bar goes to `stream` when given; `on_board(done, of)` is told after each board (the console's
-    progress)."""
+    """Analyse the section's deals that have no analysis of their deal yet (every one with `again`), in bulk
+    calls of up to 40 deals, each batch stored as soon as it is done so that an interruption keeps what was done;
+    the boards analysed. A progress bar goes to `stream` when given; `on_board(done, of)` is told after each board
+    is stored (the console's progress)."""
     records = hand_records(conn, section).values()
     jobs = [Job(r.board, r.deal) for r in records if again or r.analysis is None]
     progress = Progress(len(jobs), stream=stream) if stream is not None and jobs else None

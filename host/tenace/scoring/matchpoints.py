@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import Enum
@@ -149,7 +149,7 @@ def _board_score(section: str | None, board: int, expected: int, top: int, resul
     return score
 
 
-def _score_counts(scores: Sequence[int]) -> Mapping[int, int]:
+def _score_counts(scores: Collection[int]) -> Mapping[int, int]:
     """How many tables have each distinct score."""
     if len(scores) > 32:
         return Counter(scores)
@@ -344,7 +344,7 @@ def _check_pairs(results: Sequence[BoardResult], board: int) -> None:
 SORTED_WALK_MAX = 64
 
 
-def _played_figures(scores: list[int], figures: _SideFigures, memo: dict[int, _Sides]) -> tuple[Sides, ...]:
+def _played_figures(scores: Collection[int], figures: _SideFigures, memo: dict[int, _Sides]) -> tuple[Sides, ...]:
     """Each table's sides on a board of plain played scores: the figures of each distinct raw score (from `memo`,
     which keeps them across boards), then one reference per table to those of its score."""
     n = len(scores)
@@ -396,16 +396,21 @@ def matchpoint_board(
     board = results[0].board
     n = len(results)
     e = expected if expected is not None else n
-    # The scores of a plain played board in one pass (a comprehension reads the slots faster than attrgetters):
-    # only Played has an ns_score (AttributeError otherwise), and a result of another board or in a Law 87 group
-    # is left out, so a shorter list sends the board to the general path, whose _check_entries names a stray.
+    # The scores of a plain played board in one pass (a comprehension reads the slots faster than attrgetters),
+    # keyed by the NS pair so that the same pass checks that no NS pair has two results (the dict keeps the
+    # results' order): only Played has an ns_score (AttributeError otherwise), and a result of another board, in a
+    # Law 87 group or of an NS pair already seen is left out, so a smaller dict sends the board to the general
+    # path, whose _check_entries names the culprit.
     try:
-        scores: list[int] | None = [r.outcome.ns_score for r in results  # type: ignore[union-attr]
-                                    if r.board == board and r.fouled_group is None]
+        by_ns: dict[str, int] | None = {r.ns_pair: r.outcome.ns_score for r in results  # type: ignore[union-attr]
+                                        if r.board == board and r.fouled_group is None}
     except AttributeError:  # an outcome other than Played
-        scores = None
-    if scores is not None and len(scores) == n:
-        _check_pairs(results, board)
+        by_ns = None
+    if by_ns is not None and len(by_ns) == n:
+        ew = {r.ew_pair for r in results}
+        if len(ew) != n or not ew.isdisjoint(by_ns):
+            _check_pairs(results, board)  # raises, naming the pair
+        scores = by_ns.values()
         # Every result a plain played score in one group: one figure pair per distinct raw score (kept across
         # boards, with the board's figures), then one reference per table.
         key = (id(options), n, e)
@@ -413,7 +418,7 @@ def matchpoint_board(
         if entry is None or entry[0] is not options:
             if len(_PLAYED_FIGURES) >= _PLAYED_FIGURES_MAX:
                 _PLAYED_FIGURES.clear()
-            entry = _PLAYED_FIGURES[key] = (options, _side_figures(options, False, len(scores), e), {})
+            entry = _PLAYED_FIGURES[key] = (options, _side_figures(options, False, n, e), {})
         return _board_score(section, board, e, entry[1].publish.top, tuple(results),
                             _played_figures(scores, entry[1], entry[2]))
 
