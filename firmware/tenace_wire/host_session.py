@@ -6,7 +6,7 @@ one its last frame verified under.
 """
 
 from tenace_wire.auth import Tagger
-from tenace_wire.control import ACCEPTED, STORED, Ack, PairOffer, SignIn, SignInAnswer
+from tenace_wire.control import ACCEPTED, STORED, Ack, More, PairOffer, SignIn, SignInAnswer
 from tenace_wire.errors import (
     ACCEPTED_FRAME,
     BAD_TAG,
@@ -20,7 +20,7 @@ from tenace_wire.errors import (
 from tenace_wire.fields import Message
 from tenace_wire.fragments import Reassembler, fragment_header
 from tenace_wire.frame import Frame, decode_frame, encode_frame, frame_terminal, message_type
-from tenace_wire.frame_types import ACK, FRAGMENT, FROM_TERMINAL, HELLO, PAIR_OFFER
+from tenace_wire.frame_types import ACK, FRAGMENT, FROM_TERMINAL, HELLO, MORE, PAIR_OFFER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, REFUSED, Inbound, Outbox, SeqCounter, frame_payloads
 from tenace_wire.table_messages import Erase, Players, Request, Result
@@ -52,6 +52,7 @@ class HostSession:
         self._seqs: "dict[int, SeqCounter]" = {}
         self.bindings: "dict[int, tuple[int, int]]" = {}  # terminal -> (section, table)
         self._heard: "dict[int, int]" = {}  # terminal -> when its last authentic frame came (a sleepy terminal)
+        self.woken: "set[int]" = set()  # terminals that spoke after AWAKE_MS of silence (a poll): the caller clears it
 
     # -- terminals --
 
@@ -173,6 +174,12 @@ class HostSession:
         self._replies.append(encode_frame(self._tagger_of(inbound.terminal), True, ACK, inbound.terminal, inbound.seq,
                                           Ack(count=inbound.count, status=status).encode()))
 
+    def more(self, terminal: int, waiting: int) -> None:
+        """Tell a sleepy terminal that `waiting` frames still wait for it (0: none any more), ahead of them: it keeps
+        its receiver on until told 0 (session.py, "Sleepy terminals")."""
+        self._replies.append(encode_frame(self._tagger_of(terminal), True, MORE, terminal, 1,
+                                          More(waiting=min(waiting, 255)).encode()))
+
     # -- receiving --
 
     def receive(self, data: "bytes | bytearray | memoryview", now: int) -> "Inbound | None":
@@ -194,6 +201,7 @@ class HostSession:
         self._heard[terminal] = now
         if last is not None and now - last < AWAKE_MS:
             return  # in the middle of an exchange: it heard what was sent, or the retransmissions will do
+        self.woken.add(terminal)
         for key, entry in self._out.waiting.items():
             if key >> 16 == terminal and entry[2] and entry[1] > now:
                 entry[1] = now

@@ -18,7 +18,7 @@ from tenace_wire.table_messages import Erase, Result
 
 log = logging.getLogger(__name__)
 
-MOVES_MS = 1_000  # how often the event file is asked for movement changes
+MOVES_MS = 500  # how often the event file is asked for movement changes (a change reaches the tables within 15 s)
 PUSH_FRAMES = 24  # host frames in flight to a terminal before the next pushed message goes (its window is 64)
 PUSH_SPAN = 40  # of the terminal's 64-frame window: 24 left for a pushed message's fragments and frames not pushed
 
@@ -48,16 +48,22 @@ class Pushes:
         if self._queues:
             self._pump(now)
 
+    def waiting(self, terminal: int) -> int:
+        """Messages still to push to a terminal."""
+        return len(self._queues.get(terminal, ()))
+
     def cancel(self, terminal: int) -> None:
         """Drop what waits for a terminal (a sign-in's answer cancels what was in flight to it)."""
         self._queues.pop(terminal, None)
 
     def send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:
-        """The round's plan now, then (paced, see _pump) every later one, each followed by its boards' hand
-        records where the lead is checked: the terminal keeps them, so that it runs the rest of the session even
-        while the laptop is out of reach. (The round's own hand records the terminal asks for at once.)"""
+        """The round's plan now, then (paced, see _pump) every later one, then their boards' hand records where the
+        lead is checked: the terminal keeps them, so that it runs the rest of the session even while the laptop is
+        out of reach. Plans first: after a movement change they are what the table waits for (a round's hand
+        records it asks for itself when they are missing, the round's own at once)."""
         sent: set[int] = set()
         queue = self._queues[terminal] = []
+        records: list[Message] = []
         name = section_letter(section)
         lead_checked = self._lead_checked()
         for number in [round_] + [r for r in round_plans.rounds_of(self.conn, section, table) if r > round_]:
@@ -73,7 +79,8 @@ class Pushes:
                 record = board_hand_record(self.conn, name, board) if board not in sent else None
                 sent.add(board)
                 if record is not None:
-                    queue.append(board_messages.hand_record(board, record.deal, record.analysis))
+                    records.append(board_messages.hand_record(board, record.deal, record.analysis))
+        queue.extend(records)
 
     def next_round(self, terminal: int, msg: Result | Erase, now: int) -> None:
         """Push the next round's plan once the table's round is complete."""

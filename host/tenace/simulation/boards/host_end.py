@@ -54,6 +54,25 @@ class Radio:
         return out
 
 
+class SleepyRadio(Radio):
+    """A Radio that hears only while the sleepy link listens (transport.listen, wire_link.py): what the host sends
+    while the receiver is off is lost (counted in `deaf`), as on the air."""
+
+    def __init__(self, loss=0.0, seed=5):
+        Radio.__init__(self, loss, seed)
+        self.ear = True
+        self.deaf = 0
+
+    def listen(self, on):
+        self.ear = on
+
+    def deliver(self, frames):
+        if self.ear:
+            Radio.deliver(self, frames)
+        else:
+            self.deaf += len(frames)
+
+
 def _by_number(answer):
     out = {}
     for k, v in answer.items():
@@ -104,6 +123,10 @@ class Questions:
     def close_event(self):
         """The director closes the session: new results are refused."""
         self.ask("close_event")
+
+    def plans(self, table):
+        """Round -> the table's round plan the host holds now, in hex (as the terminal keeps it in link.plans)."""
+        return _by_number(self.ask("plans", table))
 
     def move(self, change, what, round_):
         """The director changes the movement from `round_` on: "late"/"leave" "NS3", "close" 3, "swap" "NS1:NS2"."""
