@@ -213,7 +213,7 @@ class TableHost:
         return set_presence(self.conn, SECTION, pairs[0], round_, present=late, before=late, who=who, why=why).detail
 
     def plans(self, table: int) -> dict[int, str]:
-        """Round -> section A table `table`'s round plan as the host holds it now, in hex (the terminal's link.plans)."""
+        """Round -> section A table `table`'s round plan as the host holds it now, in hex (as in link.plans)."""
         out = {}
         for number in round_plans.rounds_of(self.conn, 0, table):
             plan = round_plans.round_plan(self.conn, 0, table, number)
