@@ -162,10 +162,13 @@ class HostSession:
                 oldest = key & 0xFFFF
         return self.next_seq(terminal) - oldest if oldest else 0
 
-    def pending(self, terminal: "int | None" = None) -> int:
+    def pending(self, terminal: "int | None" = None, ftype: int = 0) -> int:
+        """Frames waiting for their ACK: all, a terminal's, or a terminal's messages of type `ftype` (fragments
+        included)."""
         if terminal is None:
             return len(self._out)
-        return sum(1 for k in self._out.waiting if k >> 16 == terminal)
+        return sum(1 for k, entry in self._out.waiting.items()
+                   if k >> 16 == terminal and (not ftype or message_type(entry[0]) == ftype))
 
     def acknowledge(self, inbound: Inbound, status: int = STORED) -> None:
         """Acknowledge a received message (after the store committed it), or refuse it for good (status >= 16)."""

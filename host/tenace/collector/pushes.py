@@ -11,6 +11,7 @@ from tenace.collector import board_messages, round_plans
 from tenace.collector.wire_results import section_letter
 from tenace.store.hand_records import board_hand_record
 from tenace.store.movement_changes import changed_sections, movement_version
+from tenace.store.terminal_reports import hold_plans
 from tenace_wire.fields import Message
 from tenace_wire.frame_types import ROUND_PLAN
 from tenace_wire.host_session import HostSession
@@ -41,9 +42,11 @@ class Pushes:
         self._moves_seen = 0
         self._moves_at: int | None = None
         self._queues: dict[int, list[Message]] = {}  # terminal -> messages to push, paced by pump
+        self._delivering: dict[int, int] = {}  # terminal -> the movement change whose plans are on their way to it
 
     def due(self, now: int) -> None:
-        """Look for movement changes (every MOVES_MS), then send what is waiting as the pace allows."""
+        """Look for movement changes and plans delivered (every MOVES_MS), then send what is waiting as the pace
+        allows."""
         self._movement_changes(now)
         if self._queues:
             self._pump(now)
@@ -55,6 +58,7 @@ class Pushes:
     def cancel(self, terminal: int) -> None:
         """Drop what waits for a terminal (a sign-in's answer cancels what was in flight to it)."""
         self._queues.pop(terminal, None)
+        self._delivering.pop(terminal, None)
 
     def send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:
         """The round's plan now, then (paced, see _pump) every later one, then their boards' hand records where the
@@ -64,6 +68,7 @@ class Pushes:
         sent: set[int] = set()
         queue = self._queues[terminal] = []
         records: list[Message] = []
+        self._delivering[terminal] = movement_version(self.conn)
         name = section_letter(section)
         lead_checked = self._lead_checked()
         for number in [round_] + [r for r in round_plans.rounds_of(self.conn, section, table) if r > round_]:
@@ -106,12 +111,26 @@ class Pushes:
             if not queue:
                 del self._queues[terminal]
 
+    def _delivered(self) -> None:
+        """Record in the event file each terminal that now holds every round plan sent to it (the console's
+        Terminals page shows it): none waits in its queue nor for its ACK."""
+        for terminal, movement in list(self._delivering.items()):
+            queue = self._queues.get(terminal, ())
+            if any(m.TYPE == ROUND_PLAN for m in queue) or self.session.pending(terminal, ROUND_PLAN):
+                continue
+            hold_plans(self.conn, terminal, movement)
+            del self._delivering[terminal]
+
     def _movement_changes(self, now: int) -> None:
         """After the director changed the movement (tenace move, from any process), every terminal of the section
         gets its plans again from its current round: it shows the change without a restart."""
         if self._moves_at is not None and now - self._moves_at < MOVES_MS:
             return
         self._moves_at = now
+        try:
+            self._delivered()
+        except sqlite3.Error as e:
+            log.error("round plans delivered not recorded (%s); will try again", e)
         try:
             latest = movement_version(self.conn)
             if latest <= self._moves_seen:
