@@ -54,25 +54,6 @@ class Radio:
         return out
 
 
-class SleepyRadio(Radio):
-    """A Radio that hears only while the sleepy link listens (transport.listen, wire_link.py): what the host sends
-    while the receiver is off is lost (counted in `deaf`), as on the air."""
-
-    def __init__(self, loss=0.0, seed=5):
-        Radio.__init__(self, loss, seed)
-        self.ear = True
-        self.deaf = 0
-
-    def listen(self, on):
-        self.ear = on
-
-    def deliver(self, frames):
-        if self.ear:
-            Radio.deliver(self, frames)
-        else:
-            self.deaf += len(frames)
-
-
 def _by_number(answer):
     out = {}
     for k, v in answer.items():

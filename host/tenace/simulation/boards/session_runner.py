@@ -25,7 +25,7 @@ import tenace_terminal.app  # noqa: F401  # isort: skip
 from tenace_terminal.text_grid import TextGrid  # isort: skip
 
 import sim_devices
-from host_end import Radio, SleepyRadio, connect
+from host_end import Radio, connect
 from sim_devices import Bits, FixedBattery, ManualClock, ScriptedKeypad
 from tenace_terminal.wire_link import STATE_FILE
 
@@ -73,7 +73,12 @@ class Simulator:
                              "deals": deals, "analysed": analysed, "movement": movement,
                              "club": club.hex() if club else ""})
         self.club = club  # the club key tenace flash would have written (the host has it too), or None
-        self.radio = SleepyRadio(loss) if sleepy else Radio(loss)  # sleepy: deaf while the link does not listen
+        if sleepy:  # deaf while the link does not listen
+            from sleepy_radio import SleepyRadio
+
+            self.radio = SleepyRadio(loss)
+        else:
+            self.radio = Radio(loss)
         self.radio.up = self.radio.down = online  # False: the terminal boots out of the host's reach
         self._polled = -_QUIET_MS
         self._host_spoke = False
