@@ -39,11 +39,12 @@ as kept, is a movement change (tenace move): it goes to the app marked "changed"
 Sleepy link (session.py, "Sleepy terminals"). The receiver is on (transport.listen) _LISTEN_MS after each frame in
 or out, and _EXPECT_MS after the last frame out while an answer is awaited (an ACK, a sign-in's answer, a round plan
 or hand records, a pairing offer), and _EXPECT_MS after the host's last MORE saying frames still wait for it (until
-one says none does); else off. With nothing to send, a signed-in terminal polls every _POLL_MS (_POLL_IDLE_MS when
-the app has sent nothing for _PLAY_MS): the host then sends at once what it holds for it, after a MORE that answers
-every poll (a poll unanswered goes again once, _POLL_AGAIN_MS later: a lost poll costs a second, not a period). For
-_FAST_FOR_MS after a plan the director changed it polls every _POLL_FAST_MS: directors change things in bursts, and
-the next change then reaches the table within seconds, an idle one's too.
+one says none does); else off, and off at once after a MORE saying nothing waits. With nothing to send, a signed-in
+terminal polls every _POLL_MS (_POLL_IDLE_MS when the app has sent nothing for _PLAY_MS): the host then sends at once
+what it holds for it, after a MORE that answers every poll (a poll unanswered goes again once, _POLL_AGAIN_MS
+later: a lost poll costs a second, not a period). For _FAST_FOR_MS after a plan the director changed it polls every
+_POLL_FAST_MS: directors change things in bursts, and the next change then reaches the table within seconds, an idle
+one's too.
 
 Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
 (`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
@@ -154,6 +155,7 @@ class WireLink:
         self._more = -1  # the host's last MORE with frames waiting (-1: none, or it said none waits any more)
         self._fast = -1  # when the director last changed a plan (-1: never): the link polls fast for a while
         self._polled = -1  # when the link polled and no MORE has answered yet (-1: answered, or polled again)
+        self._hush = False  # the last frame in or out was the host's MORE saying nothing waits: no window after it
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
         self.last_fault = ""
@@ -309,6 +311,7 @@ class WireLink:
         frame = transport.recv()
         while frame is not None:
             self._talk = now
+            self._hush = False
             try:
                 inbound = self.session.receive(frame, now)
             except WireError:
@@ -329,9 +332,11 @@ class WireLink:
         for frame in session.due(now):
             transport.send(frame)
             self._talk = now
+            self._hush = False
         quiet = now - self._talk
-        ear = quiet < _LISTEN_MS or (0 <= self._more and now - self._more < _EXPECT_MS) or (quiet < _EXPECT_MS and bool(
-            session.pending() or self._asked[0] or self._held or self._code or self._probe[0] >= 0))
+        ear = (quiet < _LISTEN_MS and not self._hush) or (0 <= self._more and now - self._more < _EXPECT_MS) or (
+            quiet < _EXPECT_MS and bool(
+                session.pending() or self._asked[0] or self._held or self._code or self._probe[0] >= 0))
         if ear != self._ear and hasattr(transport, "listen"):
             self._ear = ear
             transport.listen(ear)
@@ -393,6 +398,7 @@ class WireLink:
             self._on_ack(inbound.seq, msg.status)
         elif ftype == MORE:
             self._more = self.now if msg.waiting else -1
+            self._hush = not msg.waiting
             self._polled = -1
         elif ftype == PAIR_OFFER:
             probe = self._probe
