@@ -199,7 +199,8 @@ class HostSession:
 
     def _awake(self, terminal: int, now: int) -> None:
         """A terminal spoke, so it listens (session.py, "Sleepy terminals"): after AWAKE_MS of silence, everything
-        already sent to it that waits for its ACK goes again now rather than at its retransmission time."""
+        already sent to it that waits for its ACK goes again now rather than at its retransmission time, backed off
+        while the terminal was deaf."""
         last = self._heard.get(terminal)
         self._heard[terminal] = now
         if last is not None and now - last < AWAKE_MS:
@@ -208,6 +209,7 @@ class HostSession:
         for key, entry in self._out.waiting.items():
             if key >> 16 == terminal and entry[2] and entry[1] > now:
                 entry[1] = now
+                entry[2] = 1  # and its short delays again: it listens now (MORE keeps it so), lost it goes in 0.5 s
 
     def already_ingested(self, terminal: int, seq: int) -> bool:
         if (terminal << 16) | seq in self._done:
