@@ -98,7 +98,8 @@ PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this lo
 STATUS_MS = const(300000)  # a status report this often while signed in
 _LISTEN_MS = const(100)  # the receiver stays on this long after each frame in or out (the host answers in a few ms)
 _EXPECT_MS = const(2000)  # and this long after the last frame out while an answer is awaited (an ACK, a plan)
-_POLL_MS = const(10000)  # with nothing to send, the terminal speaks this often while its table plays (session.poll)
+_POLL_MS = const(6000)  # with nothing to send, the terminal speaks this often while its table plays (session.poll):
+# a movement change reaches it within 15 s, its poll lost (1 s) and the laptop busy included (issue 32)
 _POLL_IDLE_MS = const(60000)  # and this often once the app has sent nothing for _PLAY_MS (between sessions)
 _PLAY_MS = const(900000)
 _POLL_FAST_MS = const(3000)  # and this often for _FAST_FOR_MS after a plan the director changed

@@ -3,7 +3,7 @@ Pytest and MicroPython.
 
 The radio hears only while the link listens (SleepyRadio) and loses frames both ways. The host answers each frame
 from a terminal with a MORE while frames still wait for it: the terminal keeps listening, so that a lost frame sent
-again, or the next batch of a push, reaches it in the same exchange rather than at a poll 10 s later. A movement
+again, or the next batch of a push, reaches it in the same exchange rather than at a poll 6 s later. A movement
 change reaches a table that keys nothing (held by the director) within 15 s of the simulator's clock; for a while
 after a changed plan the terminal polls fast, so that the director's next changes reach even an idle table (its
 polls a minute apart) as quickly.
@@ -55,7 +55,7 @@ def test_a_terminal_told_more_waits_keeps_listening_until_it_has_everything_then
         sim.sign_in(TABLE)
         # The sign-in's push: the later rounds' plans and the boards' hand records, dozens of frames, a quarter of
         # them lost each way. Told that more waits, the terminal listens on: each frame lost goes again a few
-        # hundred ms later and is heard, not at the terminal's next poll, 10 s on.
+        # hundred ms later and is heard, not at the terminal's next poll, 6 s on.
         took = ms_until(sim, lambda: not missing(sim) and len(kept(sim, DEALS_FILE)) == ROUNDS * 3, 8000)
         assert took is not None, "after 8 s: plans missing %s, %d hand records kept, %d frames sent while deaf" % (
             missing(sim), len(kept(sim, DEALS_FILE)), sim.radio.deaf)
