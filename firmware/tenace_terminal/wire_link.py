@@ -38,8 +38,13 @@ as kept, is a movement change (tenace move): it goes to the app marked "changed"
 
 Sleepy link (session.py, "Sleepy terminals"). The receiver is on (transport.listen) _LISTEN_MS after each frame in
 or out, and _EXPECT_MS after the last frame out while an answer is awaited (an ACK, a sign-in's answer, a round plan
-or hand records, a pairing offer); else off. With nothing to send, a signed-in terminal polls every _POLL_MS
-(_POLL_IDLE_MS when the app has sent nothing for _PLAY_MS): the host then sends at once what it holds for it.
+or hand records, a pairing offer), and _EXPECT_MS after the host's last MORE saying frames still wait for it (until
+one says none does); else off, and off at once after a MORE saying nothing waits. With nothing to send, a signed-in
+terminal polls every _POLL_MS (_POLL_IDLE_MS when the app has sent nothing for _PLAY_MS): the host then sends at once
+what it holds for it, after a MORE that answers every poll (a poll unanswered goes again once, _POLL_AGAIN_MS
+later: a lost poll costs a second, not a period). For _FAST_FOR_MS after a plan the director changed it polls every
+_POLL_FAST_MS: directors change things in bursts, and the next change then reaches the table within seconds, an idle
+one's too.
 
 Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
 (`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
@@ -60,7 +65,17 @@ from tenace_terminal import catalogue, link_files, wire_mapping
 from tenace_terminal.link_files import STATE_FILE  # where session_runner (the simulators) finds it
 from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN, STORED_CONFLICT
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
-from tenace_wire.frame_types import ACK, HAND_RECORD, PAIR_OFFER, RANKING, ROUND_PLAN, SIGN_IN_ANSWER, TEXT, TRAVELLER
+from tenace_wire.frame_types import (
+    ACK,
+    HAND_RECORD,
+    MORE,
+    PAIR_OFFER,
+    RANKING,
+    ROUND_PLAN,
+    SIGN_IN_ANSWER,
+    TEXT,
+    TRAVELLER,
+)
 from tenace_wire.session import REFUSED
 from tenace_wire.table_messages import Request
 from tenace_wire.terminal_session import TerminalSession
@@ -83,9 +98,13 @@ PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this lo
 STATUS_MS = const(300000)  # a status report this often while signed in
 _LISTEN_MS = const(100)  # the receiver stays on this long after each frame in or out (the host answers in a few ms)
 _EXPECT_MS = const(2000)  # and this long after the last frame out while an answer is awaited (an ACK, a plan)
-_POLL_MS = const(10000)  # with nothing to send, the terminal speaks this often while its table plays (session.poll)
+_POLL_MS = const(6000)  # with nothing to send, the terminal speaks this often while its table plays (session.poll):
+# a movement change reaches it within 15 s, its poll lost (1 s) and the laptop busy included (issue 32)
 _POLL_IDLE_MS = const(60000)  # and this often once the app has sent nothing for _PLAY_MS (between sessions)
 _PLAY_MS = const(900000)
+_POLL_FAST_MS = const(3000)  # and this often for _FAST_FOR_MS after a plan the director changed
+_POLL_AGAIN_MS = const(1000)  # a poll the host's MORE did not answer (lost either way) goes again once after this
+_FAST_FOR_MS = const(300000)
 _TICKS_MASK = const(0x3FFFFFFF)
 
 
@@ -134,6 +153,10 @@ class WireLink:
         self._talk = 0  # the last frame in or out (the receiver's window), and the app's last message
         self._app_at = 0
         self._ear = None  # the receiver as last set: on, off, or None (as the transport started)
+        self._more = -1  # the host's last MORE with frames waiting (-1: none, or it said none waits any more)
+        self._fast = -1  # when the director last changed a plan (-1: never): the link polls fast for a while
+        self._polled = -1  # when the link polled and no MORE has answered yet (-1: answered, or polled again)
+        self._hush = False  # the last frame in or out was the host's MORE saying nothing waits: no window after it
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
         self.last_fault = ""
@@ -289,6 +312,7 @@ class WireLink:
         frame = transport.recv()
         while frame is not None:
             self._talk = now
+            self._hush = False
             try:
                 inbound = self.session.receive(frame, now)
             except WireError:
@@ -299,17 +323,30 @@ class WireLink:
         self._timers(now)
         self._drain()
         session = self.session
-        if session.signed_in and now - self._talk >= (_POLL_MS if now - self._app_at < _PLAY_MS else _POLL_IDLE_MS):
-            session.poll()
+        if session.signed_in:
+            if now - self._talk >= self._poll_ms(now):
+                session.poll()
+                self._polled = now
+            elif 0 <= self._polled <= now - _POLL_AGAIN_MS:
+                session.poll()  # once: unanswered again (the laptop out of reach), it waits for its next poll
+                self._polled = -1
         for frame in session.due(now):
             transport.send(frame)
             self._talk = now
+            self._hush = False
         quiet = now - self._talk
-        ear = quiet < _LISTEN_MS or (quiet < _EXPECT_MS and bool(
-            session.pending() or self._asked[0] or self._held or self._code or self._probe[0] >= 0))
+        ear = (quiet < _LISTEN_MS and not self._hush) or (0 <= self._more and now - self._more < _EXPECT_MS) or (
+            quiet < _EXPECT_MS and bool(
+                session.pending() or self._asked[0] or self._held or self._code or self._probe[0] >= 0))
         if ear != self._ear and hasattr(transport, "listen"):
             self._ear = ear
             transport.listen(ear)
+
+    def _poll_ms(self, now: int) -> int:
+        """How long the terminal stays silent, with nothing to send, before it polls the host."""
+        if 0 <= self._fast and now - self._fast < _FAST_FOR_MS:
+            return _POLL_FAST_MS
+        return _POLL_MS if now - self._app_at < _PLAY_MS else _POLL_IDLE_MS
 
     def _timers(self, now: int) -> None:
         if self._code and now - self._code_at < ANSWER_MS and now >= self._hello_at:
@@ -360,6 +397,10 @@ class WireLink:
         msg = inbound.message
         if ftype == ACK:
             self._on_ack(inbound.seq, msg.status)
+        elif ftype == MORE:
+            self._more = self.now if msg.waiting else -1
+            self._hush = not msg.waiting
+            self._polled = -1
         elif ftype == PAIR_OFFER:
             probe = self._probe
             if probe[0] >= 0:
@@ -443,11 +484,14 @@ class WireLink:
     def _on_plan(self, plan, fresh: bool = True) -> None:
         changed = False
         if fresh:
-            # The app's round or the next, sent again unasked and not as kept: the director changed the movement.
-            number = self._round
-            if number and number <= plan.round <= number + 1 and plan.round != self._asked[0]:
+            # Sent unasked and not as kept: the director changed the movement. The link polls fast for a while; the
+            # app is told when it is its round or the next.
+            if plan.round != self._asked[0]:
                 kept = link_files.kept_all(self._plans, ROUND_PLAN, (plan.round,))[0]
-                changed = kept is not None and kept.encode() != plan.encode()
+                if kept is not None and kept.encode() != plan.encode():
+                    self._fast = self.now
+                    number = self._round
+                    changed = bool(number) and number <= plan.round <= number + 1
             try:
                 link_files.keep(self._plans, plan.round, plan)
             except OSError as e:  # the flash: the plan still goes to the app if it waits for it

@@ -1,9 +1,13 @@
-"""Link control messages: ACK, the pairing pair HELLO / PAIR_OFFER, and SIGN_IN with its answer (the table's settings).
+"""Link control messages: ACK, MORE, the pairing pair HELLO / PAIR_OFFER, and SIGN_IN with its answer (the table's
+settings).
 
 HELLO (2 or 6 bytes): firmware 16, then the terminal's club key id (4 bytes) if it has a club key.
 PAIR_OFFER (8 bytes): the event nonce.
 ACK (2 bytes): count 8 | status 8. The frame header's sequence number is the first one
 acknowledged; `count` frames from there are acknowledged (a fragmented message in one ACK).
+MORE (1 byte, host to terminal): waiting 8, the frames the host still holds for the terminal (at most 255; 0: none
+any more). Unsequenced like ACK (sequence number 1, unused): it only tells a
+sleepy terminal to keep its receiver on (session.py, "Sleepy terminals").
 SIGN_IN (9 bytes): section 8 | table 16 | nonce 32 | firmware 16.
 SIGN_IN_ANSWER (14 bytes): nonce 32 | status 8 | section 8 | table 16 | round 8 | player_numbers 2
 | lead_entry 2 | result_entry 2 | show_traveller 1 | show_percentage 1 | pin 14 | 2 zero bits | language
@@ -16,7 +20,7 @@ from micropython import const
 
 from tenace_wire.auth import CLUB_ID_SIZE, NONCE_SIZE
 from tenace_wire.fields import Message, malformed
-from tenace_wire.frame_types import ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER
+from tenace_wire.frame_types import ACK, HELLO, MORE, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER
 
 # ACK statuses. Below 16: the message is at the receiver. From 16: refused for good; the sender
 # stops retransmitting and shows the refusal (a retransmission could not fix it).
@@ -56,6 +60,14 @@ class Ack(Message):
 
     count: int
     status: int
+
+
+class More(Message):
+    TYPE = MORE
+    FIELDS = ("waiting",)
+    SPEC = (8, 0, 255)
+
+    waiting: int
 
 
 class Hello(Message):

@@ -6,7 +6,7 @@ one its last frame verified under.
 """
 
 from tenace_wire.auth import Tagger
-from tenace_wire.control import ACCEPTED, STORED, Ack, PairOffer, SignIn, SignInAnswer
+from tenace_wire.control import ACCEPTED, STORED, Ack, More, PairOffer, SignIn, SignInAnswer
 from tenace_wire.errors import (
     ACCEPTED_FRAME,
     BAD_TAG,
@@ -20,7 +20,7 @@ from tenace_wire.errors import (
 from tenace_wire.fields import Message
 from tenace_wire.fragments import Reassembler, fragment_header
 from tenace_wire.frame import Frame, decode_frame, encode_frame, frame_terminal, message_type
-from tenace_wire.frame_types import ACK, FRAGMENT, FROM_TERMINAL, HELLO, PAIR_OFFER
+from tenace_wire.frame_types import ACK, FRAGMENT, FROM_TERMINAL, HELLO, MORE, PAIR_OFFER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, REFUSED, Inbound, Outbox, SeqCounter, frame_payloads
 from tenace_wire.table_messages import Erase, Players, Request, Result
@@ -52,6 +52,7 @@ class HostSession:
         self._seqs: "dict[int, SeqCounter]" = {}
         self.bindings: "dict[int, tuple[int, int]]" = {}  # terminal -> (section, table)
         self._heard: "dict[int, int]" = {}  # terminal -> when its last authentic frame came (a sleepy terminal)
+        self.woken: "set[int]" = set()  # terminals that spoke after AWAKE_MS of silence (a poll): the caller clears it
 
     # -- terminals --
 
@@ -161,10 +162,13 @@ class HostSession:
                 oldest = key & 0xFFFF
         return self.next_seq(terminal) - oldest if oldest else 0
 
-    def pending(self, terminal: "int | None" = None) -> int:
+    def pending(self, terminal: "int | None" = None, ftype: int = 0) -> int:
+        """Frames waiting for their ACK: all, a terminal's, or a terminal's messages of type `ftype` (fragments
+        included)."""
         if terminal is None:
             return len(self._out)
-        return sum(1 for k in self._out.waiting if k >> 16 == terminal)
+        return sum(1 for k, entry in self._out.waiting.items()
+                   if k >> 16 == terminal and (not ftype or message_type(entry[0]) == ftype))
 
     def acknowledge(self, inbound: Inbound, status: int = STORED) -> None:
         """Acknowledge a received message (after the store committed it), or refuse it for good (status >= 16)."""
@@ -172,6 +176,12 @@ class HostSession:
             self._done.add((inbound.terminal << 16) | inbound.seq)
         self._replies.append(encode_frame(self._tagger_of(inbound.terminal), True, ACK, inbound.terminal, inbound.seq,
                                           Ack(count=inbound.count, status=status).encode()))
+
+    def more(self, terminal: int, waiting: int) -> None:
+        """Tell a sleepy terminal that `waiting` frames still wait for it (0: none any more), ahead of them: it keeps
+        its receiver on until told 0 (session.py, "Sleepy terminals")."""
+        self._replies.append(encode_frame(self._tagger_of(terminal), True, MORE, terminal, 1,
+                                          More(waiting=min(waiting, 255)).encode()))
 
     # -- receiving --
 
@@ -189,14 +199,17 @@ class HostSession:
 
     def _awake(self, terminal: int, now: int) -> None:
         """A terminal spoke, so it listens (session.py, "Sleepy terminals"): after AWAKE_MS of silence, everything
-        already sent to it that waits for its ACK goes again now rather than at its retransmission time."""
+        already sent to it that waits for its ACK goes again now rather than at its retransmission time, backed off
+        while the terminal was deaf."""
         last = self._heard.get(terminal)
         self._heard[terminal] = now
         if last is not None and now - last < AWAKE_MS:
             return  # in the middle of an exchange: it heard what was sent, or the retransmissions will do
+        self.woken.add(terminal)
         for key, entry in self._out.waiting.items():
             if key >> 16 == terminal and entry[2] and entry[1] > now:
                 entry[1] = now
+                entry[2] = 1  # and its short delays again: it listens now (MORE keeps it so), lost it goes in 0.5 s
 
     def already_ingested(self, terminal: int, seq: int) -> bool:
         if (terminal << 16) | seq in self._done:

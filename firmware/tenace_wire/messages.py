@@ -2,7 +2,7 @@
 
 The message classes live in five modules, imported on first use so that a terminal holds in
 RAM only the code of the messages it meets (the MicroPython heap is small):
-control.py (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER), table_messages.py (RESULT, PLAYERS,
+control.py (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER, MORE), table_messages.py (RESULT, PLAYERS,
 ERASE, REQUEST), director_messages.py (ROUND_PLAN, TRAVELLER, RANKING, TEXT), hand_record.py (HAND_RECORD),
 field_messages.py (STATUS, PING).
 Every field is checked on decode; a bad payload raises WireError("malformed", why).
@@ -15,6 +15,7 @@ from tenace_wire.frame_types import (
     ERASE,
     HAND_RECORD,
     HELLO,
+    MORE,
     PAIR_OFFER,
     PING,
     PLAYERS,
@@ -35,6 +36,9 @@ def message_class(ftype: int) -> "type[Message]":
     if ftype in (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER):
         from tenace_wire import control as m
         return (m.Ack, m.Hello, m.PairOffer, m.SignIn, m.SignInAnswer)[ftype - ACK]
+    if ftype == MORE:
+        from tenace_wire.control import More
+        return More
     if ftype in (RESULT, PLAYERS, ERASE, REQUEST):
         from tenace_wire import table_messages as t
         return (t.Result, t.Players, t.Erase, t.Request)[ftype - RESULT]

@@ -38,8 +38,11 @@ Sleepy terminals. A terminal's receiver is on only while it expects an answer an
 in or out (wire_link.py); with nothing to send it still speaks every few seconds (TerminalSession.poll). The host
 holds every message to a terminal in its outbox until acknowledged, as always, and when a terminal speaks after
 AWAKE_MS of silence it sends it at once all that it holds for it (HostSession.receive): what the terminal missed
-while deaf reaches it in the window after its next frame. Frames are not changed, only when they go: every rule
-above holds whatever the receiver misses, which is only more loss.
+while deaf reaches it in the window after its next frame. While the host holds frames for a terminal it answers each
+frame the terminal sends with a MORE (HostSession.more: how many wait; 0 once none does), which keeps the terminal's
+receiver on, so that a lost frame sent again or the next batch of a push reaches it without waiting for its next
+poll. Frames are not changed, only when they go: every rule above holds whatever the receiver misses, which is only
+more loss.
 
 Refusals raise WireError and are counted per reason in `counters` (errors.py).
 """
@@ -50,7 +53,7 @@ from tenace_wire.auth import Tagger
 from tenace_wire.errors import BUSY, SEQ_EXHAUSTED, WireError
 from tenace_wire.fields import Message
 from tenace_wire.fragments import split
-from tenace_wire.frame_types import ACK, FRAGMENT, HELLO, MAX_PAYLOAD, MAX_SEQ, PAIR_OFFER
+from tenace_wire.frame_types import ACK, FRAGMENT, HELLO, MAX_PAYLOAD, MAX_SEQ, MORE, PAIR_OFFER
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for the type checkers only: MicroPython has no collections.abc
@@ -60,7 +63,7 @@ BASE_MS = const(250)
 MAX_MS = const(8000)
 REFUSED = const(16)  # ACK statuses from here are refusals (control.py)
 # Types that never travel inside fragments: link control.
-CONTROL = (1 << ACK) | (1 << HELLO) | (1 << PAIR_OFFER) | (1 << FRAGMENT)
+CONTROL = (1 << ACK) | (1 << HELLO) | (1 << PAIR_OFFER) | (1 << MORE) | (1 << FRAGMENT)
 
 
 class Inbound:

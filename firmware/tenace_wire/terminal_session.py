@@ -8,7 +8,7 @@ from tenace_wire.errors import ACCEPTED_FRAME, DUPLICATE, MALFORMED, NOT_MINE, N
 from tenace_wire.fields import Message
 from tenace_wire.fragments import Reassembler, fragment_header
 from tenace_wire.frame import decode_frame, encode_frame
-from tenace_wire.frame_types import ACK, FRAGMENT, FROM_HOST, HELLO, PAIR_OFFER, SIGN_IN_ANSWER
+from tenace_wire.frame_types import ACK, FRAGMENT, FROM_HOST, HELLO, MORE, PAIR_OFFER, SIGN_IN_ANSWER
 from tenace_wire.messages import decode_message
 from tenace_wire.session import BASE_MS, CONTROL, MAX_MS, NO_KEY, Inbound, Outbox, SeqCounter, frame_payloads
 
@@ -191,7 +191,7 @@ class TerminalSession:
         frame = decode_frame(data, self._tagger or NO_KEY, True)
         ftype = frame.type
         seq = frame.seq
-        if ftype == PAIR_OFFER or ftype == ACK:
+        if ftype == PAIR_OFFER or ftype == ACK or ftype == MORE:  # unsequenced: no window, no ACK back
             msg = decode_message(ftype, frame.payload)
             count = 1
             if isinstance(msg, Ack):

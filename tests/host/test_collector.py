@@ -16,7 +16,8 @@ from tenace.movement import mitchell
 from tenace.simulation.loopback import Channel, Loopback, SimulatedTerminal
 from tenace.store import EntryError, connect, create_event, finish_session, refusals, sign_in
 from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy, hand_record, keep_analysis, keep_hand_record
-from tenace.store.movement_changes import set_presence
+from tenace.store.movement_changes import movement_version, set_presence
+from tenace.store.terminal_reports import plans_held
 from tenace_wire.auth import Tagger
 from tenace_wire.control import (
     ACCEPTED,
@@ -478,6 +479,26 @@ def test_a_round_plan_sent_before_a_movement_change_does_not_land_after_it(db: s
     assert loop.run_until(lambda: any(p.round == 3 and p.ew_pair == 0 for p in t.plans), 10_000)
     loop.run_until(lambda: False, 30_000)  # long enough for the old one's back-off to run out
     assert [p.ew_pair for p in t.plans if p.round == 3][-1] == 0, [p for p in t.plans if p.round == 3]
+
+
+def test_the_event_file_says_which_terminal_holds_its_current_round_plans(db: sqlite3.Connection) -> None:
+    """What the console's Terminals page shows: once every plan sent to a terminal is acknowledged, the collector
+    records the movement change it holds (0: none), and after a change the new one once its plans are in."""
+    table = next(t for t in (1, 2, 3) if MOVEMENT.at(t, 3).ew_pair == 2)
+    terminal = 100 + table
+    channel = HoldBack(ROUND_PLAN, skip=2, times=4)  # round 3's plan is lost 4 times: not held meanwhile
+    collector = Collector(db, None, random.Random(1).getrandbits)
+    t = SimulatedTerminal(terminal, 0, table, link_key(db).code, random.Random(2))
+    loop = Loopback(collector, [t], channel)
+    assert loop.run_until(lambda: bool(channel.held) and [p.round for p in t.plans] == [1, 2], 10_000)
+    assert terminal not in plans_held(db)
+    assert loop.run_until(lambda: plans_held(db).get(terminal) == 0, 30_000)
+    assert [p.round for p in t.plans] == [1, 2, 3]
+    set_presence(db, "A", ("EW", 2), 3, present=False, who="TD", why="left")
+    latest = movement_version(db)
+    assert latest and plans_held(db)[terminal] == 0  # not yet
+    assert loop.run_until(lambda: plans_held(db).get(terminal) == latest, 10_000)
+    assert [p.ew_pair for p in t.plans if p.round == 3][-1] == 0
 
 
 class SecondHalves(Channel):

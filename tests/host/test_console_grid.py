@@ -18,7 +18,9 @@ from starlette.testclient import TestClient
 from tenace.movement import mitchell
 from tenace.store import connect, ingest
 from tenace.store.model import IncomingResult
+from tenace.store.movement_changes import movement_version, set_presence
 from tenace.store.names import Member, keep_roster, set_pair_players
+from tenace.store.terminal_reports import hold_plans
 from tenace.web.app import create_app
 from tenace.web.console import Director
 
@@ -306,3 +308,23 @@ def test_the_grid_in_a_browser_follows_the_file_and_opens_a_cell(event: Path, br
             assert page.input_value("#correct input[name=contract]") == later.contract
         finally:
             browser.close()
+
+
+def test_the_terminals_page_shows_which_tables_hold_the_current_round_plans(event: Path) -> None:
+    def plans_of(client: TestClient, terminal: int) -> str:
+        html = client.get("/director/terminals").text
+        row = html.split(f'<tr id="t-{terminal}">', 1)[1].split("</tr>", 1)[0]
+        return re.findall(r"<td>(.*?)</td>", row)[2]  # section and table, holds it, round plans
+
+    with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:
+        logged_in(client)
+        assert plans_of(client, 3) == "<b>not yet: on their way</b>"  # the collector has not said it has them
+        assert plans_of(client, 1) == "-"  # table 1's results come from terminal 9 now
+        conn = connect(event)
+        hold_plans(conn, 3, movement_version(conn))  # what the collector records once every plan is acknowledged
+        assert plans_of(client, 3) == "current"
+        set_presence(conn, "A", ("EW", 1), 3, present=False, who="TD Ana", why="EW 1 had to leave")
+        assert plans_of(client, 3) == "<b>not yet: on their way</b>"  # the change has not reached the table
+        hold_plans(conn, 3, movement_version(conn))
+        assert plans_of(client, 3) == "current"
+        conn.close()

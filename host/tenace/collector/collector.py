@@ -138,6 +138,8 @@ class Collector:
         self._flushed_at = 0
         self._offers: list[bytes] = []
         self._heard_since: set[int] = set()  # terminals heard since the last flush
+        self._spoke: set[int] = set()  # terminals heard since the last due(): told whether more waits for them
+        self._told_more: set[int] = set()  # terminals last told that frames wait for them
         self._resume()
 
     def _resume(self) -> None:
@@ -174,6 +176,8 @@ class Collector:
         if inbound.type != HELLO:
             self.pairing.paired(inbound.terminal)
         self._heard_since.add(inbound.terminal)
+        if inbound.type != HELLO:
+            self._spoke.add(inbound.terminal)
         try:
             self._handle(inbound, data, now_ms)
         except sqlite3.Error as e:
@@ -190,11 +194,30 @@ class Collector:
         out = self._offers
         self._offers = []
         self.pushes.due(now_ms)
+        self._tell_more()
         out.extend(self.session.due(now_ms))
         self.surveys.due(now_ms, out)
         if now_ms - self._flushed_at >= self.flush_ms:
             self.flush(now_ms)
         return out
+
+    def _tell_more(self) -> None:
+        """Answer each terminal that spoke with a MORE while frames still wait for it, and once with 0 when none does
+        any more: a sleepy terminal keeps its receiver on meanwhile, so that a push (a movement change's plans) goes
+        through in one exchange, its lost frames sent again included, instead of a batch at each of its polls. A
+        terminal that spoke after a silence (its poll) is always answered: unanswered, it polls again at once."""
+        woken = self.session.woken
+        for terminal in self._spoke:
+            waiting = self.session.pending(terminal) + self.pushes.waiting(terminal)
+            if waiting:
+                self._told_more.add(terminal)
+            elif terminal in self._told_more:
+                self._told_more.discard(terminal)
+            elif terminal not in woken:
+                continue
+            self.session.more(terminal, waiting)
+        self._spoke.clear()
+        woken.clear()
 
     def flush(self, now_ms: int | None = None) -> None:
         """Add the counts heard since the last flush to the event file's link counters."""

@@ -11,6 +11,7 @@ from tenace.collector import board_messages, round_plans
 from tenace.collector.wire_results import section_letter
 from tenace.store.hand_records import board_hand_record
 from tenace.store.movement_changes import changed_sections, movement_version
+from tenace.store.terminal_reports import hold_plans
 from tenace_wire.fields import Message
 from tenace_wire.frame_types import ROUND_PLAN
 from tenace_wire.host_session import HostSession
@@ -18,7 +19,7 @@ from tenace_wire.table_messages import Erase, Result
 
 log = logging.getLogger(__name__)
 
-MOVES_MS = 1_000  # how often the event file is asked for movement changes
+MOVES_MS = 500  # how often the event file is asked for movement changes (a change reaches the tables within 15 s)
 PUSH_FRAMES = 24  # host frames in flight to a terminal before the next pushed message goes (its window is 64)
 PUSH_SPAN = 40  # of the terminal's 64-frame window: 24 left for a pushed message's fragments and frames not pushed
 
@@ -41,23 +42,33 @@ class Pushes:
         self._moves_seen = 0
         self._moves_at: int | None = None
         self._queues: dict[int, list[Message]] = {}  # terminal -> messages to push, paced by pump
+        self._delivering: dict[int, int] = {}  # terminal -> the movement change whose plans are on their way to it
 
     def due(self, now: int) -> None:
-        """Look for movement changes (every MOVES_MS), then send what is waiting as the pace allows."""
+        """Look for movement changes and plans delivered (every MOVES_MS), then send what is waiting as the pace
+        allows."""
         self._movement_changes(now)
         if self._queues:
             self._pump(now)
 
+    def waiting(self, terminal: int) -> int:
+        """Messages still to push to a terminal."""
+        return len(self._queues.get(terminal, ()))
+
     def cancel(self, terminal: int) -> None:
         """Drop what waits for a terminal (a sign-in's answer cancels what was in flight to it)."""
         self._queues.pop(terminal, None)
+        self._delivering.pop(terminal, None)
 
     def send_plans(self, terminal: int, section: int, table: int, round_: int, now: int) -> None:
-        """The round's plan now, then (paced, see _pump) every later one, each followed by its boards' hand
-        records where the lead is checked: the terminal keeps them, so that it runs the rest of the session even
-        while the laptop is out of reach. (The round's own hand records the terminal asks for at once.)"""
+        """The round's plan now, then (paced, see _pump) every later one, then their boards' hand records where the
+        lead is checked: the terminal keeps them, so that it runs the rest of the session even while the laptop is
+        out of reach. Plans first: after a movement change they are what the table waits for (a round's hand
+        records it asks for itself when they are missing, the round's own at once)."""
         sent: set[int] = set()
         queue = self._queues[terminal] = []
+        records: list[Message] = []
+        self._delivering[terminal] = movement_version(self.conn)
         name = section_letter(section)
         lead_checked = self._lead_checked()
         for number in [round_] + [r for r in round_plans.rounds_of(self.conn, section, table) if r > round_]:
@@ -73,7 +84,8 @@ class Pushes:
                 record = board_hand_record(self.conn, name, board) if board not in sent else None
                 sent.add(board)
                 if record is not None:
-                    queue.append(board_messages.hand_record(board, record.deal, record.analysis))
+                    records.append(board_messages.hand_record(board, record.deal, record.analysis))
+        queue.extend(records)
 
     def next_round(self, terminal: int, msg: Result | Erase, now: int) -> None:
         """Push the next round's plan once the table's round is complete."""
@@ -99,12 +111,26 @@ class Pushes:
             if not queue:
                 del self._queues[terminal]
 
+    def _delivered(self) -> None:
+        """Record in the event file each terminal that now holds every round plan sent to it (the console's
+        Terminals page shows it): none waits in its queue nor for its ACK."""
+        for terminal, movement in list(self._delivering.items()):
+            queue = self._queues.get(terminal, ())
+            if any(m.TYPE == ROUND_PLAN for m in queue) or self.session.pending(terminal, ROUND_PLAN):
+                continue
+            hold_plans(self.conn, terminal, movement)
+            del self._delivering[terminal]
+
     def _movement_changes(self, now: int) -> None:
         """After the director changed the movement (tenace move, from any process), every terminal of the section
         gets its plans again from its current round: it shows the change without a restart."""
         if self._moves_at is not None and now - self._moves_at < MOVES_MS:
             return
         self._moves_at = now
+        try:
+            self._delivered()
+        except sqlite3.Error as e:
+            log.error("round plans delivered not recorded (%s); will try again", e)
         try:
             latest = movement_version(self.conn)
             if latest <= self._moves_seen:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from tenace.collector.collector import Collector
 from tenace.simulation import faults
-from tenace_wire.control import Ack, PairOffer, SignInAnswer
+from tenace_wire.control import Ack, More, PairOffer, SignInAnswer
 from tenace_wire.director_messages import RoundPlan
 from tenace_wire.errors import WireError
 from tenace_wire.fields import Message
@@ -106,7 +106,7 @@ class SimulatedTerminal:
             self.answers.append(msg)
         elif isinstance(msg, RoundPlan):
             self.plans.append(msg)
-        elif msg is not None:
+        elif msg is not None and not isinstance(msg, More):  # MORE: for a sleepy terminal's receiver (wire_link.py)
             self.messages.append(msg)
 
     def send(self, msg: Message, now: int) -> int:

@@ -653,7 +653,20 @@ CREATE TRIGGER event_setting_fixed_d BEFORE DELETE ON event_setting
 BEGIN SELECT RAISE(ABORT, 'the event''s settings are fixed when it is made'); END;
 """
 
+# What round plans each terminal holds (issue 32): the console shows which tables have the director's latest change.
+# Not chained in the ledger: the collector's record of the link, like terminal_status.
+_V16 = """
+-- The movement whose round plans each terminal holds: `movement` is the director's log id of the latest movement
+-- change (0: none) when every round plan the collector sent the terminal, at its sign-in or after that change, was
+-- acknowledged; `at`, when.
+CREATE TABLE terminal_plans (
+    terminal INTEGER PRIMARY KEY CHECK (terminal >= 1),
+    movement INTEGER NOT NULL CHECK (movement >= 0),
+    at TEXT NOT NULL
+);
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
                                           (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13),
-                                          (14, _V14), (15, _V15))
+                                          (14, _V14), (15, _V15), (16, _V16))

@@ -103,6 +103,18 @@ def inventory(conn: sqlite3.Connection) -> list[InventoryRow]:
     return out
 
 
+def hold_plans(conn: sqlite3.Connection, terminal: int, movement: int) -> None:
+    """Record, committed, that `terminal` holds every round plan of the movement as of change `movement` (0: none)."""
+    with transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO terminal_plans (terminal, movement, at) VALUES (?, ?, ?)",
+                     (terminal, movement, timestamp()))
+
+
+def plans_held(conn: sqlite3.Connection) -> dict[int, int]:
+    """Terminal -> the movement change (0: none) whose round plans it holds, as far as the collector has seen."""
+    return {int(t): int(m) for t, m in conn.execute("SELECT terminal, movement FROM terminal_plans")}
+
+
 def ask_survey(conn: sqlite3.Connection, seconds: int, interval_ms: int) -> int:
     """Record a survey request for the running collector, committed; its id."""
     with transaction(conn):

@@ -105,6 +105,10 @@ class Questions:
         """The director closes the session: new results are refused."""
         self.ask("close_event")
 
+    def plans(self, table):
+        """Round -> the table's round plan the host holds now, in hex (as the terminal keeps it in link.plans)."""
+        return _by_number(self.ask("plans", table))
+
     def move(self, change, what, round_):
         """The director changes the movement from `round_` on: "late"/"leave" "NS3", "close" 3, "swap" "NS1:NS2"."""
         return self.ask("move", change, what, round_)

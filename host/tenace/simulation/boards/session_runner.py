@@ -9,6 +9,7 @@
     sim.reboot()                       # a new App and link on the same storage, as after a power cut
     sim.host.result(1, 2)              # what the event file holds: "played v0 4S N 11 HK +450"
     Simulator(movement="howell")       # the first rounds of a 4-table Howell instead of a Mitchell
+    Simulator(sleepy=True)             # a radio deaf while the link's receiver is off (sim.radio.ear), as on the air
 
 The terminal holds the event's key from the start (as one provisioned by cable would), so it signs in
 without the pairing code (paired=False: it asks for it); a clock the simulator moves drives terminal and
@@ -65,7 +66,7 @@ def provision(storage, key):
 class Simulator:
     def __init__(self, storage=None, settings=None, rounds=3, boards_per_round=3, deals=False, analysed=True,
                  terminal_id="T01", compact_bytes=4096, strict=True, online=True, paired=True, loss=0.0,
-                 movement="mitchell", club=None):
+                 movement="mitchell", club=None, sleepy=False):
         self.own_storage = storage is None
         self.storage = storage if storage is not None else sim_devices.new_directory()
         self.clock = ManualClock(1000)
@@ -73,7 +74,12 @@ class Simulator:
                              "deals": deals, "analysed": analysed, "movement": movement,
                              "club": club.hex() if club else ""})
         self.club = club  # the club key tenace flash would have written (the host has it too), or None
-        self.radio = Radio(loss)
+        if sleepy:  # deaf while the link does not listen
+            from sleepy_radio import SleepyRadio
+
+            self.radio = SleepyRadio(loss)
+        else:
+            self.radio = Radio(loss)
         self.radio.up = self.radio.down = online  # False: the terminal boots out of the host's reach
         self._polled = -_QUIET_MS
         self._host_spoke = False

@@ -183,6 +183,7 @@ class _Supervisor:
         # While this file is there, the players of section A key nothing (radio_terminal.py): the director
         # has asked the tables to wait until the change has reached them, as a director at the club would.
         self.hold = storage / "hold"
+        self.lagging: set[int] = set()  # section A's tables the change has not reached yet (progress lines)
 
     async def run(self, waits: list[asyncio.Task[int]]) -> None:
         options = self.options
@@ -217,8 +218,10 @@ class _Supervisor:
                     next_progress += _PROGRESS_S
                     done = sum(len(g.done) for g in self.groups)
                     tables = sum(len(g.tables) for g in self.groups)
+                    waiting = (f", the change not yet at table(s) {', '.join(map(str, sorted(self.lagging)))} of "
+                               f"section {SECTION}") if held and self.lagging else ""
                     print(f"  {stored}/{self._expected()} results stored, {done}/{tables} tables finished, "
-                          f"host started {self.collector.starts}x", file=sys.stderr, flush=True)
+                          f"host started {self.collector.starts}x{waiting}", file=sys.stderr, flush=True)
         finally:
             reader.close()
 
@@ -283,6 +286,7 @@ class _Supervisor:
         """Each table round of section A whose changed plan its unfinished terminal does not keep yet."""
         finished = set().union(*(g.done for g in self.groups))
         missing = []
+        self.lagging = set()
         with closing(connect(self.db)) as conn:
             for terminal, (section, table) in self.seats.items():
                 if section != SECTION or terminal in finished:
@@ -292,6 +296,7 @@ class _Supervisor:
                 for number in later:
                     plan = round_plans.round_plan(conn, 0, table, number)
                     if plan is not None and kept.get(number) != plan.encode().hex():
+                        self.lagging.add(table)
                         missing.append(f"table {table} round {number} keeps {kept.get(number)}, "
                                        f"not {plan.encode().hex()}")
         return missing

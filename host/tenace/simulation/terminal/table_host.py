@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from tenace.collector import round_plans
 from tenace.collector.collector import Collector
 from tenace.collector.link_key import link_key
 from tenace.collector.settings import Settings
@@ -49,7 +50,7 @@ _KINDS = {"normal": "played", "passed_out": "passed_out", "artificial": "adjuste
 _RESULT_ENTRY = {"any": "any", "relative": "relative", "tricks": "total"}
 # What a terminal on MicroPython may ask over the line protocol: TableHost's methods of these names.
 QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "erase", "sign_ins", "close_event", "forget",
-             "move", "status", "conflicts")
+             "move", "plans", "status", "conflicts")
 
 
 @dataclass(frozen=True)
@@ -210,6 +211,15 @@ class TableHost:
             return swap_pairs(self.conn, SECTION, pairs[0], pairs[1], round_, who=who, why=why).detail
         late = change == "late"
         return set_presence(self.conn, SECTION, pairs[0], round_, present=late, before=late, who=who, why=why).detail
+
+    def plans(self, table: int) -> dict[int, str]:
+        """Round -> section A table `table`'s round plan as the host holds it now, in hex (as in link.plans)."""
+        out = {}
+        for number in round_plans.rounds_of(self.conn, 0, table):
+            plan = round_plans.round_plan(self.conn, 0, table, number)
+            if plan is not None:
+                out[number] = plan.encode().hex()
+        return out
 
     def forget(self, terminal: int) -> None:
         """The collector loses where `terminal` sits (a fault: it then refuses its results as not signed in)."""

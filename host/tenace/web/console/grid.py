@@ -28,10 +28,10 @@ from tenace.store import EntryError, StoreError, event_info
 from tenace.store.encounters import section_rounds
 from tenace.store.event import SectionInfo
 from tenace.store.link import pairings, seated_at, stored_link_key
-from tenace.store.movement_changes import sit_outs
+from tenace.store.movement_changes import section_changes, sit_outs
 from tenace.store.names import names_of, pair_players, roster
 from tenace.store.queries import states
-from tenace.store.terminal_reports import InventoryRow, inventory
+from tenace.store.terminal_reports import InventoryRow, inventory, plans_held
 from tenace.store.versions import Slot, SlotState, Version, slot_state
 from tenace.web.changes import Changes
 from tenace.web.console import listening
@@ -204,16 +204,25 @@ class Seen:
     row: InventoryRow
     held: bool  # the table's latest sign-in is this terminal's: it is the one the table's results come from
     paired: str
+    plans: bool | None = None  # it holds its table's round plans as the director last changed them (None: no table)
 
 
 def terminals(conn: sqlite3.Connection) -> tuple[list[Seen], str | None]:
     """Every terminal seated or heard from, and the event's pairing code (None before the collector made it)."""
     ways = {p.terminal: p.way for p in pairings(conn)}
+    holds = plans_held(conn)
+    latest: dict[str, int] = {}  # section -> its latest movement change (0: none)
     out = []
     for row in inventory(conn):
         held = row.section is not None and row.table is not None and \
             seated_at(conn, row.section, row.table) == row.terminal
-        out.append(Seen(row, held, {"club": "club key", "code": "code alone"}.get(ways.get(row.terminal, ""), "-")))
+        plans = None
+        if held and row.section is not None:
+            if row.section not in latest:
+                latest[row.section] = max(section_changes(conn, row.section), default=0)
+            plans = holds.get(row.terminal, -1) >= latest[row.section]
+        out.append(Seen(row, held, {"club": "club key", "code": "code alone"}.get(ways.get(row.terminal, ""), "-"),
+                        plans))
     key = stored_link_key(conn)
     return out, key[0] if key else None
 
