@@ -141,15 +141,15 @@ class Chip:
             self.run_ms(50)
             spent += 50
             if spent > 300:
-                self.type(b"\r")  # the host "opens" the port: a prompt answers once USB is up
+                self.type(b"\x03")  # a prompt answers once USB is up; a main.py running is stopped
             if spent >= limit_ms:
                 raise ChipError(f"the REPL did not answer in {limit_ms:.0f} ms of the chip's clock; it said "
                                 f"{bytes(self.serial[-300:])!r}")
         self.run_ms(20)
         self.serial.clear()
 
-    def exec(self, code: str, limit_ms: float = 10_000) -> str:
-        """Run `code` through the raw REPL (as mpremote does); its output, or ChipError with its traceback."""
+    def start_exec(self, code: str) -> None:
+        """Start `code` through the raw REPL (as mpremote does); its output follows on `serial`, then \\x04."""
         self.type(b"\x03\x03\x01")  # interrupt, raw REPL
         self.run_until(b"raw REPL; CTRL-B to exit\r\n>", 2000)
         data = code.encode()
@@ -158,6 +158,19 @@ class Chip:
             self.run_ms(5)
         self.type(b"\x04")
         self.run_until(b"OK", 2000)
+
+    def lines(self) -> list[str]:
+        """The whole lines the chip has printed since the last call, taken off `serial`."""
+        end = self.serial.rfind(b"\n")
+        if end < 0:
+            return []
+        text = bytes(self.serial[:end + 1]).decode("utf-8", "replace")
+        del self.serial[:end + 1]
+        return [line.rstrip("\r") for line in text.split("\n")[:-1]]
+
+    def exec(self, code: str, limit_ms: float = 10_000) -> str:
+        """Run `code` through the raw REPL; its output, or ChipError with its traceback."""
+        self.start_exec(code)
         out = self.run_until(b"\x04", limit_ms)[:-1]
         err = self.run_until(b"\x04", 2000)[:-1]
         self.run_until(b">", 1000)
