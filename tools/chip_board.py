@@ -44,6 +44,9 @@ from tenace_terminal.keypad_layout import LAYOUT  # noqa: E402
 
 from tenace_wire import slip  # noqa: E402
 
+CELL_MV = 3900  # a cell about two thirds charged
+DIODE_MV = 200  # the Schottky diode between the cell and VSYS (board.build's Battery adds it back)
+
 
 def pins(path: Path = BOARD_FILE) -> dict[str, object]:
     """The board file's top-level constants that are plain numbers or tuples of them."""
@@ -90,11 +93,19 @@ class PicoBoard:
         self.decoder = slip.Decoder()
         self.down: list[bytes] = []
         self.up = 0  # frames relayed to the host
+        self.pin_moves = 0
 
     def harness_map(self) -> dict[str, object]:
         p = self.p
         return {"rows": list(p["ROW_PINS"]), "cols": list(p["COL_PINS"]), "i2c": p["I2C_ID"], "spi": p["SPI_ID"],
-                "i2c_devices": [p["OLED_ADDR"]], "watch": [p["CSN"], p["CE"]]}
+                "i2c_devices": [p["OLED_ADDR"]], "watch": [p["CSN"], p["CE"]],
+                "adc": [int(p["BATTERY_PIN"]) - 26, self.battery_adc()]}
+
+    def battery_adc(self, cell_mv: int = CELL_MV) -> int:
+        """The 12-bit ADC reading at the battery pin for a cell at `cell_mv`: VSYS (the diode's drop below the cell)
+        through the Pico's divider, against the 3.3 V reference."""
+        p = self.p
+        return (cell_mv - DIODE_MV) * 4095 // (int(p["DIVIDER"]) * int(p["VREF_MV"]))
 
     def on_line(self, text: str) -> str | None:
         kind, _, rest = text.partition(" ")
@@ -102,6 +113,7 @@ class PicoBoard:
             return str(self.chip.exchange(int(rest)))
         if kind == "P":
             pin, level = (int(w) for w in rest.split())
+            self.pin_moves += 1
             (self.chip.csn if pin == self.p["CSN"] else self.chip.ce)(level)
         elif kind == "I":
             addr, data, nanos = rest.split()

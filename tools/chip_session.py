@@ -37,12 +37,12 @@ from tenace.simulation.radio import VirtualRadio
 from tenace.simulation.session.event_setup import create_simulated_event
 from tenace.simulation.session.outcome import compare, read_accepted
 from tenace.simulation.session.processes import CollectorProcess
-from tenace.simulation.terminal.screen import write_png
+from tenace.simulation.terminal.screen import screen_text, write_png
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("chip_session")
 TABLE = 1
-HOLD_MS = 100  # a finger keeps a key down this long, and lets go as long (a quick tap: 50-150 ms)
+HOLD_MS = 100  # a finger keeps a key down this long, and lets go as long: a player's tap (a 40 ms one can fall in a redraw)
 SLICE_MS = 5  # the chip runs this long between two looks at its serial output and the base station's relay
 LIMIT_S = float(os.environ.get("CHIP_LIMIT_S", "120"))  # of the chip's clock
 
@@ -73,11 +73,11 @@ def press(chip: Chip, board: PicoBoard, key: str) -> int:
     row, col = key_position(key)
     chip.command(f"key {row} {col} 1")
     at = chip.nanos
-    for _ in range(2):
+    for down in (True, False):
         for _ in range(HOLD_MS // SLICE_MS):
             chip.run_ms(SLICE_MS)
             board.pump()
-        if _ == 0:
+        if down:
             chip.command(f"key {row} {col} 0")
     return at
 
@@ -97,8 +97,6 @@ def play(port: int, code: str, seed: int, loss: int, boards: int, image: Path) -
                 raise ChipError(f"the table did not finish in {LIMIT_S} s of the chip's clock")
             chip.run_ms(SLICE_MS)
             board.pump()
-            if b"\x04" in chip.serial:
-                raise ChipError("the session stopped on the chip: " + bytes(chip.serial).decode("utf-8", "replace"))
             for line in chip.lines():
                 log.debug("chip at %.3f s: %s", chip.nanos / 1e9, line)
                 word, _, rest = line.partition(" ")
@@ -113,13 +111,16 @@ def play(port: int, code: str, seed: int, loss: int, boards: int, image: Path) -
                     outcome.heap.append(int(rest))
                 elif word == "DONE":
                     outcome.done = rest
+            if not outcome.done and b"\x04" in chip.serial:  # the raw REPL's end of output: it raised
+                raise ChipError("the session stopped on the chip: " + bytes(chip.serial).decode("utf-8", "replace"))
         outcome.frame = outcome.frame or bytes(board.oled.ram)
         outcome.wear = chip.wear()
         outcome.chip_s = (chip.nanos - start) / 1e9
     finally:
-        log.debug("nRF24 model: sent=%d received=%d errors=%s; air packets=%d lost=%d; relayed up=%d",
+        log.debug("screen:\n%s", "\n".join(screen_text(bytes(board.oled.ram)).lines))
+        log.debug("nRF24 model: sent=%d received=%d errors=%s; air packets=%d lost=%d; relayed up=%d; pin moves %d",
                   board.chip.sent, board.chip.received, board.chip.errors[:5], board.air.packets, board.air.lost,
-                  board.up)
+                  board.up, board.pin_moves)
         chip.close()
         board.close()
     for i, at in enumerate(presses):

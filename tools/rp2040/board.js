@@ -60,8 +60,16 @@ function wireI2C(i2c, devices, sink) {
 }
 
 // Each SPI byte exchanged with `exchange(byte) -> byte`; `pins` reported to `changed(pin, level)` as they move.
+// The answer comes after the byte's eight clocks at the bus's rate, as on the wire: answered within onTransmit, the
+// port's DMA transfers (32-byte payloads) never completed.
 function wireSPI(mcu, spi, exchange, pins, changed) {
-  spi.onTransmit = (value) => spi.completeTransmit(exchange(value));
+  let answer = 0;
+  const done = mcu.clock.createAlarm(() => spi.completeTransmit(answer));
+  spi.onTransmit = (value) => {
+    answer = exchange(value);
+    const hz = spi.clockFrequency || 4e6;
+    done.schedule(Math.max(8, Math.round(8e9 / hz)));
+  };
   for (const p of pins) {
     let level = -1;
     mcu.gpio[p].addListener((state) => {

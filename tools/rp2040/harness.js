@@ -78,6 +78,7 @@ function main() {
   cdc.onSerialData = (value) => out('S ' + Buffer.from(value).toString('hex'));
   let keys = null;
   if (board) {
+    mcu.adc.channelValues[board.adc[0]] = board.adc[1];
     keys = new KeyMatrix(mcu, board.rows, board.cols);
     wireI2C(mcu.i2c[board.i2c], board.i2c_devices, (addr, bytes) =>
       out(`I ${addr} ${Buffer.from(bytes).toString('hex')} ${clock.nanos}`));
