@@ -95,6 +95,11 @@ class PicoBoard:
         self.up = 0  # frames relayed to the host
         self.pin_moves = 0
 
+    def power_cycle_radio(self) -> None:
+        """The terminal's nRF24 loses its power with the chip: a new one, at its reset values, on the same air."""
+        self.air.chips.remove(self.chip)
+        self.chip = Chip(self.air)
+
     def harness_map(self) -> dict[str, object]:
         p = self.p
         return {"rows": list(p["ROW_PINS"]), "cols": list(p["COL_PINS"]), "i2c": p["I2C_ID"], "spi": p["SPI_ID"],

@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import logging
 import os
+import random
 import sqlite3
 import statistics
 import sys
@@ -42,7 +43,7 @@ from tenace.simulation.terminal.screen import screen_text, write_png
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("chip_session")
 TABLE = 1
-HOLD_MS = 100  # a finger keeps a key down this long, and lets go as long: a player's tap (a 40 ms one can fall in a redraw)
+HOLD_MS = 100  # a finger keeps a key down this long, and lets go as long: a tap (40 ms ones fell in redraws)
 SLICE_MS = 5  # the chip runs this long between two looks at its serial output and the base station's relay
 LIMIT_S = float(os.environ.get("CHIP_LIMIT_S", "120"))  # of the chip's clock
 
@@ -56,6 +57,7 @@ class Outcome:
     frame: bytes = b""
     wear: tuple[int, int] = (0, 0)
     chip_s: float = 0.0
+    cuts: int = 0
 
 
 def session_image(out: Path) -> Path:
@@ -82,18 +84,61 @@ def press(chip: Chip, board: PicoBoard, key: str) -> int:
     return at
 
 
-def play(port: int, code: str, seed: int, loss: int, boards: int, image: Path) -> Outcome:
-    """The table's session on the chip, until `boards` results are accepted and acknowledged."""
-    outcome = Outcome()
-    board = PicoBoard(port, seed, loss)
-    presses: list[int] = []
-    chip = Chip(fs=image, board=board.harness_map(), on_line=board.on_line).start()
-    try:
+def latencies(presses: list[int], draws: list[int]) -> list[float]:
+    """Each press's time (ms) to the end of the first frame sent to the display after it, before the next press."""
+    out = []
+    for i, at in enumerate(presses):
+        until = presses[i + 1] if i + 1 < len(presses) else float("inf")
+        drawn = next((d for d in draws if at < d < until), None)
+        if drawn is not None:
+            out.append((drawn - at) / 1e6)
+    return out
+
+
+class Table:
+    """The emulated terminal at the table and the board around it; `cut()` is a power cut at this instant."""
+
+    def __init__(self, port: int, code: str, seed: int, loss: int, boards: int, image: Path) -> None:
+        self.code, self.seed, self.boards = code, seed, boards
+        self.image = image
+        self.board = PicoBoard(port, seed, loss)
+        self.outcome = Outcome()
+        self.accepted: dict[str, str] = {}  # "round board" -> the result line
+        self.presses: list[int] = []
+        self.chip = self.power_on(image)
+
+    def power_on(self, image: Path) -> Chip:
+        chip = Chip(fs=image, board=self.board.harness_map(), on_line=self.board.on_line).start()
         chip.boot(limit_ms=5000)
-        chip.start_exec(f"import chip_terminal\nchip_terminal.main({code!r}, {seed}, {boards})")
-        start = chip.nanos
+        chip.start_exec(f"import chip_terminal\nchip_terminal.main({self.code!r}, {self.seed}, {self.boards})")
+        return chip
+
+    def cut(self) -> None:
+        """The power goes: the flash as it is now, a new chip (and a new nRF24, reset) booting from it."""
+        self.close_chip()
+        self.board.power_cycle_radio()
+        self.outcome.cuts += 1
+        self.chip = self.power_on(self.image)
+
+    def close_chip(self) -> None:
+        chip = self.chip
+        self.chip.dump_fs(self.image)
+        wear = chip.wear()
+        self.outcome.wear = (self.outcome.wear[0] + wear[0], self.outcome.wear[1] + wear[1])
+        self.outcome.chip_s += chip.nanos / 1e9
+        self.outcome.latencies_ms += latencies(self.presses, self.board.draws)
+        self.presses.clear()
+        self.board.draws.clear()
+        chip.close()
+
+    def play(self, cuts: int) -> Outcome:
+        """Until `boards` results are accepted and acknowledged; `cuts` power cuts, each at a random instant in the
+        200 ms after an OK alone is pressed (an accept, which the app journals, or a round's OK)."""
+        outcome, board = self.outcome, self.board
+        rng = random.Random(self.seed)
         while not outcome.done:
-            if chip.nanos - start > LIMIT_S * 1e9:
+            chip = self.chip
+            if outcome.chip_s + chip.nanos / 1e9 > LIMIT_S:
                 raise ChipError(f"the table did not finish in {LIMIT_S} s of the chip's clock")
             chip.run_ms(SLICE_MS)
             board.pump()
@@ -101,34 +146,52 @@ def play(port: int, code: str, seed: int, loss: int, boards: int, image: Path) -
                 log.debug("chip at %.3f s: %s", chip.nanos / 1e9, line)
                 word, _, rest = line.partition(" ")
                 if word == "KEYS":
-                    for key in rest.split():
-                        presses.append(press(chip, board, key))
+                    keys = rest.split()
+                    if keys == ["OK"] and outcome.cuts < cuts:  # an accept (or a round's OK): the journal's writes
+                        row, col = key_position("OK")
+                        chip.command(f"key {row} {col} 1")
+                        for _ in range(rng.randrange(2 * HOLD_MS)):  # the power goes at a random instant
+                            chip.run_ms(1)
+                            board.pump()
+                        self.cut()
+                        break
+                    for key in keys:
+                        self.presses.append(press(chip, board, key))
                     chip.type(b"k")
                 elif word == "ACCEPTED":
-                    outcome.accepted.append(rest)
+                    slot, result = rest.split(" ", 2)[:2], rest.split(" ", 2)[2]
+                    self.accepted[" ".join(slot)] = result
                     outcome.frame = bytes(board.oled.ram)
                 elif word == "HEAP":
                     outcome.heap.append(int(rest))
                 elif word == "DONE":
                     outcome.done = rest
-            if not outcome.done and b"\x04" in chip.serial:  # the raw REPL's end of output: it raised
-                raise ChipError("the session stopped on the chip: " + bytes(chip.serial).decode("utf-8", "replace"))
+            serial = self.chip.serial
+            if not outcome.done and 0 <= serial.find(b"\x04") < serial.find(b"\n") % (len(serial) + 1):
+                # The raw REPL's end of output, with no line left before it to read: the program raised.
+                raise ChipError("the session stopped on the chip: " + self.chip.serial.decode("utf-8", "replace"))
         outcome.frame = outcome.frame or bytes(board.oled.ram)
-        outcome.wear = chip.wear()
-        outcome.chip_s = (chip.nanos - start) / 1e9
-    finally:
+        outcome.accepted = [f"{slot} {result}" for slot, result in self.accepted.items()]
+        return outcome
+
+    def close(self) -> None:
+        board = self.board
         log.debug("screen:\n%s", "\n".join(screen_text(bytes(board.oled.ram)).lines))
         log.debug("nRF24 model: sent=%d received=%d errors=%s; air packets=%d lost=%d; relayed up=%d; pin moves %d",
                   board.chip.sent, board.chip.received, board.chip.errors[:5], board.air.packets, board.air.lost,
                   board.up, board.pin_moves)
-        chip.close()
+        if self.chip.proc is not None:
+            self.close_chip()
         board.close()
-    for i, at in enumerate(presses):
-        until = presses[i + 1] if i + 1 < len(presses) else float("inf")
-        drawn = next((d for d in board.draws if at < d < until), None)
-        if drawn is not None:
-            outcome.latencies_ms.append((drawn - at) / 1e6)
-    return outcome
+
+
+def play(port: int, code: str, seed: int, loss: int, boards: int, image: Path, cuts: int) -> Outcome:
+    """The table's session on the chip, until `boards` results are accepted and acknowledged."""
+    table = Table(port, code, seed, loss, boards, image)
+    try:
+        return table.play(cuts)
+    finally:
+        table.close()
 
 
 async def run(args: argparse.Namespace, work: Path) -> int:
@@ -143,7 +206,7 @@ async def run(args: argparse.Namespace, work: Path) -> int:
         radio.collector_port = await collector.start()
         port = await radio.start()
         began = time.monotonic()
-        outcome = await asyncio.to_thread(play, port, code, args.seed, args.loss, args.boards, image)
+        outcome = await asyncio.to_thread(play, port, code, args.seed, args.loss, args.boards, image, args.cuts)
         wall = time.monotonic() - began
     finally:
         collector.stop()
@@ -165,6 +228,8 @@ async def run(args: argparse.Namespace, work: Path) -> int:
     print(f"key press to screen drawn at 125 MHz: p50 {statistics.median(lat) if lat else 0:.1f} ms, "
           f"p99 {p99:.1f} ms ({len(lat)} presses)")
     print(f"flash wear: {outcome.wear[0]} page programs, {outcome.wear[1]} sector erases")
+    if args.cuts:
+        print(f"power cuts on the chip: {outcome.cuts}, each at a random instant within 200 ms of an OK pressed")
     return 0 if comparison.lost == 0 and comparison.doubled == 0 and comparison.accepted >= args.boards else 1
 
 
@@ -173,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--loss", type=int, default=100, help="per mille of packets and ACKs lost on the air")
     parser.add_argument("--boards", type=int, default=3, help="results the table plays (one round)")
+    parser.add_argument("--cuts", type=int, default=0, help="power cuts (chip resets) while it journals")
     parser.add_argument("--png", type=Path, help="save the display after the last confirmed result")
     parser.add_argument("--out", type=Path, help="keep the event file and the image here")
     args = parser.parse_args(argv)

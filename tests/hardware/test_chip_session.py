@@ -34,3 +34,14 @@ def test_a_round_on_the_emulated_rp2040_reaches_the_collector(tmp_path: Path) ->
         assert image.size == (128 * 4, 64 * 4)
         lit = sum(1 for p in image.convert("L").getdata() if p > 128)
     assert lit > 500, "the saved display is blank"
+
+
+def test_power_cuts_on_the_emulated_rp2040_lose_and_double_nothing(tmp_path: Path) -> None:
+    need_rp2()
+    proc = subprocess.run([sys.executable, str(TOOLS / "chip_session.py"), "--boards", "3", "--loss", "100",
+                           "--cuts", "20", "--seed", "7"], capture_output=True, text=True, timeout=3600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert re.search(r"^power cuts on the chip: 20,", out, re.M), out
+    found = re.search(r"^on the emulated RP2040: accepted=(\d+) stored=(\d+) lost=0 doubled=0$", out, re.M)
+    assert found and int(found[1]) == int(found[2]) >= 3, out
