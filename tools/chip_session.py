@@ -45,7 +45,7 @@ log = logging.getLogger("chip_session")
 TABLE = 1
 HOLD_MS = 100  # a finger keeps a key down this long, and lets go as long: a tap (40 ms ones fell in redraws)
 SLICE_MS = 5  # the chip runs this long between two looks at its serial output and the base station's relay
-LIMIT_S = float(os.environ.get("CHIP_LIMIT_S", "120"))  # of the chip's clock
+LIMIT_S = float(os.environ.get("CHIP_LIMIT_S", "300"))  # of the chip's clock
 
 
 @dataclass
@@ -133,7 +133,7 @@ class Table:
 
     def play(self, cuts: int) -> Outcome:
         """Until `boards` results are accepted and acknowledged; `cuts` power cuts, each at a random instant in the
-        200 ms after an OK alone is pressed (an accept, which the app journals, or a round's OK)."""
+        200 ms after the OK that accepts a result (the summary screen's) is pressed, while the app journals it."""
         outcome, board = self.outcome, self.board
         rng = random.Random(self.seed)
         while not outcome.done:
@@ -146,8 +146,9 @@ class Table:
                 log.debug("chip at %.3f s: %s", chip.nanos / 1e9, line)
                 word, _, rest = line.partition(" ")
                 if word == "KEYS":
-                    keys = rest.split()
-                    if keys == ["OK"] and outcome.cuts < cuts:  # an accept (or a round's OK): the journal's writes
+                    screen, *keys = rest.split()
+                    # The OK on the summary screen is the opponents' accept: the app journals the result.
+                    if outcome.cuts < cuts and screen == "summary" and keys == ["OK"]:
                         row, col = key_position("OK")
                         chip.command(f"key {row} {col} 1")
                         for _ in range(rng.randrange(2 * HOLD_MS)):  # the power goes at a random instant
@@ -229,7 +230,7 @@ async def run(args: argparse.Namespace, work: Path) -> int:
           f"p99 {p99:.1f} ms ({len(lat)} presses)")
     print(f"flash wear: {outcome.wear[0]} page programs, {outcome.wear[1]} sector erases")
     if args.cuts:
-        print(f"power cuts on the chip: {outcome.cuts}, each at a random instant within 200 ms of an OK pressed")
+        print(f"power cuts on the chip: {outcome.cuts}, each at a random instant within 200 ms of a result's OK")
     return 0 if comparison.lost == 0 and comparison.doubled == 0 and comparison.accepted >= args.boards else 1
 
 
@@ -243,8 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="keep the event file and the image here")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if os.environ.get("CHIP_DEBUG") else logging.WARNING)
-    if not 0 <= args.loss < 1000 or not 1 <= args.boards <= 9:
-        print("chip_session: --loss is per mille (0-999), --boards 1-9", file=sys.stderr)
+    if not 0 <= args.loss < 1000 or not 1 <= args.boards <= 12 or args.cuts < 0:
+        print("chip_session: --loss is per mille (0-999), --boards 1-12, --cuts 0 or more", file=sys.stderr)
         return 2
     problem = rp2_problem()
     if problem:

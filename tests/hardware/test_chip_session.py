@@ -38,7 +38,8 @@ def test_a_round_on_the_emulated_rp2040_reaches_the_collector(tmp_path: Path) ->
 
 def test_power_cuts_on_the_emulated_rp2040_lose_and_double_nothing(tmp_path: Path) -> None:
     need_rp2()
-    proc = subprocess.run([sys.executable, str(TOOLS / "chip_session.py"), "--boards", "3", "--loss", "100",
+    # About one accept in two is cut before its journal write: the players key that board again, and it is cut again.
+    proc = subprocess.run([sys.executable, str(TOOLS / "chip_session.py"), "--boards", "12", "--loss", "100",
                            "--cuts", "20", "--seed", "7"], capture_output=True, text=True, timeout=3600)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out

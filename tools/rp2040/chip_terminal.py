@@ -3,10 +3,11 @@
     import chip_terminal; chip_terminal.main(CODE, SEED, BOARDS)
 
 The app is the board file's build() over the chip's own machine.I2C, Pins, SPI (board.nrf24_radio) and ADC, as
-board.main() makes them; a scripted player (the simulator's) says which keys it wants on the serial line ("KEYS 1 C
-N = OK"), the harness presses them one by one on the GPIO key matrix and answers with one byte when it has let go of
-the last. Prints "ACCEPTED round board result" as the table accepts each, "HEAP n" (gc.mem_free() after a
-collection) at each batch of keys, and "DONE ..." when the host has every result of the session, or BOARDS of them.
+board.main() makes them; a scripted player (the simulator's) says which keys it wants on the serial line, after the
+screen's name ("KEYS contract 1 C N = OK"); the harness presses them one by one on the GPIO key matrix and answers
+with one byte when it has let go of the last. Prints "ACCEPTED round board result" as the table accepts each, "HEAP
+n" (gc.mem_free() after a collection) at each batch of keys, and "DONE ..." when the host has every result of the
+session, or BOARDS of them.
 """
 
 import gc
@@ -24,7 +25,8 @@ from tenace_terminal.settings_file import read_settings
 class Finger:
     """The keypad as the player sees it (queue, push): the keys named on the serial line, gone when pressed."""
 
-    def __init__(self):
+    def __init__(self, app):
+        self.app = app
         self.queue = []
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
@@ -32,7 +34,7 @@ class Finger:
     def push(self, *keys):
         for key in keys:
             self.queue.append(key)
-        print("KEYS " + " ".join(keys))
+        print("KEYS %s %s" % (self.app.screen_name, " ".join(keys)))  # the screen they are for, first
 
     def tick(self):
         if self.queue and self.poller.poll(0):
@@ -47,7 +49,7 @@ def main(code, seed, boards):
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in board.COL_PINS]
     app = board.build(i2c, rows, cols, board.nrf24_radio(config["channel"]), ADC(board.BATTERY_PIN),
                       board.SleepyClock(time, lightsleep), config["id"], club=config.get("club"))
-    finger = Finger()
+    finger = Finger(app)
     player = Player(app, finger, config["id"], code, seed)
     logged = set()
     print("READY")
