@@ -18,8 +18,8 @@ def read_logged(path):
     return logged
 
 
-def log_accepted(app, logged, path):
-    """Append to `path` each result of the app's round not yet in `logged` (a set of (round, board), updated)."""
+def accepted_lines(app, logged):
+    """Each result of the app's round not yet in `logged` (a set of (round, board), updated), as its log line."""
     plan = app.plan
     if plan is None:
         return
@@ -32,5 +32,11 @@ def log_accepted(app, logged, path):
             line = "%s %s %d %+d" % (record["contract"], record["declarer"], record["tricks"], record["score"])
         else:
             line = "Pass 0"
+        yield "%d %d %s\n" % (key[0], board, line)
+
+
+def log_accepted(app, logged, path):
+    """Append to `path` each result of the app's round not yet in `logged` (a set of (round, board), updated)."""
+    for line in accepted_lines(app, logged):
         with open(path, "a") as f:
-            f.write("%d %d %s\n" % (key[0], board, line))
+            f.write(line)

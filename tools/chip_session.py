@@ -1,0 +1,266 @@
+"""One Pico terminal on the emulated RP2040 plays a round at table 1 against the real collector.
+
+    .venv/bin/python tools/chip_session.py [--seed 5] [--loss 100] [--boards 3] [--png screen.png] [--out DIR]
+
+MicroPython's stock rp2 image (../shared/firmware/rp2) runs in rp2040js (tools/chip.py) with the files `tenace flash`
+writes on its littlefs (tools/chip_image.py) and the board around it (tools/chip_board.py): keys pressed on its GPIO
+matrix, its SSD1306 on I2C, its nRF24L01+ on SPI on a lossy air (--loss per mille of packets and of ACKs) to a base
+station that relays to `tenace collect` through the simulator's virtual radio. Prints what the table accepted
+against what the event file stored, the heap free on the chip, and each key press's time to the next frame drawn
+on the display in the chip's clock (125 MHz). --png saves the display after the last result was confirmed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chip import Chip, ChipError, rp2_problem
+from chip_board import PicoBoard, key_position
+from chip_image import device_files, filesystem_image
+
+from tenace.collector.link_key import link_key
+from tenace.firmware_build import SIM_DIR, build, flat
+from tenace.movement import mitchell
+from tenace.simulation.faults import FaultRates
+from tenace.simulation.radio import VirtualRadio
+from tenace.simulation.session.event_setup import create_simulated_event
+from tenace.simulation.session.outcome import compare, read_accepted
+from tenace.simulation.session.processes import CollectorProcess
+from tenace.simulation.terminal.screen import screen_text, write_png
+
+HERE = Path(__file__).resolve().parent
+log = logging.getLogger("chip_session")
+TABLE = 1
+HOLD_MS = 100  # a finger keeps a key down this long, and lets go as long: a tap (40 ms ones fell in redraws)
+SLICE_MS = 5  # the chip runs this long between two looks at its serial output and the base station's relay
+LIMIT_S = float(os.environ.get("CHIP_LIMIT_S", "300"))  # of the chip's clock
+
+
+@dataclass
+class Outcome:
+    accepted: list[str] = field(default_factory=list)  # "round board result" lines
+    heap: list[int] = field(default_factory=list)  # gc.mem_free() after a collection, at each batch of keys
+    done: str = ""
+    latencies_ms: list[float] = field(default_factory=list)
+    frame: bytes = b""
+    wear: tuple[int, int] = (0, 0)
+    chip_s: float = 0.0
+    cuts: int = 0
+
+
+def session_image(out: Path) -> Path:
+    """The terminal's files as flashed, and the session's driver with the simulator's scripted player."""
+    files = device_files(TABLE)
+    extra = build(out / "extra", [*flat(HERE / "rp2040", ["chip_terminal.py"]),
+                                  *flat(SIM_DIR, ["scripted_player.py", "accepted_log.py"])])
+    for mpy in sorted(extra.glob("*.mpy")):
+        files[mpy.name] = mpy.read_bytes()
+    return filesystem_image(files, out / "fs.img")
+
+
+def press(chip: Chip, board: PicoBoard, key: str) -> int:
+    """Press and let go of `key` on the matrix; the chip's clock when it went down."""
+    row, col = key_position(key)
+    chip.command(f"key {row} {col} 1")
+    at = chip.nanos
+    for down in (True, False):
+        for _ in range(HOLD_MS // SLICE_MS):
+            chip.run_ms(SLICE_MS)
+            board.pump()
+        if down:
+            chip.command(f"key {row} {col} 0")
+    return at
+
+
+def latencies(presses: list[int], draws: list[int]) -> list[float]:
+    """Each press's time (ms) to the end of the first frame sent to the display after it, before the next press."""
+    out = []
+    for i, at in enumerate(presses):
+        until = presses[i + 1] if i + 1 < len(presses) else float("inf")
+        drawn = next((d for d in draws if at < d < until), None)
+        if drawn is not None:
+            out.append((drawn - at) / 1e6)
+    return out
+
+
+class Table:
+    """The emulated terminal at the table and the board around it; `cut()` is a power cut at this instant."""
+
+    def __init__(self, port: int, code: str, seed: int, loss: int, boards: int, image: Path) -> None:
+        self.code, self.seed, self.boards = code, seed, boards
+        self.image = image
+        self.board = PicoBoard(port, seed, loss)
+        self.outcome = Outcome()
+        self.accepted: dict[str, str] = {}  # "round board" -> the result line
+        self.presses: list[int] = []
+        self.chip = self.power_on(image)
+
+    def power_on(self, image: Path) -> Chip:
+        chip = Chip(fs=image, board=self.board.harness_map(), on_line=self.board.on_line).start()
+        chip.boot(limit_ms=5000)
+        chip.start_exec(f"import chip_terminal\nchip_terminal.main({self.code!r}, {self.seed}, {self.boards})")
+        return chip
+
+    def cut(self) -> None:
+        """The power goes: the flash as it is now, a new chip (and a new nRF24, reset) booting from it."""
+        self.close_chip()
+        self.board.power_cycle_radio()
+        self.outcome.cuts += 1
+        self.chip = self.power_on(self.image)
+
+    def close_chip(self) -> None:
+        chip = self.chip
+        self.chip.dump_fs(self.image)
+        wear = chip.wear()
+        self.outcome.wear = (self.outcome.wear[0] + wear[0], self.outcome.wear[1] + wear[1])
+        self.outcome.chip_s += chip.nanos / 1e9
+        self.outcome.latencies_ms += latencies(self.presses, self.board.draws)
+        self.presses.clear()
+        self.board.draws.clear()
+        chip.close()
+
+    def play(self, cuts: int) -> Outcome:
+        """Until `boards` results are accepted and acknowledged; `cuts` power cuts, each at a random instant in the
+        200 ms after the OK that accepts a result (the summary screen's) is pressed, while the app journals it."""
+        outcome, board = self.outcome, self.board
+        rng = random.Random(self.seed)
+        while not outcome.done:
+            chip = self.chip
+            if outcome.chip_s + chip.nanos / 1e9 > LIMIT_S:
+                raise ChipError(f"the table did not finish in {LIMIT_S} s of the chip's clock")
+            chip.run_ms(SLICE_MS)
+            board.pump()
+            for line in chip.lines():
+                log.debug("chip at %.3f s: %s", chip.nanos / 1e9, line)
+                word, _, rest = line.partition(" ")
+                if word == "KEYS":
+                    screen, *keys = rest.split()
+                    # The OK on the summary screen is the opponents' accept: the app journals the result.
+                    if outcome.cuts < cuts and screen == "summary" and keys == ["OK"]:
+                        row, col = key_position("OK")
+                        chip.command(f"key {row} {col} 1")
+                        for _ in range(rng.randrange(2 * HOLD_MS)):  # the power goes at a random instant
+                            chip.run_ms(1)
+                            board.pump()
+                        self.cut()
+                        break
+                    for key in keys:
+                        self.presses.append(press(chip, board, key))
+                    chip.type(b"k")
+                elif word == "ACCEPTED":
+                    slot, result = rest.split(" ", 2)[:2], rest.split(" ", 2)[2]
+                    self.accepted[" ".join(slot)] = result
+                    outcome.frame = bytes(board.oled.ram)
+                elif word == "HEAP":
+                    outcome.heap.append(int(rest))
+                elif word == "DONE":
+                    outcome.done = rest
+            serial = self.chip.serial
+            if not outcome.done and 0 <= serial.find(b"\x04") < serial.find(b"\n") % (len(serial) + 1):
+                # The raw REPL's end of output, with no line left before it to read: the program raised.
+                raise ChipError("the session stopped on the chip: " + self.chip.serial.decode("utf-8", "replace"))
+        outcome.frame = outcome.frame or bytes(board.oled.ram)
+        outcome.accepted = [f"{slot} {result}" for slot, result in self.accepted.items()]
+        return outcome
+
+    def close(self) -> None:
+        board = self.board
+        log.debug("screen:\n%s", "\n".join(screen_text(bytes(board.oled.ram)).lines))
+        log.debug("nRF24 model: sent=%d received=%d errors=%s; air packets=%d lost=%d; relayed up=%d; pin moves %d",
+                  board.chip.sent, board.chip.received, board.chip.errors[:5], board.air.packets, board.air.lost,
+                  board.up, board.pin_moves)
+        if self.chip.proc is not None:
+            self.close_chip()
+        board.close()
+
+
+def play(port: int, code: str, seed: int, loss: int, boards: int, image: Path, cuts: int) -> Outcome:
+    """The table's session on the chip, until `boards` results are accepted and acknowledged."""
+    table = Table(port, code, seed, loss, boards, image)
+    try:
+        return table.play(cuts)
+    finally:
+        table.close()
+
+
+async def run(args: argparse.Namespace, work: Path) -> int:
+    movement = mitchell(3, args.boards, 1)
+    db = work / "event.sqlite"
+    with closing(create_simulated_event(db, "Emulated RP2040", {"A": movement})) as conn:
+        code = link_key(conn).code
+    image = session_image(work)
+    collector = CollectorProcess(db, work, ["--lead", "warn"])
+    radio = VirtualRadio(FaultRates(), args.seed)
+    try:
+        radio.collector_port = await collector.start()
+        port = await radio.start()
+        began = time.monotonic()
+        outcome = await asyncio.to_thread(play, port, code, args.seed, args.loss, args.boards, image, args.cuts)
+        wall = time.monotonic() - began
+    finally:
+        collector.stop()
+        await radio.close()
+    storage = work / "terminals"
+    (storage / str(TABLE)).mkdir(parents=True, exist_ok=True)
+    (storage / str(TABLE) / "accepted.txt").write_text("".join(line + "\n" for line in outcome.accepted))
+    with closing(sqlite3.connect(db)) as conn:
+        comparison = compare(conn, read_accepted(storage, {TABLE: ("A", TABLE)}), {"A": movement})
+    if args.png:
+        write_png(outcome.frame, args.png)
+    lat = sorted(outcome.latencies_ms)
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0.0
+    print(f"table {TABLE}: {outcome.done}; {outcome.chip_s:.1f} s of the chip's clock in {wall:.0f} s")
+    print(f"on the emulated RP2040: accepted={comparison.accepted} stored={comparison.stored} "
+          f"lost={comparison.lost} doubled={comparison.doubled}")
+    print(f"heap free at the end: {outcome.done.rpartition('heap=')[2]} bytes")
+    print(f"heap free at the lowest (after a collection, at each batch of keys): {min(outcome.heap, default=0)} bytes")
+    print(f"key press to screen drawn at 125 MHz: p50 {statistics.median(lat) if lat else 0:.1f} ms, "
+          f"p99 {p99:.1f} ms ({len(lat)} presses)")
+    print(f"flash wear: {outcome.wear[0]} page programs, {outcome.wear[1]} sector erases")
+    if args.cuts:
+        print(f"power cuts on the chip: {outcome.cuts}, each at a random instant within 200 ms of a result's OK")
+    return 0 if comparison.lost == 0 and comparison.doubled == 0 and comparison.accepted >= args.boards else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--loss", type=int, default=100, help="per mille of packets and ACKs lost on the air")
+    parser.add_argument("--boards", type=int, default=3, help="results the table plays (one round)")
+    parser.add_argument("--cuts", type=int, default=0, help="power cuts (chip resets) while it journals")
+    parser.add_argument("--png", type=Path, help="save the display after the last confirmed result")
+    parser.add_argument("--out", type=Path, help="keep the event file and the image here")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if os.environ.get("CHIP_DEBUG") else logging.WARNING)
+    if not 0 <= args.loss < 1000 or not 1 <= args.boards <= 12 or args.cuts < 0:
+        print("chip_session: --loss is per mille (0-999), --boards 1-12, --cuts 0 or more", file=sys.stderr)
+        return 2
+    problem = rp2_problem()
+    if problem:
+        print(f"chip_session: {problem}", file=sys.stderr)
+        return 2
+    try:
+        if args.out:
+            args.out.mkdir(parents=True, exist_ok=True)
+            return asyncio.run(run(args, args.out))
+        with tempfile.TemporaryDirectory() as tmp:
+            return asyncio.run(run(args, Path(tmp)))
+    except ChipError as e:
+        print(f"chip_session: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

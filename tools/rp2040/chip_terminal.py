@@ -1,0 +1,67 @@
+"""One table's session on the emulated Pico (tools/chip_session.py): a MicroPython program run on the chip.
+
+    import chip_terminal; chip_terminal.main(CODE, SEED, BOARDS)
+
+The app is the board file's build() over the chip's own machine.I2C, Pins, SPI (board.nrf24_radio) and ADC, as
+board.main() makes them; a scripted player (the simulator's) says which keys it wants on the serial line, after the
+screen's name ("KEYS contract 1 C N = OK"); the harness presses them one by one on the GPIO key matrix and answers
+with one byte when it has let go of the last. Prints "ACCEPTED round board result" as the table accepts each, "HEAP
+n" (gc.mem_free() after a collection) at each batch of keys, and "DONE ..." when the host has every result of the
+session, or BOARDS of them.
+"""
+
+import gc
+import select
+import sys
+import time
+
+import board
+from accepted_log import accepted_lines
+from machine import ADC, I2C, Pin, lightsleep
+from scripted_player import Player
+from tenace_terminal.settings_file import read_settings
+
+
+class Finger:
+    """The keypad as the player sees it (queue, push): the keys named on the serial line, gone when pressed."""
+
+    def __init__(self, app):
+        self.app = app
+        self.queue = []
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+
+    def push(self, *keys):
+        for key in keys:
+            self.queue.append(key)
+        print("KEYS %s %s" % (self.app.screen_name, " ".join(keys)))  # the screen they are for, first
+
+    def tick(self):
+        if self.queue and self.poller.poll(0):
+            sys.stdin.read(1)  # the harness let go of the last key
+            self.queue = []
+
+
+def main(code, seed, boards):
+    config = read_settings(board.CONFIG, 76)
+    i2c = I2C(board.I2C_ID, sda=Pin(board.SDA), scl=Pin(board.SCL), freq=board.I2C_HZ)
+    rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in board.ROW_PINS]
+    cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in board.COL_PINS]
+    app = board.build(i2c, rows, cols, board.nrf24_radio(config["channel"]), ADC(board.BATTERY_PIN),
+                      board.SleepyClock(time, lightsleep), config["id"], club=config.get("club"))
+    finger = Finger(app)
+    player = Player(app, finger, config["id"], code, seed)
+    logged = set()
+    print("READY")
+    while not player.finished() and not (len(logged) >= boards and not app.pending):
+        finger.tick()
+        busy = app.step()
+        if not busy and not finger.queue and player.act():
+            gc.collect()
+            print("HEAP %d" % gc.mem_free())
+        for line in accepted_lines(app, logged):
+            print("ACCEPTED " + line.strip())
+        if not busy:
+            time.sleep_ms(2)
+    gc.collect()
+    print("DONE keys=%d faults=%d heap=%d" % (player.keys, app.faults, gc.mem_free()))
