@@ -4,7 +4,7 @@ tools/bench_heap.py measures the smallest heap the session completes in: 48k (20
 44,544). The test runs it with the house's 25 % margin for memory, in 60k: a first version ran it in exactly 48k and
 failed on a fresh clone under load (a MemoryError of 152 bytes: the link's timing, and so what it holds at its peak,
 moves with the machine's load). A change that makes the terminal's code or data grow by more than the margin fails
-here; measure smaller ones with tools/bench_heap.py (README, "Heap").
+here; measure smaller ones with tools/bench_heap.py (docs/developer.md, "Heap").
 """
 
 from __future__ import annotations

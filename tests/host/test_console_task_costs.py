@@ -1,7 +1,7 @@
 """What the director's console costs a director: ten common tasks of an evening done in Debian's chromium as a
 director does them (a click for each link, button, summary, box or field gone to, two for a drop-down, a keystroke
 for each character typed), each at or under what it costs in Bridgemate Control Software (BCS), the program
-directors come from. The table is printed, and is in the README (the director's console)."""
+directors come from. The table is printed, and is in docs/director.md (the director's console)."""
 
 from __future__ import annotations
 

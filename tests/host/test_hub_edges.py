@@ -1,5 +1,5 @@
 """The hub at its edges: PostgreSQL restarted under a running hub (no 500: a dead pooled connection is replaced);
-the national page's own JSON at /api/sim/SIM, as the README promises of every page."""
+the national page's own JSON at /api/sim/SIM, as the organiser's guide (docs/organiser.md) promises of every page."""
 
 from __future__ import annotations
 

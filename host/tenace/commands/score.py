@@ -69,7 +69,7 @@ A USEBIO 1.2 file (an XML document whose root is <USEBIO>, whatever its name) is
 MP_PAIRS by matchpoints (mp, or mp-acbl), BUTLER_PAIRS by Butler, CROSS_IMP by cross-IMPs; another type is
 refused. Its travellers' scores are read (SCORE, or A6040 for an artificial score: NS then EW percentage) and
 every computed figure is recomputed; --usebio OUT writes the file back with only those changed. --preset
-compscore3 reproduces the figures Compscore3 publishes (see the README for its conventions).
+compscore3 reproduces the figures Compscore3 publishes (docs/reference/score.md lists its conventions).
 
 examples:
   tenace score session.pbn

@@ -24,8 +24,8 @@ DEFAULT_CROSS_IMPS = CrossImpOptions()
 class Preset:
     """A program's conventions to start from, by name; the options given beside it change them one by one.
 
-    `methods` are the `--method` values it is for, the first taken when `--method` is not given. The README's
-    table of presets says, for each, which figures it rounds how and on which published files it was checked.
+    `methods` are the `--method` values it is for, the first taken when `--method` is not given. The table of presets
+    in docs/reference/score.md says, for each, which figures it rounds how and on which published files it was checked.
     """
 
     methods: tuple[str, ...]
