@@ -158,3 +158,21 @@ def test_large_type_is_the_font_at_twice_its_size_two_rows_high() -> None:
     d.fill(0)
     t.big(0, 4, "H")  # right to left: from the right edge
     assert big_art(d, 19, 4) == doubled
+
+
+def test_the_simulators_reader_takes_large_type_as_the_text_grid_keeps_it() -> None:
+    """The pixel simulator reads a screen back as text (tenace.simulation.terminal.screen): large type as the text
+    grid keeps it, its characters one after the other with a space kept between two, "_" drawn low included, the
+    cells it covers blank."""
+    from tenace.simulation.terminal.screen import screen_text
+
+    d = Device()
+    t = TextDisplay(d)
+    t.text(0, 2, "Lead")
+    t.text(0, 3, "Contract ")
+    t.big(9, 3, "4\u2660X_")
+    t.big(0, 5, "NS +590")
+    lines = screen_text(bytes(d.buffer)).lines
+    assert lines[2] == "Lead" + " " * 17
+    assert lines[3] == "Contract 4\u2660X_" + " " * 8 and lines[4] == " " * 21
+    assert lines[5] == "NS +590" + " " * 14 and lines[6] == " " * 21
