@@ -1,4 +1,5 @@
-"""Refresh the README's screenshots: run the browser tests (they save build/screenshots/), copy to docs/screenshots/."""
+"""Refresh the README's screenshots: run the browser tests and the terminal's pixel simulator (they save
+build/screenshots/), copy to docs/screenshots/."""
 
 from __future__ import annotations
 
@@ -12,9 +13,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the README shows, as the browser tests save them: the public pages on a phone (test_serve_browser.py), the
-# director's console on a laptop and a printed table card (test_console_evening.py).
+# director's console on a laptop and a printed table card (test_console_evening.py); the terminal's main screens
+# (the pixel simulator, `tenace terminal`, pressing the keys of TERMINAL_SCRIPT).
+TERMINAL_SHOTS = ("terminal-contract.png", "terminal-summary.png", "terminal-traveller.png", "terminal-move.png")
 SHOTS = ("rankings-390x844.png", "traveller-390x844.png", "console-setup-1366x768.png", "console-grid-1366x768.png",
-         "table-card-print.png")
+         "table-card-print.png", *TERMINAL_SHOTS)
+TERMINAL_SCRIPT = ROOT / "tools" / "readme-screens.keys"
+# The collector sends travellers (the traveller screen) and plays rounds of 2 boards (the move after the second).
+TERMINAL_OPTIONS = ("--traveller", "--boards", "2")
 MAX_BYTES = 200_000  # a README image a phone on a club's Wi-Fi loads at once
 TESTS = ("tests/host/test_serve_browser.py", "tests/host/test_console_evening.py")
 
@@ -32,6 +38,17 @@ def run_tests() -> float:
     if done.returncode != 0:
         raise Refused(f"the browser tests failed (pytest exit code {done.returncode}): the screenshots are unchanged")
     return started
+
+
+def run_terminal(build: Path) -> None:
+    """The terminal's screens the README shows, as the pixel simulator draws them, saved into `build`."""
+    done = subprocess.run([sys.executable, "-m", "tenace", "terminal", *TERMINAL_OPTIONS, "--script",
+                           str(TERMINAL_SCRIPT), "--out", str(build), "--named-only"], cwd=ROOT, check=False,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        said = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise Refused(f"the terminal simulator failed on {TERMINAL_SCRIPT.name} ({said}): "
+                      "the screenshots are unchanged")
 
 
 def copy_shots(build: Path, docs: Path, newer_than: float | None) -> list[Path]:
@@ -66,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", type=Path, default=ROOT / "docs" / "screenshots", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     try:
-        started = None if args.no_run else run_tests()
+        started = None
+        if not args.no_run:
+            started = run_tests()
+            run_terminal(args.build)
         copied = copy_shots(args.build, args.docs, started)
     except Refused as e:
         print(f"screenshots: {e}", file=sys.stderr)

@@ -3,6 +3,8 @@
 What people type and files hold in other spellings is read by tenace_rules.notation (host side).
 """
 
+from micropython import const
+
 # Strains in rank order; the index is what scoring and the wire use.
 STRAINS = "CDHSN"
 CLUBS = 0
@@ -12,14 +14,14 @@ SPADES = 3
 NOTRUMP = 4
 
 # PBN spellings of the strains; "N" is written "NT" in a contract.
-_STRAIN_TEXT = ("C", "D", "H", "S", "NT")
+_STRAIN_TEXT = const(("C", "D", "H", "S", "NT"))
 # Suit symbols for displays and reports.
 STRAIN_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660", "NT")
 
 UNDOUBLED = 0
 DOUBLED = 1
 REDOUBLED = 2
-_DOUBLING_TEXT = ("", "X", "XX")
+_DOUBLING_TEXT = const(("", "X", "XX"))
 
 class Contract:
     """A bid contract (level 1-7) or a passed-out board (level 0, nothing else set)."""

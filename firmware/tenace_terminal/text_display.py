@@ -1,4 +1,5 @@
-"""The terminal's text display: 21 x 8 cells of the 6x8 font on a 128x64 MONO_VLSB framebuffer, LTR or RTL."""
+"""The terminal's text display: 21 x 8 cells of the 6x8 font on a 128x64 MONO_VLSB framebuffer, LTR or RTL; large type
+(big(): the font at twice its size, 2 x 2 cells a character) for what the players must not misread."""
 
 from micropython import const
 
@@ -13,6 +14,8 @@ _CELL_H = const(8)
 # framebuf.MONO_VLSB. blit() takes a (buffer, width, height, format) tuple (MicroPython >= 1.20), so this
 # module needs no framebuf import: it works over anything with fill/fill_rect/blit, e.g. an SSD1306.
 _MONO_VLSB = const(0)
+# A glyph column's 4 bits each doubled into 8: large type is the font scaled by two, no second font in flash.
+_DOUBLED = const(b"\x00\x03\x0c\x0f\x30\x33\x3c\x3f\xc0\xc3\xcc\xcf\xf0\xf3\xfc\xff")
 
 # Bidi classes of the minimal algorithm below.
 _NEUTRAL = const(0)
@@ -105,12 +108,36 @@ class TextDisplay:
         # One cell's pixels, rewritten for every character and blitted: no allocation per character.
         self._cell = bytearray(_CELL_W)
         self._source = (self._cell, _CELL_W, _CELL_H, _MONO_VLSB)
+        self._big = bytearray(4 * _CELL_W)  # a large character: 12 columns, two 8-pixel pages
+        self._big_source = (self._big, 2 * _CELL_W, 2 * _CELL_H, _MONO_VLSB)
 
     def clear(self) -> None:
         self.fb.fill(0)
 
     def show(self) -> None:
         self.fb.show()
+
+    def big(self, col: int, row: int, s: str) -> None:
+        """Draw s at twice the size from cell (col, row): a character takes 2 x 2 cells, rows `row` and `row` + 1, so
+        a line holds 10. A character that would not fit whole is left out."""
+        if not 0 <= row < ROWS - 1 or not s:
+            return
+        if self.rtl:
+            s = rtl_visual(s)
+            col = COLS - col - 2 * len(s)
+        y = row * _CELL_H
+        data = font.DATA
+        cell = self._big
+        c = col
+        for ch in s:
+            if 0 <= c <= COLS - 2:
+                offset = font.index(ord(ch)) * _CELL_W
+                for k in range(_CELL_W):
+                    b = data[offset + k]
+                    cell[2 * k] = cell[2 * k + 1] = _DOUBLED[b & 0x0F]  # the top page: the glyph's upper 4 rows
+                    cell[2 * _CELL_W + 2 * k] = cell[2 * _CELL_W + 2 * k + 1] = _DOUBLED[b >> 4]
+                self.fb.blit(self._big_source, _X0 + c * _CELL_W, y)
+            c += 2
 
     def text(self, col: int, row: int, s: str, inverse: bool = False) -> None:
         """Draw s from cell (col, row); cells outside the grid are cut off. Characters the font lacks show □."""

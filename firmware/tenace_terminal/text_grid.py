@@ -30,6 +30,12 @@ class TextGrid:
         if inverse:
             self.inverse[row] = True
 
+    def big(self, col: int, row: int, s: str) -> None:
+        """Large type (TextDisplay.big: 2 x 2 cells a character, rows `row` and `row` + 1) as text: s on `row`, cut
+        where the device cuts it, so that what a test reads is what fits."""
+        if 0 <= row < self.rows - 1:
+            self.text(col, row, s[:max(0, (self.cols - col) // 2)])
+
     def show(self) -> None:
         self.shown += 1
         self.frame = list(self.lines)

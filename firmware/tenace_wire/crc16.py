@@ -5,12 +5,14 @@ serial glitches (every error burst up to 16 bits); it is no protection against a
 the authentication tag's job (auth.py).
 """
 
+from micropython import const
+
 # A 16-entry table (one per nibble) instead of 256: 32 bytes of constants rather than ~1 KB of RAM
 # on the terminal, for two table steps per byte.
-_NIBBLE = (
+_NIBBLE = const((
     0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
     0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF,
-)
+))
 
 
 def crc16(data: "bytes | bytearray | memoryview", crc: int = 0xFFFF) -> int:

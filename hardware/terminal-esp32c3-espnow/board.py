@@ -106,7 +106,9 @@ def build(i2c, cols, esp, adc, clock, terminal: int, storage: str = STORAGE,
         os.mkdir(storage)
     except OSError:
         pass  # there already: the journal of the last power-on is in it
-    display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
+    # The 2.42" module's SSD1309 has no charge pump: its own boost converter feeds the panel (VCC), so the driver is
+    # told so (pre-charge for an external VCC, the SSD1306's charge pump command sent as off). Nothing else differs.
+    display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR, external_vcc=True))
     keypad = KeyMatrix(ExpanderRows(i2c).pins, cols, clock, LAYOUT)
     battery = Battery(adc)
     from tenace_terminal.build import build_terminal  # once: its code is garbage once the app is made

@@ -92,7 +92,9 @@ def build(i2c, rows, cols, nrf, adc, clock, terminal: int, storage: str = STORAG
         os.mkdir(storage)
     except OSError:
         pass  # there already: the journal of the last power-on is in it
-    display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR))
+    # The 2.42" module's SSD1309 has no charge pump: its own boost converter feeds the panel (VCC), so the driver is
+    # told so (pre-charge for an external VCC, the SSD1306's charge pump command sent as off). Nothing else differs.
+    display = TextDisplay(SSD1306_I2C(128, 64, i2c, OLED_ADDR, external_vcc=True))
     keypad = KeyMatrix(rows, cols, clock, LAYOUT)
     battery = Battery(adc, diode_mv=200)
     from tenace_terminal.build import build_terminal  # once: its code is garbage once the app is made

@@ -125,12 +125,14 @@ def test_start_up_sequence():
     try:
         oled = rig.oled
         assert oled.errors == [], oled.errors
-        assert oled.on and oled.charge_pump and oled.mode == 0  # lit, on its own charge pump, horizontal addressing
+        # Lit, horizontal addressing, and driven as the 2.42" SSD1309 needs: it has no charge pump (the module's boost
+        # converter feeds the panel), so the SSD1306 driver is made with external_vcc (charge pump off, pre-charge 2+2).
+        assert oled.on and not oled.charge_pump and oled.mode == 0
         assert oled.mux == 63 and oled.com_pins == 0x12  # all 64 lines of a 128 x 64 panel
         assert oled.seg_remap and oled.com_reversed  # column 0 at the left, page 0 at the top of the module
         assert oled.commands[0] == (0xAE,)  # off while it is set up
         on = oled.commands.index((0xAF,))
-        assert (0x8D, 0x14) in oled.commands[:on]  # the charge pump before the display is switched on
+        assert (0x8D, 0x10) in oled.commands[:on] and (0xD9, 0x22) in oled.commands[:on]  # (0x14 and 0xF1: internal)
     finally:
         rig.close()
 

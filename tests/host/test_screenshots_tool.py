@@ -61,3 +61,19 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         screenshots.main(["--help"])
     assert done.value.code == 0 and "--no-run" in capsys.readouterr().out
+
+
+def test_the_terminals_main_screens_come_from_the_pixel_simulator(tmp_path: Path) -> None:
+    """Issue 37: the README shows the terminal's contract, summary, traveller and move screens as the 2.42-inch display
+    shows them (large type for the contract and the score), made by the simulator from tools/readme-screens.keys."""
+    screens = ("contract", "summary", "traveller", "move")
+    assert set(screenshots.TERMINAL_SHOTS) == {f"terminal-{n}.png" for n in screens}
+    assert set(screenshots.TERMINAL_SHOTS) < set(screenshots.SHOTS)
+    screenshots.run_terminal(tmp_path)
+    for name in screenshots.TERMINAL_SHOTS:
+        assert (tmp_path / name).read_bytes()[:8] == PNG and (tmp_path / name).stat().st_size < screenshots.MAX_BYTES
+    said = {name: (tmp_path / name.replace(".png", ".txt")).read_text() for name in screenshots.TERMINAL_SHOTS}
+    assert "|Contract 4\u2660X" in said["terminal-contract.png"]
+    assert "|NS +590" in said["terminal-summary.png"] and "EW: OK to accept" in said["terminal-summary.png"]
+    assert "|Board 1 traveller" in said["terminal-traveller.png"]
+    assert "|Round 1 finished" in said["terminal-move.png"] and "EW 3 > table 4 EW" in said["terminal-move.png"]

@@ -153,7 +153,11 @@ def test_the_page_explains_the_directors_code_and_a_table_taken(tmp_path: Path,
     help_text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", section)).split())
     assert "Director’s code: the pairing code that tenace serve printed" in help_text
     assert "Table A3 is taken: the laptop heard that table’s own terminal less than a minute ago" in help_text
-    assert "tenace event seat club.sqlite --terminal N --table 3" in help_text
+    # The example's table until the page has asked for one, then that table (filled in by the script): both the
+    # number and the section letter, as `tenace event seat` takes them.
+    assert "tenace event seat club.sqlite --terminal N --table 3 --section A" in help_text
+    assert '<span class="taken-number">3</span> --section <span class="taken-section">A</span>' in section
+    assert 'querySelectorAll(".taken-number")' in script and 'querySelectorAll(".taken-section")' in script
     assert "a minute after it was last heard" in help_text and "first board of the round with no result" in help_text
     assert 'querySelectorAll(".terminal-id")' in script  # N becomes this page's own terminal number
 

@@ -182,3 +182,30 @@ def test_the_spare_terminal_signs_in_and_its_result_is_stored_once(served: Serve
     assert stored(served.db) == [("A", 1, 1, 1, "normal", "4S", "N", 10, 420, terminal)]
     print(f"spare terminal: page load to firmware ready {ready_s * 1000:.0f} ms, table and code keyed to signed in "
           f"{signed_in_s * 1000:.0f} ms, accepted to stored {stored_s * 1000:.0f} ms")
+
+
+def test_the_seat_keys_are_marked_alike_and_the_help_names_the_table_keyed(served: Serve, browser_path: str) -> None:
+    """The four seat keys carry the same mark (South's is the spade key: "\u2660 S", its S marked as N E W are),
+    and the help on a table taken names the table keyed here, section and number (it said table 3 for A2)."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport=PHONE)
+            page.goto(f"{served.url}/spare")
+            page.wait_for_function("document.body.dataset.readyMs !== undefined", timeout=READY_S * 1000)
+            marked = page.eval_on_selector_all(
+                "#keypad button[data-seat]",
+                "bs => bs.map(b => [b.dataset.key, b.textContent, b.querySelector('.seat-letter').textContent])")
+            assert sorted(marked) == [["E", "E", "E"], ["N", "N", "N"], ["S", "\u2660 S", "S"], ["W", "W", "W"]]
+            underline = page.eval_on_selector_all(
+                "#keypad .seat-letter", "letters => letters.map(l => getComputedStyle(l).textDecorationLine)")
+            assert underline == ["underline"] * 4
+            press(page, "2", "OK", *served.code, "OK")
+            page.wait_for_function("document.body.dataset.signedInMs !== undefined", timeout=READY_S * 1000)
+            help_text = " ".join(page.inner_text("#takeover").split())
+            terminal = dataset(page, "terminal")
+            assert "Table A2 is taken" in help_text
+            assert f"tenace event seat club.sqlite --terminal {terminal} --table 2 --section A" in help_text
+            assert dataset(page, "faults") == "0"
+        finally:
+            browser.close()

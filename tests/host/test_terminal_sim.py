@@ -151,14 +151,14 @@ def test_the_interactive_screen_draws_the_display_and_the_keypad(monkeypatch: py
     assert "PASS" in text and "\u2663" in text
 
 
-def test_the_readme_shows_two_terminal_screens_made_by_the_simulator() -> None:
+def test_the_readme_shows_the_terminals_main_screens_made_by_the_simulator() -> None:
     root = FIRMWARE.parent
     readme = (root / "README.md").read_text(encoding="utf-8")
-    for name in ("terminal-contract", "terminal-summary"):
-        assert f"(docs/{name}.png)" in readme
-        with Image.open(root / "docs" / f"{name}.png") as image:
+    keys = (root / "tools" / "readme-screens.keys").read_text(encoding="utf-8")
+    for name in ("terminal-contract", "terminal-summary", "terminal-traveller", "terminal-move"):
+        assert f'src="docs/screenshots/{name}.png"' in readme and f"[{name}]" in keys
+        with Image.open(root / "docs" / "screenshots" / f"{name}.png") as image:
             assert image.size == (512, 256)
-    assert "[terminal-summary]" in (root / "tools" / "readme-screens.keys").read_text(encoding="utf-8")
 
 
 @pytest.mark.slow

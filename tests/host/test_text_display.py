@@ -132,3 +132,47 @@ def test_micropython_framebuf_draws_the_same_pixels_as_the_stand_in() -> None:
     t.text(1, 6, "\u05d7\u05d5\u05d6\u05d4 4\u2660X (-1) 55% = +n", True)
     assert proc.stdout.strip() == d.buffer.hex()
     assert lit(d) > 500
+
+
+def big_art(device: Device, col: int, row: int) -> list[str]:
+    """The 12x16 pixels of one large character (2 x 2 cells from cell (col, row)) as rows of '#' and '.'."""
+    x0, y0 = 1 + 6 * col, 8 * row
+    return ["".join("#" if device.pixel(x0 + x, y0 + y) else "." for x in range(12)) for y in range(16)]
+
+
+def test_large_type_is_the_font_at_twice_its_size_two_rows_high() -> None:
+    """Issue 37: the board, contract, score and move in large type: each pixel of the glyph is 2 x 2, a capital
+    14 pixels tall (6 mm on the 2.42-inch display), a character 2 x 2 cells, ten to a line, none cut in half."""
+    d = Device()
+    t = TextDisplay(d)
+    t.big(3, 2, "HH")
+    doubled = ["".join(p + p for p in r) for r in H for _ in range(2)]
+    assert big_art(d, 3, 2) == doubled and big_art(d, 5, 2) == doubled
+    assert lit(d) == 2 * 4 * sum(r.count("#") for r in H)
+    d = Device()
+    t = TextDisplay(d)
+    t.big(17, 0, "HHH")  # cells 17-18 and 19-20 fit; a third would start at 21, off the grid
+    t.big(0, 7, "H")  # its lower half would be below the last row: not drawn
+    assert lit(d) == 2 * 4 * sum(r.count("#") for r in H)
+    t.rtl = True
+    d.fill(0)
+    t.big(0, 4, "H")  # right to left: from the right edge
+    assert big_art(d, 19, 4) == doubled
+
+
+def test_the_simulators_reader_takes_large_type_as_the_text_grid_keeps_it() -> None:
+    """The pixel simulator reads a screen back as text (tenace.simulation.terminal.screen): large type as the text
+    grid keeps it, its characters one after the other with a space kept between two, "_" drawn low included, the
+    cells it covers blank."""
+    from tenace.simulation.terminal.screen import screen_text
+
+    d = Device()
+    t = TextDisplay(d)
+    t.text(0, 2, "Lead")
+    t.text(0, 3, "Contract ")
+    t.big(9, 3, "4\u2660X_")
+    t.big(0, 5, "NS +590")
+    lines = screen_text(bytes(d.buffer)).lines
+    assert lines[2] == "Lead" + " " * 17
+    assert lines[3] == "Contract 4\u2660X_" + " " * 8 and lines[4] == " " * 21
+    assert lines[5] == "NS +590" + " " * 14 and lines[6] == " " * 21

@@ -54,6 +54,7 @@ def test_the_board_pairs_signs_in_and_its_result_is_stored_once():
         keys(board, host, clock, "1 OK " + " ".join(host.code) + " OK")
         state = run(board, host, clock, lambda s: s["signed_in"] and s["screen"] == "round")
         assert state["lines"][0].startswith("Round 1  A1"), state
+        assert state["asked"] == "A1"  # the page's help on a table taken names the table signed in to
         keys(board, host, clock, "OK 4 S N =")
         assert "NS +420" in "\n".join(json.loads(board.tick())["lines"])
         keys(board, host, clock, "OK")

@@ -12,9 +12,12 @@ SUITS = "\u2660\u2665\u2666\u2663"
 
 
 def hand_line(board, seat):
-    """What the deal screen shows for `seat`: "N ♠AK7♥Q2♦T98♣J654" (a suit sign alone for a void)."""
+    """What the deal screen shows for `seat`: "N♠AK7 ♥Q2 ♦T98 ♣J654", suit by suit with a space between two (a suit
+    sign alone for a void), in the 21 columns."""
     suits = hand(deal(board), seat).split(".")
-    return seat + " " + "".join([SUITS[i] + suits[i] for i in range(4)])
+    line = seat + " ".join([SUITS[i] + suits[i] for i in range(4)])
+    assert len(line) == 21
+    return line
 
 
 def makeable_line(board, seat):

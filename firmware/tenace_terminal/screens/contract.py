@@ -84,13 +84,21 @@ class Screen(BaseScreen):
         plan = app.plan
         board_header(display, entry.board)
         display.text(0, 1, table_pairs(plan))
-        display.text(0, 3, text("contract", entry.contract_text() + ("" if entry.strain >= 0 else "_")))
+        # The contract in large type after its label ("Contract 4♠X": 4♠X twice the size, rows 3 and 4), in
+        # normal type where the label leaves no room for the longest, "7NTXX_".
+        label = text("contract", "")
+        keyed = entry.contract_text() + ("" if entry.strain >= 0 else "_")
+        if len(label) + 12 <= display.cols:
+            display.text(0, 3, label)
+            display.big(len(label), 3, keyed)
+        else:
+            display.text(0, 3, label + keyed)
         if entry.strain >= 0:
-            display.text(0, 4, text("declarer", "_"))
+            display.text(0, 5, text("declarer", "_"))
             display.text(0, 6, text("declarer_hint"))
         elif entry.level:
             display.text(0, 6, text("strain_hint"))
         else:
-            display.text(0, 4, text("board_other"))  # (BACK too): a result keyed on the wrong board is easy else
-            display.text(0, 5, text("contract_hint"))
-            display.text(0, 6, text("board_hint"))
+            display.text(0, 5, text("board_other"))  # (BACK too): a result keyed on the wrong board is easy else
+            display.text(0, 6, text("contract_hint"))
+            display.text(0, 7, text("board_hint"))  # (under the status line when there is one: said again by BACK)

@@ -77,10 +77,12 @@ class Screen(BaseScreen):
             board_header(display, board)
             hands = self._kept("deals", board)[2:].split()  # from North, as deal_text writes it
             for seat in range(4):
+                # Suit by suit, a space between two: 13 cards, 4 signs and 3 spaces are 20 columns, and the seat
+                # takes the 21st, so it stands right against the spades ("N♠AK7 ♥Q2 ♦T98 ♣J654").
                 suits = hands[seat].split(".")
-                line = seat_name("NESW"[seat]) + " "
+                line = seat_name("NESW"[seat])
                 for s in range(4):
-                    line += _SUITS[s] + suits[s]  # a suit sign alone: a void
+                    line += (" " if s else "") + _SUITS[s] + suits[s]  # a suit sign alone: a void
                 display.text(0, 1 + seat, line)
         else:
             dd = self._kept("dd", board)

@@ -93,8 +93,8 @@ class Screen(BaseScreen):
         board_header(display, entry.board)
         if entry.passed:
             display.text(0, 1, text("passed_out"))
-            display.text(0, 3, text("score_ns", "0"))
-            display.text(0, 5, text("accept_by", text("side_NS") + "/" + text("side_EW")))  # either side
+            display.big(0, 4, text("score_ns", "0"))
+            display.text(0, 6, text("accept_by", text("side_NS") + "/" + text("side_EW")))  # either side
         else:
             contract = entry.contract()
             display.text(0, 1, text("by", contract.symbol_text(), seat_name(entry.declarer)))
@@ -106,7 +106,7 @@ class Screen(BaseScreen):
             elif entry.lead_rank:
                 display.text(0, 3, text("lead_card", entry.lead_card()))
             score = self.score
-            display.text(0, 4, text("score_ns", "%+d" % score if score else "0"))
             defenders = "EW" if entry.declarer in "NS" else "NS"
-            display.text(0, 5, text("accept_by", text("side_" + defenders)))
-        display.text(0, 6, text("reject_hint"))
+            display.big(0, 4, text("score_ns", "%+d" % score if score else "0"))  # what the opponents accept: large
+            display.text(0, 6, text("accept_by", text("side_" + defenders)))
+        display.text(0, 7, text("reject_hint"))  # (under the status line when there is one)

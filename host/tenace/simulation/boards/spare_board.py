@@ -82,6 +82,7 @@ class SpareBoard:
         self.app = build_terminal(self.transport, terminal, self.keys, self.display, clock, storage, Battery(),
                                   random_bits=self.random_bits, link_battery=False)
         self.link = self.app.link
+        self.asked = ""  # the table of the last sign-in the app asked for, "A2": the page's help names it
 
     def random_bits(self, n):
         value = int.from_bytes(unhexlify(self._random_hex((n + 7) >> 3)), "big")
@@ -99,20 +100,25 @@ class SpareBoard:
     def tick(self):
         """Run the app until it is idle (or _STEPS steps); what the page needs, as JSON: the frames to send
         ("out", hex), the screen as last shown ("lines", "inverse", "shown": frames drawn so far), whether
-        anything was done ("busy": the page then saves the journal), and the app's caught errors ("faults")."""
+        anything was done ("busy": the page then saves the journal), the app's caught errors ("faults"), and the
+        table of the last sign-in asked for ("asked": "A2", "" before one; the page's help on a table taken
+        names it)."""
         app = self.app
         busy = False
         for _ in range(_STEPS):
             if not app.step():
                 break
             busy = True
+        asking = app.asking
+        if asking is not None and asking["type"] == "sign_in":
+            self.asked = "%s%d" % (asking["section"], asking["table"])
         out = self.transport.outbox
         self.transport.outbox = []
         display = self.display
         return json.dumps({"out": out, "lines": display.frame, "inverse": display.inverse, "rtl": display.rtl,
                            "shown": display.shown, "busy": busy or bool(out), "screen": app.screen_name,
                            "faults": app.faults + getattr(self.link, "faults", 0), "signed_in": app.signin is not None,
-                           "pending": len(app.pending)})
+                           "pending": len(app.pending), "asked": self.asked})
 
 
 def layout():

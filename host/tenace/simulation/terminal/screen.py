@@ -82,29 +82,94 @@ def _glyph_table() -> dict[bytes, str]:
     return table
 
 
+def _cell(frame: bytes, col: int, row: int) -> bytes:
+    start = row * WIDTH + X0 + col * CELL_W
+    return frame[start:start + CELL_W]
+
+
+def _unknown(frame: bytes, col: int, row: int, table: dict[bytes, str]) -> bool:
+    """True when cell (col, row) is on the screen and reads as no glyph, plain or inverse."""
+    if row >= ROWS:
+        return False
+    cell = _cell(frame, col, row)
+    return cell not in table and bytes(b ^ 0xFF for b in cell) not in table
+
+
+def _blank(frame: bytes, col: int, row: int) -> bool:
+    """True when the 2 x 2 cells from (col, row) light nothing."""
+    return col + 2 <= COLS and row + 1 < ROWS and not any(
+        _cell(frame, c, r) != bytes(CELL_W) for c in (col, col + 1) for r in (row, row + 1))
+
+
+def _big_char(frame: bytes, col: int, row: int, table: dict[bytes, str]) -> str | None:
+    """The large-type character (TextDisplay.big: a glyph at twice its size) whose 2 x 2 cells start at (col, row),
+    or None when those pixels are not one."""
+    if col + 2 > COLS or row + 1 >= ROWS:
+        return None
+    x0, y0 = X0 + col * CELL_W, row * 8
+    glyph = bytearray(CELL_W)
+    for x in range(CELL_W):
+        for y in range(8):
+            bits = {pixel(frame, x0 + 2 * x + dx, y0 + 2 * y + dy) for dx in (0, 1) for dy in (0, 1)}
+            if len(bits) != 1:
+                return None  # not a doubled pixel
+            if bits.pop():
+                glyph[x] |= 1 << y
+    found = table.get(bytes(glyph))
+    return None if found is None or found == " " else found
+
+
 def screen_text(frame: bytes) -> ScreenText:
-    """Read the characters back from the pixels of each text cell; a cell matching no glyph reads '?'."""
+    """Read the characters back from the pixels of each text cell; a cell matching no glyph reads '?'. Large type
+    reads as the text display keeps it (tenace_terminal.text_grid): its characters one after the other from the
+    first cell, then spaces over the rest of the cells it covers, on both rows."""
     check_frame(frame)
     table = _glyph_table()
-    lines, inverse = [], []
+    lines: list[list[str]] = []
+    inverse: list[list[bool]] = []
+    covered: set[tuple[int, int]] = set()  # the lower cells of large characters: blank in the text
     for row in range(ROWS):
         chars, inv = [], []
-        for col in range(COLS):
-            start = row * WIDTH + X0 + col * CELL_W
-            cell = frame[start:start + CELL_W]
+        col = 0
+        while col < COLS:
+            if (col, row) in covered:
+                chars.append(" ")
+                inv.append(False)
+                col += 1
+                continue
+            cell = _cell(frame, col, row)
             flipped = bytes(b ^ 0xFF for b in cell)
-            if cell in table:
+            # A blank cell over one that is no glyph may be the top of a large character drawn low ("_").
+            if cell in table and not (table[cell] == " " and _unknown(frame, col, row + 1, table)):
                 chars.append(table[cell])
                 inv.append(False)
             elif flipped in table:
                 chars.append(table[flipped])
                 inv.append(True)
             else:
-                chars.append("?")
-                inv.append(False)
-        lines.append("".join(chars))
-        inverse.append(tuple(inv))
-    return ScreenText(tuple(lines), tuple(inverse))
+                run: list[str] = []
+                while True:
+                    big = _big_char(frame, col + 2 * len(run), row, table)
+                    if big is None and _blank(frame, col + 2 * len(run), row) and run:
+                        big = _big_char(frame, col + 2 * len(run) + 2, row, table) and " "  # a space between two
+                    if big is None or big == "":
+                        break
+                    run.append(big)
+                if not run:
+                    chars.append(" " if cell == bytes(CELL_W) else "?")
+                    inv.append(False)
+                    col += 1
+                    continue
+                width = 2 * len(run)
+                chars.extend(run + [" "] * (width - len(run)))
+                inv.extend([False] * width)
+                covered.update((c, row + 1) for c in range(col, col + width))
+                col += width
+                continue
+            col += 1
+        lines.append(chars)
+        inverse.append(inv)
+    return ScreenText(tuple("".join(line) for line in lines), tuple(tuple(i) for i in inverse))
 
 
 def png_image(frame: bytes, scale: int = SCALE) -> Image.Image:

@@ -9,6 +9,8 @@ const SPARE_IDS = [32768, 65534];  // a spare terminal's id is drawn from these,
 const LABELS = {C: "\u2663 C", D: "\u2666 D", H: "\u2665 H", S: "\u2660 S", PASS: "Pass", BACK: "Back",
                 MENU: "Menu", UP: "\u25b2", DOWN: "\u25bc"};
 const RED = new Set(["D", "H"]);
+// The seat keys, all four marked alike (the letter underlined): South shares the spade key, N E W have their own.
+const SEATS = {N: "North", E: "East", S: "South (and \u2660 spades)", W: "West"};
 const KEYBOARD = {Enter: "OK", Backspace: "BACK", Escape: "MENU", ArrowUp: "UP", ArrowDown: "DOWN",
                   p: "PASS", P: "PASS", N: "NT", "+": "+", "-": "-", "=": "="};
 
@@ -84,6 +86,14 @@ function drawKeypad(rows, press) {
       button.type = "button";
       button.dataset.key = key;
       button.textContent = LABELS[key] || key;
+      if (SEATS[key]) {
+        const letter = document.createElement("span");
+        letter.className = "seat-letter";
+        letter.textContent = key;
+        button.replaceChildren(...(key === "S" ? ["\u2660 ", letter] : [letter]));
+        button.title = SEATS[key];
+        button.dataset.seat = key;
+      }
       if (RED.has(key)) button.className = "red";
       button.addEventListener("click", () => press(key));
       keypad.appendChild(button);
@@ -197,6 +207,13 @@ async function start() {
       body.dataset.signedInMs = String(Math.round(performance.now() - t0));
     }
     body.dataset.screen = state.screen;
+    if (state.asked && body.dataset.asked !== state.asked) {
+      // The help on a table taken names the table keyed here: "A2" is `--table 2 --section A`.
+      body.dataset.asked = state.asked;
+      for (const el of document.querySelectorAll(".taken-table")) el.textContent = state.asked;
+      for (const el of document.querySelectorAll(".taken-section")) el.textContent = state.asked.slice(0, 1);
+      for (const el of document.querySelectorAll(".taken-number")) el.textContent = state.asked.slice(1);
+    }
     body.dataset.pending = String(state.pending);
     body.dataset.faults = String(state.faults);
     const now = linked ? "Terminal T" + saved.id + (state.signed_in ? ", signed in" : "") : "";
