@@ -300,7 +300,8 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
             td.goto(f"{url}/director/grid/A")
             assert td.locator("a.c.entered").count() == 18 and td.locator("a.c.conflict").count() == 0
 
-            # A score adjusted from a cell of section B (a slow play: 60% to NS, 40% to EW).
+            # A score adjusted from a cell of section B (a slow play: 60% to NS, 40% to EW; written 60/40 rather than
+            # A+/A-, the USEBIO export would refuse it: the console warns of that, tests/host/test_serve_console.py).
             td.goto(f"{url}/director/grid/B")
             cell = td.locator("a.c.entered").first
             adjusted = cell.get_attribute("href")
@@ -308,7 +309,8 @@ def test_a_whole_evening_from_the_console(tmp_path: Path, browser_path: str) -> 
             cell.click()
             td.wait_for_url(f"{url}{adjusted}")
             td.click("summary:has-text('Adjusted score')")  # the slot opens its correction first
-            td.fill("#adjust input[name=percent]", "60/40")
+            td.fill("#adjust input[name=ns]", "A+")
+            td.fill("#adjust input[name=ew]", "A-")
             td.fill("#adjust input[name=why]", "slow play, Law 12C")
             td.click("#adjust button[type=submit]")
             td.wait_for_selector("p.done")

@@ -459,6 +459,9 @@ def test_the_command_prints_how_to_log_in_and_logs_a_wrong_password(event: Path,
     ({"weighted": "0.6:+420,0.4:-50"}, "a weighted score has no USEBIO form"),
     ({"assigned": "+420", "ew_assigned": "-50"}, "a split score (each side its own) has no USEBIO form"),
     ({"assigned": "+420"}, None),  # one assigned score: a USEBIO line holds it
+    ({"percent": "60/40"}, "a USEBIO file writes 60, 50 or 40% as average plus"),  # A6040 reads back as A+/A-
+    ({"percent": "65/35"}, None),  # A6535: read back as the same percentages
+    ({"ns": "A+", "ew": "A-"}, None),
 ])
 def test_a_score_usebio_cannot_hold_is_warned_of(event: Path, score: dict[str, str], says: str | None) -> None:
     with TestClient(create_app(event, director=Director(password=PASSWORD))) as client:

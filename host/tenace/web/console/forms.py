@@ -12,6 +12,7 @@ from tenace.director.errors import DirectorInputError
 from tenace.director.inputs import (
     MOVE_KINDS,
     Adjustment,
+    Artificial,
     Assigned,
     Erasure,
     Penalty,
@@ -97,13 +98,17 @@ ACTIONS: dict[str, Callable[[Form], Bound]] = {"adjust": adjust_form, "correct":
 
 
 def warnings_of(name: str, form: Form) -> list[str]:
-    """What an action done with `form` warns of, as keys of lang/console/XX.txt: a weighted or split score, which a
-    USEBIO file cannot hold (the export will refuse it; PBN holds it)."""
+    """What an action done with `form` warns of, as keys of lang/console/XX.txt: a weighted or split score, or a
+    percentage of 60, 50 or 40 (a USEBIO file reads A6040 back as average plus and minus, Law 12C2(c)), which a USEBIO
+    file cannot hold (the export will refuse it; PBN holds it)."""
     if name != "adjust":
         return []
     given = adjustment(form)
     if isinstance(given, Adjustment) and isinstance(given.score, Assigned) and not given.score.one_score:
         return ["warn_usebio_split" if given.score.ew_weights is not None else "warn_usebio_weighted"]
+    if isinstance(given, Adjustment) and isinstance(given.score, Artificial) and any(
+            side.endswith("%") and float(side[:-1]) in (40, 50, 60) for side in (given.score.ns, given.score.ew)):
+        return ["warn_usebio_average"]
     return []
 
 
