@@ -18,7 +18,9 @@ from cli_runner import tenace
 
 from tenace.cli import main
 from tenace.movement import howell, mitchell
+from tenace.reports.event_results import event_results
 from tenace.store import create_event, ingest, sign_in
+from tenace.store.db import connect_read_only
 from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy, keep_analysis, keep_hand_record
 from tenace.store.names import Member, keep_roster, set_pair_players
 
@@ -230,3 +232,28 @@ def test_one_section_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = tenace(capsys, "report", "--help")
     assert code == 0 and "--html DIR" in out and "--force" in out and "index.html" in out and "--lang XX" in out
+
+
+@pytest.mark.slow
+def test_a_pairs_debrief_shows_each_board_with_the_field_and_its_own_line(site: tuple[Path, Path, str]) -> None:
+    """The pair's page: every board it played with the hand record where kept, the whole traveller with the pair's
+    line marked, and its own matchpoints and percentage on each (the scorer's figures)."""
+    db, folder, _ = site
+    conn = connect_read_only(db)
+    try:
+        section = event_results(conn).sections[0]
+    finally:
+        conn.close()
+    card = (folder / "pair" / "A" / "NS1.html").read_text(encoding="utf-8")
+    boards = card.split('<h2><a href="../../board/A/')[1:]
+    played = [b for b in section.report.boards if any(line.ns and line.ns.label == "A-NS 1" for line in b.lines)]
+    assert len(boards) == len(played) == 15
+    for page, board in zip(boards, played, strict=True):
+        assert page.startswith(f"{board.board}.html")
+        line = next(line for line in board.lines if line.ns and line.ns.label == "A-NS 1")
+        assert f"Played NS: {line.mp_ns} MP ({line.percent_ns}%)" in page
+        assert page.count('<tr class="mine">') == 1 and page.count("<tr") == 1 + len(board.lines) + (
+            5 if board.board == 1 else 0)  # the whole field's traveller, and board 1's double-dummy table
+        mine = page.split('<tr class="mine">')[1].split("</tr>")[0]
+        assert 'NS1.html">A-NS 1</a>' in mine
+    assert "AKQJ" in boards[0] and "Par NS +0: 1NT by N =" in boards[0] and "AKQJ" not in "".join(boards[1:])

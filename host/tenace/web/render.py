@@ -11,7 +11,17 @@ from markupsafe import Markup
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.reports.model import Pair
 from tenace.store import clock
-from tenace.web.pages import STRAINS, board_of, diagram, figure, marked_text, pair_of, pair_slug, result_cells
+from tenace.web.pages import (
+    STRAINS,
+    board_of,
+    debriefs,
+    diagram,
+    figure,
+    marked_text,
+    pair_of,
+    pair_slug,
+    result_cells,
+)
 from tenace.web.words import LANGUAGES, Words, words
 
 
@@ -85,4 +95,7 @@ def board_context(section: SectionResults, board: int) -> dict[str, object]:
 
 def pair_context(section: SectionResults, slug: str) -> dict[str, object]:
     found, report = pair_of(section, slug)
-    return {"section": section, "pair": found, "report": report}
+    # The notes not on one board (a penalty) are said once, after the boards.
+    pair_notes = tuple(n for n in report.shown_notes() if not n.startswith("board "))
+    return {"section": section, "pair": found, "report": report, "debriefs": debriefs(section, found, report),
+            "pair_notes": pair_notes}
