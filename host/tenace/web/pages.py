@@ -196,7 +196,7 @@ def debriefs(section: SectionResults, pair: Pair, card: Report) -> list[Debrief]
     for own in card.boards:
         whole = board_report(section, own.board)
         board = whole.boards[0] if whole.boards else own
-        figures = []
+        figures: list[tuple[str, Decimal | None, Decimal | None]] = []
         for line in own.lines:
             ns = own_side(line, pair) == "NS"
             if card.imps:
