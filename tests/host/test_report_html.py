@@ -117,13 +117,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
 def test_a_page_per_board_and_per_pair_and_a_line_per_section(site: tuple[Path, Path, str]) -> None:
     _, folder, err = site
     lines = err.splitlines()
-    assert len(lines) == 3, err
+    assert len(lines) == 4, err
+    assert lines[2] == f"wrote {folder / 'player'}/ (4 players named in tenace names)"
     assert lines[0].endswith("(15 boards) and " + str(folder / "pair" / "A") + "/ (10 pairs): section A")
     assert lines[1].endswith("(21 boards) and " + str(folder / "pair" / "B") + "/ (8 pairs): section B")
     pages = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     want = ({"index.html"} | {f"board/A/{b}.html" for b in range(1, 16)} | {f"board/B/{b}.html" for b in range(1, 22)}
             | {f"pair/A/{d}{n}.html" for d in ("NS", "EW") for n in range(1, 6)}
-            | {f"pair/B/{n}.html" for n in range(1, 9)})
+            | {f"pair/B/{n}.html" for n in range(1, 9)} | {f"player/{n}.html" for n in (101, 117, 120, 121)})
     assert pages == want
 
 
@@ -176,10 +177,10 @@ def test_a_board_shows_its_hand_record_and_a_pair_its_scorecard(site: tuple[Path
     assert "AKQJ" in deal_only and "Double dummy" not in deal_only
     assert "AKQJ" not in (folder / "board" / "A" / "2.html").read_text(encoding="utf-8")
     card = (folder / "pair" / "A" / "NS1.html").read_text(encoding="utf-8")
-    assert "Scorecard of A-NS 1" in card and "Ann Archer - Bob Baker" in card
+    assert "Scorecard of A-NS 1" in card and "Ann Archer</a> - <a" in card
     assert card.count('<table class="traveller">') == 15
     howell_card = (folder / "pair" / "B" / "3.html").read_text(encoding="utf-8")
-    assert "Scorecard of B-3" in howell_card and "Cléo Dupré - Dan Eve" in howell_card
+    assert "Scorecard of B-3" in howell_card and "Cléo Dupré</a> - <a" in howell_card
 
 
 @pytest.mark.slow
@@ -257,3 +258,13 @@ def test_a_pairs_debrief_shows_each_board_with_the_field_and_its_own_line(site: 
         mine = page.split('<tr class="mine">')[1].split("</tr>")[0]
         assert 'NS1.html">A-NS 1</a>' in mine
     assert "AKQJ" in boards[0] and "Par NS +0: 1NT by N =" in boards[0] and "AKQJ" not in "".join(boards[1:])
+
+
+@pytest.mark.slow
+def test_a_players_page_links_their_pairs_and_a_pairs_page_its_players(site: tuple[Path, Path, str]) -> None:
+    _, folder, _ = site
+    page = (folder / "player" / "120.html").read_text(encoding="utf-8")
+    assert "<h2>Cléo Dupré</h2>" in page and '<a href="../pair/B/3.html">B-3</a>' in page
+    assert parsed(folder / "player" / "101.html").links.count("../pair/A/NS1.html") == 1
+    card = (folder / "pair" / "A" / "NS1.html").read_text(encoding="utf-8")
+    assert '<a href="../../player/101.html">Ann Archer</a> - <a href="../../player/117.html">Bob Baker</a>' in card

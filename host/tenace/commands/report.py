@@ -58,7 +58,9 @@ gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of e
 
 The --html folder is a static site of the event: index.html with every section's ranking, a page per
 board (board/A/7.html: the traveller, with the hand record, double-dummy table and par when the event
-file has them) and a scorecard per pair (pair/A/NS3.html), the same pages as `tenace serve` without
+file has them), a debrief per pair (pair/A/NS3.html: each board it played with the hand record, the field's
+traveller with its line marked, its matchpoints and percentage, the lead and the board's notes) and a page
+per player the event names (player/101.html, linking their pairs), the same pages as `tenace serve` without
 its live script, in one of the terminal's languages (--lang: en, he, lv, sk, sr; players' names as they
 are). The links are relative: copy the folder to any web host or open index.html from disk.
 Nothing is written over without --force: a --pbn file that is there, a --csv folder that holds CSV
@@ -249,6 +251,9 @@ def write_html(results: EventResults, folder: Path, lang: str, chain_head: str =
             print(f"wrote {folder / 'board' / each.section}/ ({written.boards} boards) and "
                   f"{folder / 'pair' / each.section}/ ({written.pairs} pairs): section {each.section}",
                   file=sys.stderr)
+        players = site.players()
+        if players:
+            print(f"wrote {folder / 'player'}/ ({players} players named in tenace names)", file=sys.stderr)
     except OSError as e:
         raise cannot_write("--html", folder, e) from None
     print(f"wrote {folder / 'index.html'}: open it in a browser, or copy the folder to a web host", file=sys.stderr)

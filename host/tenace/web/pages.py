@@ -93,6 +93,21 @@ def pair_of(section: SectionResults, slug: str) -> tuple[Pair, Report]:
     return pair, scorecard(section, pair)
 
 
+def player_pairs(results: EventResults, number: int) -> tuple[str, list[tuple[SectionResults, Pair, Report]]]:
+    """A player's name and the pairs they played in (a section each, with its scorecard), by their roster number
+    (tenace names); NotFound for a number no named pair holds."""
+    name, found = "", []
+    for section in results.sections:
+        for pair in section.report.pairs():
+            for player, shown in section.players.get(pair.label, ()):
+                if player == number:
+                    name = shown
+                    found.append((section, pair, scorecard(section, pair)))
+    if not found:
+        raise NotFound("no_player", player=number)
+    return name, found
+
+
 def pair_slug(pair: Pair) -> str:
     """The pair in a page's address: "NS3", "EW12", "7" (a Howell pair); the section is its own part."""
     return f"{pair.direction or ''}{pair.number}"

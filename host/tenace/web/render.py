@@ -20,6 +20,7 @@ from tenace.web.pages import (
     marked_text,
     pair_of,
     pair_slug,
+    player_pairs,
     result_cells,
 )
 from tenace.web.words import LANGUAGES, Words, words
@@ -54,6 +55,9 @@ class Links:
 
     def pair(self, section: str, pair: Pair) -> str:
         return f"{self.root}pair/{section}/{pair_slug(pair)}{self.suffix}{self.query}"
+
+    def player(self, number: int) -> str:
+        return f"{self.root}player/{number}{self.suffix}{self.query}"
 
     def playing(self) -> str:
         return f"{self.root}playing{self.suffix}{self.query}"
@@ -98,4 +102,9 @@ def pair_context(section: SectionResults, slug: str) -> dict[str, object]:
     # The notes not on one board (a penalty) are said once, after the boards.
     pair_notes = tuple(n for n in report.shown_notes() if not n.startswith("board "))
     return {"section": section, "pair": found, "report": report, "debriefs": debriefs(section, found, report),
-            "pair_notes": pair_notes}
+            "pair_notes": pair_notes, "players": section.players.get(found.label, ())}
+
+
+def player_context(results: EventResults, number: int) -> dict[str, object]:
+    name, pairs = player_pairs(results, number)
+    return {"number": number, "name": name, "pairs": pairs}
