@@ -123,7 +123,8 @@ def csv_export(read: Read, name: str) -> Export:
 
 
 def html_export(read: Read, name: str, lang: str) -> Export:
-    """The static site (`tenace report --html`) in one zip: index.html, a page per board, per pair and per named player."""
+    """The static site (`tenace report --html`) in one zip: index.html, a page per board, per pair and per named
+    player."""
     with tempfile.TemporaryDirectory(prefix="tenace-site-") as tmp:
         site = Site(read.results, Path(tmp), lang, read.chain)
         site.index()
