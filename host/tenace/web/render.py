@@ -54,7 +54,11 @@ class Links:
         return f"{self.root}board/{section}/{board}{self.suffix}{self.query}"
 
     def pair(self, section: str, pair: Pair) -> str:
-        return f"{self.root}pair/{section}/{pair_slug(pair)}{self.suffix}{self.query}"
+        return self.pair_at(section, pair_slug(pair))
+
+    def pair_at(self, section: str, slug: str) -> str:
+        """A pair's page by its part of the address (pair_slug), as a printed scorecard's QR code names it."""
+        return f"{self.root}pair/{section}/{slug}{self.suffix}{self.query}"
 
     def player(self, number: int) -> str:
         return f"{self.root}player/{number}{self.suffix}{self.query}"
