@@ -5,7 +5,11 @@ is wrong is refused in one line."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
+import ssl
+import subprocess
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -13,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
+from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 from cli_runner import tenace
 from test_console_publish import played
 
@@ -139,3 +143,45 @@ def test_no_server_is_one_line_and_nothing_recorded(tmp_path: Path, capsys: pyte
     code, _, err = tenace(capsys, "report", str(event), "--email", str(settings(tmp_path, free_port())))
     assert code == 2 and "--email: the SMTP server 127.0.0.1:" in err and "nothing sent" in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "club.sqlite.emailed.csv").exists()
+
+
+def certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 (openssl), the club's own authority in the settings file."""
+    if shutil.which("openssl") is None:
+        if os.environ.get("CI"):
+            pytest.fail("openssl is not installed")
+        pytest.skip("openssl is not installed")
+    cert, key = folder / "club-ca.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def test_the_login_goes_over_starttls(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A server that takes a login only after STARTTLS, its certificate checked against the file's cafile."""
+    cert, key = certificate(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    logins: list[tuple[bytes, bytes]] = []
+
+    def authenticator(server: SMTP, session: Session, envelope: Envelope, mechanism: str,
+                      auth_data: object) -> AuthResult:
+        assert isinstance(auth_data, LoginPassword)
+        logins.append((auth_data.login, auth_data.password))
+        return AuthResult(success=auth_data.password == b"s3cret")
+
+    handler, port = Inbox(), free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
+                            auth_require_tls=True, authenticator=authenticator)
+    controller.start()
+    try:
+        event = played(tmp_path / "club.sqlite", mitchell(3, 2))
+        roster(tmp_path, {1: "m1@club.example"})
+        config = settings(tmp_path, port, 'user = "results"\npassword = "s3cret"\ncafile = "club-ca.pem"\n')
+        config.write_text(config.read_text(encoding="utf-8").replace("starttls = false\n", ""), encoding="utf-8")
+        code, _, err = tenace(capsys, "report", str(event), "--email", str(config))
+    finally:
+        controller.stop()
+    assert code == 0, err
+    assert logins == [(b"results", b"s3cret")] and [to for to, _ in handler.messages] == [["m1@club.example"]]

@@ -83,6 +83,7 @@ The settings file (TOML) holds the server and its login, never the command line:
   user = "results@club.example"         # user and password: optional, together
   password = "..."
   from = "Riga BC <results@club.example>"
+  cafile = "club-ca.pem"                # optional: a club's own certificate authority
   [email]
   roster = "members.csv"                # number, name, club id, masterpoints, handicap, e-mail
   base = "https://results.club.example" # where the players' phones reach the pages (tenace serve's

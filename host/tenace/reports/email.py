@@ -36,6 +36,7 @@ class Settings:
     user: str | None
     password: str | None
     sender: str
+    cafile: Path | None  # the authority a club's own server certificate is checked against (None: the system's)
     roster: Path  # the roster CSV with the e-mail column
     base: str  # the public pages' address the links name
 
@@ -58,8 +59,8 @@ class Sending:
 
 
 def read_settings(path: Path) -> Settings:
-    """The settings file (TOML: [smtp] host, port, starttls, user, password, from; [email] roster, base); UsageError
-    in one line for what is missing or wrong."""
+    """The settings file (TOML: [smtp] host, port, starttls, user, password, from, cafile; [email] roster, base);
+    UsageError in one line for what is missing or wrong."""
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
@@ -90,12 +91,16 @@ def read_settings(path: Path) -> Settings:
     sender = text(smtp, "from", "smtp") or ""
     if not EMAIL.fullmatch(parseaddr(sender)[1]):
         raise UsageError(f"--email {path}: [smtp] from {sender!r} is not an e-mail address")
-    roster = path.parent / (text(email, "roster", "email") or "")  # relative to the settings file
+    roster = path.parent / (text(email, "roster", "email") or "")  # relative to the settings file, as cafile
+    ca = text(smtp, "cafile", "smtp", False)
+    cafile = None if ca is None else path.parent / ca
+    if cafile is not None and not cafile.is_file():
+        raise UsageError(f"--email {path}: [smtp] cafile {str(cafile)!r} is not a file")
     try:
         base = public_base(text(email, "base", "email") or "")
     except UsageError as e:
         raise UsageError(f"--email {path}: [email] base: {e}") from None
-    return Settings(text(smtp, "host", "smtp") or "", port, starttls, user, password, sender, roster, base)
+    return Settings(text(smtp, "host", "smtp") or "", port, starttls, user, password, sender, cafile, roster, base)
 
 
 def sent_file(event: Path) -> Path:
@@ -168,7 +173,7 @@ def send(event: Path, results: EventResults, settings: Settings) -> Sending:
     try:
         with smtplib.SMTP(settings.host, settings.port, timeout=SMTP_TIMEOUT_S) as server:
             if settings.starttls:
-                server.starttls(context=ssl.create_default_context())
+                server.starttls(context=ssl.create_default_context(cafile=settings.cafile))
             if settings.user is not None and settings.password is not None:
                 server.login(settings.user, settings.password)
             for letter in due:
