@@ -1,15 +1,19 @@
-"""A club's roster as a CSV file (number, name, optional club id, masterpoints, handicap): read leniently, every bad
-row named."""
+"""A club's roster as a CSV file (number, name, optional club id, masterpoints, handicap, e-mail): read leniently,
+every bad row named."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from tenace.store.names import MAX_NUMBER, Member, plain
+
+# An address a club's SMTP server can take: one @, no space, a dot in the domain (the server says the rest).
+EMAIL = re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;.]+")
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,10 @@ def read_roster(text: str) -> tuple[list[Member], list[Skipped]]:
         except ValueError as e:
             skipped.append(Skipped(line, f"player {number}: {e}"))
             continue
+        email = cells[5] if len(cells) > 5 and cells[5] else None
+        if email is not None and (len(email) > 254 or not EMAIL.fullmatch(email)):
+            skipped.append(Skipped(line, f"player {number}: {email!r} is not an e-mail address"))
+            continue
         if not 1 <= number <= MAX_NUMBER:
             skipped.append(Skipped(line, f"a player number is 1 to {MAX_NUMBER}, not {number}"))
         elif not name:
@@ -62,7 +70,7 @@ def read_roster(text: str) -> tuple[list[Member], list[Skipped]]:
             skipped.append(Skipped(line, f"player {number} again (line {seen[number]} is kept)"))
         else:
             seen[number] = line
-            members.append(Member(number, name, club_id, masterpoints, handicap))
+            members.append(Member(number, name, club_id, masterpoints, handicap, email))
     return members, skipped
 
 

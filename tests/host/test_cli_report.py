@@ -201,7 +201,7 @@ def test_every_directors_score_and_penalty_comes_back_through_the_pbn_export(
     (["--section", "C", "--pbn", "x.pbn"], "there is no section 'C'"),
     (["--pbn", "."], "is a folder"),
     (["--pbn", "club.sqlite"], "is the input file: give another name"),
-    ([], "say what to write: --pbn FILE, --usebio FILE, --csv DIR, --html DIR, or several"),
+    ([], "say what to write: --pbn FILE, --usebio FILE, --csv DIR, --html DIR, --email SETTINGS, or several"),
     (["--csv", "club.sqlite"], "is a file, not a folder"),
 ])
 def test_wrong_requests_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],

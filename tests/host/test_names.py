@@ -54,6 +54,16 @@ def test_the_roster_is_read_leniently_and_every_bad_row_named() -> None:
     assert read_roster("1,Solo\n")[0][0].name == "Solo" and read_roster("") == ([], [])
 
 
+def test_the_rosters_e_mail_column_is_an_address_or_the_row_is_named() -> None:
+    members, skipped = read_roster("number;name;club id;masterpoints;handicap;email\n"
+                                   "1;Ann;;;;ann@club.example\n2;Bob;;120;;\n3;Cy;;;;cy at club\n"
+                                   "4;Di;;;;di@club\n5;Ed;;;2;ed.eyre+bridge@mail.club.example\n")
+    assert [(m.number, m.email) for m in members] == [
+        (1, "ann@club.example"), (2, None), (5, "ed.eyre+bridge@mail.club.example")]
+    assert [(s.line, s.why) for s in skipped] == [
+        (4, "player 3: 'cy at club' is not an e-mail address"), (5, "player 4: 'di@club' is not an e-mail address")]
+
+
 def test_names_from_the_roster_the_table_and_the_director_show_in_the_results(
         event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     roster = tmp_path / "members.csv"

@@ -18,7 +18,9 @@ from cli_runner import tenace
 
 from tenace.cli import main
 from tenace.movement import howell, mitchell
+from tenace.reports.event_results import event_results
 from tenace.store import create_event, ingest, sign_in
+from tenace.store.db import connect_read_only
 from tenace.store.hand_records import DECLARERS, STRAINS, DoubleDummy, keep_analysis, keep_hand_record
 from tenace.store.names import Member, keep_roster, set_pair_players
 
@@ -115,13 +117,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
 def test_a_page_per_board_and_per_pair_and_a_line_per_section(site: tuple[Path, Path, str]) -> None:
     _, folder, err = site
     lines = err.splitlines()
-    assert len(lines) == 3, err
+    assert len(lines) == 4, err
+    assert lines[2] == f"wrote {folder / 'player'}/ (4 players named in tenace names)"
     assert lines[0].endswith("(15 boards) and " + str(folder / "pair" / "A") + "/ (10 pairs): section A")
     assert lines[1].endswith("(21 boards) and " + str(folder / "pair" / "B") + "/ (8 pairs): section B")
     pages = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     want = ({"index.html"} | {f"board/A/{b}.html" for b in range(1, 16)} | {f"board/B/{b}.html" for b in range(1, 22)}
             | {f"pair/A/{d}{n}.html" for d in ("NS", "EW") for n in range(1, 6)}
-            | {f"pair/B/{n}.html" for n in range(1, 9)})
+            | {f"pair/B/{n}.html" for n in range(1, 9)} | {f"player/{n}.html" for n in (101, 117, 120, 121)})
     assert pages == want
 
 
@@ -174,10 +177,10 @@ def test_a_board_shows_its_hand_record_and_a_pair_its_scorecard(site: tuple[Path
     assert "AKQJ" in deal_only and "Double dummy" not in deal_only
     assert "AKQJ" not in (folder / "board" / "A" / "2.html").read_text(encoding="utf-8")
     card = (folder / "pair" / "A" / "NS1.html").read_text(encoding="utf-8")
-    assert "Scorecard of A-NS 1" in card and "Ann Archer - Bob Baker" in card
+    assert "Scorecard of A-NS 1" in card and "Ann Archer</a> - <a" in card
     assert card.count('<table class="traveller">') == 15
     howell_card = (folder / "pair" / "B" / "3.html").read_text(encoding="utf-8")
-    assert "Scorecard of B-3" in howell_card and "Cléo Dupré - Dan Eve" in howell_card
+    assert "Scorecard of B-3" in howell_card and "Cléo Dupré</a> - <a" in howell_card
 
 
 @pytest.mark.slow
@@ -230,3 +233,38 @@ def test_one_section_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = tenace(capsys, "report", "--help")
     assert code == 0 and "--html DIR" in out and "--force" in out and "index.html" in out and "--lang XX" in out
+
+
+@pytest.mark.slow
+def test_a_pairs_debrief_shows_each_board_with_the_field_and_its_own_line(site: tuple[Path, Path, str]) -> None:
+    """The pair's page: every board it played with the hand record where kept, the whole traveller with the pair's
+    line marked, and its own matchpoints and percentage on each (the scorer's figures)."""
+    db, folder, _ = site
+    conn = connect_read_only(db)
+    try:
+        section = event_results(conn).sections[0]
+    finally:
+        conn.close()
+    card = (folder / "pair" / "A" / "NS1.html").read_text(encoding="utf-8")
+    boards = card.split('<h2><a href="../../board/A/')[1:]
+    played = [b for b in section.report.boards if any(line.ns and line.ns.label == "A-NS 1" for line in b.lines)]
+    assert len(boards) == len(played) == 15
+    for page, board in zip(boards, played, strict=True):
+        assert page.startswith(f"{board.board}.html")
+        line = next(line for line in board.lines if line.ns and line.ns.label == "A-NS 1")
+        assert f"Played NS: {line.mp_ns} MP ({line.percent_ns}%)" in page
+        assert page.count('<tr class="mine">') == 1 and page.count("<tr") == 1 + len(board.lines) + (
+            5 if board.board == 1 else 0)  # the whole field's traveller, and board 1's double-dummy table
+        mine = page.split('<tr class="mine">')[1].split("</tr>")[0]
+        assert 'NS1.html">A-NS 1</a>' in mine
+    assert "AKQJ" in boards[0] and "Par NS +0: 1NT by N =" in boards[0] and "AKQJ" not in "".join(boards[1:])
+
+
+@pytest.mark.slow
+def test_a_players_page_links_their_pairs_and_a_pairs_page_its_players(site: tuple[Path, Path, str]) -> None:
+    _, folder, _ = site
+    page = (folder / "player" / "120.html").read_text(encoding="utf-8")
+    assert "<h2>Cléo Dupré</h2>" in page and '<a href="../pair/B/3.html">B-3</a>' in page
+    assert parsed(folder / "player" / "101.html").links.count("../pair/A/NS1.html") == 1
+    card = (folder / "pair" / "A" / "NS1.html").read_text(encoding="utf-8")
+    assert '<a href="../../player/101.html">Ann Archer</a> - <a href="../../player/117.html">Bob Baker</a>' in card

@@ -78,7 +78,11 @@ def test_a_mitchell_events_rankings_traveller_and_scorecard(mitchell_event: Path
         assert "AKQJ" in board and "Double dummy" in board and "Par NS +0: 1NT by N =" in board
 
         card = client.get("/pair/A/NS1").text
-        assert "Scorecard of NS 1" in card and "Ann Archer - Bob Baker" in card and "Place " in card
+        assert "Scorecard of NS 1" in card and "Place " in card
+        assert '<a href="/player/101">Ann Archer</a> - <a href="/player/117">Bob Baker</a>' in card
+        player = client.get("/player/117")
+        assert player.status_code == 200 and '<a href="/pair/A/NS1">NS 1</a>' in player.text
+        assert client.get("/player/999").status_code == 404
         assert card.count('<table class="traveller">') == 15  # a Mitchell pair plays every board here
         assert client.get("/pair/A/ns-1").status_code == 200  # as a TD would type it
 

@@ -161,13 +161,14 @@ def test_each_page_renders_in_each_language(events: tuple[Path, Path], lang: str
     direction = "rtl" if lang == "he" else "ltr"
     pages = {}
     with TestClient(create_app(whole)) as client:
-        for path in ("/", "/board/A/1", "/board/A/2", "/pair/A/NS1", "/playing", "/board/A/99"):
+        for path in ("/", "/board/A/1", "/board/A/2", "/pair/A/NS1", "/player/101", "/playing", "/board/A/99",
+                     "/player/999"):
             pages[path] = client.get(path, params={"lang": lang})
     with TestClient(create_app(partial)) as client:
         pages["partial"] = client.get("/playing", params={"lang": lang})
         pages["partial /"] = client.get("/", params={"lang": lang})
     for path, page in pages.items():
-        assert page.status_code == (404 if path == "/board/A/99" else 200), path
+        assert page.status_code == (404 if path in ("/board/A/99", "/player/999") else 200), path
         assert f'<html lang="{lang}" dir="{direction}">' in page.text, path
         assert english_left(page.text, lang) == [], path
     assert str(t("results_in", done=75, expected=75)) in pages["/"].text
@@ -178,7 +179,9 @@ def test_each_page_renders_in_each_language(events: tuple[Path, Path], lang: str
     assert str(t("weighted", weights=t.ltr("3/5:620 2/5:-100"))) in pages["/board/A/2"].text
     assert str(t.ltr("A+/A-")) in pages["/board/A/2"].text
     assert str(t("scorecard", pair="NS 1")) in pages["/pair/A/NS1"].text
-    assert "Ann Archer - Bob Baker" in pages["/pair/A/NS1"].text  # names are never translated
+    assert "Ann Archer</a> - <a" in pages["/pair/A/NS1"].text  # names are never translated
+    assert "<h2>Ann Archer</h2>" in pages["/player/101"].text
+    assert str(t("no_player", player=999)) in pages["/player/999"].text
     assert str(t("no_board", board=99, section="A")) in pages["/board/A/99"].text
     assert str(t("tables_playing", n=4, tables=5)) in pages["partial"].text
     assert str(t("sits_out", pair="NS 4", absent="EW 2")) in pages["partial"].text

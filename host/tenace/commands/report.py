@@ -1,5 +1,5 @@
 """`tenace report`: an event file's results written out for others to read: PBN 2.1, USEBIO 1.2, CSV, a static web
-site."""
+site, and each player's result e-mailed."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tenace.commands.options import add_event_file, cannot_write, event_file, open_event, output_file, output_folder
 from tenace.errors import UsageError
+from tenace.reports.email import Settings, read_settings, send, sent_file
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
@@ -21,7 +22,7 @@ from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
 from tenace.web.words import DEFAULT, LANGUAGES
 
-HELP = "write an event file's results for others to read (PBN 2.1, USEBIO 1.2, CSV, a static web site)"
+HELP = "write an event file's results for others to read (PBN 2.1, USEBIO 1.2, CSV, a static web site, e-mail)"
 EPILOG = """\
 examples:
   tenace report club.sqlite --pbn tuesday.pbn                    one section: its boards, travellers, ranking
@@ -32,6 +33,7 @@ examples:
   tenace report club.sqlite --csv results/                       every section's ranking and travellers
   tenace report club.sqlite --html site/                         the pages of tenace serve, as files
   tenace report club.sqlite --html site-lv/ --lang lv            the same pages in Latvian
+  tenace report club.sqlite --email mail.toml                    each player's result and link, by e-mail
 
 The PBN file holds a game per board (dealer, vulnerability, the deal when the event file has its hand
 record) with its ScoreTable, and the ranking as a TotalScoreTable: `tenace score` reads it back to the
@@ -58,7 +60,9 @@ gets A-matches.csv (each match's IMPs and VPs) and A-boards.csv (both rooms of e
 
 The --html folder is a static site of the event: index.html with every section's ranking, a page per
 board (board/A/7.html: the traveller, with the hand record, double-dummy table and par when the event
-file has them) and a scorecard per pair (pair/A/NS3.html), the same pages as `tenace serve` without
+file has them), a debrief per pair (pair/A/NS3.html: each board it played with the hand record, the field's
+traveller with its line marked, its matchpoints and percentage, the lead and the board's notes) and a page
+per player the event names (player/101.html, linking their pairs), the same pages as `tenace serve` without
 its live script, in one of the terminal's languages (--lang: en, he, lv, sk, sr; players' names as they
 are). The links are relative: copy the folder to any web host or open index.html from disk.
 Nothing is written over without --force: a --pbn file that is there, a --csv folder that holds CSV
@@ -66,7 +70,29 @@ files, an --html folder that is not empty are refused unless --force (the files 
 over, other files left); --pbn - (standard output) is never refused. An event file holding damaged
 results (a result changed outside Tenace, or a disk fault: tenace check names them) is not published
 unless --force, which leaves them out and says so (a --usebio file is refused the same way). Give --pbn,
---usebio, --csv, --html, or several."""
+--usebio, --csv, --html, --email, or several.
+
+--email SETTINGS sends each player the event names (tenace names) who has an e-mail address in the
+roster their place, percentage and the link to their pair's page, through the club's SMTP server.
+The settings file (TOML) holds the server and its login, never the command line:
+
+  [smtp]
+  host = "smtp.club.example"
+  port = 587                            # the default
+  starttls = true                       # the default; a login is sent only over STARTTLS
+  user = "results@club.example"         # user and password: optional, together
+  password = "..."
+  from = "Riga BC <results@club.example>"
+  cafile = "club-ca.pem"                # optional: a club's own certificate authority
+  [email]
+  roster = "members.csv"                # number, name, club id, masterpoints, handicap, e-mail
+  base = "https://results.club.example" # where the players' phones reach the pages (tenace serve's
+                                        # address, or the web host of --html)
+
+Each message is sent once: what was sent is kept beside the event file (club.sqlite.emailed.csv: a
+player's number, address and when), so a second run sends only to those the first did not reach
+(an address added to the roster since, one the server refused); each run names who could not be
+reached."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,6 +105,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--club-id", metavar="NUMBER", help="--usebio: the club's number (USEBIO's CLUB_ID_NUMBER)")
     p.add_argument("--csv", type=Path, metavar="DIR", help="the folder for the CSV files (made if new)")
     p.add_argument("--html", type=Path, metavar="DIR", help="the folder for the static web site (made if new)")
+    p.add_argument("--email", type=Path, metavar="SETTINGS",
+                   help="e-mail each player with an address in the roster their result and link, once, through the "
+                        "SMTP server the settings file names (see below)")
     p.add_argument("--force", action="store_true",
                    help="write over what is there (a --pbn or --usebio file, a --csv folder's CSV files, an --html "
                         "folder's pages); publish although the event file holds damaged results (left out)")
@@ -92,8 +121,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = event_file(args)
-    if args.pbn is None and args.usebio is None and args.csv is None and args.html is None:
-        raise UsageError("say what to write: --pbn FILE, --usebio FILE, --csv DIR, --html DIR, or several")
+    if args.pbn is None and args.usebio is None and args.csv is None and args.html is None and args.email is None:
+        raise UsageError("say what to write: --pbn FILE, --usebio FILE, --csv DIR, --html DIR, --email SETTINGS, or "
+                         "several")
+    settings = read_settings(args.email) if args.email is not None else None
+    if settings is not None and args.section is not None:
+        raise UsageError("--email writes to every player of the event: leave out --section")
     if args.match is not None and args.pbn is None:
         raise UsageError("--match picks the team match a --pbn file holds: give --pbn FILE too")
     if args.lang is not None and args.html is None:
@@ -143,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
         write_usebio(results, extras, args.club, args.club_id, chain, usebio)
     if args.html is not None:
         write_html(results, args.html, args.lang or DEFAULT, chain)
+    if settings is not None:
+        email(path, results, settings)
     if args.pbn is None:
         return 0
     if target is None:
@@ -156,6 +191,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {target}: section {section.section}, {len(section.boards)} boards, "
           f"{section.results_in} of {section.expected} results", file=sys.stderr)
     return 0
+
+
+def email(path: Path, results: EventResults, settings: Settings) -> None:
+    """Each player's letter sent once; what was sent, before and now, and who could not be reached, said."""
+    done = send(path, results, settings)
+    for letter in done.sent:
+        print(f"sent {letter.email}: {letter.name} (#{letter.number})", file=sys.stderr)
+    before = f", {done.earlier} sent before" if done.earlier else ""
+    print(f"--email: {len(done.sent)} sent{before} (kept in {sent_file(path)}); {len(done.unreached)} could not be "
+          "reached" + (":" if done.unreached else ""), file=sys.stderr)
+    for line in done.unreached:
+        print(f"  {line}", file=sys.stderr)
 
 
 def _usebio_target(args: argparse.Namespace, event: Path) -> Path | None:
@@ -249,6 +296,9 @@ def write_html(results: EventResults, folder: Path, lang: str, chain_head: str =
             print(f"wrote {folder / 'board' / each.section}/ ({written.boards} boards) and "
                   f"{folder / 'pair' / each.section}/ ({written.pairs} pairs): section {each.section}",
                   file=sys.stderr)
+        players = site.players()
+        if players:
+            print(f"wrote {folder / 'player'}/ ({players} players named in tenace names)", file=sys.stderr)
     except OSError as e:
         raise cannot_write("--html", folder, e) from None
     print(f"wrote {folder / 'index.html'}: open it in a browser, or copy the folder to a web host", file=sys.stderr)

@@ -49,6 +49,8 @@ class SectionResults:
     hands: dict[int, HandRecord] = field(default_factory=dict)  # the kept deals (tenace event deals), by board
     matches: tuple[MatchResult, ...] = ()  # a teams section's matches; `report` is then its first match's
     damaged: int = 0  # stored results that fail their check as read back (row_check): never scored
+    # Each named pair's players by its label, (roster number, name): a player's page and e-mail (tenace names).
+    players: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -92,16 +94,20 @@ def event_results(conn: sqlite3.Connection, section: str | None = None) -> Event
     return EventResults(info, sections, published, table)
 
 
-def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) -> None:
+def _name_pairs(conn: sqlite3.Connection, section: str, named: dict[str, Pair]) -> dict[str, tuple[tuple[int, str],
+                                                                                                    ...]]:
     """Each pair with its players' names where the event knows who they are (tenace names; numbers keyed at the
-    tables), a number not in the roster as #117."""
+    tables), a number not in the roster as #117; and those players by the pair's label."""
     players = pair_players(conn, section)
     members = roster(conn)
+    found: dict[str, tuple[tuple[int, str], ...]] = {}
     for key, pair in named.items():
         number = int(pair.number)
         numbers = players.get((number, pair.direction or "")) or players.get((number, ""))
         if numbers is not None:
             named[key] = replace(pair, names=names_of(numbers, members))
+            found[named[key].label] = tuple((n, names_of((n,), members)) for n in numbers)
+    return found
 
 
 def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, published: Publication | None,
@@ -112,7 +118,7 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
     pairs = StorePairs(len(info.sections))
     results = board_results(conn, section, pair_name=pairs)
     penalised = pair_penalties(conn, section, pair_name=pairs)
-    _name_pairs(conn, section, pairs.named)
+    players = _name_pairs(conn, section, pairs.named)
     known = states(conn, section)  # the section's slots, loaded and checked once for what follows
     versions = current_in(known)
     # A director's entry is marked on its traveller line (adjusted, corrected, decided) and explained in a note.
@@ -178,7 +184,7 @@ def _section(conn: sqlite3.Connection, info: EventInfo, section: str, method: st
              HandRecord(r.deal, r.analysis.tricks, r.analysis.par_score, r.analysis.par_contracts)
              for board, r in hand_records(conn, section).items()}
     return SectionResults(section, report, len(results), expected, conflicted, tuple(section_boards(conn, section)),
-                          hands, damaged=len(damaged))
+                          hands, damaged=len(damaged), players=players)
 
 
 def _individual(conn: sqlite3.Connection, info: EventInfo, section: str, method: str, pairs: StorePairs,

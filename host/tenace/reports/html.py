@@ -9,13 +9,14 @@ from jinja2 import Environment
 
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.web.pages import pair_slug
-from tenace.web.render import Links, board_context, pair_context, standing, templates
+from tenace.web.render import Links, board_context, pair_context, player_context, standing, templates
 from tenace.web.words import DEFAULT, Words, words
 
 INDEX = "index.html"
 # The index links down into board/A/ and pair/A/; a board's or a pair's page links back up two folders.
 FROM_INDEX = Links(root="", suffix=".html")
 FROM_PAGE = Links(root="../../", suffix=".html")
+FROM_PLAYER = Links(root="../", suffix=".html")  # player/101.html
 
 
 @dataclass(frozen=True)
@@ -61,3 +62,10 @@ class Site:
             self._write(FROM_INDEX.pair(section.section, pair), "pair.html", FROM_PAGE,
                         pair_context(section, pair_slug(pair)))
         return Written(section.section, len(section.boards), len(pairs))
+
+    def players(self) -> int:
+        """A page per named player, linking the pairs they played in; how many."""
+        numbers = sorted({n for s in self.results.sections for players in s.players.values() for n, _ in players})
+        for number in numbers:
+            self._write(FROM_INDEX.player(number), "player.html", FROM_PLAYER, player_context(self.results, number))
+        return len(numbers)

@@ -26,6 +26,7 @@ class Member:
     # event file.
     masterpoints: Decimal | None = None
     handicap: Decimal | None = None
+    email: str | None = None  # from the roster CSV only, for tenace report --email; not kept in the event file
 
 
 def plain(text: str) -> bool:

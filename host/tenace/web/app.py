@@ -21,7 +21,15 @@ from tenace.web.changes import POLL_S, Changes
 from tenace.web.console import Director, console_routes
 from tenace.web.pages import EventFile, NotFound, section_of
 from tenace.web.playing import Playing
-from tenace.web.render import board_context, pair_context, served_links, standing, switcher, templates
+from tenace.web.render import (
+    board_context,
+    pair_context,
+    player_context,
+    served_links,
+    standing,
+    switcher,
+    templates,
+)
 from tenace.web.spare import SpareLink, spare_routes
 from tenace.web.words import DEFAULT, LANGUAGES, language_of, words
 
@@ -90,6 +98,13 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
             return pair_context(section_of(results, name), slug)
         return await render(request, "pair.html", what)
 
+    async def player(request: Request) -> Response:
+        number = request.path_params["number"]
+
+        def what(results: EventResults) -> dict[str, object]:
+            return player_context(results, number)
+        return await render(request, "player.html", what)
+
     async def still_playing(request: Request) -> Response:
         generation = changes.generation  # read before the file, as render does: a later change is announced
 
@@ -133,6 +148,7 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         Route("/", rankings, methods=["GET"]),
         Route("/board/{section}/{board:int}", board, methods=["GET"]),
         Route("/pair/{section}/{pair}", pair, methods=["GET"]),
+        Route("/player/{number:int}", player, methods=["GET"]),
         Route("/events", events, methods=["GET"]),
         Route("/playing", still_playing, methods=["GET"]),
     ]

@@ -1,4 +1,5 @@
-"""What each public page shows, from the event's results: the rankings, a board's traveller, a pair's scorecard."""
+"""What each public page shows, from the event's results: the rankings, a board's traveller, a pair's scorecard and
+debrief."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tenace.reports.event_results import (
     find_pair,
     scorecard,
 )
-from tenace.reports.model import Adjustment, HandRecord, Pair, Report, TravellerLine
+from tenace.reports.model import Adjustment, Board, HandRecord, Pair, Report, TravellerLine
 from tenace.store.db import connect_read_only, read_transaction
 from tenace.web.words import Words
 from tenace_rules.contract import STRAIN_SYMBOLS
@@ -90,6 +91,21 @@ def pair_of(section: SectionResults, slug: str) -> tuple[Pair, Report]:
     except ResultsError:
         raise NotFound("no_pair", pair=slug, section=section.section) from None
     return pair, scorecard(section, pair)
+
+
+def player_pairs(results: EventResults, number: int) -> tuple[str, list[tuple[SectionResults, Pair, Report]]]:
+    """A player's name and the pairs they played in (a section each, with its scorecard), by their roster number
+    (tenace names); NotFound for a number no named pair holds."""
+    name, found = "", []
+    for section in results.sections:
+        for pair in section.report.pairs():
+            for player, shown in section.players.get(pair.label, ()):
+                if player == number:
+                    name = shown
+                    found.append((section, pair, scorecard(section, pair)))
+    if not found:
+        raise NotFound("no_player", player=number)
+    return name, found
 
 
 def pair_slug(pair: Pair) -> str:
@@ -167,3 +183,41 @@ def diagram(hand: HandRecord, t: Words) -> Diagram:
     score = "" if hand.par_score is None else f"{hand.par_score:+d}"
     par = Markup(", ").join(par_contract(c, t) for c in hand.par_contracts) or t("passed_out")
     return Diagram(hands, rows, score, par if score else Markup(""))
+
+
+@dataclass(frozen=True)
+class Debrief:
+    """One board a pair played, as its debrief shows it: the whole traveller (with the hand record when kept), the
+    pair's own lines of it (marked), its figures on them, and the public notes on the board."""
+
+    board: Board
+    mine: tuple[TravellerLine, ...]
+    figures: tuple[tuple[str, Decimal | None, Decimal | None], ...]  # (their side, MP or IMPs, percentage) a line
+    notes: tuple[str, ...]
+
+
+def own_side(line: TravellerLine, pair: Pair) -> str:
+    """The side the pair (or an individual's player, in each partnership "8+1" naming them) sat on that line."""
+    def plays(side: Pair | None) -> bool:
+        return side is not None and (side == pair or (side.section == pair.section and "+" in side.number
+                                                      and pair.number in side.number.split("+")))
+    return "NS" if plays(line.ns) else "EW"
+
+
+def debriefs(section: SectionResults, pair: Pair, card: Report) -> list[Debrief]:
+    """Each board of the pair's scorecard with the field's results on it (board_report: the same traveller and hand
+    record as the board's page)."""
+    shown = []
+    for own in card.boards:
+        whole = board_report(section, own.board)
+        board = whole.boards[0] if whole.boards else own
+        figures: list[tuple[str, Decimal | None, Decimal | None]] = []
+        for line in own.lines:
+            ns = own_side(line, pair) == "NS"
+            if card.imps:
+                figures.append(("NS" if ns else "EW", line.imp_ns if ns else line.imp_ew, None))
+            else:
+                figures.append(("NS" if ns else "EW", line.mp_ns if ns else line.mp_ew,
+                                line.percent_ns if ns else line.percent_ew))
+        shown.append(Debrief(board, own.lines, tuple(figures), whole.shown_notes()))
+    return shown

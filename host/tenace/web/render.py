@@ -11,7 +11,18 @@ from markupsafe import Markup
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.reports.model import Pair
 from tenace.store import clock
-from tenace.web.pages import STRAINS, board_of, diagram, figure, marked_text, pair_of, pair_slug, result_cells
+from tenace.web.pages import (
+    STRAINS,
+    board_of,
+    debriefs,
+    diagram,
+    figure,
+    marked_text,
+    pair_of,
+    pair_slug,
+    player_pairs,
+    result_cells,
+)
 from tenace.web.words import LANGUAGES, Words, words
 
 
@@ -43,7 +54,14 @@ class Links:
         return f"{self.root}board/{section}/{board}{self.suffix}{self.query}"
 
     def pair(self, section: str, pair: Pair) -> str:
-        return f"{self.root}pair/{section}/{pair_slug(pair)}{self.suffix}{self.query}"
+        return self.pair_at(section, pair_slug(pair))
+
+    def pair_at(self, section: str, slug: str) -> str:
+        """A pair's page by its part of the address (pair_slug), as a printed scorecard's QR code names it."""
+        return f"{self.root}pair/{section}/{slug}{self.suffix}{self.query}"
+
+    def player(self, number: int) -> str:
+        return f"{self.root}player/{number}{self.suffix}{self.query}"
 
     def playing(self) -> str:
         return f"{self.root}playing{self.suffix}{self.query}"
@@ -85,4 +103,12 @@ def board_context(section: SectionResults, board: int) -> dict[str, object]:
 
 def pair_context(section: SectionResults, slug: str) -> dict[str, object]:
     found, report = pair_of(section, slug)
-    return {"section": section, "pair": found, "report": report}
+    # The notes not on one board (a penalty) are said once, after the boards.
+    pair_notes = tuple(n for n in report.shown_notes() if not n.startswith("board "))
+    return {"section": section, "pair": found, "report": report, "debriefs": debriefs(section, found, report),
+            "pair_notes": pair_notes, "players": section.players.get(found.label, ())}
+
+
+def player_context(results: EventResults, number: int) -> dict[str, object]:
+    name, pairs = player_pairs(results, number)
+    return {"number": number, "name": name, "pairs": pairs}

@@ -1,5 +1,6 @@
 """The console's print pages (table cards, personal scorecards, travellers, ranking) and their PDFs, made by Debian's
-chromium headless (--print-to-pdf), the browser the tests already drive: no PDF library to pin, the same print CSS."""
+chromium headless (--print-to-pdf), the browser the tests already drive: no PDF library to pin, the same print CSS.
+A pair's scorecard, and a table card of a pair that stays at its table, carry the QR code of the pair's debrief page."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 from tenace.errors import UsageError
 from tenace.movement import Encounter, Movement, Pair
 from tenace.reports.event_results import EventResults, ResultsError, board_report, event_results
+from tenace.reports.model import Pair as ResultsPair
 from tenace.reports.model import Report
 from tenace.store import StoreError, event_info
 from tenace.store.encounters import stored_movement
@@ -27,6 +29,8 @@ from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import Room, spoken
 from tenace.web.console.said import movement_said
+from tenace.web.pages import pair_slug
+from tenace.web.qr import debrief_url, public_base, qr_svg
 from tenace.web.words import words as public_words
 
 log = logging.getLogger(__name__)
@@ -59,6 +63,7 @@ class Card:
     table: int
     movement: str
     rows: tuple[CardRow, ...]
+    stays: str = ""  # the pair that sits at this table every round (its page's slug), or ""
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,7 @@ class Scorecard:
     pair: str
     names: str
     rows: tuple[ScoreRow, ...]
+    slug: str = ""  # the pair's part of its debrief page's address ("NS3"); "" for a team (no pair page)
 
 
 def boards_text(boards: tuple[int, ...]) -> str:
@@ -116,17 +122,27 @@ def boards_next(m: Movement, e: Encounter) -> str:
     return w("pr_table", tables=", ".join(map(str, tables)))
 
 
+def slug_of(m: Movement, pair: Pair) -> str:
+    """A pair's part of its page's address (pair_slug): "NS3", "7"; "" for a team, which has no pair page."""
+    return "" if m.kind == "teams" else pair_slug(ResultsPair(str(pair[1]), pair[0] or None))
+
+
 def cards(m: Movement, section: str) -> list[Card]:
     """A card a table: each round's pairs and boards, and where each pair and the boards go next round."""
     out = []
     for table in sorted({e.table for e in m.encounters}):
         rows = []
+        seated: list[set[Pair]] = []
         for e in sorted((e for e in m.encounters if e.table == table), key=lambda e: e.round):
             ns, ew = m.seated(e)
+            seated.append({ns, ew} - {m.phantom})
             rows.append(CardRow(e.round, m.label(ns), m.label(ew), boards_text(e.boards),
                                 where_next(m, ns, e.round + 1), where_next(m, ew, e.round + 1), boards_next(m, e)))
+        # A Mitchell's North-South pair stays, and a Howell's stationary pair: its card carries its QR code.
+        stays = sorted(set.intersection(*seated), key=str) if seated else []
         out.append(Card(section, table, movement_said(m.name, m.kind, m.tables, m.rounds, m.boards_per_round,
-                                                      spoken()), tuple(rows)))
+                                                      spoken()), tuple(rows),
+                        slug_of(m, stays[0]) if len(stays) == 1 else ""))
     return out
 
 
@@ -143,7 +159,7 @@ def scorecards(m: Movement, section: str, names: dict[tuple[int, str], str]) -> 
                 continue
             other = ew if pair == ns else ns
             rows += [ScoreRow(e.round, e.table, "NS" if pair == ns else "EW", m.label(other), b) for b in e.boards]
-        out.append(Scorecard(section, m.label(pair), names.get((pair[1], pair[0]), ""), tuple(rows)))
+        out.append(Scorecard(section, m.label(pair), names.get((pair[1], pair[0]), ""), tuple(rows), slug_of(m, pair)))
     return out
 
 
@@ -203,6 +219,12 @@ async def pdf_of(html: str) -> bytes:
         return out.read_bytes()
 
 
+def served_base(request: Request) -> str:
+    """The address this server was reached at, the QR codes' default: the players' phones reach the public pages
+    there when the director's browser used the laptop's network address (the print menu says to change it if not)."""
+    return str(request.base_url).rstrip("/")
+
+
 def routes(room: Room) -> list[BaseRoute]:
     room.nav.append(("/director/print", "Print"))
 
@@ -211,15 +233,16 @@ def routes(room: Room) -> list[BaseRoute]:
         if isinstance(session, Response):
             return session
         return room.page("console_print.html", session=session, prints=PRINTS, papers=PAPERS,
-                         chromium=chromium() is not None)
+                         chromium=chromium() is not None, base=served_base(request))
 
-    def render(what: str, paper: str) -> Callable[[sqlite3.Connection], str]:
+    def render(what: str, paper: str, base: str) -> Callable[[sqlite3.Connection], str]:
         def run(conn: sqlite3.Connection) -> str:
             words = spoken()
             # pt: the public pages' words (a ranking's state line says what the public ranking says)
             context: dict[str, object] = {"what": what, "title": words.plain(PRINTS[what]), "event": room.event().name,
                                           "t": words, "pt": public_words(words.lang), "paper": PAPERS[paper],
-                                          "practice": room.is_practice()}
+                                          "practice": room.is_practice(), "base": base,
+                                          "qr": lambda section, slug: qr_svg(debrief_url(base, section, slug))}
             if what in ("cards", "scorecards"):
                 found_cards, found_scorecards, skipped = movement_prints(conn, what)
                 context.update(cards=found_cards, scorecards=found_scorecards, skipped=skipped)
@@ -241,15 +264,21 @@ def routes(room: Room) -> list[BaseRoute]:
             error = (spoken().plain("pr_no_print", name=repr(name)) if what not in PRINTS
                      else spoken().plain("pr_no_paper", paper=repr(paper), papers=", ".join(PAPERS)))
             return room.page("console_print.html", 404, session=session, prints=PRINTS, papers=PAPERS, error=error,
-                             chromium=chromium() is not None)
+                             chromium=chromium() is not None, base=served_base(request))
         try:
-            html = await room.read(render(what, paper))
+            base = public_base(request.query_params.get("base") or served_base(request))
+        except UsageError:
+            return room.page("console_print.html", 400, session=session, prints=PRINTS, papers=PAPERS,
+                             error=spoken().plain("pr_bad_base", base=repr(request.query_params["base"])),
+                             chromium=chromium() is not None, base=served_base(request))
+        try:
+            html = await room.read(render(what, paper, base))
             if not pdf:
                 return HTMLResponse(html, headers=NO_STORE)
             data = await pdf_of(html)
         except (ResultsError, StoreError, UsageError, sqlite3.Error, OSError) as e:
             return room.page("console_print.html", 400, session=session, prints=PRINTS, papers=PAPERS,
-                             error=one_line(e), chromium=chromium() is not None)
+                             error=one_line(e), chromium=chromium() is not None, base=base)
         return Response(data, media_type="application/pdf", headers={
             **NO_STORE, "Content-Disposition": f'inline; filename="{room.event().stem}-{what}-{paper}.pdf"'})
 

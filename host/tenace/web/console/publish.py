@@ -123,12 +123,14 @@ def csv_export(read: Read, name: str) -> Export:
 
 
 def html_export(read: Read, name: str, lang: str) -> Export:
-    """The static site (`tenace report --html`) in one zip: index.html, a page per board and per pair."""
+    """The static site (`tenace report --html`) in one zip: index.html, a page per board, per pair and per named
+    player."""
     with tempfile.TemporaryDirectory(prefix="tenace-site-") as tmp:
         site = Site(read.results, Path(tmp), lang, read.chain)
         site.index()
         for each in read.results.sections:
             site.section(each)
+        site.players()
         return Export(zipped(Path(tmp)), "application/zip", f"{name}-site-{lang}.zip")
 
 
