@@ -37,7 +37,7 @@ from typing import Any
 
 import psycopg
 
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.hub.club_push import send
 from tenace.hub.club_sim import HubProcess, new_sim
 from tenace.hub.cluster import Cluster

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.hub.cluster import Cluster
 from tenace.hub.pages import hub_app
 

@@ -11,7 +11,8 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from tenace.hub import organiser, wire
+from tenace.hub import organiser
+from tenace.protocol import wire
 from tenace.hub.pages import hub_app
 from tenace.scoring.model import Played
 

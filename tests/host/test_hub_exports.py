@@ -17,7 +17,8 @@ from cli_runner import tenace
 from lxml import etree
 from starlette.testclient import TestClient
 
-from tenace.hub import field, organiser, wire
+from tenace.hub import field, organiser
+from tenace.protocol import wire
 from tenace.hub.pages import hub_app
 from tenace.reports.rescore_usebio import usebio_report
 from tenace.scoring.butler import ButlerOptions

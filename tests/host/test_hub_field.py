@@ -12,7 +12,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.hub.pages import hub_app
 
 from hub_sim import batch, make_sim, possible, slot

@@ -11,7 +11,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from tenace.hub import field, field_imps, scorer, wire
+from tenace.hub import field, field_imps, scorer
+from tenace.protocol import wire
 from tenace.hub.ingest import club_of, take
 from tenace.scoring.pairs_session import score_pairs_session
 

@@ -13,7 +13,8 @@ import psycopg
 import pytest
 from starlette.testclient import TestClient
 
-from tenace.hub import field, scorer, wire
+from tenace.hub import field, scorer
+from tenace.protocol import wire
 from tenace.hub.ingest import club_of, take
 from tenace.hub.pages import hub_app
 

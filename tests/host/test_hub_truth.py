@@ -16,7 +16,8 @@ import pytest
 from psycopg.types.json import Jsonb
 from starlette.testclient import TestClient
 
-from tenace.hub import organiser, wire
+from tenace.hub import organiser
+from tenace.protocol import wire
 from tenace.hub.pages import hub_app
 
 from hub_sim import batch, make_sim, possible, slot

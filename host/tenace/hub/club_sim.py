@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tenace.errors import UsageError
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.hub.club_push import SimAddress
 from tenace.hub.serving import DB_ENV
 from tenace.lifetime import die_with_parent

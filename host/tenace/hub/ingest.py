@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.hub.schema import CHANNEL
 from tenace.scoring import codec
 
