@@ -38,7 +38,7 @@ from typing import Any
 import psycopg
 
 from tenace.protocol import wire
-from tenace.hub.club_push import send
+from tenace.collector.hub_push import send
 from tenace.hub.club_sim import HubProcess, new_sim
 from tenace.hub.cluster import Cluster
 from tenace.hub.scorer import rescore, rescore_until_current

@@ -17,7 +17,7 @@ from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service, progress
 from tenace.collector.tcp_link import TcpServer, serve_tcp, write_port_file
 from tenace.errors import UsageError
-from tenace.hub.club_push import Pusher
+from tenace.collector.hub_push import Pusher
 from tenace.store import StoreError, connect
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from tenace.errors import UsageError
 from tenace.protocol import wire
-from tenace.hub.club_push import SimAddress
+from tenace.collector.hub_push import SimAddress
 from tenace.hub.serving import DB_ENV
 from tenace.lifetime import die_with_parent
 from tenace.movement import Movement, mitchell
@@ -283,7 +283,7 @@ def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: i
     each direction's leaders in the national ranking printed, then the count against the clubs' files. `keep`: the
     hub and its database are left running for inspection, with how to reach and stop them printed; else both are
     stopped, and end with this process however it ends."""
-    from tenace.hub.club_push import Pusher, PushError, push_all
+    from tenace.collector.hub_push import Pusher, PushError, push_all
     from tenace.hub.cluster import Cluster
     from tenace.simulation.session.event_setup import create_simulated_event
     from tenace.simulation.session.runner import SimOptions, run
