@@ -39,8 +39,8 @@ import psycopg
 
 from tenace.protocol import wire
 from tenace.collector.hub_push import send
-from tenace.hub.club_sim import HubProcess, new_sim
-from tenace.hub.cluster import Cluster
+from tenace.simulation.clubs import HubProcess, new_sim
+from tenace.simulation.cluster import Cluster
 from tenace.hub.scorer import rescore, rescore_until_current
 from tenace.movement import mitchell
 from tenace.scoring.model import Played

@@ -9,7 +9,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from tenace.protocol import wire
-from tenace.hub.cluster import Cluster
+from tenace.simulation.cluster import Cluster
 from tenace.hub.pages import hub_app
 
 from hub_sim import batch, make_sim, slot

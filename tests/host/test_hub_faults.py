@@ -16,8 +16,8 @@ import pytest
 from cli_runner import tenace
 
 from tenace.collector.hub_push import Pusher, send
-from tenace.hub.club_sim import HubProcess, ScriptedClub, batches, count, play, scripted_club
-from tenace.hub.cluster import Cluster
+from tenace.simulation.clubs import HubProcess, ScriptedClub, batches, count, play, scripted_club
+from tenace.simulation.cluster import Cluster
 from tenace.movement import Movement
 from tenace.store import connect, sign_in
 from tenace.store.encounters import stored_movement

@@ -32,7 +32,7 @@ from tenace.store.model import IncomingResult, Kind
 from tenace.store.versions import load_versions, slot_states
 
 if TYPE_CHECKING:
-    from tenace.hub.cluster import Cluster
+    from tenace.simulation.cluster import Cluster
 
 START_S = 30.0
 
@@ -284,7 +284,7 @@ def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: i
     hub and its database are left running for inspection, with how to reach and stop them printed; else both are
     stopped, and end with this process however it ends."""
     from tenace.collector.hub_push import Pusher, PushError, push_all
-    from tenace.hub.cluster import Cluster
+    from tenace.simulation.cluster import Cluster
     from tenace.simulation.session.event_setup import create_simulated_event
     from tenace.simulation.session.runner import SimOptions, run
 
