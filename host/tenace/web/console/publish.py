@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
+from tenace.protocol.http_guard import NO_STORE
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
@@ -30,7 +31,6 @@ from tenace.store import CORRECTION_MINUTES, EntryError, FinishCheck, Publicatio
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
-from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import SPOKEN, Room, spoken
 from tenace.web.words import DEFAULT, LANGUAGES, language_of
