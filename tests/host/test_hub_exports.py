@@ -18,8 +18,8 @@ from lxml import etree
 from starlette.testclient import TestClient
 
 from tenace.hub import field, organiser
-from tenace.protocol import wire
 from tenace.hub.pages import hub_app
+from tenace.protocol import wire
 from tenace.reports.rescore_usebio import usebio_report
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions

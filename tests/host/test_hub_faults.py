@@ -16,9 +16,9 @@ import pytest
 from cli_runner import tenace
 
 from tenace.collector.hub_push import Pusher, send
+from tenace.movement import Movement
 from tenace.simulation.clubs import HubProcess, ScriptedClub, batches, count, play, scripted_club
 from tenace.simulation.cluster import Cluster
-from tenace.movement import Movement
 from tenace.store import connect, sign_in
 from tenace.store.encounters import stored_movement
 from tenace.store.hub_outbox import outbox, sim_link

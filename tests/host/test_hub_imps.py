@@ -17,8 +17,8 @@ import pytest
 
 from tenace.errors import UsageError
 from tenace.hub import field, field_imps, organiser
-from tenace.protocol import wire
 from tenace.hub.ingest import club_of, take
+from tenace.protocol import wire
 from tenace.scoring import codec
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 

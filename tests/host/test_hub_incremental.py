@@ -12,8 +12,8 @@ import psycopg
 import pytest
 
 from tenace.hub import field, field_imps, scorer
-from tenace.protocol import wire
 from tenace.hub.ingest import club_of, take
+from tenace.protocol import wire
 from tenace.scoring.pairs_session import score_pairs_session
 
 from hub_sim import make_sim, played, possible

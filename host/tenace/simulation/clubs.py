@@ -20,12 +20,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tenace.errors import UsageError
-from tenace.protocol import wire
 from tenace.collector.hub_push import SimAddress
+from tenace.errors import UsageError
 from tenace.hub.serving import DB_ENV
 from tenace.lifetime import die_with_parent
 from tenace.movement import Movement, mitchell
+from tenace.protocol import wire
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hub_outbox import link_sim, outbox, pending, slot_push
 from tenace.store.model import IncomingResult, Kind
