@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from tenace.scoring.codec import split_text, weighted_text
+from tenace.scoring.left_out import LeftOut
 
 NS = "NS"
 EW = "EW"
@@ -179,29 +180,6 @@ class TeamMatch:
     vp_home: Decimal | None = None
     vp_away: Decimal | None = None
     away: str = ""  # the away team: its VisitTeam tag, "USA 1", else its open-room EW, "Kim - Orr"
-
-
-@dataclass(frozen=True)
-class LeftOut:
-    """A row or board of the input that could not be scored and was left out, and why (ScoredAsGiven: one that
-    could not be read, scored by the file's own score)."""
-
-    line: int | None  # the file line it starts on, when known
-    board: int | None  # None when not even the board number could be read
-    row: str | None  # "row 3" of a board's ScoreTable, "closed room" of a team board; None for the whole board
-    reason: str
-
-    def text(self, file: str) -> str:
-        """One line for the user: `club.pbn:14: board 2 row 3: contract '8S' must start with a level 1 to 7`."""
-        where = " ".join(part for part in (f"board {self.board}" if self.board is not None else None, self.row)
-                         if part)
-        return f"{file}:{self.line if self.line is not None else '?'}: {f'{where}: ' if where else ''}{self.reason}"
-
-
-@dataclass(frozen=True)
-class ScoredAsGiven(LeftOut):
-    """A row or room whose contract or result could not be read, scored by the score the file gives it (Score_NS,
-    a Score tag) rather than left out: its board is scored as published, and the director is told."""
 
 
 Setting = str | int | None
