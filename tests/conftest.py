@@ -19,8 +19,8 @@ import pytest
 
 from tenace.errors import UsageError
 from tenace.firmware_build import SIM_DIR, build, flat, package_tree, toolchain
-from tenace.hub.cluster import MISSING, Cluster, binaries
 from tenace.hub.serving import DB_ENV
+from tenace.simulation.cluster import MISSING, Cluster, binaries
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -250,7 +250,7 @@ def browser_path() -> str:
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[Cluster]:
-    """A throwaway PostgreSQL cluster for the hub's tests (tenace.hub.cluster), stopped and removed after; missing
+    """A throwaway PostgreSQL cluster for the hub's tests (simulation/cluster.py), stopped and removed after; missing
     server binaries are a skip with one reason, and in CI a failure."""
     if binaries() is None:
         if in_ci(os.environ):

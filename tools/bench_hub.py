@@ -37,13 +37,13 @@ from typing import Any
 
 import psycopg
 
-from tenace.hub import wire
-from tenace.hub.club_push import send
-from tenace.hub.club_sim import HubProcess, new_sim
-from tenace.hub.cluster import Cluster
+from tenace.collector.hub_push import send
 from tenace.hub.scorer import rescore, rescore_until_current
 from tenace.movement import mitchell
+from tenace.protocol import wire
 from tenace.scoring.model import Played
+from tenace.simulation.clubs import HubProcess, new_sim
+from tenace.simulation.cluster import Cluster
 from tenace.store.hub_outbox import SimLink
 
 TABLES, BOARDS_PER_ROUND, ROUNDS = 10, 3, 8  # 10 tables x 24 boards a club

@@ -10,7 +10,7 @@ from pathlib import Path
 import psycopg
 
 from tenace.hub import organiser
-from tenace.hub.wire import Batch, Push, SlotPush
+from tenace.protocol.wire import Batch, Push, SlotPush
 from tenace_rules.board import vulnerability
 from tenace_rules.notation import parse_contract
 from tenace_rules.score import ns_score

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from tenace.hub import wire
-from tenace.hub.cluster import Cluster
 from tenace.hub.pages import hub_app
+from tenace.protocol import wire
+from tenace.simulation.cluster import Cluster
 
 from hub_sim import batch, make_sim, slot
 

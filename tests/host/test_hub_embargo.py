@@ -11,8 +11,9 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from tenace.hub import organiser, wire
+from tenace.hub import organiser
 from tenace.hub.pages import hub_app
+from tenace.protocol import wire
 from tenace.scoring.model import Played
 
 from hub_sim import batch, make_sim, write_hand_records

@@ -17,8 +17,9 @@ from cli_runner import tenace
 from lxml import etree
 from starlette.testclient import TestClient
 
-from tenace.hub import field, organiser, wire
+from tenace.hub import club_field, field, organiser
 from tenace.hub.pages import hub_app
+from tenace.protocol import wire
 from tenace.reports.rescore_usebio import usebio_report
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions
@@ -171,7 +172,7 @@ def test_the_usebio_exports_give_back_the_hubs_rankings(hub_db: str, tmp_path: P
         club_path.write_bytes(r.content)
         check_file(club_path)
         with psycopg.connect(hub_db, autocommit=True) as conn:
-            own = field.club_ranking(conn, "sim1", "c2")
+            own = club_field.club_ranking(conn, "sim1", "c2")
         club_ids = _hub_ids(r.content)
         assert set(club_ids.values()) == {f"c2/A{t}{d}" for t in range(1, 5) for d in ("NS", "EW")}
         assert _score_cli(capsys, club_path) == _expected(own, club_ids)
@@ -265,7 +266,7 @@ def test_an_imp_sims_usebio_exports_give_back_the_hubs_imp_rankings(
         check_file(club_path)
         assert etree.fromstring(r.content).find("EVENT").get("EVENT_TYPE") == event_type
         with psycopg.connect(hub_db, autocommit=True) as conn:
-            own = field.club_ranking(conn, "sim1", "c2")
+            own = club_field.club_ranking(conn, "sim1", "c2")
         club_ids = _hub_ids(r.content)
         assert set(club_ids.values()) == {f"c2/A{t}{d}" for t in range(1, 5) for d in ("NS", "EW")}
         assert _score_imps(capsys, club_path) == _expected_imps(own, club_ids)

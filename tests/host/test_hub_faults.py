@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from cli_runner import tenace
 
-from tenace.hub.club_push import Pusher, send
-from tenace.hub.club_sim import HubProcess, ScriptedClub, batches, count, play, scripted_club
-from tenace.hub.cluster import Cluster
+from tenace.collector.hub_push import Pusher, send
 from tenace.movement import Movement
+from tenace.simulation.clubs import HubProcess, ScriptedClub, batches, count, play, scripted_club
+from tenace.simulation.cluster import Cluster
 from tenace.store import connect, sign_in
 from tenace.store.encounters import stored_movement
 from tenace.store.hub_outbox import outbox, sim_link
@@ -212,7 +212,7 @@ def test_the_club_laptop_restarted_mid_push(hub: HubProcess, tmp_path: Path) -> 
     (club,) = clubs(hub, tmp_path, 1)
     play(club, club.results())
     # The pusher in a process of its own (as in tenace collect), killed while it sends, then started again.
-    code = ("import sys, time\nfrom pathlib import Path\nfrom tenace.hub.club_push import Pusher\n"
+    code = ("import sys, time\nfrom pathlib import Path\nfrom tenace.collector.hub_push import Pusher\n"
             "p = Pusher(Path(sys.argv[1]), idle_s=0.05)\np.start()\ntime.sleep(60)\n")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     first = subprocess.Popen([sys.executable, "-c", code, str(club.db)], env=env)

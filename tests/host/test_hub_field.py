@@ -12,8 +12,8 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from tenace.hub import wire
 from tenace.hub.pages import hub_app
+from tenace.protocol import wire
 
 from hub_sim import batch, make_sim, possible, slot
 

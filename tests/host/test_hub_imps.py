@@ -16,8 +16,9 @@ import psycopg
 import pytest
 
 from tenace.errors import UsageError
-from tenace.hub import field, field_imps, organiser, wire
+from tenace.hub import club_field, field, field_imps, organiser
 from tenace.hub.ingest import club_of, take
+from tenace.protocol import wire
 from tenace.scoring import codec
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 
@@ -269,11 +270,11 @@ def test_an_organiser_defines_an_imp_sim_and_its_clubs_rank_in_imps(hub_db: str,
         pushes = [wire.Push(i + 1, 100 + i, slot=slot("A", t, b, scores[b][(t + b) % 4]))
                   for i, (t, b) in enumerate((t, b) for t in range(1, 5) for b in (1, 2))]
         assert take(conn, club, wire.Batch("imp1", "leeds", tuple(pushes))).acked == len(pushes)
-        rows = field.club_ranking(conn, "imp1", "leeds")
+        rows = club_field.club_ranking(conn, "imp1", "leeds")
         results, penalties = field.load(conn, "imp1", "leeds")
         assert rows == field_imps.club_imps_ranking(results["leeds"], penalties.get("leeds", ()), scoring)
         assert len(rows) == 8 and all(r["mp"] is None and r["imps"] for r in rows)
-        cards = field.pair_cards(conn, "imp1", "leeds/A1NS")
+        cards = club_field.pair_cards(conn, "imp1", "leeds/A1NS")
         assert cards is not None and [c[0] for c in cards] == [1, 2]
         ns = {}
         for b in (1, 2):

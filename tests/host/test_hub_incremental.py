@@ -11,8 +11,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from tenace.hub import field, field_imps, scorer, wire
+from tenace.hub import club_field, field, field_imps, scorer
 from tenace.hub.ingest import club_of, take
+from tenace.protocol import wire
 from tenace.scoring.pairs_session import score_pairs_session
 
 from hub_sim import make_sim, played, possible
@@ -52,7 +53,7 @@ def _check(conn: psycopg.Connection[Any], sim: str, scoring: str) -> int:
     if every:  # a pair's national boards, read from the figures, are the full session's boards
         session = score_pairs_session(every, field.NATIONAL, [p for ps in penalties.values() for p in ps])
         for pair in sorted({r.ns_pair for r in every})[:3]:
-            cards = field.pair_cards(conn, sim, pair)
+            cards = club_field.pair_cards(conn, sim, pair)
             boards = {b.board: side for b in session.boards for p, side in b.pair_sides() if p == pair}
             assert cards is not None
             assert {c[0]: (c[5], c[6]) for c in cards} == {b: (str(s.mp), str(s.percent)) for b, s in boards.items()}

@@ -12,10 +12,11 @@ import psycopg
 import pytest
 from starlette.testclient import TestClient
 
-from tenace.hub import organiser, wire
+from tenace.hub import organiser
 from tenace.hub.app import create_app
 from tenace.hub.ingest import RATE_LIMIT
 from tenace.hub.schema import MIGRATIONS, migrate
+from tenace.protocol import wire
 
 from hub_sim import batch, make_sim, slot
 

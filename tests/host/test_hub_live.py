@@ -15,7 +15,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 
-from tenace.hub import wire
+from tenace.protocol import wire
 
 from hub_sim import batch, make_sim, slot
 

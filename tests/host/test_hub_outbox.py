@@ -11,7 +11,7 @@ import pytest
 from cli_runner import tenace
 from event_state import club_with_a_conflict
 
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.store import connect, transaction
 from tenace.store.errors import EntryError
 from tenace.store.hub_outbox import link_sim, outbox, pending, record_answer, sim_link

@@ -13,9 +13,10 @@ import psycopg
 import pytest
 from starlette.testclient import TestClient
 
-from tenace.hub import field, scorer, wire
+from tenace.hub import field, scorer
 from tenace.hub.ingest import club_of, take
 from tenace.hub.pages import hub_app
+from tenace.protocol import wire
 
 from hub_sim import batch, make_sim, slot
 

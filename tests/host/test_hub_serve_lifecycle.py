@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx2 as httpx
 import pytest
 
-from tenace.hub.club_sim import free_port
+from tenace.simulation.clubs import free_port
 
 from conftest import SESSION_ENV, processes_marked
 

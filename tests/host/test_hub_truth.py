@@ -16,8 +16,9 @@ import pytest
 from psycopg.types.json import Jsonb
 from starlette.testclient import TestClient
 
-from tenace.hub import organiser, wire
+from tenace.hub import organiser
 from tenace.hub.pages import hub_app
+from tenace.protocol import wire
 
 from hub_sim import batch, make_sim, possible, slot
 

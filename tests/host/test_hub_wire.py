@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tenace.hub.wire import (
+from tenace.protocol.wire import (
     MAX_BODY_BYTES,
     Ack,
     Batch,

@@ -321,8 +321,8 @@ def test_one_club_alone_at_the_hub_is_its_club_ranking(pg_cluster: Any, tmp_path
     the published ones: the one option the preset names)."""
     from starlette.testclient import TestClient
 
-    from tenace.hub import wire
     from tenace.hub.pages import hub_app
+    from tenace.protocol import wire
     from tenace.store import connect
     from tenace.store.hub_outbox import link_sim, pending
 

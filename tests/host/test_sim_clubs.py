@@ -17,8 +17,8 @@ import httpx2 as httpx
 import pytest
 
 from tenace.cli import main
-from tenace.hub.club_sim import leaders
-from tenace.hub.cluster import MISSING, binaries
+from tenace.simulation.clubs import leaders
+from tenace.simulation.cluster import MISSING, binaries
 
 from conftest import SESSION_ENV, processes_marked
 

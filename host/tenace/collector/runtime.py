@@ -13,11 +13,11 @@ from pathlib import Path
 
 from tenace.club_key import read_club_key
 from tenace.collector import Collector, Settings, link_key
+from tenace.collector.hub_push import Pusher
 from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.service import Service, progress
 from tenace.collector.tcp_link import TcpServer, serve_tcp, write_port_file
 from tenace.errors import UsageError
-from tenace.hub.club_push import Pusher
 from tenace.store import StoreError, connect
 
 

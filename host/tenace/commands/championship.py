@@ -19,9 +19,9 @@ from tenace.reports.championship import (
     combined_text,
     read_championship,
 )
-from tenace.reports.championship_html import championship_page
 from tenace.seeding import SeedingError, seed_session, unseated
 from tenace.store import EntryError, StoreError
+from tenace.web.championship_page import championship_page
 
 HELP = "rank an event of several sessions as one (strata, handicaps), or seed a later session from it"
 EPILOG = """\

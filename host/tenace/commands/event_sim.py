@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sqlite3
 
+from tenace.collector.hub_push import PushError, SimAddress, push_all, sim_address
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.errors import UsageError
-from tenace.hub.club_push import PushError, SimAddress, push_all, sim_address
 from tenace.store import EntryError
 from tenace.store.hub_outbox import link_sim, outbox, sim_link
 

@@ -269,7 +269,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _demo_db(args: argparse.Namespace) -> int:
-    from tenace.hub.cluster import Cluster
+    from tenace.simulation.cluster import Cluster
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -15,11 +15,11 @@ from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
 from tenace.reports.event_teams import MatchResult, seat_names
 from tenace.reports.event_usebio import Extras, UsebioError, event_extras, usebio_bytes, usebio_tree
-from tenace.reports.html import Site
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
+from tenace.web.static_site import Site
 from tenace.web.words import DEFAULT, LANGUAGES
 
 HELP = "write an event file's results for others to read (PBN 2.1, USEBIO 1.2, CSV, a static web site, e-mail)"

@@ -16,13 +16,14 @@ from tenace.pbn.reader import PbnError, PbnGame, pbn_games, read_pbn
 from tenace.pbn.results import NothingScored, PbnResultError, team_match
 from tenace.reports.explain import explain_board
 from tenace.reports.json import write_json
-from tenace.reports.model import LeftOut, Report, ScoredAsGiven
+from tenace.reports.model import Report
 from tenace.reports.pbn import write_report_pbn
 from tenace.reports.rescore import butler_report, cross_imps_report, matchpoint_report, team_report
 from tenace.reports.rescore_usebio import usebio_report
 from tenace.reports.text import write_text
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions, CrossImpUnit
+from tenace.scoring.left_out import LeftOut, ScoredAsGiven
 from tenace.scoring.mp_options import MAX_DECIMALS, BoardPercent, Factoring, MatchpointOptions, UnequalBoards, Units
 from tenace.scoring.presets import PRESETS, preset_names, presets_help
 from tenace.scoring.ranking import FieldMode, Tiebreak

@@ -258,7 +258,7 @@ def report(result: SimResult, db: Path) -> None:
 def run_clubs_command(args: argparse.Namespace) -> int:
     """tenace sim --clubs N: the clubs of a simultaneous event into a local hub; 0 when nothing was lost or
     doubled, 1 otherwise."""
-    from tenace.hub.club_sim import run_clubs
+    from tenace.simulation.clubs import run_clubs
 
     in_range("--clubs", args.clubs, 1, 1000)
     in_range("--firmware-clubs", args.firmware_clubs, 0, min(args.clubs, 4))

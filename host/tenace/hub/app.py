@@ -19,10 +19,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from tenace.hub import wire
 from tenace.hub.ingest import Club, Refused, client, club_of, log_refusal, over_rate, take
 from tenace.hub.schema import CHANNEL, migrate
 from tenace.hub.scorer import serve as serve_scoring
+from tenace.protocol import wire
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

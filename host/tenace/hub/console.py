@@ -22,7 +22,7 @@ from starlette.routing import Route
 from tenace.errors import UsageError
 from tenace.hub.app import Hub
 from tenace.hub.organiser import password_matches, release
-from tenace.web.console.auth import NO_STORE, REFUSED_DELAY_S, forbidden, form_of, same_origin
+from tenace.protocol.http_guard import NO_STORE, REFUSED_DELAY_S, forbidden, form_of, same_origin
 
 log = logging.getLogger(__name__)
 COOKIE = "tenace_hub_organiser"

@@ -124,28 +124,18 @@ def full_national(results: dict[str, list[BoardResult]], penalties: dict[str, li
     return rows_of(score_pairs_session(every, NATIONAL, [p for ps in penalties.values() for p in ps]))
 
 
-def club_ranking(conn: psycopg.Connection[Any], sim: str, club: str) -> list[dict[str, Any]]:
-    """The club's own ranking: its results alone, each section a field, as the club scores them (made when asked:
-    a club's field is small)."""
+def mp_club_ranking(conn: psycopg.Connection[Any], sim: str, club: str) -> list[dict[str, Any]]:
+    """A matchpoint sim's club's own ranking: its results alone, each section a field, as the club scores them
+    (made when asked: a club's field is small)."""
     results, penalties = load(conn, sim, club)
     if not results.get(club):
         return []
-    # hub-imps: an IMP sim's club ranks in IMPs (field_imps; imported here: it imports this module)
-    from tenace.hub import field_imps
-    scoring = field_imps.sim_scoring(conn, sim)
-    if scoring != "mp":
-        return field_imps.club_imps_ranking(results[club], penalties.get(club, ()), scoring)
     return rows_of(score_pairs_session(results[club], CLUB, penalties.get(club, ())))
 
 
-def pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[list[Any]] | None:
-    """A pair's boards against its club's field and the nation's: [board, direction, club MP, %, top, national MP,
-    %, top]; None when the pair has no scored board. Made when the pair's page is asked for."""
-    # hub-imps: an IMP sim's cards are in IMPs (field_imps; imported here: it imports this module)
-    from tenace.hub import field_imps
-    scoring = field_imps.sim_scoring(conn, sim)
-    if scoring != "mp":
-        return field_imps.imp_pair_cards(conn, sim, pair, scoring)
+def mp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[list[Any]] | None:
+    """A matchpoint sim's pair's boards against its club's field and the nation's: [board, direction, club MP, %,
+    top, national MP, %, top]; None when the pair has no scored board. Made when the pair's page is asked for."""
     club = pair.partition("/")[0]
     results, penalties = load(conn, sim, club)
     if not results.get(club):

@@ -307,7 +307,7 @@ def sim_scoring(conn: psycopg.Connection[Any], sim: str) -> str:
 
 
 def imp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str, scoring: str) -> list[list[Any]] | None:
-    """An IMP sim's pair's boards against its club's field and the nation's, in the places field.pair_cards gives a
+    """An IMP sim's pair's boards against its club's field and the nation's, in the places field.mp_pair_cards gives a
     matchpoint sim's: [board, direction, club IMPs, None, None, national IMPs, None, None] (no % and no top at
     IMPs); None when the pair has no scored board."""
     club = PairId.parse(pair).club

@@ -13,8 +13,8 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from tenace.hub import wire
 from tenace.hub.schema import CHANNEL
+from tenace.protocol import wire
 from tenace.scoring import codec
 
 log = logging.getLogger(__name__)

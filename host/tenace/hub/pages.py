@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from tenace.hub import field
+from tenace.hub import club_field
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
 from tenace.hub.scorer import LIVE_ROWS
@@ -146,7 +146,7 @@ async def club_ranking(request: Request) -> Response:
     def read(conn: psycopg.Connection[Any]) -> list[dict[str, Any]] | None:
         if conn.execute("SELECT 1 FROM sims WHERE id = %s", (sim,)).fetchone() is None:
             return None
-        return field.club_ranking(conn, sim, club)
+        return club_field.club_ranking(conn, sim, club)
 
     rows = await _hub(request).run(read)
     if rows is None:
@@ -164,10 +164,10 @@ async def pair(request: Request) -> Response:
     sim, pair_id = request.path_params["sim"], request.path_params["pair"]
 
     def read(conn: psycopg.Connection[Any]) -> tuple[Any, ...] | None:
-        cards = field.pair_cards(conn, sim, pair_id)
+        cards = club_field.pair_cards(conn, sim, pair_id)
         if cards is None:
             return None
-        club = field.club_ranking(conn, sim, pair_id.partition("/")[0])
+        club = club_field.club_ranking(conn, sim, pair_id.partition("/")[0])
         row = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
         return cards, club, (row[0] if row and row[0] else {"national": []})
 

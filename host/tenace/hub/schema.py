@@ -236,7 +236,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE scores ADD COLUMN field_generation bigint;
     """,
-    # 6: a slot's outcome written by the push that left it (tenace.hub.wire.outcome_key: the one codec,
+    # 6: a slot's outcome written by the push that left it (tenace.protocol.wire.outcome_key: the one codec,
     # tenace.scoring.codec, where this column's CASE was a copy of it), the values already there kept; a slot whose
     # outcome no pass can read is quarantined: left out of the scoring, named here for the organiser
     """

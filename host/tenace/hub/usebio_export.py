@@ -130,7 +130,7 @@ def _national(every: list[BoardResult], taken: list[Penalty], slots: Slots, hand
 
 
 def _club(every: list[BoardResult], taken: list[Penalty], slots: Slots, hands: dict[int, HandRecord]) -> list[Section]:
-    """The club's results scored as field.club_ranking scores them (field.CLUB: each section its own field, the
+    """The club's results scored as club_field.club_ranking scores them (field.CLUB: each section its own field, the
     places over the club), written a SECTION per club-section with the club's own pair numbers (one section:
     straight in EVENT, as the real files have it; several: `tenace score --section A` reads each)."""
     session = score_pairs_session(every, field.CLUB, taken)

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from tenace.pbn.reader import PbnGame
-from tenace.reports.model import LeftOut, ScoredAsGiven
 from tenace.scoring import codec
 from tenace.scoring.imp_results import ArtificialImps, Award, Entry, Score
+from tenace.scoring.left_out import LeftOut, ScoredAsGiven
 from tenace.scoring.model import (
     Artificial,
     BoardResult,

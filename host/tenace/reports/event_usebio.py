@@ -251,7 +251,7 @@ def _adjusted(a: Adjustment, where: str) -> str:
     """A director's score as the files write it: "A6040", the two sides' percentages NS then EW (Law 12C2), or an
     assigned score (Law 12C1(b)) as NS's score."""
     if a.weights:
-        # "1:420": one score of weight 1, assigned (tenace.reports.model.weighted_text).
+        # "1:420": one score of weight 1, assigned (tenace.scoring.codec.weighted_text).
         if a.ew_weights or not (a.weights.startswith("1:") and " " not in a.weights):
             what = "split score" if a.ew_weights else "weighted score"
             raise UsebioError(f"{where}: a {what} ({a.text}) has no USEBIO form (a line holds one score, or an "

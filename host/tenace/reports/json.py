@@ -11,7 +11,6 @@ from tenace.reports.model import (
     Adjustment,
     Board,
     HandRecord,
-    LeftOut,
     Pair,
     RankingLine,
     Report,
@@ -20,6 +19,7 @@ from tenace.reports.model import (
     TeamMatch,
     TravellerLine,
 )
+from tenace.scoring.left_out import LeftOut
 
 # Keys of the document that name a pair (by its label, e.g. "NS 3"); the pairs themselves are under "pairs".
 _LINE_PAIRS = {"ns": "ns_pair", "ew": "ew_pair"}

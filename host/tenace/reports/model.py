@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from tenace.scoring.codec import split_text, weighted_text
+from tenace.scoring.left_out import LeftOut
+
 NS = "NS"
 EW = "EW"
 
@@ -38,19 +41,6 @@ class Pair:
 def section_shown(section: str | None, sections: int) -> str | None:
     """The section letter a pair's name carries: only when the event has several sections."""
     return section if section and sections > 1 else None
-
-
-def weighted_text(weights: str) -> str:
-    """A stored weighted score as a TD reads it: "assigned NS +420" (one component of weight 1, Law 12C1(b)) or
-    "weighted NS 3/5:420 2/5:-50" (Law 12C1(c))."""
-    if weights.startswith("1:") and " " not in weights:
-        return f"assigned NS {int(weights[2:]):+d}"
-    return f"weighted NS {weights}"
-
-
-def split_text(weights: str, ew_weights: str) -> str:
-    """Law 12C1(b) scores that need not balance: "split: assigned NS +420 to NS, assigned NS +50 to EW"."""
-    return f"split: {weighted_text(weights)} to NS, {weighted_text(ew_weights)} to EW"
 
 
 @dataclass(frozen=True)
@@ -190,29 +180,6 @@ class TeamMatch:
     vp_home: Decimal | None = None
     vp_away: Decimal | None = None
     away: str = ""  # the away team: its VisitTeam tag, "USA 1", else its open-room EW, "Kim - Orr"
-
-
-@dataclass(frozen=True)
-class LeftOut:
-    """A row or board of the input that could not be scored and was left out, and why (ScoredAsGiven: one that
-    could not be read, scored by the file's own score)."""
-
-    line: int | None  # the file line it starts on, when known
-    board: int | None  # None when not even the board number could be read
-    row: str | None  # "row 3" of a board's ScoreTable, "closed room" of a team board; None for the whole board
-    reason: str
-
-    def text(self, file: str) -> str:
-        """One line for the user: `club.pbn:14: board 2 row 3: contract '8S' must start with a level 1 to 7`."""
-        where = " ".join(part for part in (f"board {self.board}" if self.board is not None else None, self.row)
-                         if part)
-        return f"{file}:{self.line if self.line is not None else '?'}: {f'{where}: ' if where else ''}{self.reason}"
-
-
-@dataclass(frozen=True)
-class ScoredAsGiven(LeftOut):
-    """A row or room whose contract or result could not be read, scored by the score the file gives it (Score_NS,
-    a Score tag) rather than left out: its board is scored as published, and the director is told."""
 
 
 Setting = str | int | None

@@ -29,7 +29,6 @@ from tenace.pbn.results import (
 from tenace.reports.model import (
     Adjustment,
     Board,
-    LeftOut,
     Pair,
     RankingLine,
     Report,
@@ -45,6 +44,7 @@ from tenace.scoring.butler import ButlerOptions, butler_board
 from tenace.scoring.cross_imps import CrossImpOptions, cross_imps_board
 from tenace.scoring.imp_pairs_session import imp_totals, rank_imp_pairs, score_butler_session
 from tenace.scoring.imp_results import Award, ImpLine
+from tenace.scoring.left_out import LeftOut
 from tenace.scoring.matchpoints import BoardScore, matchpoint_board
 from tenace.scoring.model import BoardResult, Penalty, PenaltyUnit
 from tenace.scoring.mp_options import MatchpointOptions

@@ -4,7 +4,7 @@ figures `usebio.rewrite` writes back into the file, as text in the file's own fo
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from tenace.reports.model import Adjustment, Board, Pair, RankingLine, Report, Setting, TravellerLine
@@ -21,17 +21,7 @@ from tenace.scoring.pairs_session import score_pairs_session
 from tenace.scoring.ranking import Placing
 from tenace.scoring.rounding import Rounding
 from tenace.usebio.reader import Line, Participant, UsebioError, UsebioEvent, artificial_by_points, board_results
-
-
-@dataclass
-class UsebioFigures:
-    """Every computed element of the file as rescored, as text: what `rewrite` puts back."""
-
-    lines: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)  # (board, line 0-based): NS, EW
-    totals: dict[str, str] = field(default_factory=dict)  # pair number -> TOTAL_SCORE
-    percentages: dict[str, str] = field(default_factory=dict)  # pair number -> PERCENTAGE (matchpoints)
-    places: dict[str, str] = field(default_factory=dict)  # pair number -> PLACE
-    datums: dict[int, str] = field(default_factory=dict)  # board -> BOARD_AVERAGE (Butler)
+from tenace.usebio.rewrite import UsebioFigures
 
 
 def _penalties(event: UsebioEvent) -> list[Penalty]:

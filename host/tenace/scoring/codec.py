@@ -155,3 +155,16 @@ def from_key(text: str) -> Outcome:
     if text == "N":
         return NotPlayed()
     raise Unreadable(f"an outcome is P, A, W or N, not {text!r}")
+
+
+def weighted_text(weights: str) -> str:
+    """A stored weighted score as a TD reads it: "assigned NS +420" (one component of weight 1, Law 12C1(b)) or
+    "weighted NS 3/5:420 2/5:-50" (Law 12C1(c))."""
+    if weights.startswith("1:") and " " not in weights:
+        return f"assigned NS {int(weights[2:]):+d}"
+    return f"weighted NS {weights}"
+
+
+def split_text(weights: str, ew_weights: str) -> str:
+    """Law 12C1(b) scores that need not balance: "split: assigned NS +420 to NS, assigned NS +50 to EW"."""
+    return f"split: {weighted_text(weights)} to NS, {weighted_text(ew_weights)} to EW"

@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.store.clock import timestamp
 from tenace.store.db import read_transaction, transaction
 from tenace.store.errors import EntryError

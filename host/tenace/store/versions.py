@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from tenace.reports.model import split_text, weighted_text
+from tenace.scoring.codec import split_text, weighted_text
 from tenace.store.encounters import movement_seats
 from tenace.store.row_check import Seat, damage
 from tenace_rules.notation import parse_contract

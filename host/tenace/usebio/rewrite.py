@@ -8,11 +8,21 @@ BOARD_AVERAGE, and each pair's TOTAL_SCORE, PERCENTAGE and PLACE; one the file d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.parsers import expat
 
-from tenace.reports.rescore_usebio import UsebioFigures
 from tenace.usebio.reader import POINTS, UsebioError, pair_key, parse_tree
+
+
+@dataclass
+class UsebioFigures:
+    """Every computed element of the file as rescored, as text: what `rewrite` puts back."""
+
+    lines: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)  # (board, line 0-based): NS, EW
+    totals: dict[str, str] = field(default_factory=dict)  # pair number -> TOTAL_SCORE
+    percentages: dict[str, str] = field(default_factory=dict)  # pair number -> PERCENTAGE (matchpoints)
+    places: dict[str, str] = field(default_factory=dict)  # pair number -> PLACE
+    datums: dict[int, str] = field(default_factory=dict)  # board -> BOARD_AVERAGE (Butler)
 
 
 @dataclass

@@ -120,7 +120,7 @@ def figure(value: Decimal | None, signed: bool = False) -> str:
 
 
 def weighted_text(weights: str, t: Words) -> Markup:
-    """model.weighted_text in the page's words: "assigned NS +420", "weighted NS 3/5:420 2/5:-50"."""
+    """codec.weighted_text in the page's words: "assigned NS +420", "weighted NS 3/5:420 2/5:-50"."""
     if weights.startswith("1:") and " " not in weights:
         return t("assigned", score=t.ltr(f"{int(weights[2:]):+d}"))
     return t("weighted", weights=t.ltr(weights))

@@ -4,7 +4,8 @@ fields. `auth` logs the director in, `forms` reads the action forms, `room` is w
 (the event file, pages, checked posts), `routes` the login, the problems and the actions; each area of the evening
 adds its own module of routes to `routes.AREAS`."""
 
-from tenace.web.console.auth import COOKIE, IDLE_S, MIN_PASSWORD, REFUSED_DELAY_S, Director
+from tenace.protocol.http_guard import REFUSED_DELAY_S
+from tenace.web.console.auth import COOKIE, IDLE_S, MIN_PASSWORD, Director
 from tenace.web.console.routes import console_routes
 
 __all__ = ["COOKIE", "IDLE_S", "MIN_PASSWORD", "REFUSED_DELAY_S", "Director", "console_routes"]

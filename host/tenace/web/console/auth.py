@@ -1,10 +1,9 @@
-"""The director's login to the console: sessions, the one-time link, the password, and what a post must show.
+"""The director's login to the console: sessions, the one-time link, the password (a post's checks: http_guard).
 
 Sessions are hand-written, a few lines: an HttpOnly, SameSite=Strict cookie holding a random id, the login's time and
 the name, signed (HMAC) with the key kept beside the event file (keeping.py), so that it outlives a restart; a logout is
 kept there too, which Starlette's SessionMiddleware (itsdangerous, a whole session in the cookie) does not do;
-the forms are urlencoded only and parsed by the standard library's parse_qsl (Starlette's form parser needs
-python-multipart, a dependency for nothing more)."""
+what a post must show is protocol/http_guard.py, shared with the hub's console."""
 
 from __future__ import annotations
 
@@ -17,19 +16,15 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qsl
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
 
-from tenace.errors import UsageError
+from tenace.protocol.http_guard import REFUSED_DELAY_S
 from tenace.web.console.keeping import SESSION_MAX_S, Kept, Unkept, kept_beside
 
 log = logging.getLogger(__name__)
 
 COOKIE = "tenace_director"
-# A wrong password or link waits this long before its answer: guessing stays slow even from a script.
-REFUSED_DELAY_S = 1.0
 # The refused logins are logged a line each for the first SINGLE_LINES of every LOG_QUIET_S, then one line for every
 # REFUSALS_A_LINE more: a script's thousand guesses are a few lines, not a thousand.
 SINGLE_LINES = 10
@@ -39,15 +34,8 @@ LOG_QUIET_S = 60.0
 MIN_PASSWORD = 8
 # How many of a session's sent forms are remembered as sent (an evening's actions are a few hundred).
 SPENT_KEPT = 10_000
-# A form is small: a body larger than this is refused before it is parsed.
-MAX_FORM_BYTES = 16_384
 # A session left alone this long is over (a laptop left open at the club overnight): log in again.
 IDLE_S = 6 * 3600.0
-# Never cached, and never shown in another site's frame (a page could frame the console and steer the director's
-# clicks: the cookie goes along to a frame from another port of this host, the same site).
-NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY",
-            "Content-Security-Policy": "frame-ancestors 'none'; form-action 'self'"}
-
 @dataclass
 class Session:
     name: str  # the director's name given at login: every action is signed with it
@@ -237,29 +225,6 @@ class RefusalLog:
                     ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else ""))
         self.count = 0
         self.addresses.clear()
-
-
-def same_origin(request: Request) -> bool:
-    """The request comes from a page of this server: its Origin (or, lacking one, its Referer) is this address."""
-    own = f"{request.url.scheme}://{request.url.netloc}"
-    origin = request.headers.get("origin")
-    if origin is not None:
-        return origin == own
-    referer = request.headers.get("referer")
-    return referer is not None and (referer == own or referer.startswith(own + "/"))
-
-
-async def form_of(request: Request, limit: int = MAX_FORM_BYTES) -> dict[str, str]:
-    """An urlencoded form's fields (a field given twice: its last value); empty fields are left out."""
-    body = await request.body()
-    if len(body) > limit:
-        raise UsageError("the form is too large")
-    text = body.decode("utf-8", errors="replace")
-    return {k: v.strip() for k, v in parse_qsl(text, keep_blank_values=False) if v.strip()}
-
-
-def forbidden(message: str) -> Response:
-    return PlainTextResponse(message, 403, headers=NO_STORE)
 
 
 def client(request: Request) -> str:

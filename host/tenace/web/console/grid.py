@@ -23,6 +23,7 @@ from tenace.director import parse
 from tenace.director.actions import seat
 from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
+from tenace.protocol.http_guard import NO_STORE
 from tenace.reports.problems import clock
 from tenace.store import EntryError, StoreError, event_info
 from tenace.store.encounters import section_rounds
@@ -36,7 +37,7 @@ from tenace.store.versions import Slot, SlotState, Version, slot_state
 from tenace.web.changes import Changes
 from tenace.web.console import listening
 from tenace.web.console.acting import Stale, act
-from tenace.web.console.auth import NO_STORE, Session
+from tenace.web.console.auth import Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
 from tenace.web.console.rehearsal import Rehearsals
 from tenace.web.console.room import Room, spoken

@@ -19,13 +19,13 @@ from starlette.routing import BaseRoute, Route
 
 from tenace.errors import UsageError
 from tenace.movement import Encounter, Movement, Pair
+from tenace.protocol.http_guard import NO_STORE
 from tenace.reports.event_results import EventResults, ResultsError, board_report, event_results
 from tenace.reports.model import Pair as ResultsPair
 from tenace.reports.model import Report
 from tenace.store import StoreError, event_info
 from tenace.store.encounters import stored_movement
 from tenace.store.names import names_of, pair_players, roster
-from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import Room, spoken
 from tenace.web.console.said import movement_said

@@ -19,20 +19,20 @@ from starlette.routing import BaseRoute, Route
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
+from tenace.protocol.http_guard import NO_STORE
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
 from tenace.reports.event_teams import MatchResult, seat_names
 from tenace.reports.event_usebio import Extras, UsebioError, event_extras, usebio_bytes, usebio_tree
-from tenace.reports.html import Site
 from tenace.reports.problems import clock
 from tenace.store import CORRECTION_MINUTES, EntryError, FinishCheck, Publication, StoreError, publication
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
-from tenace.web.console.auth import NO_STORE
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import SPOKEN, Room, spoken
+from tenace.web.static_site import Site
 from tenace.web.words import DEFAULT, LANGUAGES, language_of
 
 FINISH_WHY = "session finished, results published"  # tenace finish's default reason

@@ -41,12 +41,13 @@ from tenace.errors import UsageError
 from tenace.movement import Report
 from tenace.movement.check import span
 from tenace.movement.text import RoundPlan, plan_rounds, verdict
+from tenace.protocol.http_guard import NO_STORE, forbidden
 from tenace.store import EntryError, StoreError, connect, event_info
 from tenace.store.encounters import section_boards
 from tenace.store.event import SCORING_METHODS
 from tenace.store.hand_records import hand_records
 from tenace.store.names import Member, names_of, pair_players, roster, set_pairs_players
-from tenace.web.console.auth import NO_STORE, Session, forbidden
+from tenace.web.console.auth import Session
 from tenace.web.console.forms import one_line, worded
 from tenace.web.console.room import SPOKEN, Room, spoken
 from tenace.web.console.said import movement_said

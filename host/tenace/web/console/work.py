@@ -11,12 +11,12 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tenace.protocol.http_guard import NO_STORE
 from tenace.reports.problems import Report, boards_text, clock, gather, render
 from tenace.store import event_info, refusal_groups
 from tenace.store.file_check import check_file
 from tenace.store.queries import conflicts_in, damaged_in, latest_rounds, missing_results, states
 from tenace.store.versions import Slot
-from tenace.web.console.auth import NO_STORE
 from tenace.web.console.room import Room, spoken
 from tenace.web.console.said import origin_said, result_said
 

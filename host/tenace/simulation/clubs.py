@@ -20,19 +20,19 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tenace.collector.hub_push import SimAddress
 from tenace.errors import UsageError
-from tenace.hub import wire
-from tenace.hub.club_push import SimAddress
 from tenace.hub.serving import DB_ENV
 from tenace.lifetime import die_with_parent
 from tenace.movement import Movement, mitchell
+from tenace.protocol import wire
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.hub_outbox import link_sim, outbox, pending, slot_push
 from tenace.store.model import IncomingResult, Kind
 from tenace.store.versions import load_versions, slot_states
 
 if TYPE_CHECKING:
-    from tenace.hub.cluster import Cluster
+    from tenace.simulation.cluster import Cluster
 
 START_S = 30.0
 
@@ -283,8 +283,8 @@ def run_clubs(clubs: int, firmware: int, workdir: Path, seed: int = 1, tables: i
     each direction's leaders in the national ranking printed, then the count against the clubs' files. `keep`: the
     hub and its database are left running for inspection, with how to reach and stop them printed; else both are
     stopped, and end with this process however it ends."""
-    from tenace.hub.club_push import Pusher, PushError, push_all
-    from tenace.hub.cluster import Cluster
+    from tenace.collector.hub_push import Pusher, PushError, push_all
+    from tenace.simulation.cluster import Cluster
     from tenace.simulation.session.event_setup import create_simulated_event
     from tenace.simulation.session.runner import SimOptions, run
 

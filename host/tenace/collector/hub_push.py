@@ -18,7 +18,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from tenace.hub import wire
+from tenace.protocol import wire
 from tenace.store import StoreError, connect
 from tenace.store.hub_outbox import SimLink, outbox, pending, record_answer, sim_link
 
