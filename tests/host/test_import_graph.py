@@ -42,7 +42,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "simulation": ("collector", "hub", "deals", "reports", "store", "movement", "scoring", "protocol",
                    "firmware_build"),
     "web": ("collector", "director", "deals", "reports", "store", "usebio", "movement", "protocol", "firmware_build",
-            "simulation"),
+            "simulation", "roster"),
     "commands": ("web", "hub", "simulation", "collector", "director", "flashing", "reports", "deals", "bws", "store",
                  "roster", "seeding", "teams_file", "movement", "pbn", "usebio", "scoring", "protocol", "club_key",
                  "firmware_build"),

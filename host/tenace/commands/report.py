@@ -9,7 +9,6 @@ from pathlib import Path
 
 from tenace.commands.options import add_event_file, cannot_write, event_file, open_event, output_file, output_folder
 from tenace.errors import UsageError
-from tenace.reports.email import Settings, read_settings, send, sent_file
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
@@ -19,6 +18,7 @@ from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
+from tenace.web.debrief_email import Settings, read_settings, send, sent_file
 from tenace.web.static_site import Site
 from tenace.web.words import DEFAULT, LANGUAGES
 
