@@ -64,7 +64,7 @@ class Hands:
 LIMITS: dict[str, tuple[int, int, str]] = {
     "seat a spare": (6, 6, "BCS: Tables tab, the table, Edit, its section and table typed, OK"),
     "settle a conflict": (2, 0, "the issue's own limit: the grid's cell, then keep this one"),
-    "adjust 60/40": (7, 10, "BCS: Results, the board, the row, Edit, Adjusted score, 60 and 40 typed, OK"),
+    "adjust 60/40": (7, 10, "BCS: Results, the board, the row, Edit, Adjusted score, A+ and A- chosen, OK"),
     "assigned score": (7, 10, "BCS: Results, the board, the row, Edit, the score typed, OK"),
     "penalty": (7, 10, "BCS: Results, the pair's Penalty column, the figure typed, Save"),
     "erase": (5, 4, "BCS: Results, the board, the row, Delete, Yes"),
@@ -135,7 +135,9 @@ def test_ten_tasks_cost_no_more_than_in_bcs(tmp_path: Path, browser_path: str) -
             def adjust(h: Hands) -> None:
                 h.click(cell(2, 1, boards[(2, 1)][0]))
                 h.click("summary:has-text('Adjusted score')")
-                h.type("#adjust input[name=percent]", "60/40")
+                # Average plus and minus (Law 12C2): written 60/40 the USEBIO export below would refuse it.
+                h.type("#adjust input[name=ns]", "A+")
+                h.type("#adjust input[name=ew]", "A-")
                 h.type("#adjust input[name=why]", "12C")
                 h.click("#adjust button[type=submit]")
                 h.done()

@@ -20,8 +20,13 @@ def env_without_ci() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
 
 
-def layout(tmp_path: Path, oracles: tuple[str, ...] | None) -> Path:
-    """A clone with .ci/run and a stand-in tools/run-tests; ../shared/oracles holds `oracles` (None: no folder)."""
+# What .ci/run insists on in ../shared/firmware/rp2 besides the oracles (the emulated RP2040's tests).
+RP2_FILES = ("micropython-v1.28.0-RPI_PICO.uf2", "bootrom-b1.bin")
+
+
+def layout(tmp_path: Path, oracles: tuple[str, ...] | None, rp2: tuple[str, ...] = RP2_FILES) -> Path:
+    """A clone with .ci/run and a stand-in tools/run-tests; ../shared/oracles holds `oracles` (None: no folder),
+    ../shared/firmware/rp2 the files `rp2` names."""
     repo = tmp_path / "main"
     (repo / ".ci").mkdir(parents=True)
     (repo / "tools").mkdir()
@@ -34,6 +39,9 @@ def layout(tmp_path: Path, oracles: tuple[str, ...] | None) -> Path:
         folder.mkdir(parents=True)
         for name in oracles:
             (folder / name).write_text('[Board "1"]\n')
+    (tmp_path / "shared" / "firmware" / "rp2").mkdir(parents=True)
+    for name in rp2:
+        (tmp_path / "shared" / "firmware" / "rp2" / name).write_bytes(b"")
     return repo
 
 
@@ -57,6 +65,14 @@ def test_ci_run_names_a_missing_oracle_file(tmp_path: Path, absent: str) -> None
     assert proc.returncode == 1 and "RAN-THE-TESTS" not in proc.stdout
     (line,) = proc.stderr.splitlines()
     assert line.startswith(f"ci: ../shared/oracles lacks {absent}: ")
+
+
+@pytest.mark.parametrize("absent", RP2_FILES)
+def test_ci_run_names_a_missing_rp2_file(tmp_path: Path, absent: str) -> None:
+    proc = ci_run(layout(tmp_path, ORACLE_FILES, tuple(name for name in RP2_FILES if name != absent)))
+    assert proc.returncode == 1 and "RAN-THE-TESTS" not in proc.stdout
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"ci: ../shared/firmware/rp2/{absent} is absent: ")
 
 
 def test_ci_run_runs_the_tests_when_the_oracles_are_there(tmp_path: Path) -> None:
