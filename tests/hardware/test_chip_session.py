@@ -40,7 +40,8 @@ def test_power_cuts_on_the_emulated_rp2040_lose_and_double_nothing(tmp_path: Pat
     need_rp2()
     # Each accept is cut at a random instant within 30 ms of the app reading its OK, around the journal's write: a
     # cut before it has the players key the result again, one after brings it back from the journal. Each key is
-    # held until the app has read it, so none is lost after a reboot. Six boards leave room for them (about four cuts a board).
+    # held until the app has read it, so none is lost after a reboot. Six boards leave room for the 20 (about four
+    # cuts fall on each board's accept).
     proc = subprocess.run([sys.executable, str(TOOLS / "chip_session.py"), "--boards", "6", "--loss", "100",
                            "--cuts", "20", "--seed", "7"], capture_output=True, text=True, timeout=3600)
     out = proc.stdout + proc.stderr

@@ -6,9 +6,9 @@ The app is the board file's build() over the chip's own machine.I2C, Pins, SPI (
 board.main() makes them; a scripted player (the simulator's) says which keys it wants on the serial line, after the
 screen's name ("KEYS contract 1 C N = OK"); the harness presses them one by one on the GPIO key matrix, holding
 each until the app has read it ("GOT key", or "DROP key" when the app dropped it in a pause of the keys) and
-letting go until the matrix has settled with no key down ("UP"), and answers with one byte after the last. Prints "ACCEPTED round board result" as the table accepts each, "HEAP
-n" (gc.mem_free() after a collection) at each batch of keys, and "DONE ..." when the host has every result of the
-session, or BOARDS of them.
+letting go until the matrix has settled with no key down ("UP"), and answers with one byte after the last. Prints
+"ACCEPTED round board result" as the table accepts each, "HEAP n" (gc.mem_free() after a collection) at each batch
+of keys, and "DONE ..." when the host has every result of the session, or BOARDS of them.
 """
 
 import gc
