@@ -25,7 +25,7 @@ def test_a_round_on_the_emulated_rp2040_reaches_the_collector(tmp_path: Path) ->
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     found = re.search(r"^on the emulated RP2040: accepted=(\d+) stored=(\d+) lost=0 doubled=0$", out, re.M)
-    assert found and int(found[1]) == int(found[2]) >= 6, out
+    assert found and int(found[1]) == int(found[2]) >= 3, out
     heap = re.search(r"^heap free at the end: (\d+) bytes$", out, re.M)
     assert heap and 50_000 < int(heap[1]) < 264 * 1024, out
     assert re.search(r"^key press to screen drawn at 125 MHz: p50 [\d.]+ ms, p99 [\d.]+ ms \(\d+ presses\)$", out,
