@@ -43,7 +43,10 @@ from tenace.simulation.terminal.screen import screen_text, write_png
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("chip_session")
 TABLE = 1
-HOLD_MS = 100  # a finger keeps a key down this long, and lets go as long: a tap (40 ms ones fell in redraws)
+WAIT_MS = 5000  # of the chip's clock: the longest a key is held before the app reads it, or let go before it settles
+PAUSE_MS = 1100  # a key dropped in a pause of the keys (App.KEY_PAUSE_MS after a screen to read): wait it out
+CUT_WINDOW_MS = 30  # the power goes at a random instant this long after the app has read an accept's OK: the journal
+# is written 11 to 16 ms after it (and the link's state 30 to 50 ms after), in the chip's clock
 SLICE_MS = 5  # the chip runs this long between two looks at its serial output and the base station's relay
 LIMIT_S = float(os.environ.get("CHIP_LIMIT_S", "300"))  # of the chip's clock
 
@@ -58,6 +61,7 @@ class Outcome:
     wear: tuple[int, int] = (0, 0)
     chip_s: float = 0.0
     cuts: int = 0
+    rekeyed: int = 0  # cuts before the journal had the result: the players keyed it again
 
 
 def session_image(out: Path) -> Path:
@@ -70,18 +74,37 @@ def session_image(out: Path) -> Path:
     return filesystem_image(files, out / "fs.img")
 
 
-def press(chip: Chip, board: PicoBoard, key: str) -> int:
-    """Press and let go of `key` on the matrix; the chip's clock when it went down."""
+def wait_for(chip: Chip, board: PicoBoard, words: tuple[str, ...], backlog: list[str]) -> str:
+    """Run the chip until it prints a line starting with one of `words`; the word. Its other lines go to `backlog`."""
+    spent = 0
+    while spent < WAIT_MS:
+        chip.run_ms(SLICE_MS)
+        board.pump()
+        spent += SLICE_MS
+        found = ""
+        for line in chip.lines():
+            word = line.partition(" ")[0]
+            if word in words and not found:
+                found = word
+                if word == "DONE":
+                    backlog.append(line)
+            else:
+                backlog.append(line)
+        if found:
+            return found
+    raise ChipError(f"no {'/'.join(words)} from the chip in {WAIT_MS} ms of its clock (a key held or let go)")
+
+
+def press(chip: Chip, board: PicoBoard, key: str, backlog: list[str]) -> tuple[int, bool]:
+    """Press `key` on the matrix until the app has read it, let go until the matrix has seen it let go; the chip's
+    clock when it went down, and whether the app took it (False: dropped in a pause of the keys)."""
     row, col = key_position(key)
     chip.command(f"key {row} {col} 1")
     at = chip.nanos
-    for down in (True, False):
-        for _ in range(HOLD_MS // SLICE_MS):
-            chip.run_ms(SLICE_MS)
-            board.pump()
-        if down:
-            chip.command(f"key {row} {col} 0")
-    return at
+    word = wait_for(chip, board, ("GOT", "DROP"), backlog)
+    chip.command(f"key {row} {col} 0")
+    wait_for(chip, board, ("UP", "DONE"), backlog)  # (after the session's last key, the loop is over)
+    return at, word == "GOT"
 
 
 def latencies(presses: list[int], draws: list[int]) -> list[float]:
@@ -105,6 +128,8 @@ class Table:
         self.outcome = Outcome()
         self.accepted: dict[str, str] = {}  # "round board" -> the result line
         self.presses: list[int] = []
+        self.backlog: list[str] = []  # the chip's lines printed while a key was pressed, not yet looked at
+        self.cut_keys: list[str] | None = None  # the contract screen's keys whose accept was cut, until the next keys
         self.chip = self.power_on(image)
 
     def power_on(self, image: Path) -> Chip:
@@ -120,6 +145,42 @@ class Table:
         self.outcome.cuts += 1
         self.chip = self.power_on(self.image)
 
+    def keyed(self, keys: list[str]) -> bool:
+        """Press `keys` one after the other; False when one was dropped (a screen to read came: the rest were for
+        the one before)."""
+        for key in keys:
+            at, taken = press(self.chip, self.board, key, self.backlog)
+            self.presses.append(at)
+            if not taken:
+                self.wait_out_the_pause()
+                return False
+        return True
+
+    def cut_in_accept(self, rng: random.Random) -> bool:
+        """Press the accept's OK and cut the power at a random instant once the app has read it; False (no cut) when
+        it was dropped."""
+        chip, board = self.chip, self.board
+        row, col = key_position("OK")
+        chip.command(f"key {row} {col} 1")
+        self.presses.append(chip.nanos)
+        if wait_for(chip, board, ("GOT", "DROP"), self.backlog) == "DROP":
+            chip.command(f"key {row} {col} 0")
+            wait_for(chip, board, ("UP",), self.backlog)
+            self.wait_out_the_pause()
+            return False
+        chip.run_ms(rng.randrange(CUT_WINDOW_MS * 1000) / 1000)  # the power goes at a random instant
+        log.debug("power cut %d at %.3f s of the chip's clock", self.outcome.cuts + 1, chip.nanos / 1e9)
+        self.cut()
+        # The old chip's keys are gone with it; the new one's player names its own.
+        self.backlog = [line for line in self.backlog if not line.startswith("KEYS ")]
+        return True
+
+    def wait_out_the_pause(self) -> None:
+        """A key was dropped in a pause of the keys, which only ends once keys stop: none pressed for PAUSE_MS."""
+        for _ in range(PAUSE_MS // SLICE_MS):
+            self.chip.run_ms(SLICE_MS)
+            self.board.pump()
+
     def close_chip(self) -> None:
         chip = self.chip
         self.chip.dump_fs(self.image)
@@ -133,7 +194,8 @@ class Table:
 
     def play(self, cuts: int) -> Outcome:
         """Until `boards` results are accepted and acknowledged; `cuts` power cuts, each at a random instant in the
-        200 ms after the OK that accepts a result (the summary screen's) is pressed, while the app journals it."""
+        CUT_WINDOW_MS after the app has read the OK that accepts a result (the summary screen's), while it journals
+        it."""
         outcome, board = self.outcome, self.board
         rng = random.Random(self.seed)
         while not outcome.done:
@@ -142,22 +204,22 @@ class Table:
                 raise ChipError(f"the table did not finish in {LIMIT_S} s of the chip's clock")
             chip.run_ms(SLICE_MS)
             board.pump()
-            for line in chip.lines():
+            lines, self.backlog = self.backlog + chip.lines(), []
+            for line in lines:
                 log.debug("chip at %.3f s: %s", chip.nanos / 1e9, line)
                 word, _, rest = line.partition(" ")
                 if word == "KEYS":
                     screen, *keys = rest.split()
-                    # The OK on the summary screen is the opponents' accept: the app journals the result.
-                    if outcome.cuts < cuts and screen == "summary" and keys == ["OK"]:
-                        row, col = key_position("OK")
-                        chip.command(f"key {row} {col} 1")
-                        for _ in range(rng.randrange(2 * HOLD_MS)):  # the power goes at a random instant
-                            chip.run_ms(1)
-                            board.pump()
-                        self.cut()
+                    # The last OK of a result keyed (the contract screen's) or of one keyed before a reboot (the
+                    # summary screen's) is the opponents' accept: the app journals the result.
+                    if self.cut_keys is not None and screen in ("contract", "summary"):  # was it keyed again?
+                        outcome.rekeyed += [screen, *keys] == self.cut_keys
+                        self.cut_keys = None
+                    accept = outcome.cuts < cuts and screen in ("contract", "summary") and keys[-1:] == ["OK"]
+                    if accept:
+                        self.cut_keys = [screen, *keys] if screen == "contract" else None
+                    if self.keyed(keys[:-1] if accept else keys) and accept and self.cut_in_accept(rng):
                         break
-                    for key in keys:
-                        self.presses.append(press(chip, board, key))
                     chip.type(b"k")
                 elif word == "ACCEPTED":
                     slot, result = rest.split(" ", 2)[:2], rest.split(" ", 2)[2]
@@ -168,7 +230,8 @@ class Table:
                 elif word == "DONE":
                     outcome.done = rest
             serial = self.chip.serial
-            if not outcome.done and 0 <= serial.find(b"\x04") < serial.find(b"\n") % (len(serial) + 1):
+            ended = 0 <= serial.find(b"\x04") < serial.find(b"\n") % (len(serial) + 1)
+            if ended and not outcome.done and not self.backlog:
                 # The raw REPL's end of output, with no line left before it to read: the program raised.
                 raise ChipError("the session stopped on the chip: " + self.chip.serial.decode("utf-8", "replace"))
         outcome.frame = outcome.frame or bytes(board.oled.ram)
@@ -230,7 +293,9 @@ async def run(args: argparse.Namespace, work: Path) -> int:
           f"p99 {p99:.1f} ms ({len(lat)} presses)")
     print(f"flash wear: {outcome.wear[0]} page programs, {outcome.wear[1]} sector erases")
     if args.cuts:
-        print(f"power cuts on the chip: {outcome.cuts}, each at a random instant within 200 ms of a result's OK")
+        print(f"power cuts on the chip: {outcome.cuts}, each at a random instant within "
+              f"{CUT_WINDOW_MS} ms of the app reading a result's OK; {outcome.rekeyed} before the journal had the "
+              f"result (keyed again)")
     return 0 if comparison.lost == 0 and comparison.doubled == 0 and comparison.accepted >= args.boards else 1
 
 

@@ -4,10 +4,11 @@
 
 The app is the board file's build() over the chip's own machine.I2C, Pins, SPI (board.nrf24_radio) and ADC, as
 board.main() makes them; a scripted player (the simulator's) says which keys it wants on the serial line, after the
-screen's name ("KEYS contract 1 C N = OK"); the harness presses them one by one on the GPIO key matrix and answers
-with one byte when it has let go of the last. Prints "ACCEPTED round board result" as the table accepts each, "HEAP
-n" (gc.mem_free() after a collection) at each batch of keys, and "DONE ..." when the host has every result of the
-session, or BOARDS of them.
+screen's name ("KEYS contract 1 C N = OK"); the harness presses them one by one on the GPIO key matrix, holding
+each until the app has read it ("GOT key", or "DROP key" when the app dropped it in a pause of the keys) and
+letting go until the matrix has settled with no key down ("UP"), and answers with one byte after the last. Prints
+"ACCEPTED round board result" as the table accepts each, "HEAP n" (gc.mem_free() after a collection) at each batch
+of keys, and "DONE ..." when the host has every result of the session, or BOARDS of them.
 """
 
 import gc
@@ -23,13 +24,32 @@ from tenace_terminal.settings_file import read_settings
 
 
 class Finger:
-    """The keypad as the player sees it (queue, push): the keys named on the serial line, gone when pressed."""
+    """The keypad as the player sees it (queue, push): the keys named on the serial line, gone when pressed. Also
+    the app's keypad, in front of the matrix: it says when the app took a key, and when the matrix saw it let go."""
 
     def __init__(self, app):
         self.app = app
+        self.matrix = app.keypad
+        app.keypad = self
+        self.up = False  # a key was read: "UP" once the matrix has settled with none down
         self.queue = []
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
+
+    def read(self):
+        matrix = self.matrix
+        key = matrix.read()
+        if key is not None:
+            # As App.step will judge it: a key in a pause of the keys is dropped (the finger tries again later).
+            print("%s %s" % ("DROP" if self.app.keys_paused() else "GOT", key))
+            self.up = True
+        elif self.up and not any(matrix._stable):  # the debounced state: a release shorter than it is not seen
+            print("UP")
+            self.up = False
+        return key
+
+    def held(self):
+        return self.matrix.held()
 
     def push(self, *keys):
         for key in keys:
