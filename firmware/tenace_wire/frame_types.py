@@ -30,11 +30,15 @@ TEXT = const(14)           # host: a message from the director
 STATUS = const(15)         # terminal: firmware, battery, link counters, factory test (field_messages.py)
 PING = const(16)           # host: nothing but its ACK back, timed by `tenace survey` (field_messages.py)
 MORE = const(17)           # host, unsequenced: "n more frames wait for you: keep listening" (0: nothing more)
+CALL = const(18)           # terminal: the table calls the director (director_call.py)
+COMING = const(19)         # host: the director has seen the call and is coming
+CLOCK = const(20)          # host: the round clock, its length and the seconds left
 FRAGMENT = const(31)       # both ways: one piece of a message longer than MAX_PAYLOAD (fragments.py)
 
 # Which types each side may send, as bit masks over the type number.
 FROM_TERMINAL = ((1 << ACK) | (1 << HELLO) | (1 << SIGN_IN) | (1 << RESULT) | (1 << PLAYERS)
-                 | (1 << ERASE) | (1 << REQUEST) | (1 << STATUS) | (1 << FRAGMENT))
+                 | (1 << ERASE) | (1 << REQUEST) | (1 << STATUS) | (1 << CALL) | (1 << FRAGMENT))
 FROM_HOST = ((1 << ACK) | (1 << PAIR_OFFER) | (1 << SIGN_IN_ANSWER) | (1 << ROUND_PLAN) | (1 << TRAVELLER)
-             | (1 << RANKING) | (1 << HAND_RECORD) | (1 << TEXT) | (1 << PING) | (1 << MORE) | (1 << FRAGMENT))
+             | (1 << RANKING) | (1 << HAND_RECORD) | (1 << TEXT) | (1 << PING) | (1 << MORE) | (1 << COMING)
+             | (1 << CLOCK) | (1 << FRAGMENT))
 UNAUTHENTICATED = (1 << HELLO) | (1 << PAIR_OFFER)

@@ -7,6 +7,7 @@ one its last frame verified under.
 
 from tenace_wire.auth import Tagger
 from tenace_wire.control import ACCEPTED, STORED, Ack, More, PairOffer, SignIn, SignInAnswer
+from tenace_wire.director_call import Call
 from tenace_wire.errors import (
     ACCEPTED_FRAME,
     BAD_TAG,
@@ -264,7 +265,7 @@ class HostSession:
             payload = done[3]
         msg = decode_message(ftype, payload)
         inbound = Inbound(terminal, first, count, ftype, msg)
-        if isinstance(msg, (Result, Players, Erase, Request)):
+        if isinstance(msg, (Result, Players, Erase, Request, Call)):
             where = (msg.section, msg.table)
             bound = self.bindings.get(terminal)
             if bound is None:

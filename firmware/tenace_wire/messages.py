@@ -4,7 +4,7 @@ The message classes live in five modules, imported on first use so that a termin
 RAM only the code of the messages it meets (the MicroPython heap is small):
 control.py (ACK, HELLO, PAIR_OFFER, SIGN_IN, SIGN_IN_ANSWER, MORE), table_messages.py (RESULT, PLAYERS,
 ERASE, REQUEST), director_messages.py (ROUND_PLAN, TRAVELLER, RANKING, TEXT), hand_record.py (HAND_RECORD),
-field_messages.py (STATUS, PING).
+field_messages.py (STATUS, PING), director_call.py (CALL, COMING, CLOCK).
 Every field is checked on decode; a bad payload raises WireError("malformed", why).
 """
 
@@ -12,6 +12,9 @@ from tenace_wire.errors import BAD_TYPE, WireError
 from tenace_wire.fields import Message
 from tenace_wire.frame_types import (
     ACK,
+    CALL,
+    CLOCK,
+    COMING,
     ERASE,
     HAND_RECORD,
     HELLO,
@@ -51,6 +54,9 @@ def message_class(ftype: int) -> "type[Message]":
     if ftype == STATUS or ftype == PING:
         from tenace_wire import field_messages as f
         return f.Status if ftype == STATUS else f.Ping
+    if ftype in (CALL, COMING, CLOCK):
+        from tenace_wire import director_call as c
+        return (c.Call, c.Coming, c.Clock)[ftype - CALL]
     raise WireError(BAD_TYPE, "no message of type %r" % (ftype,))
 
 
