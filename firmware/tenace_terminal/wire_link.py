@@ -46,6 +46,10 @@ later: a lost poll costs a second, not a period). For _FAST_FOR_MS after a plan 
 _POLL_FAST_MS: directors change things in bursts, and the next change then reaches the table within seconds, an idle
 one's too.
 
+The director. {"type": "call", "round", "call", "left"} goes out as a CALL (director_call.py) while signed in; the
+host's COMING comes to the app as {"type": "coming", "call"}, its CLOCK as {"type": "clock", "round", "minutes",
+"left"}.
+
 Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
 (`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
 test (FACTORY_FILE), its own counters (frames sent and sent again) and the radio's signal strength where the
@@ -67,6 +71,8 @@ from tenace_wire.control import ACCEPTED, LEAD_CHECKED, REFUSED_NOT_SIGNED_IN, S
 from tenace_wire.errors import SEQ_EXHAUSTED, WireError
 from tenace_wire.frame_types import (
     ACK,
+    CLOCK,
+    COMING,
     HAND_RECORD,
     MORE,
     PAIR_OFFER,
@@ -86,6 +92,9 @@ _MSG_SIGN_IN = const("sign_in")
 _MSG_ROUND_REQUEST = const("round_request")
 _MSG_RANKING_REQUEST = const("ranking_request")
 _MSG_PROBE = const("probe")
+_MSG_CALL = const("call")
+_MSG_COMING = const("coming")
+_MSG_CLOCK = const("clock")
 _MSG_ACK = const("ack")
 _MSG_MESSAGE = const("message")
 
@@ -191,6 +200,8 @@ class WireLink:
             elif kind == _MSG_PROBE:
                 self._probe[0] = self.now
                 self._hello_at = self.now
+            elif kind == _MSG_CALL and self.session.signed_in:
+                self._call(message)
             self._pump()
         except Exception as e:  # never into the app: a result is journaled there and comes again at the next boot
             self._trouble(e)
@@ -293,6 +304,15 @@ class WireLink:
         self._own_seq_left()
         self.session.queue(link_files.status_report(self.battery, self.factory_path, self.session, self.transport),
                            self.now)
+
+    def _call(self, message: dict) -> None:
+        """Queue a CALL: the link's own message, retransmitted until the host has it (a call lost with the power is
+        pressed again)."""
+        from tenace_wire.director_call import Call  # (loaded on the first call or clock: not every table meets one)
+
+        self._own_seq_left()
+        self.session.queue(Call(section=self.section, table=self.table, round=message["round"],
+                                call=message["call"], left=message["left"]), self.now)
 
     def _request(self, what: int, section: int, table: int, number: int, board: int) -> int:
         self._own_seq_left()
@@ -433,6 +453,10 @@ class WireLink:
             self.inbox.append(wire_mapping.ranking(msg))
         elif ftype == TEXT:
             self.inbox.append({"type": _MSG_MESSAGE, "text": msg.text})
+        elif ftype == COMING:
+            self.inbox.append({"type": _MSG_COMING, "call": msg.call})
+        elif ftype == CLOCK:
+            self.inbox.append({"type": _MSG_CLOCK, "round": msg.round, "minutes": msg.minutes, "left": msg.left})
 
     def _on_ack(self, seq: int, status: int) -> None:
         if seq < APP_SEQ:
