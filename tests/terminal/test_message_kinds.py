@@ -10,8 +10,8 @@ Pytest and MicroPython (the same file).
 
 import os
 
-APP_SENDS = ("result", "players", "sign_in", "round_request", "ranking_request", "probe")
-LINK_DELIVERS = ("ack", "sign_in_ok", "round_plan", "traveller", "ranking", "message", "probe")
+APP_SENDS = ("result", "players", "sign_in", "round_request", "ranking_request", "probe", "call")
+LINK_DELIVERS = ("ack", "sign_in_ok", "round_plan", "traveller", "ranking", "message", "probe", "coming", "clock")
 JOURNAL_ONLY = ("session_over", "lang", "tally")  # the app's own records: replayed, never sent
 LINK_SIDE = ("wire_link", "wire_mapping")
 

@@ -16,7 +16,8 @@ duplicate, or its refusal reason); the counters are flushed to the event file ev
 
 The parts it composes: pairing.py (each terminal's way of pairing and its keys; the TABLE_TAKEN policy: a
 sign-in to a table another terminal holds is refused while that one is alive), pushes.py (round plans sent unasked,
-paced, and again after a movement change) and survey.py (the radio surveys `tenace survey` asks for). A terminal's
+paced, and again after a movement change), director_link.py (the tables' calls of the director, the director's
+answers and the round clock) and survey.py (the radio surveys `tenace survey` asks for). A terminal's
 STATUS is kept as its latest (tenace.store.terminal_reports) for `tenace terminals`, and the terminals heard are
 marked so in the event file at each flush.
 """
@@ -29,6 +30,7 @@ from collections.abc import Callable
 from typing import cast
 
 from tenace.collector import board_messages, board_reports, round_plans
+from tenace.collector.director_link import DirectorLink
 from tenace.collector.link_key import LinkKey, link_key, urandom_bits
 from tenace.collector.pairing import HOLD_MS, Pairing, table_holder
 from tenace.collector.pushes import Pushes
@@ -66,6 +68,7 @@ from tenace_wire.control import (
     Hello,
     SignIn,
 )
+from tenace_wire.director_call import Call
 from tenace_wire.director_messages import Traveller
 from tenace_wire.errors import (
     BAD_CRC,
@@ -86,6 +89,7 @@ from tenace_wire.fields import Message
 from tenace_wire.frame import peek_header
 from tenace_wire.frame_types import (
     ACK,
+    CALL,
     ERASE,
     HAND_RECORD,
     HELLO,
@@ -130,6 +134,7 @@ class Collector:
         self.pairing = Pairing(conn, self.session, self.key, club_key)
         self.pushes = Pushes(conn, self.session, self._send, lambda: self.settings.lead_checked)
         self.surveys = Surveys(conn, self.session)
+        self.director = DirectorLink(conn, self.session, self._send)
         self.results_stored = 0  # results stored by this run (not duplicates, not refusals)
         self.internal_errors = 0
         self.heard: dict[int, int] = {}  # terminal -> when last heard (ms), authenticated frames only
@@ -194,6 +199,7 @@ class Collector:
         out = self._offers
         self._offers = []
         self.pushes.due(now_ms)
+        self.director.due(now_ms)
         self._tell_more()
         out.extend(self.session.due(now_ms))
         self.surveys.due(now_ms, out)
@@ -278,6 +284,11 @@ class Collector:
             self._players(inbound, msg)
         elif isinstance(msg, Request):
             self._request(inbound, msg, now)
+        elif inbound.type == CALL and msg is not None:
+            # By its type too: its module is loaded when a call comes (as a simulated terminal in this process may).
+            call = cast(Call, msg)
+            self.director.called(inbound.terminal, inbound.seq, call)
+            self.session.acknowledge(inbound, STORED)
         elif inbound.type == STATUS and msg is not None:
             # By its type, not its class: a simulated terminal in this process lets the module go between reports
             # (RAM), and the next report's class is a new one.
@@ -314,6 +325,7 @@ class Collector:
         log.info("terminal %d signed in at section %s table %d, round %d (%s)", terminal, name, msg.table, round_,
                  self.pairing.way_text(terminal))
         self.pushes.send_plans(terminal, msg.section, msg.table, round_, now)
+        self.director.signed_in(terminal, msg.section, now)
 
     @property
     def club_id(self) -> str | None:

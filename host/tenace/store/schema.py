@@ -666,7 +666,40 @@ CREATE TABLE terminal_plans (
 );
 """
 
+# The tables calling the director, and the round clock (issue 35). Not chained in the ledger: the collector's record
+# of the link, like terminal_status; the clock is the director's setting of the room, not a result.
+_V17 = """
+-- A table's call of the director, as the collector stored it (one row per CALL frame: its terminal and sequence
+-- number, so a frame heard again is one call); `call` is the table's own number for it, `left` the minutes the
+-- table's round clock showed (NULL: none), `at` when it arrived, `acknowledged` when the director answered it in
+-- the console, `told` when the collector sent the table COMING.
+CREATE TABLE director_call (
+    id INTEGER PRIMARY KEY,
+    terminal INTEGER NOT NULL CHECK (terminal >= 1),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    section TEXT NOT NULL,
+    table_no INTEGER NOT NULL CHECK (table_no >= 1),
+    round INTEGER NOT NULL CHECK (round >= 1),
+    call INTEGER NOT NULL CHECK (call BETWEEN 1 AND 255),
+    left_minutes INTEGER CHECK (left_minutes BETWEEN 0 AND 254),
+    at TEXT NOT NULL,
+    acknowledged TEXT,
+    told TEXT,
+    UNIQUE (terminal, seq)
+);
+-- The round clock of a section as the director set it, a row each time (the latest counts): the round it runs
+-- for, its length in minutes (0: the clock stopped), when it started and when the round ends.
+CREATE TABLE round_clock (
+    id INTEGER PRIMARY KEY,
+    section TEXT NOT NULL,
+    round INTEGER NOT NULL CHECK (round BETWEEN 1 AND 127),
+    minutes INTEGER NOT NULL CHECK (minutes BETWEEN 0 AND 255),
+    started TEXT NOT NULL,
+    ends TEXT NOT NULL
+);
+"""
+
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
                                           (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13),
-                                          (14, _V14), (15, _V15), (16, _V16))
+                                          (14, _V14), (15, _V15), (16, _V16), (17, _V17))

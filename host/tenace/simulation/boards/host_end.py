@@ -121,6 +121,18 @@ class Questions:
         """The collector loses where `terminal` sits (a fault)."""
         self.ask("forget", terminal)
 
+    def calls(self):
+        """The director's calls stored, newest first: "table round call left acknowledged"."""
+        return self.ask("calls")
+
+    def acknowledge(self):
+        """The director acknowledges every open call; how many."""
+        return self.ask("acknowledge")
+
+    def clock(self, round_, minutes, seconds_ago=0):
+        """The director starts the round clock, as if `seconds_ago` seconds ago; the seconds left."""
+        return self.ask("clock", round_, minutes, seconds_ago)
+
 
 class LocalHost(Questions):
     """A TableHost in this process, in a folder of its own."""

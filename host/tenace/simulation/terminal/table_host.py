@@ -18,6 +18,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from tenace.collector.settings import Settings
 from tenace.firmware_build import SIM_DIR
 from tenace.movement import MIN_HOWELL_TABLES, howell, mitchell
 from tenace.movement.individual import MIN_INDIVIDUAL_TABLES, individual
-from tenace.store import conflicts, current_results, states
+from tenace.store import clock, conflicts, current_results, director_calls, states
 from tenace.store.director import Action, enter_result
 from tenace.store.event import create_event
 from tenace.store.hand_records import DoubleDummy, keep_analysis, keep_hand_record
@@ -50,7 +51,7 @@ _KINDS = {"normal": "played", "passed_out": "passed_out", "artificial": "adjuste
 _RESULT_ENTRY = {"any": "any", "relative": "relative", "tricks": "total"}
 # What a terminal on MicroPython may ask over the line protocol: TableHost's methods of these names.
 QUESTIONS = ("result", "results", "stored", "duplicates", "enter", "erase", "sign_ins", "close_event", "forget",
-             "move", "plans", "status", "conflicts")
+             "move", "plans", "status", "conflicts", "calls", "acknowledge", "clock")
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,22 @@ class TableHost:
         rows = [r for r in inventory(self.conn) if r.status is not None]
         return "\n".join(f"{r.terminal} {s.firmware} {s.battery}% {s.battery_mv or 0} {s.factory.replace(' ', '_')} "
                          f"{'+'.join(s.checks) or '-'}" for r in rows if (s := r.status) is not None) or None
+
+    def calls(self) -> list[str]:
+        """The director's calls stored, newest first: "table round call left acknowledged" (left -1: no clock;
+        acknowledged 0 or 1)."""
+        return [f"{c.table} {c.round} {c.call} {-1 if c.left is None else c.left} {int(c.acknowledged is not None)}"
+                for c in director_calls.calls(self.conn)]
+
+    def acknowledge(self) -> int:
+        """The director acknowledges every open call in the console; how many."""
+        return sum(director_calls.acknowledge_call(self.conn, c.id) for c in director_calls.calls(self.conn, True))
+
+    def clock(self, round_: int, minutes: int, seconds_ago: int) -> int:
+        """The director starts section A's clock for round `round_`, `minutes` long, as if `seconds_ago` seconds
+        ago; the seconds left now."""
+        started = clock.now() - timedelta(seconds=seconds_ago)
+        return director_calls.set_clock(self.conn, SECTION, round_, minutes, started).seconds_left()
 
     def close(self) -> None:
         self.collector.close()
