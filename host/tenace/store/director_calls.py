@@ -25,6 +25,7 @@ class DirectorCall:
     left: int | None  # minutes the table's round clock showed; None: no clock
     at: str
     acknowledged: str | None
+    who: str | None  # the director who acknowledged it
     told: str | None
 
 
@@ -47,7 +48,7 @@ class RoundClock:
         return max(0, int(left + 0.999))
 
 
-_CALL_COLUMNS = "id, terminal, section, table_no, round, call, left_minutes, at, acknowledged, told"
+_CALL_COLUMNS = "id, terminal, section, table_no, round, call, left_minutes, at, acknowledged, who, told"
 
 
 def record_call(conn: sqlite3.Connection, terminal: int, seq: int, section: str, table: int, round_: int, call: int,
@@ -67,12 +68,12 @@ def calls(conn: sqlite3.Connection, open_only: bool = False) -> list[DirectorCal
     return [DirectorCall(*row) for row in rows]
 
 
-def acknowledge_call(conn: sqlite3.Connection, call_id: int) -> bool:
-    """The director answers a call (the collector then tells the table), committed; False when there is no such
+def acknowledge_call(conn: sqlite3.Connection, call_id: int, who: str) -> bool:
+    """Director `who` answers a call (the collector then tells the table), committed; False when there is no such
     open call."""
     with transaction(conn):
-        cursor = conn.execute("UPDATE director_call SET acknowledged = ? WHERE id = ? AND acknowledged IS NULL",
-                              (timestamp(), call_id))
+        cursor = conn.execute("UPDATE director_call SET acknowledged = ?, who = ? WHERE id = ?"
+                              " AND acknowledged IS NULL", (timestamp(), who, call_id))
     return cursor.rowcount == 1
 
 

@@ -60,6 +60,13 @@ def open_board_count(conn: sqlite3.Connection, section: str, table: int, round_:
     return int(row[0])
 
 
+def tables_playing(conn: sqlite3.Connection, section: str, round_: int) -> list[int]:
+    """The section's tables with a board not yet in from round `round_` or an earlier one: those still playing it."""
+    rows = conn.execute(f"SELECT DISTINCT b.table_no FROM encounter_board b WHERE b.section = ? AND b.round <= ?"
+                        f" AND NOT {_SLOT_IN} ORDER BY b.table_no", (section, round_)).fetchall()
+    return [_number(row[0], "encounter_board") for row in rows]
+
+
 def boards_in(conn: sqlite3.Connection, section: str, table: int, round_: int) -> list[int]:
     """The boards of the table's round that are in (a result of any kind, from any terminal or the director)."""
     return [int(b) for (b,) in conn.execute(f"SELECT b.board FROM encounter_board b WHERE b.section = ? AND "

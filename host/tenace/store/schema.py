@@ -672,7 +672,7 @@ _V17 = """
 -- A table's call of the director, as the collector stored it (one row per CALL frame: its terminal and sequence
 -- number, so a frame heard again is one call); `call` is the table's own number for it, `left` the minutes the
 -- table's round clock showed (NULL: none), `at` when it arrived, `acknowledged` when the director answered it in
--- the console, `told` when the collector sent the table COMING.
+-- the console and `who` the director who did, `told` when the collector sent the table COMING.
 CREATE TABLE director_call (
     id INTEGER PRIMARY KEY,
     terminal INTEGER NOT NULL CHECK (terminal >= 1),
@@ -684,7 +684,9 @@ CREATE TABLE director_call (
     left_minutes INTEGER CHECK (left_minutes BETWEEN 0 AND 254),
     at TEXT NOT NULL,
     acknowledged TEXT,
+    who TEXT,
     told TEXT,
+    CHECK ((acknowledged IS NULL) = (who IS NULL)),
     UNIQUE (terminal, seq)
 );
 -- The round clock of a section as the director set it, a row each time (the latest counts): the round it runs

@@ -246,7 +246,8 @@ class TableHost:
 
     def acknowledge(self) -> int:
         """The director acknowledges every open call in the console; how many."""
-        return sum(director_calls.acknowledge_call(self.conn, c.id) for c in director_calls.calls(self.conn, True))
+        open_calls = director_calls.calls(self.conn, open_only=True)
+        return sum(director_calls.acknowledge_call(self.conn, c.id, "simulator") for c in open_calls)
 
     def clock(self, round_: int, minutes: int, seconds_ago: int) -> int:
         """The director starts section A's clock for round `round_`, `minutes` long, as if `seconds_ago` seconds

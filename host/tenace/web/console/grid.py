@@ -35,7 +35,7 @@ from tenace.store.queries import states
 from tenace.store.terminal_reports import InventoryRow, inventory, plans_held
 from tenace.store.versions import Slot, SlotState, Version, slot_state
 from tenace.web.changes import Changes
-from tenace.web.console import listening
+from tenace.web.console import calls, listening
 from tenace.web.console.acting import Stale, act
 from tenace.web.console.auth import Session
 from tenace.web.console.forms import ACTIONS, MOVES, one_line, whole
@@ -416,27 +416,29 @@ def routes(room: Room) -> list[BaseRoute]:
         name = request.path_params["section"]
 
         async def render(session: Session, generation: int, part: bool) -> Response:
-            def read(conn: sqlite3.Connection) -> tuple[SectionGrid, list[str]]:
+            def read(conn: sqlite3.Connection) -> tuple[SectionGrid, list[str], calls.CallsPanel]:
                 sections = event_info(conn).sections
                 info = next((s for s in sections if s.name == name), None)
                 if info is None:
                     raise UsageError(f"there is no section {name!r} in this event")
-                return section_grid(conn, info), [s.name for s in sections]
-            grid, sections = await room.read(read)
+                return section_grid(conn, info), [s.name for s in sections], calls.panel(conn)
+            grid, sections, panel = await room.read(read)
             return _page(room, "console_grid.html", part, session=session, grid=grid, sections=sections,
-                         generation=generation, states=STATES, error=None)
+                         generation=generation, states=STATES, error=None, calls=panel, local_time=calls.local_time)
         return await live(request, render)
 
     async def terminals_page(request: Request, status: int = 200, error: str | None = None,
                              typed: dict[str, str] | None = None, done: str | None = None) -> Response:
         async def render(session: Session, generation: int, part: bool) -> Response:
             seen, code = await room.read(terminals)
+            panel = await room.read(calls.panel)
             state = room.listening.state() if room.listening is not None else None
             empty = await room.read(listening.empty_tables)
             return _page(room, "console_terminals.html", part, status, session=session, seen=seen, code=code,
                          generation=generation, error=error, typed=typed or {}, done=done, listening=state,
                          missing=listening.missing(state, empty), simulated=simulated.latest,
-                         simulating=simulated.running(), paces=listening.PACES)
+                         simulating=simulated.running(), paces=listening.PACES, calls=panel,
+                         local_time=calls.local_time)
         return await live(request, render)
 
     async def terminals_home(request: Request) -> Response:

@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Route
 from tenace.collector.in_process import Listening
 from tenace.errors import UsageError
 from tenace.store import StoreError
-from tenace.web.console import grid, printing, publish, rehearsal, work
+from tenace.web.console import calls, grid, printing, publish, rehearsal, work
 from tenace.web.console.acting import act
 from tenace.web.console.auth import COOKIE, MIN_PASSWORD, Director, Session, client
 from tenace.web.console.forms import ACTIONS, FIELDS, MOVES, one_line, warnings_of, worded
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 # Each area of the evening: a module whose routes(room) adds its pages and posts under /director.
 AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = (
-    setup_routes, grid.routes, work.routes, publish.routes, printing.routes, rehearsal.routes,
+    setup_routes, grid.routes, calls.routes, work.routes, publish.routes, printing.routes, rehearsal.routes,
 )
 
 
