@@ -39,9 +39,11 @@ def minutes(app) -> int:
 
 
 def draw(app, display, bottom: int) -> None:
-    """The clock in the last row when nothing else is there, on a screen that leaves that row free; "move" on any."""
+    """The minutes left in the last row when nothing else is there, on a screen that leaves that row free; "move" on
+    any screen, in the last row or above the status and the battery's warning."""
     shown = minutes(app)
-    if shown >= 0 and bottom == display.rows and app.battery_low < 0 and (
-            not shown or app.screen_name not in _HINT_BELOW):
-        display.text(0, bottom - 1, " " * display.cols)
-        display.text(0, bottom - 1, catalogue.text("clock_left", shown) if shown else catalogue.text("clock_move"))
+    if shown < 0 or (shown and (bottom < display.rows or app.battery_low >= 0 or app.screen_name in _HINT_BELOW)):
+        return
+    row = bottom - 1 if app.battery_low < 0 else bottom - 2
+    display.text(0, row, " " * display.cols)
+    display.text(0, row, catalogue.text("clock_left", shown) if shown else catalogue.text("clock_move"))

@@ -45,6 +45,9 @@ def test_a_faulty_session_loses_and_doubles_nothing_and_ranks_as_a_perfect_one(t
         accepted, stored, lost, doubled, _forged = map(int, found.groups())
         assert (accepted, stored, lost, doubled) == (30, 30, 0, 0)  # 5 tables x 6 boards
     assert int(FINAL.match(faulty[-1])[5]) > 0  # type: ignore[index]  # the forgeries were refused
+    for lines in (clean, faulty):  # the simulated director's call answered, the round clock's "move" at every table
+        assert 'the director acknowledged it and the table showed "Director coming"' in "\n".join(lines)
+        assert 'the round clock reached "move" on 5 of 5 terminals' in lines
     assert "host started 2x" in proc.stdout
     assert len(ranking(clean)) == 10 and ranking(clean) == ranking(faulty)
 
@@ -94,6 +97,7 @@ def test_a_two_section_evening_with_names_hands_a_movement_change_and_the_host_d
     assert down and int(down[1]) >= 10, out
     assert "ranking from the event file equals the ranking of what the tables accepted" in out
     assert "section A (matchpoints; all" in out and "section B (matchpoints; all 45 results in)" in out
+    assert 'the round clock reached "move" on 8 of 8 terminals' in lines  # both sections' clocks
     howell = [line for line in lines if re.match(r"^\s+\d+=?\s+B-\d ", line)]
     assert len(howell) == 6 and all(" - " in line for line in howell), howell  # one field of 6, players named
 

@@ -243,6 +243,12 @@ def report(result: SimResult, db: Path) -> None:
         print(f"the director changed the movement: {result.change}")
     elif result.change_missed:
         print("the director did not change the movement: the tables had gone too far for it")
+    if result.call is not None:
+        print(f"{result.call}; the director acknowledged it"
+              + (" and the table showed \"Director coming\"" if result.coming else ", but the answer never reached it"))
+    tables = sum(m.tables for m in result.movements.values())
+    if result.call is not None or result.moved:
+        print(f"the round clock reached \"move\" on {result.moved} of {tables} terminals")
     if result.host_starts > 1:
         print(f"while the host was down the tables went on and accepted {result.keyed_while_down} results")
     print(f"on the air: {air.frames_up} frames up, {air.frames_down} down; "

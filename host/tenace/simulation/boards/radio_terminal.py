@@ -1,15 +1,16 @@
 """The simulator's terminal process on the MicroPython unix port: real terminal apps, scripted players, a TCP radio.
 
 Started by `tenace sim` (tenace.simulation.session), with MICROPYPATH=<mpy-cross'd firmware>:<this folder>:
-    micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:A3,ID:B1...
+    micropython radio_terminal.py port=PORT seed=S code=123456 dir=DIR terminals=ID:A3,ID:B1... [caller=ID]
 Each terminal is the real App (firmware/tenace_terminal) with a WireLink over its own TCP connection
 to the simulator's virtual radio (one connection per terminal: one radio each), SLIP-framed by
 tenace_radio's StreamTransport, its journal in DIR/ID. What each table accepted is appended to
 DIR/ID/accepted.txt ("round board result", flushed line by line) for the simulator to compare with
 the store. While the file DIR/hold names a table's section, its players key nothing (the simulated
-director holds the tables until a movement change has reached them). Prints "DONE ID keys=N" when a
-table has finished and the host acknowledged everything, and exits when all have; exits at once if the
-radio goes.
+director holds the tables until a movement change has reached them). Terminal `caller` calls the director once, at
+the start of its second round. Prints "DONE ID keys=N" when a table has finished and the host acknowledged
+everything, "COMING ID" when the director's answer to its call reached it, "MOVE ID" when its screen first showed
+the round clock's "move"; exits when all tables are done; exits at once if the radio goes.
 """
 
 import os
@@ -22,6 +23,7 @@ from radio_socket import PolledSocket
 from scripted_player import Player
 from sim_devices import FixedBattery, ScriptedKeypad
 from tenace_radio.uart_transport import StreamTransport
+from tenace_terminal import catalogue
 from tenace_terminal.build import build_terminal
 from tenace_terminal.text_grid import TextGrid
 
@@ -75,7 +77,11 @@ class Table:
         self.keypad = ScriptedKeypad()
         self.app = build_terminal(self.transport, terminal, self.keypad, TextGrid(), clock, storage, FixedBattery(),
                                   link_battery=False)  # the simulated battery is the app's alone, as before
-        self.player = Player(self.app, self.keypad, table, opts["code"], self.seed, section)
+        self.player = Player(self.app, self.keypad, table, opts["code"], self.seed, section,
+                             terminal == int(opts["caller"]))
+        self.display = self.app.display
+        self.moved = False  # its screen has shown the round clock's "move"
+        self.coming = False  # the director's answer to its call has reached it
         self.log_path = storage + "/accepted.txt"
         self.logged = read_logged(self.log_path)
         self.next_key = 0
@@ -87,6 +93,14 @@ class Table:
             self.next_key = time.ticks_add(now, self.think_ms)
             busy = True
         self._log_accepted()
+        app = self.app
+        if not self.moved and app.round_clock is not None and \
+                catalogue.text("clock_move") in [line.rstrip() for line in self.display.frame]:
+            self.moved = True
+            print("MOVE %d" % self.terminal)
+        if not self.coming and app.called < 0:
+            self.coming = True
+            print("COMING %d" % self.terminal)
         if not self.done and self.player.finished():
             self.done = True
             print("DONE %d keys=%d faults=%d" % (self.terminal, self.player.keys, self.app.faults))
@@ -116,7 +130,7 @@ class Hold:
 
 
 def options(argv):
-    found = {"port": "", "seed": "1", "code": "", "dir": "", "terminals": "", "think": str(_THINK_MS)}
+    found = {"port": "", "seed": "1", "code": "", "dir": "", "terminals": "", "think": str(_THINK_MS), "caller": "0"}
     for arg in argv:
         name, _, value = arg.partition("=")
         if name not in found:

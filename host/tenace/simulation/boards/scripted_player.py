@@ -78,11 +78,19 @@ def result_keys(result: tuple, lead: bool, deal=None) -> list:
     return out
 
 
+def _moving(app) -> bool:
+    """The round clock says "move" (its code is the terminal's, loaded once the host sends a clock)."""
+    from tenace_terminal import round_clock
+
+    return round_clock.minutes(app) <= 0
+
+
 class Player:
     """Keys for one terminal's app: sign-in (table, pairing code), each round's boards, the round ends."""
 
-    def __init__(self, app, keypad, table: int, code: str, seed: int, section: str = "A") -> None:
+    def __init__(self, app, keypad, table: int, code: str, seed: int, section: str = "A", caller: bool = False) -> None:
         self.app = app
+        self.caller = caller  # calls the director once, at the start of its second round (MENU 5)
         self.keypad = keypad
         self.table = table
         self.section = section
@@ -104,10 +112,14 @@ class Player:
                 keys = [] if name == "pairing" else self._section_keys() + [c for c in str(self.table)] + ["OK"]
                 if name == "pairing" or getattr(app.link, "needs_code", False):
                     keys += [c for c in self.code] + ["OK"]
-        elif name == "round" or name == "traveller":
+        elif name == "round" and self.caller and app.plan is not None and app.plan["round"] >= 2:
+            self.caller = False
+            keys = ["MENU", "5"]
+        elif name == "round" or name == "traveller" or name == "call":  # (the call made: back to the round)
             keys = ["OK"]
         elif name == "round_end":
-            if not app.waiting_round and not app.keys_paused():  # they read where to move first
+            # They read where to move first, and move when the round clock, if one runs, says so.
+            if not app.waiting_round and not app.keys_paused() and (app.round_clock is None or _moving(app)):
                 keys = ["OK"]
         elif name == "contract":
             entry = app.entry

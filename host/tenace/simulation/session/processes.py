@@ -97,17 +97,19 @@ class TerminalGroup:
         self.done: set[int] = set()
         self.keys = 0
         self.faults = 0  # errors the apps caught to stay alive, as each terminal reported when done
+        self.moved: set[int] = set()  # terminals whose screen showed the round clock's "move"
+        self.coming: set[int] = set()  # terminals the director's answer to their call reached
         self.proc: asyncio.subprocess.Process | None = None
         self.output: list[str] = []  # anything else it printed (a traceback): shown if it fails
 
     async def start(self, firmware: Path, radio_port: int, seed: int, code: str, storage: Path,
-                    heap_kb: int, think_ms: int | None = None) -> None:
+                    heap_kb: int, think_ms: int | None = None, caller: int = 0) -> None:
         env = dict(os.environ, MICROPYPATH=f"{firmware}{os.pathsep}{SIM_DIR}")
         terminals = ",".join(f"{t}:{section}{table}" for t, section, table in self.tables)
         self.proc = await asyncio.create_subprocess_exec(
             str(micropython()), "-X", f"heapsize={heap_kb}k", str(TERMINAL_MAIN), f"port={radio_port}",
             f"seed={seed}", f"code={code}", f"dir={storage}", f"terminals={terminals}",
-            *([f"think={think_ms}"] if think_ms is not None else []),
+            *([f"think={think_ms}"] if think_ms is not None else []), f"caller={caller}",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
 
     async def wait(self) -> int:
@@ -120,6 +122,8 @@ class TerminalGroup:
                 self.done.add(int(words[1]))
                 self.keys += int(words[2].partition("=")[2])
                 self.faults += int(words[3].partition("=")[2])
+            elif len(words) == 2 and words[0] in ("MOVE", "COMING") and words[1].isdecimal():
+                (self.moved if words[0] == "MOVE" else self.coming).add(int(words[1]))
             elif line and not line.startswith("READY"):
                 self.output.append(line)
                 log.debug("terminals %s: %s", self.tables[0][0], line)

@@ -9,6 +9,7 @@ import sys
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 from tenace.collector import round_plans
@@ -29,10 +30,11 @@ from tenace.simulation.session.outcome import (
     read_accepted,
 )
 from tenace.simulation.session.processes import CollectorProcess, RunningCollector, TerminalGroup
-from tenace.store import EntryError, connect, current_results
+from tenace.store import EntryError, clock, connect, current_results
+from tenace.store.director_calls import acknowledge_call, calls, set_clock
 from tenace.store.encounters import slot_count
 from tenace.store.movement_changes import set_presence
-from tenace.store.queries import terminal_result_count
+from tenace.store.queries import sign_in_count, terminal_result_count
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,11 @@ class SimOptions:
     # through it (a practice event); None: the simulator runs its own `tenace collect`.
     collector_port: int | None = None
     think_ms: int | None = None  # between two keys at a table (None: the terminals' own brisk pace)
+    # The simulated director's call and round clock: the first terminal calls the director at its second round and
+    # the director acknowledges it; each section's clock runs for round 1, a minute from the start, set again to end
+    # CLOCK_LEFT_S later once a table has signed in (a round takes a second or two here, not minutes), and the
+    # players wait at the end of round 1 until their terminal says "move" (scripted_player.py).
+    director: bool = True
 
     def movements(self) -> dict[str, Movement]:
         """Section A's Mitchell, section B's Howell and section T's team match when asked for."""
@@ -95,6 +102,9 @@ class SimResult:
     keyed_while_down: int  # results the tables accepted while the host was dead (they play on from kept plans)
     change: str | None  # the movement change made during the session, as the director's log says it
     change_missed: bool  # --change, but the tables had gone too far for it
+    call: str | None = None  # the table's call of the director, as the simulated director answered it
+    coming: bool = False  # the answer reached the table ("Director coming")
+    moved: int = 0  # terminals whose screen showed the round clock's "move"
 
 
 def run(options: SimOptions, workdir: Path, db: Path | None = None,
@@ -124,12 +134,15 @@ async def _run(options: SimOptions, workdir: Path, db: Path, given: dict[str, Mo
     seats = terminal_seats(movements)
     groups = _groups(seats, options.per_process)
     supervisor = _Supervisor(options, collector, radio, groups, db, storage, seats)
+    caller = min(seats) if options.director else 0
+    if options.director:
+        supervisor.start_clocks(60)  # before any sign-in: each table gets the clock with its sign-in's answer
     try:
         radio.collector_port = await collector.start()
         radio_port = await radio.start()
         for group in groups:
             await group.start(firmware, radio_port, options.seed, code, storage, options.heap_kb * len(group.tables),
-                              options.think_ms)
+                              options.think_ms, caller)
         waits = [asyncio.create_task(g.wait()) for g in groups]
         await supervisor.run(waits)
         codes = await asyncio.gather(*waits)
@@ -147,7 +160,11 @@ async def _run(options: SimOptions, workdir: Path, db: Path, given: dict[str, Mo
                              terminal_faults=sum(g.faults for g in groups))
     return SimResult(comparison, movements, radio.stats, collector.starts, sum(g.keys for g in groups),
                      time.monotonic() - started, supervisor.keyed_while_down, supervisor.change,
-                     supervisor.change_missed)
+                     supervisor.change_missed, supervisor.call, any(caller in g.coming for g in groups),
+                     sum(len(g.moved) for g in groups))
+
+
+CLOCK_LEFT_S = 5
 
 
 def terminal_seats(movements: dict[str, Movement]) -> Seats:
@@ -184,6 +201,8 @@ class _Supervisor:
         # has asked the tables to wait until the change has reached them, as a director at the club would.
         self.hold = storage / "hold"
         self.lagging: set[int] = set()  # section A's tables the change has not reached yet (progress lines)
+        self.call: str | None = None  # the call of the director, once answered
+        self.clocks_started = False
 
     async def run(self, waits: list[asyncio.Task[int]]) -> None:
         options = self.options
@@ -203,6 +222,10 @@ class _Supervisor:
                 stored = _stored(reader)
                 if options.change and self.change is None and not self.change_missed:
                     self._change_movement()
+                if options.director and self.call is None and options.collector_port is None:
+                    self._answer_call()  # (a practice event's call waits for the director at the console)
+                if options.director and not self.clocks_started and _signed_in(reader):
+                    self.clocks_started = self.start_clocks(CLOCK_LEFT_S)
                 # The host is not killed, nor the radio unplugged, while the tables wait for a change; the first
                 # kill comes as soon as they play on, so that they play the changed rounds with the laptop dead
                 # (and, the change made early, for several rounds whatever the machine's pace).
@@ -224,6 +247,31 @@ class _Supervisor:
                           f"host started {self.collector.starts}x{waiting}", file=sys.stderr, flush=True)
         finally:
             reader.close()
+
+    def start_clocks(self, left_s: int) -> bool:
+        """Each section's clock for round 1, one minute long, `left_s` seconds from its end; False when the event
+        file was busy (the caller tries again)."""
+        start = clock.now() - timedelta(seconds=60 - left_s)
+        try:
+            with closing(connect(self.db)) as conn:
+                for section in sorted({section for section, _table in self.seats.values()}):
+                    set_clock(conn, section, 1, 1, start)
+        except sqlite3.Error:  # the collector busy or migrating: at the next poll
+            return False
+        return True
+
+    def _answer_call(self) -> None:
+        """The simulated director acknowledges a table's call, as the console's button does."""
+        try:
+            with closing(connect(self.db)) as conn:
+                waiting = calls(conn, open_only=True)
+                if not waiting or not acknowledge_call(conn, waiting[-1].id, "simulated director"):
+                    return
+        except sqlite3.Error:  # the collector busy or migrating: at the next poll
+            return
+        c = waiting[-1]
+        self.call = f"section {c.section} table {c.table} called the director in round {c.round}"
+        print(f"  {self.call}: acknowledged", file=sys.stderr, flush=True)
 
     async def _kill_host(self, stored: int) -> None:
         log.warning("killing the host (SIGKILL) at %d of %d results stored", stored, self._expected())
@@ -314,6 +362,13 @@ def _kept_plans(path: Path) -> dict[int, str]:
 def _accepted_count(storage: Path) -> int:
     """Results the tables have accepted so far: whole lines of their accepted.txt (a terminal may be writing one)."""
     return sum(log.read_bytes().count(b"\n") for log in storage.glob("*/accepted.txt"))
+
+
+def _signed_in(reader: sqlite3.Connection) -> bool:
+    try:
+        return sign_in_count(reader) > 0
+    except sqlite3.OperationalError:  # the collector is migrating or busy: at the next poll
+        return False
 
 
 def _stored(reader: sqlite3.Connection) -> int:
