@@ -46,9 +46,9 @@ later: a lost poll costs a second, not a period). For _FAST_FOR_MS after a plan 
 _POLL_FAST_MS: directors change things in bursts, and the next change then reaches the table within seconds, an idle
 one's too.
 
-The director. {"type": "call", "round", "call", "left"} goes out as a CALL (director_call.py) while signed in; the
-host's COMING comes to the app as {"type": "coming", "call"}, its CLOCK as {"type": "clock", "round", "minutes",
-"left"}.
+The director. {"type": "call", "round", "call", "left"} goes out as a CALL (director_call.py), after the next
+accepted sign-in when the link is not signed in (the latest call only); the host's COMING comes to the app as
+{"type": "coming", "call"}, its CLOCK as {"type": "clock", "round", "minutes", "left"}.
 
 Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
 (`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
@@ -166,6 +166,7 @@ class WireLink:
         self._fast = -1  # when the director last changed a plan (-1: never): the link polls fast for a while
         self._polled = -1  # when the link polled and no MORE has answered yet (-1: answered, or polled again)
         self._hush = False  # the last frame in or out was the host's MORE saying nothing waits: no window after it
+        self._calling = None  # the app's call of the director, until the link is signed in to send it
         # Errors caught to keep the terminal alive that are bugs, not the field's: a test fails when not 0.
         self.faults = 0
         self.last_fault = ""
@@ -200,8 +201,10 @@ class WireLink:
             elif kind == _MSG_PROBE:
                 self._probe[0] = self.now
                 self._hello_at = self.now
-            elif kind == _MSG_CALL and self.session.signed_in:
-                self._call(message)
+            elif kind == _MSG_CALL:
+                self._calling = message
+                if self.session.signed_in:
+                    self._call()
             self._pump()
         except Exception as e:  # never into the app: a result is journaled there and comes again at the next boot
             self._trouble(e)
@@ -305,11 +308,15 @@ class WireLink:
         self.session.queue(link_files.status_report(self.battery, self.factory_path, self.session, self.transport),
                            self.now)
 
-    def _call(self, message: dict) -> None:
-        """Queue a CALL: the link's own message, retransmitted until the host has it (a call lost with the power is
-        pressed again)."""
+    def _call(self) -> None:
+        """Queue the CALL the app asked for: the link's own message, retransmitted until the host has it (a call lost
+        with the power is pressed again)."""
         from tenace_wire.director_call import Call  # (loaded on the first call or clock: not every table meets one)
 
+        message = self._calling
+        self._calling = None
+        if message is None:
+            return
         self._own_seq_left()
         self.session.queue(Call(section=self.section, table=self.table, round=message["round"],
                                 call=message["call"], left=message["left"]), self.now)
@@ -497,6 +504,8 @@ class WireLink:
         if answer.status == ACCEPTED:
             self.status_at = self.now  # a status report after every sign-in, then every STATUS_MS
             link_files.begin_anew(self._plans, self._deals_path, changed)
+            if self._calling is not None:
+                self._call()  # the players called the director before the sign-in
             if self._asked[0]:
                 self._ask_plan()  # the app asked before the sign-in
             elif answer.round:

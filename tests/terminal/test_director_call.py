@@ -37,6 +37,22 @@ def test_a_call_reaches_the_director_and_the_answer_the_table():
         sim.close()
 
 
+def test_a_call_made_before_the_link_has_signed_in_again_goes_once_it_has():
+    sim = started()
+    try:
+        sim.radio.up = sim.radio.down = False  # the laptop out of reach: after the reboot the link cannot sign in
+        sim.reboot()
+        assert "Director called" in said(sim, "MENU 5")
+        sim.wait(3000)
+        assert sim.host.calls() == []
+        sim.radio.up = sim.radio.down = True
+        sim.wait(15000)  # the link signs in again by itself, then the call goes
+        assert sim.host.calls() == ["1 1 1 -1 0"]
+        assert sim.app.faults == 0 and sim.link.faults == 0
+    finally:
+        sim.close()
+
+
 def test_the_round_clock_counts_down_to_move():
     sim = started()
     try:
