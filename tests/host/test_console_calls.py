@@ -4,9 +4,11 @@ with one button (once), the clock started for a round with the tables still play
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
@@ -15,6 +17,8 @@ from tenace.store.director_calls import calls, latest_clocks, record_call
 from tenace.store.event import create_event
 from tenace.web.app import create_app
 from tenace.web.console import Director
+
+from live_page import served
 
 PASSWORD = "correct horse battery"
 SAME = {"Origin": "http://testserver"}
@@ -90,3 +94,42 @@ def test_the_clock_is_set_for_a_round_and_shows_the_tables_still_playing(event: 
         assert latest_clocks(conn)["A"].minutes == 0
         assert "No round clock is running." in client.get("/director/grid/A?part=1").text
         conn.close()
+
+
+@pytest.mark.slow
+def test_in_a_browser_a_call_sounds_at_once_unless_switched_off_and_is_acknowledged(event: Path,
+                                                                                   browser_path: str) -> None:
+    with served(event, director=Director(password=PASSWORD)) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(f"{url}/director/login")
+            page.fill("input[name=name]", "TD Ana")
+            page.fill("input[name=password]", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{url}/director")
+            page.goto(f"{url}/director/grid/A")
+            page.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+            assert page.is_checked("#call-sound") and page.is_visible("#call-sound")
+            conn = connect(event)
+            record_call(conn, 102, 7, "A", 2, 1, 1, None)
+            stored = time.monotonic()
+            page.wait_for_selector("li[data-call]", timeout=5_000)
+            assert time.monotonic() - stored < 1.0  # on the page within a second, without a reload
+            page.wait_for_function("document.body.dataset.toned !== undefined", timeout=2_000)  # and the tone
+            toned = page.evaluate("document.body.dataset.toned")
+            page.uncheck("#call-sound")  # kept in this browser: the next page load keeps it off
+            page.reload()
+            page.wait_for_function("document.body.dataset.live === 'open'", timeout=10_000)
+            assert not page.is_checked("#call-sound")
+            record_call(conn, 103, 7, "A", 3, 1, 1, None)
+            page.wait_for_selector("li[data-call] >> nth=1", timeout=5_000)
+            time.sleep(0.3)
+            assert page.evaluate("document.body.dataset.toned") is None  # (a new page: never toned, switched off)
+            page.click("li[data-call] >> nth=0 >> button")
+            page.wait_for_selector("li[data-call] >> nth=1", state="detached", timeout=5_000)
+            assert [c.who for c in calls(conn) if c.acknowledged] == ["TD Ana"]
+            assert toned
+            conn.close()
+        finally:
+            browser.close()
