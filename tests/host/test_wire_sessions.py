@@ -9,6 +9,7 @@ import pytest
 
 from tenace_wire.auth import Tagger
 from tenace_wire.control import REFUSED_WRONG_TABLE, SignInAnswer
+from tenace_wire.director_call import NO_CLOCK, Call, Clock, Coming
 from tenace_wire.director_messages import (
     Ranking,
     RankingLine,
@@ -323,3 +324,27 @@ def test_an_individuals_round_plan_carries_its_four_players_and_their_next_seats
     for cut in (payload[:-1], payload[:-5], payload + b"\x00"):
         with pytest.raises(WireError):
             decode_message(ROUND_PLAN, cut)
+
+
+def test_a_call_of_the_director_is_checked_against_the_table_and_the_clock_comes_back() -> None:
+    rng = random.Random(6)
+    t, h = signed_in(rng)
+    t.queue(Call(section=0, table=4, round=1, call=1, left=NO_CLOCK), 0)  # another table's: refused
+    with pytest.raises(WireError) as e:
+        h.receive(t.due(0)[0], 0)
+    assert e.value.reason == WRONG_TABLE
+    store = Store()
+    t2, h2 = signed_in(random.Random(7), store)
+    t2.queue(Call(section=0, table=3, round=1, call=1, left=12), 0)
+    frames = t2.due(0)
+    back = deliver(h2, store, frames + frames)  # heard twice: one call
+    assert [m for m in store.rows.values() if isinstance(m, Call)] == [Call(section=0, table=3, round=1, call=1,
+                                                                          left=12)]
+    for frame in back:
+        t2.receive(frame, 0)
+    assert t2.pending() == 0
+    h2.send(7, Coming(section=0, table=3, call=1), 0)
+    h2.send(7, Clock(section=0, round=1, minutes=20, left=1190), 0)
+    got = [t2.receive(frame, 0) for frame in h2.due(0)]
+    assert [g.message for g in got if g is not None] == [Coming(section=0, table=3, call=1),
+                                                         Clock(section=0, round=1, minutes=20, left=1190)]
