@@ -149,6 +149,8 @@ def login_link(path: Path, listen: str) -> int:
     """--login-link: a new one-time link, kept in FILE.director for the serve running now (or the next one)."""
     if not path.parent.is_dir():
         raise UsageError(f"{path.parent}: no such folder for the event file")
+    if not path.exists() and not kept_beside(path).exists():  # a mistyped name, and no `serve --new` making it
+        raise UsageError(f"{path}: no such event file (and no tenace serve --new is making it)")
     kept = Kept(kept_beside(path))
     token = kept.new_link()
     address = kept.address()
