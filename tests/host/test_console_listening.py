@@ -151,3 +151,32 @@ def test_stopping_the_collector_stops_what_plays_into_it(event: Path) -> None:
     assert stopped == ["simulated tables"] and not listening.state().on and not lock_held(event)
     listening.stop()  # once only
     assert stopped == ["simulated tables"]
+
+
+def test_a_base_station_plugged_in_is_offered_and_filled_in(event: Path) -> None:
+    listening = Listening(lambda: event, ports=lambda: ["/dev/ttyUSB0", "/dev/ttyACM1"])
+    app = create_app(event, director=Director(password=PASSWORD), listening=listening)
+    with TestClient(app, base_url="http://testserver") as client:
+        logged_in(client)
+        html = client.get(HOME).text
+        # The first found is filled in (Start is then the one click), the others offered as the field is typed in.
+        assert 'name="address" list="li-ports" value="/dev/ttyUSB0"' in html, html
+        assert re.search(r'<datalist id="li-ports"><option value="/dev/ttyUSB0"><option value="/dev/ttyACM1">'
+                         r'</datalist>', html), html
+        status, html = post(client, "start", way="tcp", address="nowhere")
+        assert status == 400 and 'value="nowhere"' in html  # what was typed stays, not the port found
+
+
+def test_only_usb_serial_ports_are_taken_for_a_base_station(monkeypatch: pytest.MonkeyPatch) -> None:
+    from serial.tools import list_ports, list_ports_common
+
+    from tenace.collector.serial_link import usb_ports
+
+    def port(device: str, vid: int | None) -> list_ports_common.ListPortInfo:
+        info = list_ports_common.ListPortInfo(device, skip_link_detection=True)
+        info.vid = vid
+        return info
+
+    found = [port("/dev/ttyUSB1", 0x1A86), port("/dev/ttyS0", None), port("/dev/ttyACM0", 0x2E8A)]
+    monkeypatch.setattr(list_ports, "comports", lambda: found)
+    assert usb_ports() == ["/dev/ttyACM0", "/dev/ttyUSB1"]  # the built-in UART left out

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tenace.collector.runtime import Collecting, CollectorOptions, collect_until_stopped, start_collecting
+from tenace.collector.serial_link import usb_ports
 from tenace.collector.service import Service
 from tenace.collector.settings import Settings
 from tenace.collector.tcp_link import parse_listen
@@ -138,6 +139,7 @@ class ListeningState:
     stations: tuple[str, ...]  # the base stations connected now
     by_console: bool  # started from the console (so stopped there too)
     error: str | None  # why the last start failed, or why it stopped, in one line
+    ports: tuple[str, ...] = ()  # when off: the USB serial ports plugged in, the first offered to start on
 
 
 def console_options(base: CollectorOptions, way: str, address: str, baud: str) -> CollectorOptions:
@@ -166,8 +168,10 @@ class Listening:
     none yet). `base`: the command line's collector options, whose table settings a start from the console keeps."""
 
     def __init__(self, event: Callable[[], Path], spare: Attachable | None = None, base: CollectorOptions | None = None,
-                 asked: CollectorOptions | None = None, on_failure: Callable[[], None] | None = None) -> None:
+                 asked: CollectorOptions | None = None, on_failure: Callable[[], None] | None = None,
+                 ports: Callable[[], list[str]] = usb_ports) -> None:
         self.event = event
+        self.ports = ports  # the serial ports a base station may be on (the tests give their pseudo-terminal)
         self.spare = spare
         self.base = base or asked or CollectorOptions("serve", Settings(), 5.0)
         self.asked = asked
@@ -238,4 +242,5 @@ class Listening:
         thread = self.thread
         on = thread is not None and thread.running
         return ListeningState(on, tuple(thread.where) if thread is not None and on else (),
-                              tuple(thread.stations) if thread is not None and on else (), self.by_console, self.error)
+                              tuple(thread.stations) if thread is not None and on else (), self.by_console, self.error,
+                              () if on else tuple(self.ports()))
