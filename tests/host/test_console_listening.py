@@ -189,7 +189,7 @@ def test_only_usb_serial_ports_are_taken_for_a_base_station(monkeypatch: pytest.
 def test_the_collectors_refusals_are_said_in_the_page_language(event: Path, tmp_path: Path, lang: str) -> None:
     """Each refusal to start listening in the console's words (lang/console/XX.txt, lr_*), the English page's too: a
     serial port absent or held by another program, a TCP port in use or not this computer's, a form filled wrong, a
-    collector listening already, another holding the event file."""
+    collector listening already, another holding the event file; and simulated tables refused for a real event."""
     listening = Listening(lambda: event, ports=lambda: [])
     app = create_app(event, director=Director(password=PASSWORD), listening=listening)
     words = console_words(lang)
@@ -216,6 +216,12 @@ def test_the_collectors_refusals_are_said_in_the_page_language(event: Path, tmp_
             for form, key, values in cases:
                 status, html = post(client, "start", **form)
                 assert status == 400 and words.plain(key, **values) in text_of(html), (key, text_of(html))
+            # Simulated tables: a pace not offered, then a real event (they play only into a practice event).
+            status, html = post(client, "simulate", pace="fast")
+            assert status == 400 and words.plain("si_pace_none") in text_of(html), text_of(html)
+            status, html = post(client, "simulate", pace="table")
+            said = words.plain("lr_real_event", name=event.name)
+            assert status == 400 and said in text_of(html), text_of(html)
             with CollectorLock(event):  # another collector holds the event file
                 status, html = post(client, "start", way="tcp", address="127.0.0.1:0")
                 said = words.plain("lr_locked", holder="tenace collect", pid=os.getpid())

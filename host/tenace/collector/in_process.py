@@ -12,13 +12,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from tenace.collector.refusals import Refused
 from tenace.collector.runtime import Collecting, CollectorOptions, collect_until_stopped, start_collecting
 from tenace.collector.serial_link import usb_ports
 from tenace.collector.service import Service
 from tenace.collector.settings import Settings
 from tenace.collector.tcp_link import parse_listen
-from tenace.errors import UsageError
+from tenace.errors import Refused, UsageError
 
 log = logging.getLogger(__name__)
 

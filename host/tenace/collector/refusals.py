@@ -1,21 +1,9 @@
-"""The collector's refusals to start listening, each named by a reason the console says in its page's language."""
+"""Why the collector could not use a port, as the reasons of its refusals to start (errors.Refused)."""
 
 from __future__ import annotations
 
 import errno
 import socket
-
-from tenace.errors import UsageError
-
-
-class Refused(UsageError):
-    """A start of the collector refused, in one line: the message is the command line's English; `reason` is its key
-    in the console's words (web/lang/console/XX.txt, lr_REASON), whose {names} `values` fill."""
-
-    def __init__(self, reason: str, message: str, **values: object) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.values = {name: str(value) for name, value in values.items()}
 
 
 def port_reason(e: BaseException) -> str:

@@ -15,10 +15,10 @@ from tenace.club_key import read_club_key
 from tenace.collector import Collector, Settings, link_key
 from tenace.collector.hub_push import Pusher
 from tenace.collector.lock import SOMEONE, CollectorLock, LockHeld
-from tenace.collector.refusals import Refused, listen_reason, port_reason
+from tenace.collector.refusals import listen_reason, port_reason
 from tenace.collector.service import Service, progress
 from tenace.collector.tcp_link import TcpServer, serve_tcp, write_port_file
-from tenace.errors import UsageError
+from tenace.errors import Refused, UsageError
 from tenace.store import StoreError, connect
 
 

@@ -7,7 +7,6 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from functools import cache
 
-from tenace.collector.refusals import Refused
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
 from tenace.director.inputs import (
@@ -21,6 +20,7 @@ from tenace.director.inputs import (
     ResultInput,
     Signature,
 )
+from tenace.errors import Refused
 from tenace.store import EntryError, LateChange
 from tenace.web.console.room import SPOKEN
 from tenace.web.words import PLACEHOLDER, console_words
@@ -121,8 +121,8 @@ ENTRY_FIELDS = {"bad_contract": "contract", "bad_declarer": "by", "bad_tricks": 
 
 def one_line(e: Exception) -> str:
     """A refusal as the page says it, on one line, in the page's language: the director's naming the form's fields
-    (worded), a result's field check (EntryError.reason) and the collector's refusal to start (Refused.reason) by
-    their codes, the store's other refusals as they are."""
+    (worded), a result's field check (EntryError.reason) and a refusal to start listening or play simulated tables
+    (Refused.reason) by their codes, the store's other refusals as they are."""
     if isinstance(e, DirectorInputError):
         return worded(e, SPOKEN.get())
     lang = SPOKEN.get()
