@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import tomllib
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -12,13 +13,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tenace.reports.event_results import ResultsError, event_results
-from tenace.reports.model import RankingLine, Report
+from tenace.reports.event_results import EventResults, ResultsError, event_results
+from tenace.reports.model import Report
 from tenace.reports.strata import Strata, StrataError, StratumPlace, handicap_places, read_strata, stratum_places
 from tenace.scoring.ranking import rank_field
 from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
-from tenace.store.names import pair_players
 
 COMBINATIONS = ("neuberg", "percentage")
 HUNDREDTH = Decimal("0.01")
@@ -118,35 +118,49 @@ class Combined:
 @dataclass(frozen=True)
 class _Session:
     reports: tuple[tuple[str, Report], ...]  # section, report
-    players: dict[tuple[str, str], tuple[int, int]]  # (section, pair label without section) -> players
+    players: dict[tuple[str, str], tuple[int, ...]]  # (section, the pair's label) -> its players' numbers
 
 
-def _read_session(spec: SessionSpec, number: int) -> _Session:
+# How a session's results are read: by default each event file as every command opens it (schema brought up to date);
+# `tenace serve` passes its own (the served session's results as its pages have them, the others read-only).
+Reader = Callable[[Path], EventResults]
+
+
+def read_results(path: Path) -> EventResults:
+    """A session's results, its event file opened as every command opens it, in one read transaction."""
+    with closing(connect(path)) as conn, read_transaction(conn):
+        return event_results(conn)
+
+
+def _read_session(spec: SessionSpec, number: int, read: Reader) -> _Session:
     if not spec.event.is_file():
         raise ChampionshipError(f"session {number}: {spec.event}: no such event file")
     try:
-        with closing(connect(spec.event)) as conn, read_transaction(conn):
-            results = event_results(conn)
-            players: dict[tuple[str, str], tuple[int, int]] = {}
-            for s in results.sections:
-                for (pair, direction), numbers in pair_players(conn, s.section).items():
-                    players[(s.section, f"{direction} {pair}".strip())] = numbers
+        results = read(spec.event)
     except (StoreError, ResultsError, sqlite3.DatabaseError) as e:
         raise ChampionshipError(f"session {number}: {spec.event}: {e}") from None
     if any(s.matches for s in results.sections) or results.info.scoring != "matchpoints":
         raise ChampionshipError(f"session {number}: {spec.event} is not scored by matchpoints: a championship "
                                 "combines pairs sessions scored by matchpoints")
+    players = {(s.section, label): tuple(n for n, _ in named)
+               for s in results.sections for label, named in s.players.items()}
     return _Session(tuple((s.section, s.report) for s in results.sections), players)
 
 
-def _label(line: RankingLine) -> str:
-    return f"{line.pair.direction} {line.pair.number}" if line.pair.direction else line.pair.number
+def so_far(championship: Championship, event: Path) -> Championship:
+    """The championship up to and including the session whose event file is `event` (the sessions after it are
+    still to be played); ChampionshipError when the file names no such session."""
+    for i, s in enumerate(championship.sessions):
+        if s.event.resolve() == event.resolve():
+            return replace(championship, sessions=championship.sessions[:i + 1])
+    raise ChampionshipError(f"{event} is none of the championship {championship.name!r}'s sessions "
+                            f"({', '.join(str(s.event) for s in championship.sessions)})")
 
 
-def combine(championship: Championship) -> Combined:
+def combine(championship: Championship, read: Reader = read_results) -> Combined:
     """The combined ranking: each session's pairs found by their players, their sessions combined as the
-    championship says."""
-    sessions = [_read_session(s, i) for i, s in enumerate(championship.sessions, start=1)]
+    championship says. A pair that has played no board of a session yet (a session under way) has nothing there."""
+    sessions = [_read_session(s, i, read) for i, s in enumerate(championship.sessions, start=1)]
     # The common top: that of the board with the most results compared, over every session.
     most = max((b.expected or 1 for s in sessions for _, r in s.reports for b in r.boards), default=1)
     common_top = 2 * (most - 1)
@@ -154,7 +168,9 @@ def combine(championship: Championship) -> Combined:
     for number, session in enumerate(sessions, start=1):
         for section, report in session.reports:
             for line in report.ranking:
-                players = session.players.get((section, _label(line)))
+                if not line.boards and not line.penalty:
+                    continue
+                players = session.players.get((section, line.pair.label))
                 key = "+".join(str(p) for p in sorted(players)) if players else f"{number}:{line.pair.label}"
                 names = line.pair.names or line.pair.label
                 entrant = entrants.setdefault(key, Entrant(key, tuple(players or ()), names))

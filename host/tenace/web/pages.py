@@ -62,14 +62,19 @@ class EventFile:
                 raise NotFound("no_event")
             if self._scored is not None and self._scored[0] == generation:
                 return self._scored[1]
-            conn = connect_read_only(self.path)
-            try:
-                with read_transaction(conn):
-                    results = event_results(conn)
-            finally:
-                conn.close()
+            results = read_only_results(self.path)
             self._scored = (generation, results)
             return results
+
+
+def read_only_results(path: Path) -> EventResults:
+    """An event file's results, read in one read transaction on a read-only connection of its own."""
+    conn = connect_read_only(path)
+    try:
+        with read_transaction(conn):
+            return event_results(conn)
+    finally:
+        conn.close()
 
 
 def section_of(results: EventResults, name: str) -> SectionResults:
