@@ -27,11 +27,12 @@ Row = tuple[str, str, float]  # rank, the pair's names, its score
 
 
 def session_event(path: Path, sections: dict[str, Movement], *, seed: int, played: bool = True,
-                  players: dict[tuple[str, int, str], tuple[int, int]] | None = None) -> Path:
-    """An event with the roster, every pair's players (numbered in order unless given) and, when played, a result
-    for every board (tools/sample_results)."""
-    with closing(create_event(path, name="Spring", date="2026-04-01", sections=sections)) as conn:
-        keep_roster(conn, [Member(n, f"Member {n}") for n in range(1, 61)])
+                  players: dict[tuple[str, int, str], tuple[int, int]] | None = None, name: str = "Spring",
+                  member: str = "Member") -> Path:
+    """An event with the roster (players named `member` and their number), every pair's players (numbered in order
+    unless given) and, when played, a result for every board (tools/sample_results)."""
+    with closing(create_event(path, name=name, date="2026-04-01", sections=sections)) as conn:
+        keep_roster(conn, [Member(n, f"{member} {n}") for n in range(1, 61)])
         number = 1
         for section, movement in sections.items():
             for field, pair in movement.pairs():

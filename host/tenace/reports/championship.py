@@ -159,7 +159,7 @@ def so_far(championship: Championship, event: Path) -> Championship:
 
 def combine(championship: Championship, read: Reader = read_results) -> Combined:
     """The combined ranking: each session's pairs found by their players, their sessions combined as the
-    championship says. A pair that has played no board of a session yet (a session under way) has nothing there."""
+    championship says."""
     sessions = [_read_session(s, i, read) for i, s in enumerate(championship.sessions, start=1)]
     # The common top: that of the board with the most results compared, over every session.
     most = max((b.expected or 1 for s in sessions for _, r in s.reports for b in r.boards), default=1)
@@ -168,8 +168,6 @@ def combine(championship: Championship, read: Reader = read_results) -> Combined
     for number, session in enumerate(sessions, start=1):
         for section, report in session.reports:
             for line in report.ranking:
-                if not line.boards and not line.penalty:
-                    continue
                 players = session.players.get((section, line.pair.label))
                 key = "+".join(str(p) for p in sorted(players)) if players else f"{number}:{line.pair.label}"
                 names = line.pair.names or line.pair.label
