@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 from cli_runner import tenace
+from lxml import etree
 
 from tenace.movement import howell, mitchell
 from tenace.movement.model import Movement
 from tenace.roster import read_roster
 from tenace.store import connect, create_event, ingest, sign_in
 from tenace.store.names import Member, keep_roster, pair_players, set_pair_players
+from tenace.usebio.schema import check_file
 
 from sample_results import session_results
 
@@ -331,3 +333,58 @@ def test_a_stratified_seeding_fills_the_first_section_with_the_highest_stratum(
     code, _, err = tenace(capsys, "championship", "seed", str(write_championship(
         tmp_path / "plain.toml", ["s1.sqlite", "s3.sqlite"])), "--stratified")
     assert code == 2 and "names no strata" in err
+
+
+def test_the_sessions_as_one_usebio_file_each_section_its_sessions_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = session_event(tmp_path / "s1.sqlite", {"A": mitchell(4, 2), "B": mitchell(3, 2)}, seed=1)
+    second = session_event(tmp_path / "s2.sqlite", {"A": mitchell(7, 1)}, seed=2)
+    champ = write_championship(tmp_path / "spring.toml", ["s1.sqlite", "s2.sqlite"], carry={0: 0.5})
+    out = tmp_path / "spring.xml"
+    code, text, err = tenace(capsys, "championship", "rank", str(champ), "--usebio", str(out), "--club", "Riga BC",
+                             "--club-id", "2074")
+    assert code == 0, err
+    assert text.startswith("Spring pairs: 2 sessions")  # the ranking still printed
+    assert "the combined ranking, strata and handicaps are not in the file" in err
+    assert "the carry-over is not in the file" in err and f"wrote {out}: 3 sections, 28 pairs" in err
+    check_file(out)  # the schema's validator (test_usebio_schema's), as every USEBIO file tenace writes
+    root = etree.parse(str(out)).getroot()
+    event = root.find("EVENT")
+    assert event is not None and event.findtext("SESSION_COUNT") == "2" and event.findtext("SECTION_COUNT") == "3"
+    assert event.findtext("EVENT_DESCRIPTION") == "Spring pairs" and root.findtext("CLUB/CLUB_ID_NUMBER") == "2074"
+    sections = {s.get("SECTION_ID"): s for s in event.findall("SECTION")}
+    assert list(sections) == ["1A", "1B", "2A"]
+    for sid, event_file in (("1A", first), ("1B", first), ("2A", second)):
+        doc = results_json(capsys, event_file)
+        ranking = next(s for s in doc["sections"] if s["section"] == sid[1])["report"]["ranking"]
+        with closing(connect(event_file)) as conn:
+            players = pair_players(conn, sid[1])
+        want = {}
+        for r in ranking:
+            number, direction = r["pair"].split("-")[-1].split()[::-1]
+            want[f"{number}{direction}"] = (r["rank"].rstrip("="), f'{r["percent"]:.2f}', f'{r["mp"]:.2f}',
+                                            [str(n) for n in players[(int(number), direction)]])
+        shown = {p.findtext("PAIR_NUMBER"): (p.findtext("PLACE"), p.findtext("PERCENTAGE"), p.findtext("TOTAL_SCORE"),
+                                             [x.text for x in p.findall("PLAYER/NATIONAL_ID_NUMBER")])
+                 for p in sections[sid].findall("PARTICIPANTS/PAIR")}
+        assert shown == want, sid
+        # tenace score reads each section back to the session's own ranking.
+        code, scored, err = tenace(capsys, "score", str(out), "--section", sid, "--json")
+        assert code == 0, err
+        assert [(r["rank"], r["percent"]) for r in json.loads(scored)["ranking"]] == [
+            (r["rank"], r["percent"]) for r in ranking], sid
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--usebio", "x.xml"], "--usebio needs --club NAME"),
+    (["--usebio", "-", "--club", "C"], "--usebio - and the ranking would both go to standard output"),
+    (["--club", "C"], "--club and --club-id name the club of a --usebio file"),
+    (["--usebio", "spring.toml", "--club", "C"], "spring.toml is the input file"),
+])
+def test_a_championship_usebio_file_asked_for_wrongly_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:
+    session_event(tmp_path / "s1.sqlite", {"A": mitchell(4, 2)}, seed=1)
+    champ = write_championship(tmp_path / "spring.toml", ["s1.sqlite"])
+    code, out, err = tenace(capsys, "championship", "rank", str(champ), *[
+        str(tmp_path / a) if a.endswith((".xml", ".toml")) else a for a in args])
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err
