@@ -14,7 +14,7 @@ import httpx2 as httpx
 import pytest
 from cli_runner import tenace
 from starlette.testclient import TestClient
-from test_championship import Row, own_combined, places, results_json, session_event
+from test_championship import Row, import_ratings, own_combined, places, results_json, session_event
 
 from tenace.movement import mitchell
 from tenace.movement.model import Movement
@@ -132,10 +132,10 @@ def test_the_championships_ranking_follows_the_served_sessions_results(
 
 
 def test_strata_and_handicaps_on_the_served_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, second = sessions(tmp_path)
-    (tmp_path / "ratings.csv").write_text("".join(f"{n},Member {n},,{(n * 173) % 2400},{n % 5 - 2}\n"
-                                                  for n in range(1, 29)), encoding="utf-8")
-    path = championship_file(tmp_path, extra='roster = "ratings.csv"\nstrata = { A = 1500, B = 0 }\nhandicap = "sum"')
+    first, second = sessions(tmp_path)
+    for event in (first, second):
+        import_ratings(event, "".join(f"{n},Member {n},,{(n * 173) % 2400},{n % 5 - 2}\n" for n in range(1, 29)))
+    path = championship_file(tmp_path, extra='strata = { A = 1500, B = 0 }\nhandicap = "sum"')
     # The same championship's sessions so far, ranked by tenace championship rank.
     two = path.with_name("two.toml")
     two.write_text(path.read_text(encoding="utf-8").split('[[session]]\nevent = "s3.sqlite"')[0], encoding="utf-8")

@@ -55,13 +55,15 @@ nothing there (neuberg) or is averaged over the sessions it played (percentage).
 
 Strata and handicaps, optional, in the same file:
 
-  roster = "ratings.csv"         # number, name, club id, masterpoints, handicap
   strata = { A = 1500, B = 500, C = 0 }   # each stratum's lowest masterpoints
   stratum_by = "higher"          # the pair's better player's, or "average"
   handicap = "sum"               # or "average" of the players' handicaps: a handicap ranking
 
 A pair ranks in its own stratum and every stratum above it (ACBL's way); the handicap ranking
-is the percentage plus the pair's handicap, beside the scratch one.
+is the percentage plus the pair's handicap, beside the scratch one. The players' masterpoints and
+handicaps are those each session's event file keeps, from the roster CSV imported into it
+(tenace names EVENT --roster ratings.csv: number, name, club id, masterpoints, handicap), the
+first session's that has a player's: a CSV edited later changes no ranking.
 
 seed: makes the first session named in the file whose event file does not exist yet, with the
 sections and movements of the session before it (or --like EVENT), and its pairs named by the
@@ -178,13 +180,15 @@ def run_seed(args: argparse.Namespace) -> int:
     strata = championship.strata
     if args.stratified and (strata is None or not strata.limits):
         raise UsageError(f"--stratified: {args.file} names no strata (strata = {{ A = 1500, B = 500, C = 0 }})")
-    before = replace(championship, sessions=championship.sessions[:made], strata=None)
+    # The strata with the players' figures as the sessions before keep them (a pair's stratum), only when seated by.
+    before = replace(championship, sessions=championship.sessions[:made], strata=strata if args.stratified else None)
     try:
         combined = combine(before)
     except ChampionshipError as e:
         raise UsageError(str(e)) from None
     ranked = [line.entrant for line in combined.lines]
     known = [e for e in ranked if len(e.players) == 2]
+    strata = combined.strata
     if args.stratified and strata is not None:
         order = [name for name, _ in strata.limits]
         known.sort(key=lambda e: order.index(strata.stratum(e.players) or order[-1]))  # stable: ranked within

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -15,10 +15,19 @@ from typing import Any
 
 from tenace.reports.event_results import EventResults, ResultsError, event_results
 from tenace.reports.model import Report
-from tenace.reports.strata import Strata, StrataError, StratumPlace, handicap_places, read_strata, stratum_places
+from tenace.reports.strata import (
+    Strata,
+    StrataError,
+    StratumPlace,
+    handicap_places,
+    kept_figures,
+    read_strata,
+    stratum_places,
+)
 from tenace.scoring.ranking import rank_field
 from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
+from tenace.store.names import Member, roster
 
 COMBINATIONS = ("neuberg", "percentage")
 HUNDREDTH = Decimal("0.01")
@@ -39,7 +48,7 @@ class Championship:
     name: str
     combine: str  # "neuberg": total matchpoints, boards factored to a common top; "percentage": average %
     sessions: tuple[SessionSpec, ...]
-    strata: Strata | None = None  # strata limits and handicaps, when the set-up names them
+    strata: Strata | None = None  # strata limits and a handicap rule, when the set-up names them
 
 
 def read_championship(path: Path) -> Championship:
@@ -66,7 +75,7 @@ def read_championship(path: Path) -> Championship:
                                     f"not {weight!r}")
         sessions.append(SessionSpec(path.parent / s["event"], Fraction(str(weight))))
     try:
-        strata = read_strata(doc, path.parent)
+        strata = read_strata(doc)
     except StrataError as e:
         raise ChampionshipError(f"{path}: {e}") from None
     return Championship(str(doc.get("name") or path.stem), combine, tuple(sessions), strata)
@@ -113,30 +122,33 @@ class Combined:
     championship: Championship
     common_top: int  # the top every board is factored to
     lines: tuple[CombinedLine, ...]
+    strata: Strata | None = None  # the championship's, with the players' figures as the sessions keep them
 
 
 @dataclass(frozen=True)
 class _Session:
     reports: tuple[tuple[str, Report], ...]  # section, report
     players: dict[tuple[str, str], tuple[int, ...]]  # (section, the pair's label) -> its players' numbers
+    members: Mapping[int, Member]  # its roster, with the masterpoints and handicaps it keeps
 
 
-# How a session's results are read: by default each event file as every command opens it (schema brought up to date);
-# `tenace serve` passes its own (the served session's results as its pages have them, the others read-only).
-Reader = Callable[[Path], EventResults]
+# How a session's results and roster are read: by default each event file as every command opens it (schema brought
+# up to date); `tenace serve` passes its own (the served session's results as its pages have them, the others
+# read-only).
+Reader = Callable[[Path], tuple[EventResults, Mapping[int, Member]]]
 
 
-def read_results(path: Path) -> EventResults:
-    """A session's results, its event file opened as every command opens it, in one read transaction."""
+def read_results(path: Path) -> tuple[EventResults, Mapping[int, Member]]:
+    """A session's results and roster, its event file opened as every command opens it, in one read transaction."""
     with closing(connect(path)) as conn, read_transaction(conn):
-        return event_results(conn)
+        return event_results(conn), roster(conn)
 
 
 def _read_session(spec: SessionSpec, number: int, read: Reader) -> _Session:
     if not spec.event.is_file():
         raise ChampionshipError(f"session {number}: {spec.event}: no such event file")
     try:
-        results = read(spec.event)
+        results, members = read(spec.event)
     except (StoreError, ResultsError, sqlite3.DatabaseError) as e:
         raise ChampionshipError(f"session {number}: {spec.event}: {e}") from None
     if any(s.matches for s in results.sections) or results.info.scoring != "matchpoints":
@@ -144,7 +156,7 @@ def _read_session(spec: SessionSpec, number: int, read: Reader) -> _Session:
                                 "combines pairs sessions scored by matchpoints")
     players = {(s.section, label): tuple(n for n, _ in named)
                for s in results.sections for label, named in s.players.items()}
-    return _Session(tuple((s.section, s.report) for s in results.sections), players)
+    return _Session(tuple((s.section, s.report) for s in results.sections), players, members)
 
 
 def so_far(championship: Championship, event: Path) -> Championship:
@@ -197,8 +209,9 @@ def combine(championship: Championship, read: Reader = read_results) -> Combined
              for p in placings]
     strata = championship.strata
     if strata is not None:
+        strata = replace(strata, members=kept_figures([s.members for s in sessions]))
         lines = _stratified(strata, lines, scores, percents)
-    return Combined(championship, common_top, tuple(lines))
+    return Combined(championship, common_top, tuple(lines), strata)
 
 
 def _stratified(strata: Strata, lines: list[CombinedLine], scores: dict[str, Fraction],

@@ -4,13 +4,15 @@ rank --html`, and the ranking so far beside a served session's (`tenace serve --
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from tenace.reports.championship import Championship, ChampionshipError, Combined, combine, combined_document, so_far
 from tenace.reports.event_results import EventResults
 from tenace.store.event import EventInfo
-from tenace.web.pages import read_only_results
+from tenace.store.names import Member
+from tenace.web.pages import read_only_results, read_only_roster
 from tenace.web.render import Links, templates
 from tenace.web.words import DEFAULT, words
 
@@ -58,8 +60,10 @@ class ServedChampionship:
             if generation is not None and self._made is not None and self._made[0] == stamp:
                 return self._made[1]
 
-            def read(path: Path) -> EventResults:
-                return results if path.resolve() == self.served else read_only_results(path)
+            def read(path: Path) -> tuple[EventResults, Mapping[int, Member]]:
+                if path.resolve() == self.served:
+                    return results, read_only_roster(path)
+                return read_only_results(path), read_only_roster(path)
             made = combined_document(combine(self.championship, read))
             self._made = (stamp, made)
             return made

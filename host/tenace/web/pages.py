@@ -21,6 +21,7 @@ from tenace.reports.event_results import (
 )
 from tenace.reports.model import Adjustment, Board, HandRecord, Pair, Report, TravellerLine
 from tenace.store.db import connect_read_only, read_transaction
+from tenace.store.names import Member, roster
 from tenace.web.words import Words
 from tenace_rules.contract import STRAIN_SYMBOLS
 from tenace_rules.notation import parse_contract
@@ -73,6 +74,15 @@ def read_only_results(path: Path) -> EventResults:
     try:
         with read_transaction(conn):
             return event_results(conn)
+    finally:
+        conn.close()
+
+
+def read_only_roster(path: Path) -> dict[int, Member]:
+    """An event file's roster (with the masterpoints and handicaps it keeps), read on a read-only connection."""
+    conn = connect_read_only(path)
+    try:
+        return roster(conn)
     finally:
         conn.close()
 
