@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
+from test_championship import import_ratings
 from test_championship_served import championship_file, sessions
 from test_console_a11y_browser import PASSWORD, SCHEMES, SIZES, audit, browser  # noqa: F401 (the browser fixture)
 from test_console_words_browser import english_left, read_all
@@ -29,7 +30,6 @@ def served_championship(folder: Path) -> tuple[Path, ServedChampionship]:
     and the event's name the words checks allow in every language ("Ana", "Test")."""
     first, second = sessions(folder, member="Ana", name="Test")
     path = championship_file(folder, "Test", 'strata = { A = 1500, B = 0 }\nhandicap = "sum"')
-    from test_championship import import_ratings  # the roster's figures, kept in each session's file
     for event in (first, second):
         import_ratings(event, "".join(f"{n},Ana {n},,{(n * 173) % 2400},{n % 5 - 2}\n" for n in range(1, 29)))
     return second, ServedChampionship(read_championship(path), second)
