@@ -68,9 +68,11 @@ def usebio_tree(results: EventResults, sections: Sequence[SectionResults], extra
 
 
 def usebio_document(title: str, date: str, sections: Sequence[SectionResults], extras: Extras, club: str,
-                    club_id: str | None = None, chain_head: str = "") -> tuple[etree._ElementTree, Written]:
+                    club_id: str | None = None, chain_head: str = "", sessions: int = 1
+                    ) -> tuple[etree._ElementTree, Written]:
     """The sections of an event named `title`, played on `date` (YYYY-MM-DD), as a USEBIO 1.2 tree, checked against
-    the schema; UsebioError for what cannot be written. Shared by the event file's export and the hub's."""
+    the schema; UsebioError for what cannot be written. Shared by the event file's export, the hub's and a
+    championship's (its `sessions`' sections, each its own SECTION)."""
     written = Written()
     methods = {s.report.method for s in sections}
     for s in sections:
@@ -95,7 +97,7 @@ def usebio_document(title: str, date: str, sections: Sequence[SectionResults], e
     _sub(event, "WINNER_TYPE", "2" if two_fields else "1")
     year, month, day = date.split("-")
     _sub(event, "DATE", f"{day}/{month}/{year}")
-    _sub(event, "SESSION_COUNT", "1")
+    _sub(event, "SESSION_COUNT", str(sessions))
     _sub(event, "SECTION_COUNT", str(len(sections)))
     if event_type != "MP_PAIRS":
         _sub(event, "SCORING_METHOD", "IMPS")
