@@ -42,11 +42,6 @@ def table_pairs(plan: dict) -> str:
     return text("pairs", plan["ns"], plan["ew"])
 
 
-def board_header(display, board: int) -> None:
-    """The board's number, dealer and vulnerability (Law 2), as the header row."""
-    header(display, text("board_head", board, seat_name(dealer(board)), text("vul_" + vulnerability(board))))
-
-
 def board_big(display, board: int, entry=None) -> None:
     """Rows 0 and 1 of an entry screen: the board's number in large type ("Bd 12": the board confirmed at a glance,
     issue 37); beside it in normal type the dealer (or the entry's contract and declarer) and the vulnerability."""
