@@ -52,8 +52,8 @@ def lit_height(frame: bytes, x0: int, y0: int, width: int, height: int) -> int:
     return rows[-1] - rows[0] + 1 if rows else 0
 
 
-def screens(script: str, boards: int) -> dict[str, Screen]:
-    run = run_script(parse_script(script), Options(boards=boards, rounds=2))
+def screens(script: str, boards: int, lang: str = "en") -> dict[str, Screen]:
+    run = run_script(parse_script(script), Options(lang=lang, boards=boards, rounds=2))
     assert not run.output, run.output
     return {name: screen for screen in run.screens for name in screen.names}
 
@@ -91,3 +91,10 @@ def test_the_passed_out_summary_and_the_move_are_in_large_type() -> None:
     words = " ".join(move.text.render().split())
     assert "EW 3 > table 4 EW" in words and "NS 3 stays here" in words, move.text.render()
     assert not drawn(move.frame, "4", 1)
+
+
+def test_a_right_to_left_terminal_draws_the_board_large_from_its_right_edge() -> None:
+    contract = screens("3 OK OK UP UP OK [contract]", 12, "he")["contract"]
+    assert_large(contract, "12")  # the digits still read left to right
+    word = drawn(contract.frame, "\u05d7\u05d5\u05dc", 2)  # "לוח" (board) as drawn, its last letter leftmost
+    assert word and word[0][0] + 3 * 2 * font.WIDTH == WIDTH - 1, contract.text.render()  # to the grid's right edge
