@@ -390,8 +390,9 @@ def _head(cache: FieldCache, active: npt.NDArray[np.intp], seat: npt.NDArray[np.
     """The first `rows` rows of the national ranking, from the pairs that can be in them: the fields as
     scoring.pairs_session's fields_of makes them, asked once per kind of seat (a section and its directions); in
     each field its pairs in the order of `approx`, as many ranked by rank_session as the rows need and more, until
-    no pair left out of a field could reach its `rows`-th row's value (so ranked apart, they rank as all of them
-    would: the head of rank_session's ranking of the whole field, its fields settled over the whole field)."""
+    no pair left out of a field could reach the value of the field's last row in the head (so ranked apart, they
+    rank as all of them would: the head of rank_session's ranking of the whole field, its fields settled over the
+    whole field)."""
     if not len(active) or rows <= 0:
         return []
     sections = cache.section_codes()
@@ -418,15 +419,18 @@ def _head(cache: FieldCache, active: npt.NDArray[np.intp], seat: npt.NDArray[np.
         by_field: dict[str, list[Placing]] = {}
         for placing in placings:
             by_field.setdefault(placing.field, []).append(placing)
-        wider = False
-        for f, (name, order) in enumerate(zip(names, orders, strict=True)):
-            rest = order[ranked_n[f]:]
-            if not len(rest):
+        # The rows each field has in the head, the fields in the order rank_session gives them: a field after the
+        # head's last row needs none (only its first pairs ranked, to find its place in that order).
+        wider, left = False, rows
+        for name, ranked in by_field.items():
+            f = names.index(name)
+            need, left = min(left, len(orders[f])), max(0, left - len(orders[f]))
+            rest = orders[f][ranked_n[f]:]
+            if not need or not len(rest):
                 continue
-            ranked = by_field[name]
-            cut = float(rank_value(totals[ranked[min(rows, len(ranked)) - 1].pair], options))
+            cut = float(rank_value(totals[ranked[need - 1].pair], options))
             if (approx[rest] + slack[rest] >= cut).any():
-                ranked_n[f] = min(len(order), 2 * ranked_n[f])
+                ranked_n[f] = min(len(orders[f]), 2 * ranked_n[f])
                 wider = True
         if not wider:
             return ranking_rows(totals, placings[:rows])
