@@ -34,7 +34,7 @@ from tenace.hub.schema import CHANNEL
 from tenace.scoring import codec
 from tenace.scoring.matchpoints import artificial_side, published
 from tenace.scoring.model import Average, PenaltyUnit
-from tenace.scoring.mp_options import UnequalBoards
+from tenace.scoring.mp_options import MatchpointOptions, UnequalBoards
 from tenace.scoring.pairs_session import (
     PairSums,
     PairTotal,
@@ -63,6 +63,18 @@ assert NATIONAL.unequal_boards is UnequalBoards.PLAIN and not NATIONAL.total_fac
 assert NATIONAL.tiebreak is Tiebreak.NONE
 
 
+# A pair's directions by its seat (1 NS, 2 EW, 3 both: its `sat` bits)
+_DIRECTIONS: tuple[frozenset[str], ...] = (frozenset(), frozenset(("NS",)), frozenset(("EW",)), frozenset(("NS", "EW")))
+
+
+@dataclass(frozen=True, slots=True)
+class _Seat:
+    """The seats of some pairs, as scoring's fields_of reads them (a field is its pairs' section and directions)."""
+
+    section: str
+    directions: frozenset[str]
+
+
 @dataclass
 class _Side:
     kind: int
@@ -84,6 +96,7 @@ class FieldCache:
     section_list: list[str] = field(default_factory=list)
     _section_index: dict[str, int] = field(default_factory=dict)
     _section_codes: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    _fields: tuple[npt.NDArray[np.int64], MatchpointOptions, list[str], npt.NDArray[np.intp]] | None = None
     clubs: dict[str, int] = field(default_factory=dict)
     club_names: list[str] = field(default_factory=list)
     codes: dict[tuple[int, str], int] = field(default_factory=dict)  # (board, outcome) -> code
@@ -110,6 +123,21 @@ class FieldCache:
                     for name in self.pair_names[len(self._section_codes):]]
             self._section_codes = np.concatenate((self._section_codes, np.array(more, np.int64)))
         return self._section_codes
+
+    def fields(self, kinds: npt.NDArray[np.int64]) -> tuple[MatchpointOptions, list[str], npt.NDArray[np.intp]]:
+        """The national options settled over the field (scoring.pairs_session.settled), the fields' names and each
+        kind's field as fields_of makes them, asked once per kind of seat (section index x 4 + seat: 1 NS, 2 EW, 3
+        both; the kinds of the pairs that scored, sorted): made again only when the kinds change."""
+        if self._fields is None or not np.array_equal(self._fields[0], kinds):
+            seats = {str(i): _Seat(self.section_list[k // 4], _DIRECTIONS[k % 4]) for i, k in enumerate(kinds.tolist())}
+            options = settled(seats, NATIONAL)
+            field_of_kind = np.zeros(len(kinds), np.intp)
+            names = []
+            for f, (name, members) in enumerate(fields_of(seats, options).items()):
+                field_of_kind[[int(i) for i in members]] = f
+                names.append(name)
+            self._fields = (kinds, options, names, field_of_kind)
+        return self._fields[1:]
 
     def _index(self, table: dict[Any, int], names: list[Any], name: Any) -> int:
         got = table.get(name)
@@ -372,18 +400,6 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
                 everything, len(active))
 
 
-# A pair's directions by its seat (1 NS, 2 EW, 3 both: its `sat` bits)
-_DIRECTIONS: tuple[frozenset[str], ...] = (frozenset(), frozenset(("NS",)), frozenset(("EW",)), frozenset(("NS", "EW")))
-
-
-@dataclass(frozen=True, slots=True)
-class _Seat:
-    """The seats of some pairs, as scoring's fields_of reads them (a field is its pairs' section and directions)."""
-
-    section: str
-    directions: frozenset[str]
-
-
 def _head(cache: FieldCache, active: npt.NDArray[np.intp], seat: npt.NDArray[np.int64],
           approx: npt.NDArray[np.float64], slack: npt.NDArray[np.float64], total: Callable[[int], PairTotal],
           rows: int) -> list[dict[str, Any]]:
@@ -397,17 +413,12 @@ def _head(cache: FieldCache, active: npt.NDArray[np.intp], seat: npt.NDArray[np.
         return []
     sections = cache.section_codes()
     kinds, kind_of = np.unique(sections[active] * 4 + seat[active], return_inverse=True)
-    seats = {str(i): _Seat(cache.section_list[k // 4], _DIRECTIONS[k % 4]) for i, k in enumerate(kinds.tolist())}
-    options = settled(seats, NATIONAL)
-    field_of_kind = np.zeros(len(kinds), np.intp)
-    names = []
-    for f, (name, members) in enumerate(fields_of(seats, options).items()):
-        field_of_kind[[int(i) for i in members]] = f
-        names.append(name)
+    options, names, field_of_kind = cache.fields(kinds)
     field_of = field_of_kind[kind_of]
     orders = [active[field_of == f] for f in range(len(names))]
     orders = [order[np.argsort(-approx[order], kind="stable")] for order in orders]
-    ranked_n = [min(len(order), rows + 16) for order in orders]  # of each field's order, ranked
+    index = {name: f for f, name in enumerate(names)}
+    ranked_n = [1] * len(orders)  # of each field's order, ranked: first one, for the order of the fields
     totals: dict[str, PairTotal] = {}
     while True:
         for order, k in zip(orders, ranked_n, strict=True):
@@ -420,17 +431,22 @@ def _head(cache: FieldCache, active: npt.NDArray[np.intp], seat: npt.NDArray[np.
         for placing in placings:
             by_field.setdefault(placing.field, []).append(placing)
         # The rows each field has in the head, the fields in the order rank_session gives them: a field after the
-        # head's last row needs none (only its first pairs ranked, to find its place in that order).
+        # head's last row needs none (its first pair ranked only, for its place in that order).
         wider, left = False, rows
         for name, ranked in by_field.items():
-            f = names.index(name)
-            need, left = min(left, len(orders[f])), max(0, left - len(orders[f]))
+            f = index[name]
+            size = len(orders[f])
+            need, left = min(left, size), max(0, left - size)
+            if need and ranked_n[f] < min(size, need + 16):
+                ranked_n[f] = min(size, need + 16)
+                wider = True
+                continue
             rest = orders[f][ranked_n[f]:]
             if not need or not len(rest):
                 continue
             cut = float(rank_value(totals[ranked[need - 1].pair], options))
             if (approx[rest] + slack[rest] >= cut).any():
-                ranked_n[f] = min(len(orders[f]), 2 * ranked_n[f])
+                ranked_n[f] = min(size, 2 * ranked_n[f])
                 wider = True
         if not wider:
             return ranking_rows(totals, placings[:rows])
