@@ -4,9 +4,10 @@ counts differ) into the national ranking, kept in PostgreSQL and re-scored by te
 
 A board's figures across the field depend on its own results alone once written apart from the field's E (the most
 results any board has, which grows as clubs push): in MP1 units with Neuberg a real side scores a E - 1 of a top of
-2 (E - 1), where a = (MP1 + 1) / compared is the board's own; an artificial one a share of that top. A pair's total
-is then E times the sum of its a's, less its real boards, plus its shares of the top: a sum made for every pair at
-once (tenace.hub.scorer), whatever E has become since its boards were scored."""
+2 (E - 1), where a = (MP1 + 1) / compared is the board's own; an artificial one a share of that top. A pair's exact
+total is then E times the sum of its a's, less its real boards, plus its shares of the top, and its published one
+the sum of each distinct outcome's a E - 1 rounded: sums made for every pair at once (tenace.hub.scorer), whatever E
+has become since its boards were scored."""
 
 from __future__ import annotations
 
@@ -39,9 +40,10 @@ from tenace.scoring.rounding import round_ratio
 
 log = logging.getLogger(__name__)
 
-# One field: every club's every section compared together; totals from the exact board MPs (a board's published
-# figures change with E, which any club's push may raise, so they are not summed).
-NATIONAL = MatchpointOptions(across_sections=True, total_from_published_boards=False)
+# One field: every club's every section compared together, its figures as a club publishes them: a pair's total is
+# the sum of its boards' published MPs at the field's E (tenace.hub.scorer rounds them again as E grows), so one club
+# alone at the hub is ranked as `tenace results` ranks it, and a pair's page adds up (docs/organiser.md).
+NATIONAL = MatchpointOptions(across_sections=True)
 CLUB = MatchpointOptions()  # a club scores each of its sections as its own field
 
 
