@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +21,7 @@ import psycopg
 
 from tenace.scoring import codec
 from tenace.scoring.adjusted import revised_percent
-from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board
+from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board, published
 from tenace.scoring.model import (
     Average,
     BoardResult,
@@ -36,7 +35,6 @@ from tenace.scoring.pairs_session import (
     score_pairs_session,
 )
 from tenace.scoring.ranking import Placing
-from tenace.scoring.rounding import round_ratio
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +169,7 @@ def mp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[li
                 figures = artificial_side(direction, figures.average or value * 100, top, o, percent=revised)
             mp, percent = figures.mp, figures.percent
         else:
-            exact = value * expected - 1
-            mp = round_ratio(exact.numerator, exact.denominator, o.board_mp_decimals, o.rounding)
-            percent = (round_ratio(exact.numerator * 100, exact.denominator * top, o.board_percent_decimals,
-                                   o.rounding) if top else Decimal(50))
+            mp, percent = published(value * expected - 1, top, o)
         cards.append([board, side.direction, str(side.mp), str(side.percent), side.top, str(mp), str(percent), top])
     return cards
 

@@ -33,13 +33,14 @@ from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
 from tenace.scoring import codec
 from tenace.scoring.matchpoints import artificial_side, published
-from tenace.scoring.model import Average, PenaltyUnit
+from tenace.scoring.model import Average
 from tenace.scoring.mp_options import MatchpointOptions, UnequalBoards
 from tenace.scoring.pairs_session import (
     PairSums,
     PairTotal,
     fields_of,
     pair_total,
+    penalty_mps,
     published_total,
     rank_session,
     rank_value,
@@ -338,8 +339,7 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
         return Pass(ranked[:head], int(counted.sum()), expected, clubs, lambda: ranked, len(ranked))
     taken: dict[str, Fraction] = {}
     for pen in given:
-        amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
-        taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + amount
+        taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + penalty_mps(pen, top)  # every board's top is E's
     # A pair with an artificial side or a penalty goes through scoring.pairs_session's pair_total whole; every other
     # (all but a handful) straight to its published_total from the sums, without a PairSums (a third of the pass).
     whole = {who for who, _, _ in artificial} | {cache.pairs[pair] for pair in taken if pair in cache.pairs}

@@ -207,13 +207,14 @@ def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> di
     tops = {(pair, b.board): s.top for b in boards for pair, s in b.pair_sides()}
     out: dict[str, Fraction] = {}
     for pen in penalties:
-        if pen.unit is PenaltyUnit.MATCHPOINTS:
-            amount = pen.amount
-        else:
-            top = tops.get((pen.pair, pen.board), common_top) if pen.board is not None else common_top
-            amount = pen.amount * top / 100
-        out[pen.pair] = out.get(pen.pair, Fraction(0)) + amount
+        top = tops.get((pen.pair, pen.board), common_top) if pen.board is not None else common_top
+        out[pen.pair] = out.get(pen.pair, Fraction(0)) + penalty_mps(pen, top)
     return out
+
+
+def penalty_mps(pen: Penalty, top: int) -> Fraction:
+    """A Law 90 penalty in MPs: as given, or its percentage of `top` (its board's, else the session's)."""
+    return pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
 
 
 def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideScore], taken: Fraction | None,
