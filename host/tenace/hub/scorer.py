@@ -32,7 +32,7 @@ from tenace.hub.field import NATIONAL, Figure, PairId, board_figures, penalty_of
 from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
 from tenace.scoring import codec
-from tenace.scoring.matchpoints import artificial_side, published
+from tenace.scoring.matchpoints import artificial_side, published_mp
 from tenace.scoring.model import Average
 from tenace.scoring.mp_options import MatchpointOptions, UnequalBoards
 from tenace.scoring.pairs_session import (
@@ -266,7 +266,7 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
     codes = len(cache.code_list)
     kind = np.zeros((2, codes), np.int8)
     value: list[list[Fraction]] = [[Fraction(0)] * codes, [Fraction(0)] * codes]
-    # A real side's MPs at E as a board publishes them (scoring.matchpoints.published), in units of its last decimal:
+    # A real side's MPs at E as a board publishes them (scoring.matchpoints.published_mp), in units of its last decimal:
     # the published totals add them (a handful of distinct outcomes a board: made again every pass, as E may move).
     mp = cache.scoring == "mp"
     unit = 10 ** NATIONAL.board_mp_decimals
@@ -278,8 +278,8 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
         for d in (0, 1):
             kind[d, c] = sides[d].kind
             value[d][c] = v = sides[d].value
-            if mp and kind[d, c] == _REAL:
-                shown[d, c] = int(published(v * expected - 1, top, NATIONAL)[0] * unit)
+            if mp and kind[d, c] == _REAL:  # a E - 1, on integers: a Fraction's arithmetic costs more than the rounding
+                shown[d, c] = int(published_mp(v.numerator * expected - v.denominator, v.denominator, NATIONAL) * unit)
     # Each pair's sum of a over its real boards, exactly: each board's a's over the board's own denominator (the lcm
     # of its figures': its entries, as a rule), the numerators summed per denominator (a bincount over pair x
     # denominator: integers well inside float64's 53 bits), then over the common one.
