@@ -1,7 +1,8 @@
 """The terminal's heap ceiling (issue 22): tools/bench_heap.py's 27-board session completes in its budget.
 
-tools/bench_heap.py measures the smallest heap the session completes in: 48k (2026-12-05, code 30,400 bytes, peak
-45,184; 49k for a while, until the catalogue's index stopped leaving its garbage under the code loaded after it). The
+tools/bench_heap.py measures the smallest heap the session completes in: 48k (2026-12-06, code 30,496 bytes, peak
+45,504 with the board number in large type; 49k for a while, until the catalogue's index stopped leaving its garbage
+under the code loaded after it). The
 test runs it with the house's 25 % margin for memory, in 60k: a first version ran it in exactly 48k and failed on a
 fresh clone under load (a MemoryError of 152 bytes: the link's timing, and so what it holds at its peak, moves with the
 machine's load). A change that makes the terminal's code or data grow by more than the margin fails here; measure

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from generated_page import write_or_check
+
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "reference" / "commands.md"
 WIDTH = "100"  # the help's line width, fixed so that the page does not depend on the terminal it was made in
 HEADER = """# Every command's `--help`
@@ -47,24 +49,7 @@ def commands_markdown() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing: exit 1 when docs/reference/commands.md differs from what the parsers make")
-    args = parser.parse_args(argv)
-    text = commands_markdown()
-    current = PAGE.read_text(encoding="utf-8") if PAGE.is_file() else None
-    if args.check:
-        if current != text:
-            print(f"{PAGE} is stale: run .venv/bin/python tools/commands_doc.py", file=sys.stderr)
-            return 1
-        print(f"{PAGE} is up to date")
-        return 0
-    if current == text:
-        print(f"{PAGE} is up to date")
-    else:
-        PAGE.write_text(text, encoding="utf-8")
-        print(f"wrote {PAGE}")
-    return 0
+    return write_or_check(argv, PAGE, commands_markdown, __doc__ or "", "the parsers", "commands_doc.py")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import uvicorn
 from tenace.collector.in_process import Listening
 from tenace.commands.serve import bind
 from tenace.web.app import create_app
+from tenace.web.championship_page import ServedChampionship
 from tenace.web.changes import POLL_S
 from tenace.web.console import Director
 
@@ -29,13 +30,13 @@ def chromium() -> str | None:
 
 @contextmanager
 def served(path: Path, poll_s: float = POLL_S, director: Director | None = None, new: bool = False,
-           listening: Listening | None = None) -> Iterator[str]:
+           listening: Listening | None = None, championship: ServedChampionship | None = None) -> Iterator[str]:
     """`tenace serve`'s app for `path` on 127.0.0.1 (a free port) in a thread, with the director's console when
     `director` is given (`new`: as `tenace serve --new`, the event file still to be made; `listening`: the collector
-    its Terminals page starts); yields its base URL."""
+    its Terminals page starts; `championship`: the one the event is a session of); yields its base URL."""
     listener = bind("127.0.0.1", 0, "127.0.0.1:0")
     port = listener.getsockname()[1]
-    app = create_app(path, poll_s, director, new=new, listening=listening)
+    app = create_app(path, poll_s, director, new=new, listening=listening, championship=championship)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[listener])), daemon=True)
     thread.start()

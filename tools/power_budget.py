@@ -5,10 +5,13 @@ For every hardware/terminal-*/ folder with a power.toml, plays a whole session a
 that build's simulated hardware (host/tenace/simulation/boards/power_session.py: the real app, link and
 collector, metered devices), then combines the time each part spent in each state with its current from the
 build's power.toml (each figure cited there) into the average current from the cell, hours per charge and
-sessions per charge (three-hour sessions) on the build's battery.
+sessions per charge (three-hour sessions) on the build's battery. Then the same for an idle table: signed in,
+round 1 on its screen, nobody keying for 20 minutes (the players not there yet, a sit-out, a held table), its
+link polling on its idle schedule (wire_link.py: every 6 s, as while playing, so that a change reaches it in 15 s).
 
 Run: .venv/bin/python tools/power_budget.py [--build NAME ...] [--rounds 8] [--save DIR | --load DIR]
---save writes what each session measured to DIR/<build>.json; --load reads those instead of playing again.
+--save writes what each session measured to DIR/<build>.json, and the idle stretch to DIR/<build>-idle.json;
+--load reads those instead of playing again.
 """
 
 from __future__ import annotations
@@ -64,14 +67,15 @@ def read_power(build: str) -> dict[str, Any]:
         raise SystemExit(f"power_budget: {path}: {e}") from None
 
 
-def measure(power: dict[str, Any], rounds: int) -> dict[str, Any]:
-    """Play the session on the build's simulated hardware; the meter's report."""
+def measure(power: dict[str, Any], rounds: int, idle: bool = False) -> dict[str, Any]:
+    """Play the session on the build's simulated hardware (`idle`: sit at a table signed in, keying nothing); the
+    meter's report."""
     if str(SIM_DIR) not in sys.path:
         sys.path.insert(0, str(SIM_DIR))
     import power_session  # type: ignore[import-not-found]  # a MicroPython-style program of the simulator
 
     options = dict(power["session"], rounds=rounds)
-    report: dict[str, Any] = power_session.play(options)
+    report: dict[str, Any] = power_session.idle(options) if idle else power_session.play(options)
     return report
 
 
@@ -100,17 +104,24 @@ def budget(build: str, power: dict[str, Any], measured: dict[str, Any]) -> Budge
     return Budget(build, str(power["battery"]["name"]), float(power["battery"]["usable_mah"]), session_ms, by_part)
 
 
-def table(budgets: list[Budget]) -> str:
-    parts = sorted({p for b in budgets for p in b.by_part})
-    head = f"{'build':<26}{'session':>9}" + "".join(f"{p:>9}" for p in parts)
-    head += f"{'avg mA':>9}{'h/charge':>10}{'sessions':>10}"
-    lines = [head]
+def rows(budgets: list[Budget], parts: list[str], stretch: str) -> list[str]:
+    """A heading (`stretch`: what was measured) and a row per build: mA by part, the average, hours and sessions."""
+    head = f"{'build':<26}{stretch:>9}" + "".join(f"{p:>9}" for p in parts)
+    lines = [head + f"{'avg mA':>9}{'h/charge':>10}{'sessions':>10}"]
     for b in budgets:
         line = f"{b.build:<26}{b.session_ms / 3600000:>8.2f}h" + "".join(f"{b.by_part.get(p, 0):>9.2f}" for p in parts)
         line += f"{b.average_ma:>9.2f}{b.hours:>10.0f}{b.sessions:>10.0f}"
         lines.append(line)
+    return lines
+
+
+def table(budgets: list[Budget], idle: list[Budget]) -> str:
+    parts = sorted({p for b in budgets + idle for p in b.by_part})
+    lines = rows(budgets, parts, "session")
     lines.append(f"(mA from the cell, by part, averaged over the session; {SESSION_HOURS:.0f}-hour sessions; "
                  f"goal {GOAL_HOURS:.0f} h)")
+    lines += rows(idle, parts, "idle")
+    lines.append("(a table signed in, nobody keying: its link polls every 6 s, as while playing)")
     for b in budgets:
         lines.append(f"{b.build}: {b.battery}, {b.usable_mah:.0f} mAh usable")
     return "\n".join(lines)
@@ -135,25 +146,27 @@ def main() -> int:
     if args.rounds < 1:
         print("power_budget: --rounds must be at least 1", file=sys.stderr)
         return 2
-    budgets = []
+    budgets: dict[str, list[Budget]] = {"": [], "-idle": []}  # file suffix -> the budgets
     for name in names:
         power = read_power(name)
-        if args.load is not None:
-            try:
-                measured = json.loads((args.load / f"{name}.json").read_text())
-            except (OSError, ValueError) as e:
-                print(f"power_budget: {e}", file=sys.stderr)
-                return 2
-        else:
-            measured = measure(power, args.rounds)
-            if measured.get("faults"):
-                print(f"power_budget: {name}: the terminal caught {measured['faults']} error(s)", file=sys.stderr)
-                return 1
-            if args.save is not None:
-                args.save.mkdir(parents=True, exist_ok=True)
-                (args.save / f"{name}.json").write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
-        budgets.append(budget(name, power, measured))
-    print(table(budgets))
+        for suffix, found in budgets.items():
+            path = f"{name}{suffix}.json"
+            if args.load is not None:
+                try:
+                    measured = json.loads((args.load / path).read_text())
+                except (OSError, ValueError) as e:
+                    print(f"power_budget: {e}", file=sys.stderr)
+                    return 2
+            else:
+                measured = measure(power, args.rounds, idle=bool(suffix))
+                if measured.get("faults"):
+                    print(f"power_budget: {name}: the terminal caught {measured['faults']} error(s)", file=sys.stderr)
+                    return 1
+                if args.save is not None:
+                    args.save.mkdir(parents=True, exist_ok=True)
+                    (args.save / path).write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+            found.append(budget(name, power, measured))
+    print(table(budgets[""], budgets["-idle"]))
     return 0
 
 

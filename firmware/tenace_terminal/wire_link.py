@@ -40,11 +40,12 @@ Sleepy link (session.py, "Sleepy terminals"). The receiver is on (transport.list
 or out, and _EXPECT_MS after the last frame out while an answer is awaited (an ACK, a sign-in's answer, a round plan
 or hand records, a pairing offer), and _EXPECT_MS after the host's last MORE saying frames still wait for it (until
 one says none does); else off, and off at once after a MORE saying nothing waits. With nothing to send, a signed-in
-terminal polls every _POLL_MS (_POLL_IDLE_MS when the app has sent nothing for _PLAY_MS): the host then sends at once
-what it holds for it, after a MORE that answers every poll (a poll unanswered goes again once, _POLL_AGAIN_MS
-later: a lost poll costs a second, not a period). For _FAST_FOR_MS after a plan the director changed it polls every
-_POLL_FAST_MS: directors change things in bursts, and the next change then reaches the table within seconds, an idle
-one's too.
+terminal polls every _POLL_MS, its table playing or idle however long (before the first round, a sit-out, a held
+table: when directors change things), so that a change reaches it within 15 s (issue 32: its polls a minute apart
+after 15 idle minutes, a first change took up to 60 s). The host then sends at once what it holds for it, after a
+MORE that answers every poll (a poll unanswered goes again once, _POLL_AGAIN_MS later: a lost poll costs a second,
+not a period). For _FAST_FOR_MS after a plan the director changed it polls every _POLL_FAST_MS: directors change
+things in bursts. An idle table's polls cost little (tools/power_budget.py's idle rows: about 800 hours a charge).
 
 The director. {"type": "call", "round", "call", "left"} goes out as a CALL (director_call.py), after the next
 accepted sign-in when the link is not signed in (the latest call only); the host's COMING comes to the app as
@@ -107,10 +108,8 @@ PROBE_MS = const(5000)  # the factory test's radio round trip: no answer this lo
 STATUS_MS = const(300000)  # a status report this often while signed in
 _LISTEN_MS = const(100)  # the receiver stays on this long after each frame in or out (the host answers in a few ms)
 _EXPECT_MS = const(2000)  # and this long after the last frame out while an answer is awaited (an ACK, a plan)
-_POLL_MS = const(6000)  # with nothing to send, the terminal speaks this often while its table plays (session.poll):
-# a movement change reaches it within 15 s, its poll lost (1 s) and the laptop busy included (issue 32)
-_POLL_IDLE_MS = const(60000)  # and this often once the app has sent nothing for _PLAY_MS (between sessions)
-_PLAY_MS = const(900000)
+_POLL_MS = const(6000)  # with nothing to send, the terminal speaks this often, playing or idle (session.poll): a
+# movement change reaches it within 15 s, its poll lost (1 s) and the laptop busy included (issue 32)
 _POLL_FAST_MS = const(3000)  # and this often for _FAST_FOR_MS after a plan the director changed
 _POLL_AGAIN_MS = const(1000)  # a poll the host's MORE did not answer (lost either way) goes again once after this
 _FAST_FOR_MS = const(300000)
@@ -159,8 +158,7 @@ class WireLink:
         self.battery = battery  # the app's (percent(), and millivolts() where the board has it): the status report
         self.factory_path = base + link_files.FACTORY_FILE  # the factory test keeps its result there
         self.status_at = -1  # when the next status report is due (-1: at the next accepted sign-in)
-        self._talk = 0  # the last frame in or out (the receiver's window), and the app's last message
-        self._app_at = 0
+        self._talk = 0  # the last frame in or out (the receiver's window)
         self._ear = None  # the receiver as last set: on, off, or None (as the transport started)
         self._more = -1  # the host's last MORE with frames waiting (-1: none, or it said none waits any more)
         self._fast = -1  # when the director last changed a plan (-1: never): the link polls fast for a while
@@ -187,7 +185,6 @@ class WireLink:
 
     def send(self, message: dict) -> None:
         self._clock()
-        self._app_at = self.now
         try:
             kind = message.get("type")
             if kind == _MSG_RESULT or kind == _MSG_PLAYERS:
@@ -373,7 +370,7 @@ class WireLink:
         """How long the terminal stays silent, with nothing to send, before it polls the host."""
         if 0 <= self._fast and now - self._fast < _FAST_FOR_MS:
             return _POLL_FAST_MS
-        return _POLL_MS if now - self._app_at < _PLAY_MS else _POLL_IDLE_MS
+        return _POLL_MS
 
     def _timers(self, now: int) -> None:
         if self._code and now - self._code_at < ANSWER_MS and now >= self._hello_at:

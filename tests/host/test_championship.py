@@ -4,6 +4,7 @@ ranking, strata and handicaps; every ranking checked against the test's own from
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from contextlib import closing
@@ -14,12 +15,15 @@ from typing import Any
 
 import pytest
 from cli_runner import tenace
+from lxml import etree
 
 from tenace.movement import howell, mitchell
 from tenace.movement.model import Movement
 from tenace.roster import read_roster
 from tenace.store import connect, create_event, ingest, sign_in
-from tenace.store.names import Member, keep_roster, pair_players, set_pair_players
+from tenace.store.names import Member, keep_roster, pair_players, roster, set_pair_players
+from tenace.store.schema import MIGRATIONS
+from tenace.usebio.schema import check_file
 
 from sample_results import session_results
 
@@ -27,11 +31,12 @@ Row = tuple[str, str, float]  # rank, the pair's names, its score
 
 
 def session_event(path: Path, sections: dict[str, Movement], *, seed: int, played: bool = True,
-                  players: dict[tuple[str, int, str], tuple[int, int]] | None = None) -> Path:
-    """An event with the roster, every pair's players (numbered in order unless given) and, when played, a result
-    for every board (tools/sample_results)."""
-    with closing(create_event(path, name="Spring", date="2026-04-01", sections=sections)) as conn:
-        keep_roster(conn, [Member(n, f"Member {n}") for n in range(1, 61)])
+                  players: dict[tuple[str, int, str], tuple[int, int]] | None = None, name: str = "Spring",
+                  member: str = "Member") -> Path:
+    """An event with the roster (players named `member` and their number), every pair's players (numbered in order
+    unless given) and, when played, a result for every board (tools/sample_results)."""
+    with closing(create_event(path, name=name, date="2026-04-01", sections=sections)) as conn:
+        keep_roster(conn, [Member(n, f"{member} {n}") for n in range(1, 61)])
         number = 1
         for section, movement in sections.items():
             for field, pair in movement.pairs():
@@ -143,7 +148,8 @@ def test_two_sessions_of_different_sizes_combine_by_neuberg_and_by_average_perce
     ('combine = "best"\n[[session]]\nevent = "s1.sqlite"\n', "combine is neuberg or percentage, not 'best'"),
     ('[[session]]\nevent = "none.sqlite"\n', "session 1: "),
     ('[[session]]\nevent = "s1.sqlite"\ncarry_over = 2\n', "carry_over is a share above 0 and at most 1"),
-    ('strata = { A = 1500 }\n[[session]]\nevent = "s1.sqlite"\n', "from a roster CSV: roster = \"FILE\""),
+    ('roster = "r.csv"\nstrata = { A = 1500 }\n[[session]]\nevent = "s1.sqlite"\n',
+     "are kept in the sessions' event files: import the CSV into each session (tenace names EVENT --roster FILE)"),
     ("this is = not = toml", "cannot be read as a championship file"),
 ])
 def test_a_faulty_championship_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
@@ -195,15 +201,22 @@ def test_the_next_session_is_seeded_by_a_serpentine_over_the_fields(
     assert code == 2 and "every session's event file exists already" in err
 
 
+def import_ratings(event: Path, text: str) -> None:
+    """The roster CSV imported into the event file, as tenace names --roster does (the figures kept with it)."""
+    with closing(connect(event)) as conn:
+        keep_roster(conn, read_roster(text)[0])
+
+
 def strata_event(tmp_path: Path) -> tuple[Path, dict[int, tuple[int, int]]]:
-    """A 5-table Mitchell, played, and a roster CSV with masterpoints and handicaps (and a row it passes over)."""
+    """A 5-table Mitchell, played, and a roster CSV with masterpoints and handicaps (and a row it passes over)
+    imported into it."""
     event = session_event(tmp_path / "s1.sqlite", {"A": mitchell(5, 2)}, seed=7)
     figures = {n: ((n * 173) % 2400, (n % 7) - 3) for n in range(1, 21)}  # masterpoints, handicap
     figures[3] = (0, 0)
     lines = ["number,name,club id,masterpoints,handicap"]
     lines += [f"{n},Member {n},,{mp},{h}" for n, (mp, h) in figures.items()]
     lines.append("21,Member 21,,lots,")
-    (tmp_path / "ratings.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    import_ratings(event, "\n".join(lines) + "\n")
     return event, figures
 
 
@@ -211,7 +224,7 @@ def strata_event(tmp_path: Path) -> tuple[Path, dict[int, tuple[int, int]]]:
 def test_a_stratified_events_rankings_are_the_tests_own_per_stratum(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], by: str) -> None:
     event, figures = strata_event(tmp_path)
-    setup = (f'combine = "percentage"\nroster = "ratings.csv"\nstrata = {{ A = 1500, B = 500, C = 0 }}\n'
+    setup = (f'combine = "percentage"\nstrata = {{ A = 1500, B = 500, C = 0 }}\n'
              f'stratum_by = "{by}"\n')
     champ = write_championship(tmp_path / "club.toml", [event.name], setup)
     code, out, err = tenace(capsys, "championship", "rank", str(champ), "--json")
@@ -249,7 +262,7 @@ def test_a_handicap_events_ranking_is_the_tests_own(tmp_path: Path, capsys: pyte
     event, figures = strata_event(tmp_path)
     for rule in ("sum", "average"):
         champ = write_championship(tmp_path / "club.toml", [event.name],
-                                   f'combine = "percentage"\nroster = "ratings.csv"\nhandicap = "{rule}"\n')
+                                   f'combine = "percentage"\nhandicap = "{rule}"\n')
         code, out, err = tenace(capsys, "championship", "rank", str(champ), "--json")
         assert code == 0, err
         doc = json.loads(out)
@@ -307,9 +320,8 @@ def test_a_stratified_seeding_fills_the_first_section_with_the_highest_stratum(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     session_event(tmp_path / "s1.sqlite", {"A": mitchell(4, 2), "B": mitchell(3, 2)}, seed=5)
     masterpoints = {n: (n * 389) % 3000 for n in range(1, 29)}
-    (tmp_path / "ratings.csv").write_text("".join(f"{n},Member {n},,{mp},\n" for n, mp in masterpoints.items()),
-                                          encoding="utf-8")
-    strata = 'roster = "ratings.csv"\nstrata = { A = 1500, B = 0 }\n'
+    import_ratings(tmp_path / "s1.sqlite", "".join(f"{n},Member {n},,{mp},\n" for n, mp in masterpoints.items()))
+    strata = 'strata = { A = 1500, B = 0 }\n'
     champ = write_championship(tmp_path / "spring.toml", ["s1.sqlite", "s2.sqlite"], strata)
     code, _, err = tenace(capsys, "championship", "seed", str(champ), "--stratified")
     assert code == 0, err
@@ -330,3 +342,108 @@ def test_a_stratified_seeding_fills_the_first_section_with_the_highest_stratum(
     code, _, err = tenace(capsys, "championship", "seed", str(write_championship(
         tmp_path / "plain.toml", ["s1.sqlite", "s3.sqlite"])), "--stratified")
     assert code == 2 and "names no strata" in err
+
+
+def test_the_sessions_as_one_usebio_file_each_section_its_sessions_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = session_event(tmp_path / "s1.sqlite", {"A": mitchell(4, 2), "B": mitchell(3, 2)}, seed=1)
+    second = session_event(tmp_path / "s2.sqlite", {"A": mitchell(7, 1)}, seed=2)
+    champ = write_championship(tmp_path / "spring.toml", ["s1.sqlite", "s2.sqlite"], carry={0: 0.5})
+    out = tmp_path / "spring.xml"
+    code, text, err = tenace(capsys, "championship", "rank", str(champ), "--usebio", str(out), "--club", "Riga BC",
+                             "--club-id", "2074")
+    assert code == 0, err
+    assert text.startswith("Spring pairs: 2 sessions")  # the ranking still printed
+    assert "the combined ranking, strata and handicaps are not in the file" in err
+    assert "the carry-over is not in the file" in err and f"wrote {out}: 3 sections, 28 pairs" in err
+    check_file(out)  # the schema's validator (test_usebio_schema's), as every USEBIO file tenace writes
+    root = etree.parse(str(out)).getroot()
+    event = root.find("EVENT")
+    assert event is not None and event.findtext("SESSION_COUNT") == "2" and event.findtext("SECTION_COUNT") == "3"
+    assert event.findtext("EVENT_DESCRIPTION") == "Spring pairs" and root.findtext("CLUB/CLUB_ID_NUMBER") == "2074"
+    sections = {s.get("SECTION_ID"): s for s in event.findall("SECTION")}
+    assert list(sections) == ["1A", "1B", "2A"]
+    for sid, event_file in (("1A", first), ("1B", first), ("2A", second)):
+        doc = results_json(capsys, event_file)
+        ranking = next(s for s in doc["sections"] if s["section"] == sid[1])["report"]["ranking"]
+        with closing(connect(event_file)) as conn:
+            players = pair_players(conn, sid[1])
+        want = {}
+        for r in ranking:
+            number, direction = r["pair"].split("-")[-1].split()[::-1]
+            want[f"{number}{direction}"] = (r["rank"].rstrip("="), f'{r["percent"]:.2f}', f'{r["mp"]:.2f}',
+                                            [str(n) for n in players[(int(number), direction)]])
+        shown = {p.findtext("PAIR_NUMBER"): (p.findtext("PLACE"), p.findtext("PERCENTAGE"), p.findtext("TOTAL_SCORE"),
+                                             [x.text for x in p.findall("PLAYER/NATIONAL_ID_NUMBER")])
+                 for p in sections[sid].findall("PARTICIPANTS/PAIR")}
+        assert shown == want, sid
+        # tenace score reads each section back to the session's own ranking.
+        code, scored, err = tenace(capsys, "score", str(out), "--section", sid, "--json")
+        assert code == 0, err
+        assert [(r["rank"], r["percent"]) for r in json.loads(scored)["ranking"]] == [
+            (r["rank"], r["percent"]) for r in ranking], sid
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--usebio", "x.xml"], "--usebio needs --club NAME"),
+    (["--usebio", "-", "--club", "C"], "--usebio - and the ranking would both go to standard output"),
+    (["--club", "C"], "--club and --club-id name the club of a --usebio file"),
+    (["--usebio", "spring.toml", "--club", "C"], "spring.toml is the input file"),
+])
+def test_a_championship_usebio_file_asked_for_wrongly_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str) -> None:
+    session_event(tmp_path / "s1.sqlite", {"A": mitchell(4, 2)}, seed=1)
+    champ = write_championship(tmp_path / "spring.toml", ["s1.sqlite"])
+    code, out, err = tenace(capsys, "championship", "rank", str(champ), *[
+        str(tmp_path / a) if a.endswith((".xml", ".toml")) else a for a in args])
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err
+
+
+def test_the_figures_are_kept_in_the_event_files_and_a_csv_edited_later_changes_no_ranking(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = session_event(tmp_path / "s1.sqlite", {"A": mitchell(5, 2)}, seed=7)
+    second = session_event(tmp_path / "s2.sqlite", {"A": mitchell(5, 2)}, seed=8)
+    ratings = tmp_path / "ratings.csv"
+    held = {n: (n * 173) % 2400 for n in range(1, 21)}
+    ratings.write_text("".join(f"{n},Member {n},,{mp},{n % 3}\n" for n, mp in held.items()), encoding="utf-8")
+    assert tenace(capsys, "names", str(first), "--roster", str(ratings))[0] == 0
+    # Session 2's roster says otherwise: a pair's stratum stays the one of the first session that has its figures.
+    ratings.write_text("".join(f"{n},Member {n},,0,0\n" for n in held), encoding="utf-8")
+    assert tenace(capsys, "names", str(second), "--roster", str(ratings))[0] == 0
+    champ = write_championship(tmp_path / "spring.toml", ["s1.sqlite", "s2.sqlite"],
+                               'strata = { A = 1500, B = 0 }\nhandicap = "sum"')
+    code, out, err = tenace(capsys, "championship", "rank", str(champ), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert {r["names"]: r["stratum"] for r in doc["ranking"]} == {
+        r["names"]: "A" if max(held[p] for p in r["players"]) >= 1500 else "B" for r in doc["ranking"]}
+    assert {r["names"]: r["handicap"] for r in doc["ranking"]} == {
+        r["names"]: sum(p % 3 for p in r["players"]) for r in doc["ranking"]}
+    assert {r["stratum"] for r in doc["ranking"]} == {"A", "B"}
+    # The CSV edited after the import: the ranking is the same (the figures are the event files').
+    ratings.write_text("".join(f"{n},Member {n},,3000,9\n" for n in held), encoding="utf-8")
+    assert tenace(capsys, "championship", "rank", str(champ), "--json")[1] == out
+    # Kept as evidence: chained as the roster is, an edit outside Tenace is named.
+    assert tenace(capsys, "check", str(first))[0] == 0
+    conn = sqlite3.connect(first)
+    conn.executescript("DROP TRIGGER roster_figures_chained_u; "
+                       "UPDATE roster_figures SET masterpoints = '9999' WHERE number = 1;")
+    conn.close()
+    code, out, _ = tenace(capsys, "check", str(first))
+    assert code == 1 and f"{first}: changed outside Tenace: roster_figures 1: masterpoints is '9999', chained as " \
+                          f"'{held[1]}'" in out.splitlines()
+
+
+def test_a_roster_import_replaces_the_figures_and_an_older_file_takes_them_once_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    with closing(connect(path, create=True, migrations=MIGRATIONS[:-1])) as conn:  # the schema before the figures
+        conn.execute("INSERT INTO roster (number, name) VALUES (1, 'Ann')")
+    with closing(connect(path)) as conn:
+        assert roster(conn)[1] == Member(1, "Ann")
+        keep_roster(conn, [Member(1, "Ann", None, Decimal("1234.50"), Decimal("-2")), Member(2, "Bob", None,
+                                                                                             Decimal("1E+3"))])
+        assert [(m.masterpoints, m.handicap) for m in roster(conn).values()] == [
+            (Decimal("1234.50"), Decimal(-2)), (Decimal(1000), None)]
+        assert conn.execute("SELECT masterpoints FROM roster_figures WHERE number = 2").fetchone()[0] == "1000"
+        keep_roster(conn, [Member(1, "Ann")])  # a roster without figures: Ann's go, Bob's stay (not in it)
+        assert [(m.number, m.masterpoints) for m in roster(conn).values()] == [(1, None), (2, Decimal(1000))]

@@ -116,8 +116,9 @@ def test_every_console_page_passes_the_audit(tmp_path: Path, browser: Browser, s
     a right-to-left page may lose its contrast or its labels."""
     event = club_with_a_conflict(tmp_path / "club.sqlite")
     tab = lang == "en"
-    # The Terminals page with its collector to start: its form is audited too.
-    with served(event, director=Director(password=PASSWORD), listening=Listening(lambda: event)) as url:
+    # The Terminals page with its collector to start: its form is audited too, a base station's port found.
+    listening = Listening(lambda: event, ports=lambda: ["/dev/ttyUSB0"])
+    with served(event, director=Director(password=PASSWORD), listening=listening) as url:
         context = browser.new_context(viewport=SIZES[size], color_scheme=SCHEMES[size],  # type: ignore[arg-type]
                                       locale=lang)
         page = context.new_page()

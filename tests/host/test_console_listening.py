@@ -3,6 +3,7 @@ connected, what is missing before the first round; a port that cannot be used is
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import time
@@ -17,12 +18,14 @@ from test_serve_console import PASSWORD, SAME, csrf_of
 from tenace.collector.in_process import Listening, console_options
 from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.runtime import CollectorOptions
+from tenace.collector.serial_link import open_port
 from tenace.collector.settings import Settings
 from tenace.errors import UsageError
 from tenace.movement import mitchell
 from tenace.store import connect, create_event, sign_in
 from tenace.web.app import create_app
 from tenace.web.console import Director
+from tenace.web.words import LANGUAGES, console_words
 
 HOME = "/director/terminals"
 
@@ -151,3 +154,85 @@ def test_stopping_the_collector_stops_what_plays_into_it(event: Path) -> None:
     assert stopped == ["simulated tables"] and not listening.state().on and not lock_held(event)
     listening.stop()  # once only
     assert stopped == ["simulated tables"]
+
+
+def test_a_base_station_plugged_in_is_offered_and_filled_in(event: Path) -> None:
+    listening = Listening(lambda: event, ports=lambda: ["/dev/ttyUSB0", "/dev/ttyACM1"])
+    app = create_app(event, director=Director(password=PASSWORD), listening=listening)
+    with TestClient(app, base_url="http://testserver") as client:
+        logged_in(client)
+        html = client.get(HOME).text
+        # The first found is filled in (Start is then the one click), the others offered as the field is typed in.
+        assert 'name="address" list="li-ports" value="/dev/ttyUSB0"' in html, html
+        assert re.search(r'<datalist id="li-ports"><option value="/dev/ttyUSB0"><option value="/dev/ttyACM1">'
+                         r'</datalist>', html), html
+        status, html = post(client, "start", way="tcp", address="nowhere")
+        assert status == 400 and 'value="nowhere"' in html  # what was typed stays, not the port found
+
+
+def test_only_usb_serial_ports_are_taken_for_a_base_station(monkeypatch: pytest.MonkeyPatch) -> None:
+    from serial.tools import list_ports, list_ports_common
+
+    from tenace.collector.serial_link import usb_ports
+
+    def port(device: str, vid: int | None) -> list_ports_common.ListPortInfo:
+        info = list_ports_common.ListPortInfo(device, skip_link_detection=True)
+        info.vid = vid
+        return info
+
+    found = [port("/dev/ttyUSB1", 0x1A86), port("/dev/ttyS0", None), port("/dev/ttyACM0", 0x2E8A)]
+    monkeypatch.setattr(list_ports, "comports", lambda: found)
+    assert usb_ports() == ["/dev/ttyACM0", "/dev/ttyUSB1"]  # the built-in UART left out
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_collectors_refusals_are_said_in_the_page_language(event: Path, tmp_path: Path, lang: str) -> None:
+    """Each refusal to start listening in the console's words (lang/console/XX.txt, lr_*), the English page's too: a
+    serial port absent or held by another program, a TCP port in use or not this computer's, a form filled wrong, a
+    collector listening already, another holding the event file; and simulated tables refused for a real event."""
+    listening = Listening(lambda: event, ports=lambda: [])
+    app = create_app(event, director=Director(password=PASSWORD), listening=listening)
+    words = console_words(lang)
+    master, slave = os.openpty()
+    held = os.ttyname(slave)
+    absent = str(tmp_path / "ttyUSB9")
+    with TestClient(app, base_url="http://testserver") as client, socket.socket() as busy, open_port(held, 115200):
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = f"127.0.0.1:{busy.getsockname()[1]}"
+        answer = client.post(f"/director/login?lang={lang}", data={"name": "TD Ana", "password": PASSWORD},
+                             headers=SAME, follow_redirects=False)
+        assert answer.status_code == 303
+        cases = [({"way": "serial", "address": absent, "baud": "115200"}, "lr_port_missing", {"port": absent}),
+                 ({"way": "serial", "address": held, "baud": "115200"}, "lr_port_busy", {"port": held}),
+                 ({"way": "tcp", "address": taken}, "lr_tcp_busy", {"address": taken}),
+                 ({"way": "tcp", "address": "192.0.2.1:7373"}, "lr_tcp_elsewhere", {"address": "192.0.2.1:7373"}),
+                 ({"way": "serial", "address": " ", "baud": ""}, "lr_serial_none", {}),
+                 ({"way": "serial", "address": "/dev/ttyUSB0", "baud": "12"}, "lr_baud",
+                  {"low": 300, "high": 4000000, "text": "'12'"}),
+                 ({"way": "tcp", "address": "nowhere"}, "lr_tcp_form", {"text": "'nowhere'"}),
+                 ({"way": "radio", "address": "x"}, "lr_way", {})]
+        try:
+            for form, key, values in cases:
+                status, html = post(client, "start", **form)
+                assert status == 400 and words.plain(key, **values) in text_of(html), (key, text_of(html))
+            # Simulated tables: a pace not offered, then a real event (they play only into a practice event).
+            status, html = post(client, "simulate", pace="fast")
+            assert status == 400 and words.plain("si_pace_none") in text_of(html), text_of(html)
+            status, html = post(client, "simulate", pace="table")
+            said = words.plain("lr_real_event", name=event.name)
+            assert status == 400 and said in text_of(html), text_of(html)
+            with CollectorLock(event):  # another collector holds the event file
+                status, html = post(client, "start", way="tcp", address="127.0.0.1:0")
+                said = words.plain("lr_locked", holder="tenace collect", pid=os.getpid())
+                assert status == 400 and said in text_of(html), text_of(html)
+            status, html = post(client, "start", way="tcp", address="127.0.0.1:0")
+            assert status == 200
+            where = listening.state().where
+            status, html = post(client, "start", way="tcp", address="127.0.0.1:0")  # from a stale tab
+            assert status == 400 and words.plain("lr_already", where=", ".join(where)) in text_of(html)
+        finally:
+            listening.stop()
+            os.close(master)
+            os.close(slave)
+    assert not lock_held(event)

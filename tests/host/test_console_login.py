@@ -116,6 +116,14 @@ def test_login_link_is_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "--login-link" in out and "--password-file" in out and ".director" in out
 
 
+def test_login_link_for_a_mistyped_event_is_refused_and_writes_nothing(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from cli_runner import tenace
+    code, _, err = tenace(capsys, "serve", str(tmp_path / "clbu.sqlite"), "--login-link")
+    assert code == 2 and "no such event file" in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_folder_that_cannot_be_written_keeps_the_login_in_memory(tmp_path: Path,
                                                                    caplog: pytest.LogCaptureFixture) -> None:
     from tenace.web.console import Director

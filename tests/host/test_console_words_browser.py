@@ -4,8 +4,10 @@ numbers and bridge notation; and every symbol it shows is one the page's fonts h
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,8 @@ from event_state import club_of_every_state, club_with_a_conflict
 from playwright.sync_api import Browser, Page, sync_playwright
 from test_console_a11y_browser import PAGES, PASSWORD
 
+from tenace.collector.in_process import Listening
+from tenace.collector.serial_link import open_port
 from tenace.web.console import Director
 from tenace.web.words import LANGUAGES, console_words, words
 
@@ -76,13 +80,14 @@ def read_all(page: Page, url: str, lang: str, pages: tuple[str, ...] = PAGES) ->
     return seen
 
 
-def english_left(texts: dict[str, dict[str, str]]) -> str:
-    """Each page's English words left in another language, a line each ("" when none)."""
+def english_left(texts: dict[str, dict[str, str]], names: frozenset[str] = frozenset()) -> str:
+    """Each page's English words left in another language, a line each ("" when none); `names`: words of names the
+    pages show as they are (a serial port's path)."""
     left = []
     for lang in LANGUAGES:
         if lang == "en":
             continue
-        mine = own_words(lang) | ALLOWED | {w for code in LANGUAGES for w in word_set(console_words(code).name)}
+        mine = own_words(lang) | ALLOWED | names | {w for code in LANGUAGES for w in word_set(console_words(code).name)}
         for path, text in texts[lang].items():
             found = sorted((word_set(text) & word_set(texts["en"][path])) - mine)
             if found:
@@ -114,6 +119,58 @@ def test_no_english_word_is_left_on_the_grid_and_the_slots_of_every_state(tmp_pa
     event = club_of_every_state(tmp_path / "club.sqlite")
     texts = read_every_language(browser, event, ("/director", "/director/grid/A", *slots))
     left = english_left(texts)
+    assert not left, left
+
+
+def start_listening(page: Page, way: str, address: str, baud: str = "115200") -> None:
+    """The Terminals page's form to start the collector, filled in and sent."""
+    page.select_option("#listen select[name=way]", way)
+    page.fill("#listen input[name=address]", address)
+    page.fill("#listen input[name=baud]", baud)
+    page.click("#listen button[type=submit]")
+    page.wait_for_load_state("load")
+
+
+def test_no_english_word_is_left_in_what_the_terminals_page_says_of_the_collector(tmp_path: Path,
+                                                                                 browser: Browser) -> None:
+    """The Terminals page with its collector to start, a base station's port found; each refusal to start it (the
+    port absent, held by another program, a TCP port in use, a wrong speed); listening; stopped."""
+    event = club_with_a_conflict(tmp_path / "club.sqlite")
+    master, slave = os.openpty()
+    held = os.ttyname(slave)
+    listening = Listening(lambda: event, ports=lambda: ["/dev/ttyUSB0"])
+    texts: dict[str, dict[str, str]] = {}
+    with socket.socket() as busy, open_port(held, 115200), \
+            served(event, director=Director(password=PASSWORD), listening=listening) as url:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        taken = f"127.0.0.1:{busy.getsockname()[1]}"
+        try:
+            for lang in LANGUAGES:
+                context = browser.new_context(viewport={"width": 1366, "height": 768})
+                page = context.new_page()
+                read_all(page, url, lang, ())
+                seen = texts[lang] = {}
+                page.goto(f"{url}/director/terminals")
+                seen["off"] = page.evaluate(SEEN)
+                for name, way, address, baud in (("absent", "serial", str(tmp_path / "ttyUSB9"), "115200"),
+                                                 ("busy", "serial", held, "115200"), ("in use", "tcp", taken, ""),
+                                                 ("speed", "serial", "/dev/ttyUSB0", "12")):
+                    start_listening(page, way, address, baud)
+                    assert page.locator("p.error").count() == 1, (lang, name)
+                    seen[name] = page.evaluate(SEEN)
+                start_listening(page, "tcp", "127.0.0.1:0")
+                assert page.locator("p.done").count() == 1 and listening.state().on, lang
+                seen["on"] = page.evaluate(SEEN)
+                page.click("#listen-stop button[type=submit]")
+                page.wait_for_load_state("load")
+                seen["stopped"] = page.evaluate(SEEN)
+                context.close()
+        finally:
+            listening.stop()
+            os.close(master)
+            os.close(slave)
+    left = english_left(texts, frozenset(word_set(f"{held} {tmp_path}")))  # paths: names, never translated
     assert not left, left
 
 

@@ -23,6 +23,7 @@ from tenace.protocol import wire
 from tenace.reports.rescore_usebio import usebio_report
 from tenace.scoring.butler import ButlerOptions
 from tenace.scoring.cross_imps import CrossImpOptions
+from tenace.scoring.mp_options import DEFAULT_OPTIONS
 from tenace.usebio.reader import parse_usebio
 from tenace.usebio.schema import check_file
 
@@ -145,12 +146,11 @@ def test_the_usebio_exports_give_back_the_hubs_rankings(hub_db: str, tmp_path: P
         check_file(path)
         ids = _hub_ids(r.content)
         assert len(ids) == len(national) and "c2/A1NS" in ids.values()
-        # The hub's totals add the boards' exact MPs (--preset hub); the default adds the published ones, a
-        # hundredth or two apart on factored boards: the preset is what gives the field back.
-        assert _score_cli(capsys, path, "--preset", "hub") == _expected(national, ids)
-        assert b"--preset hub" not in r.content and b"the hub preset" in r.content
-        # With the hub's own options the totals come back too (its totals add the boards' exact matchpoints).
-        report, _ = usebio_report(parse_usebio(r.content), field.NATIONAL, ButlerOptions(), CrossImpOptions())
+        # The hub's figures are tenace score's defaults' (its totals add the published board MPs, as a club's do).
+        assert _score_cli(capsys, path) == _expected(national, ids)
+        assert b"tenace score FILE gives back its figures" in r.content
+        # The totals come back too.
+        report, _ = usebio_report(parse_usebio(r.content), DEFAULT_OPTIONS, ButlerOptions(), CrossImpOptions())
         mp = {r["pair"]: r["mp"] for r in national}
         assert {_number(line.pair.label): str(line.mp) for line in report.ranking} == \
             {number: mp[hub] for number, hub in ids.items()}

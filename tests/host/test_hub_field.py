@@ -1,5 +1,6 @@
 """The hub's national ranking equals an across-the-field matchpointing of every pushed result computed here, in the
-test (2 per score beaten, 1 per tie, Neuberg to the most results any board has), not by the hub's code."""
+test (2 per score beaten, 1 per tie, Neuberg to the most results any board has, each board's MPs published to 2
+decimals and added), not by the hub's code."""
 
 from __future__ import annotations
 
@@ -71,13 +72,21 @@ def test_the_national_ranking_is_the_fields_matchpointing_computed_here(hub_db: 
                 ew = (2 * (n - 1) - raw + 1) * Fraction(expected, n) - 1
             got.setdefault(f"{club}/A{table}NS", []).append(ns)
             got.setdefault(f"{club}/A{table}EW", []).append(ew)
-    percent = {p: sum(mps) * 100 / (top * len(mps)) for p, mps in got.items()}
+    def two(x: Fraction | Decimal) -> Decimal:
+        return (Decimal(x.numerator) / Decimal(x.denominator)).quantize(Decimal("0.01"), ROUND_HALF_UP)
 
+    # A pair's total adds its boards' MPs each published to 2 decimals, as a club adds them; its percentage is of that.
+    totals = {p: sum(map(two, mps), Decimal(0)) for p, mps in got.items()}
+    percent = {p: Fraction(totals[p]) * 100 / (top * len(mps)) for p, mps in got.items()}
     assert {r["pair"] for r in ranking} == set(percent)
     for r in ranking:
-        mine = Decimal(percent[r["pair"]].numerator) / Decimal(percent[r["pair"]].denominator)
-        # The hub publishes each board's MPs to 2 decimals before adding them: a hundredth apart at most.
-        assert abs(Decimal(r["percent"]) - mine.quantize(Decimal("0.01"), ROUND_HALF_UP)) <= Decimal("0.011"), r
+        assert (Decimal(r["mp"]), Decimal(r["percent"])) == (totals[r["pair"]], two(percent[r["pair"]])), r
+    # A pair's page adds up: its boards' national MPs are its national total.
+    with TestClient(hub_app(hub_db)) as client:
+        for r in ranking[:6]:
+            club, _, pair = r["pair"].partition("/")
+            card = client.get(f"/api/sim/sim1/pair/{club}/{pair}").json()
+            assert sum(Decimal(board[5]) for board in card["boards"]) == Decimal(r["mp"]), card
     for direction in ("NS", "EW"):
         order = [r["pair"] for r in ranking if r["pair"].endswith(direction)]
         values = [percent[p] for p in order]

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -17,6 +19,8 @@ from tenace.hub import field, scorer
 from tenace.hub.ingest import club_of, take
 from tenace.hub.pages import hub_app
 from tenace.protocol import wire
+from tenace.scoring.model import BoardResult, Penalty
+from tenace.scoring.ranking import FieldMode
 
 from hub_sim import batch, make_sim, slot
 
@@ -132,5 +136,62 @@ def test_the_live_head_is_the_whole_rankings_first_rows(seed: int, howell: bool)
                          "board": None, "withdrawn": False})]
     whole = scorer.national(cache, penalties).whole()
     assert len(whole) > 20 and any(r["rank"].endswith("=") for r in whole)  # ties, which a cut may split
+    for rows in range(0, len(whole) + 2):
+        assert scorer.national(cache, penalties, head=rows).head == whole[:rows]
+
+
+def _sections_field(seed: int, howell: bool) -> tuple[scorer.FieldCache, dict[str, list[BoardResult]],
+                                                      list[tuple[str, dict[str, Any]]]]:
+    """Three clubs of two sections each (a Mitchell, or each table's two pairs changing seats board by board), scores
+    from a short list with averages and a weighted score, and two penalties: the scorer's cache of them, and the
+    results and penalties as hub.field.load reads them."""
+    rng = random.Random(seed)
+    cache = scorer.FieldCache()
+    results: dict[str, list[BoardResult]] = {}
+    for club in ("c1", "c2", "c3"):
+        for section in ("A", "B"):
+            for table in range(1, rng.randint(3, 7)):
+                for board in range(1, 5):
+                    ns, ew = (table, "NS"), (table, "EW")
+                    if howell:
+                        ns, ew = ((2 * table - 1, ""), (2 * table, "")) if board % 2 else (
+                            (2 * table, ""), (2 * table - 1, ""))
+                    roll = rng.random()
+                    outcome = ("AA+|A-" if roll < 0.05 else "W1/2:420 1/2:-50|" if roll < 0.08
+                               else f"P{rng.choice((-100, -50, 110, 140, 420, 450))}")
+                    slot = {"section": section, "table": table, "round": 1, "board": board, "ns_pair": ns[0],
+                            "ns_field": ns[1], "ew_pair": ew[0], "ew_field": ew[1]}
+                    got = field.result_of(club, slot, outcome)
+                    assert got is not None
+                    results.setdefault(club, []).append(got)
+                    cache.put((club, section, table, 1, board), got.ns_pair, got.ew_pair, outcome)
+    cache.rescore_boards()
+    penalties: list[tuple[str, dict[str, Any]]] = [
+        ("c1", {"section": "A", "pair": 2, "field": "" if howell else "NS", "amount": "1", "unit": "MP",
+                "board": None, "withdrawn": False}),
+        ("c2", {"section": "B", "pair": 1, "field": "" if howell else "EW", "amount": "25", "unit": "%top",
+                "board": None, "withdrawn": False})]
+    return cache, results, penalties
+
+
+@pytest.mark.parametrize("howell", [False, True])
+@pytest.mark.parametrize(("options", "fields"), [
+    ({}, (2, 1)), ({"fields": FieldMode.ONE}, (1, 1)), ({"fields": FieldMode.BY_DIRECTION}, (2, 1)),
+    ({"rank_by_section": True}, (12, 6))], ids=["auto", "one", "by-direction", "by-section"])
+def test_the_pass_ranks_as_scoring_ranks_the_field(howell: bool, options: dict[str, Any], fields: tuple[int, int],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pass's ranking, whole and its head of any length, is scoring.pairs_session's of the same results, under
+    any fielding the national options may ask (the pass holds no ranking of its own: it hands its candidates to
+    rank_session, fielded as the whole field is); `fields`: how many, of the Mitchell and of the other."""
+    national = replace(field.NATIONAL, **options)
+    monkeypatch.setattr(field, "NATIONAL", national)
+    monkeypatch.setattr(scorer, "NATIONAL", national)
+    cache, results, penalties = _sections_field(5 + howell, howell)
+    by_club: dict[str, list[Penalty]] = {}
+    for club, body in penalties:
+        by_club.setdefault(club, []).append(field.penalty_of(club, body))
+    whole = scorer.national(cache, penalties).whole()
+    assert whole == field.full_national(results, by_club)
+    assert len({r["field"] for r in whole}) == fields[howell]
     for rows in range(0, len(whole) + 2):
         assert scorer.national(cache, penalties, head=rows).head == whole[:rows]

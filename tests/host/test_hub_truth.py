@@ -45,8 +45,9 @@ def _independent(tables: dict[tuple[str, int, int], tuple[tuple[Fraction, int], 
                  ) -> dict[str, tuple[str, str, str]]:
     """The national ranking, here: every club's results of a board compared (Law 78A, 2 per score beaten and 1 per
     equal one; a weighted score's parts each compared, counting the product of the weights: Law 12C1(c)), each
-    board's top 2 (n - 1); a pair's total and percentage to 2 decimals, half up; ranked in its direction on its
-    total, equal totals sharing a place. pair -> (rank, MP, %)."""
+    board's top 2 (n - 1); each board's MPs to 2 decimals, half up, added into a pair's total (as a club adds them),
+    its percentage to 2 decimals; ranked in its direction on its total, equal totals sharing a place. pair -> (rank,
+    MP, %)."""
     mps: dict[str, list[Fraction]] = {}
     boards = {b for _, _, b in tables}
     top = 0
@@ -63,7 +64,7 @@ def _independent(tables: dict[tuple[str, int, int], tuple[tuple[Fraction, int], 
     def two(x: Fraction) -> Decimal:
         return (Decimal(x.numerator) / Decimal(x.denominator)).quantize(Decimal("0.01"), ROUND_HALF_UP)
 
-    totals = {pair: two(sum(v, Fraction(0))) for pair, v in mps.items()}
+    totals = {pair: sum(map(two, v), Decimal(0)) for pair, v in mps.items()}
     out = {}
     for pair, mp in totals.items():
         same = [p for p, t in totals.items() if p[-2:] == pair[-2:] and p != pair]

@@ -317,8 +317,7 @@ def _hub_database(cluster: Any) -> str:
 def test_one_club_alone_at_the_hub_is_its_club_ranking(pg_cluster: Any, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """The hub's national ranking of a sim of one club: the club's pairs, places, boards, MPs and percentages as
-    `tenace score --preset hub` gives them from the club's PBN export (the hub totals the boards' exact MPs, the club
-    the published ones: the one option the preset names)."""
+    `tenace results` ranks them (the hub totals the published board MPs, as the club does)."""
     from starlette.testclient import TestClient
 
     from tenace.hub.pages import hub_app
@@ -346,12 +345,11 @@ def test_one_club_alone_at_the_hub_is_its_club_ranking(pg_cluster: Any, tmp_path
             pushes = pending(conn, 0, 10_000)
         finally:
             conn.close()
-        pbn = folder / "A.pbn"
-        assert tenace(capsys, "report", str(made.path), "--pbn", str(pbn))[0] == 0
-        code, out, err = tenace(capsys, "score", str(pbn), "--preset", "hub", "--json")
-        assert code == 0 and "left out" not in err, f"seed {seed}: {err}"
+        code, out, err = tenace(capsys, "results", str(made.path), "--json")
+        assert code == 0, f"seed {seed}: {err}"
+        (section,) = json.loads(out)["sections"]
         want = sorted((_pair(r["pair"]), r["rank"], r["boards"], Decimal(str(r["mp"])), Decimal(str(r["percent"])))
-                      for r in json.loads(out)["ranking"])
+                      for r in section["report"]["ranking"])
         with TestClient(hub_app(url)) as client:
             answer = client.post(wire.PUSH_PATH, content=wire.encode(wire.Batch("s", "c1", tuple(pushes))),
                                  headers={"Authorization": f"Bearer {tokens['c1']}"})

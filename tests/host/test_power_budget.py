@@ -18,11 +18,11 @@ TOOL = ROOT / "tools" / "power_budget.py"
 BUILDS = ("terminal-esp32c3-espnow", "terminal-pico-nrf24")
 
 
-def session(build: str, rounds: int = 1) -> dict[str, Any]:
+def session(build: str, rounds: int = 1, idle: bool = False) -> dict[str, Any]:
     import power_budget  # tools/ (tests/conftest.py puts it on the path)
 
     power = power_budget.read_power(build)
-    report: dict[str, Any] = power_budget.measure(power, rounds)
+    report: dict[str, Any] = power_budget.measure(power, rounds, idle)
     return report
 
 
@@ -58,11 +58,18 @@ def test_the_tool_prints_hours_and_sessions_per_build(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert "avg mA" in lines[0] and "h/charge" in lines[0] and "sessions" in lines[0]
+    idle_head = next(i for i, line in enumerate(lines) if line.split()[:2] == ["build", "idle"])
     for build in BUILDS:
-        row = next(line for line in lines if line.startswith(build))
+        row = next(line for line in lines[:idle_head] if line.startswith(build))
         average, hours, sessions = (float(x) for x in row.split()[-3:])
         assert average > 0 and abs(hours - 2200 / average) <= 1 and abs(sessions - hours / 3) <= 1, row
         assert (tmp_path / f"{build}.json").is_file()
+        # The idle table's row: 20 minutes signed in with nothing keyed, at the goal's 500 hours or more.
+        idle = next(line for line in lines[idle_head:] if line.startswith(build))
+        assert idle.split()[1] == "0.33h", idle
+        average, hours, _ = (float(x) for x in idle.split()[-3:])
+        assert hours == pytest.approx(2200 / average, rel=0.01) and hours >= 500, idle  # (the mA rounded)
+        assert (tmp_path / f"{build}-idle.json").is_file()
     again = subprocess.run([sys.executable, str(TOOL), "--load", str(tmp_path)], capture_output=True, text=True,
                            timeout=60, check=False)
     assert again.returncode == 0 and again.stdout == out.stdout, again.stderr
@@ -91,6 +98,20 @@ def test_the_receiver_listens_only_in_windows_and_nothing_is_lost(build: str) ->
     assert report["counts"]["radio.tx_packets"] >= total / 6600
     if build == "terminal-esp32c3-espnow":
         assert report["counts"]["radio.wakes"] > 0 and ms["cpu.sleep"] > total / 2  # Wi-Fi off, light sleep
+
+
+@pytest.mark.parametrize("build", BUILDS)
+def test_an_idle_table_polls_every_6_s_and_nothing_else(build: str) -> None:
+    """Twenty minutes at a table signed in, nobody keying (before the first round, a sit-out): the link polls every
+    6 s throughout, past the quarter of an hour after which it used to poll once a minute (a change then took up to
+    60 s to reach the table), its receiver on only for the answers; the display goes off."""
+    report = session(build, idle=True)
+    total = report["session_ms"]
+    assert report["faults"] == 0 and total == pytest.approx(20 * 60000, abs=100)
+    packets = report["counts"]["radio.tx_packets"]  # the polls, and a status report every 5 minutes
+    assert total / 6000 - 2 <= packets <= total / 6000 + 6, packets
+    assert report["ms"]["radio.rx"] < total / 100, report["ms"]
+    assert report["ms"]["display.off"] > total * 0.9
 
 
 def signed_in() -> tuple[HostSession, TerminalSession]:

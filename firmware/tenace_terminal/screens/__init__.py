@@ -42,9 +42,22 @@ def table_pairs(plan: dict) -> str:
     return text("pairs", plan["ns"], plan["ew"])
 
 
-def board_header(display, board: int) -> None:
-    """The board's number, dealer and vulnerability (Law 2), as the header row."""
-    header(display, text("board_head", board, seat_name(dealer(board)), text("vul_" + vulnerability(board))))
+def board_big(display, board: int, entry=None) -> None:
+    """Rows 0 and 1 of an entry screen: the board's number in large type ("Bd 12": the board confirmed at a glance,
+    issue 37); beside it in normal type the dealer (or the entry's contract and declarer) and the vulnerability."""
+    s = text("board_big", board)
+    display.big(0, 0, s)
+    col = 2 * len(s) + 1
+    if entry is None:
+        top = text("dealer", seat_name(dealer(board)))
+    else:
+        contract = entry.contract_text()
+        seat = seat_name(entry.declarer)
+        top = text("by", contract, seat)
+        if col + len(top) > display.cols:  # "4♠X by N" where it fits, else "4♠X N"
+            top = contract + " " + seat
+    display.text(col, 0, top)
+    display.text(col, 1, text("vul", text("vul_" + vulnerability(board))))
 
 
 def dealt_boards(app) -> list:

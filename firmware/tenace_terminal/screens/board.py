@@ -54,7 +54,7 @@ class Screen(BaseScreen):
         plan = app.plan
         boards = plan["boards"]
         header(display, text("choose_board", plan["round"]))
-        # The round's boards, a mark on those entered, the selected one in inverse video.
+        # The round's boards (rows 1-3), a mark on those entered, the selected one in inverse video.
         col = 0
         row = 1
         for i in range(len(boards)):
@@ -62,9 +62,13 @@ class Screen(BaseScreen):
             if col + len(cell) > display.cols:
                 col = 0
                 row += 1
-            if row > 4:
+            if row > 3:
                 break
             display.text(col, row, cell, i == self.selected and not self.typed)
             col += len(cell) + 1
-        display.text(0, 5, text("board_prompt", self.typed + "_"))
+        # The board OK picks, in large type after its label (rows 4 and 5): the number typed, else the one selected
+        # (no "_" after a typed one: drawn large, it would touch the hint below).
+        label = text("board_prompt", "")
+        display.text(0, 4, label)
+        display.big(len(label), 4, self.typed or str(boards[self.selected]))
         display.text(0, 6, text("choose_hint"))

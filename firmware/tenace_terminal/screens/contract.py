@@ -8,7 +8,7 @@ from micropython import const
 
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import board_header, table_pairs
+from tenace_terminal.screens import board_big, table_pairs
 
 # Key names (tenace_terminal.keypad_layout), as tuples so that "in" never matches part of a longer name.
 _LEVEL_KEYS = const(("1", "2", "3", "4", "5", "6", "7"))
@@ -82,8 +82,8 @@ class Screen(BaseScreen):
         app = self.app
         entry = app.entry
         plan = app.plan
-        board_header(display, entry.board)
-        display.text(0, 1, table_pairs(plan))
+        board_big(display, entry.board)  # rows 0 and 1
+        display.text(0, 2, table_pairs(plan))
         # The contract in large type after its label ("Contract 4♠X": 4♠X twice the size, rows 3 and 4), in
         # normal type where the label leaves no room for the longest, "7NTXX_".
         label = text("contract", "")

@@ -7,9 +7,10 @@ wire_mapping.analysis_text). DOWN and UP go through the pages, board after board
 
 from micropython import const
 
+from tenace_rules.board import dealer, vulnerability
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import board_header, dealt_boards, header, seat_name
+from tenace_terminal.screens import dealt_boards, header, seat_name
 
 _SUITS = const("\u2660\u2665\u2666\u2663")  # a PBN hand's order: spades first
 _DECLARERS = const("NSEW")  # partners together, as `tenace results` shows them
@@ -74,7 +75,8 @@ class Screen(BaseScreen):
             display.text(0, 6, text("back_return"))
             return
         if self.page == 0:
-            board_header(display, board)
+            # The board's number, dealer and vulnerability (Law 2) as the header row: this screen is read, not keyed.
+            header(display, text("board_head", board, seat_name(dealer(board)), text("vul_" + vulnerability(board))))
             hands = self._kept("deals", board)[2:].split()  # from North, as deal_text writes it
             for seat in range(4):
                 # Suit by suit, a space between two: 13 cards, 4 signs and 3 spaces are 20 columns, and the seat

@@ -8,7 +8,7 @@ from micropython import const
 
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import header, seat_name
+from tenace_terminal.screens import board_big, seat_name
 
 _PBN_SUITS = const("SHDC")  # the order of the suits in a PBN hand
 # Key names (tenace_terminal.keypad_layout): ranks A K Q J T and 2-9 (T or 0 for the ten), suits.
@@ -111,7 +111,7 @@ class Screen(BaseScreen):
 
     def draw(self, display) -> None:
         entry = self.app.entry
-        header(display, text("entry_head", entry.board, entry.contract_text(), seat_name(entry.declarer)))
+        board_big(display, entry.board, entry)  # rows 0 and 1
         display.text(0, 2, text("lead_by", seat_name(entry.leader())))
         display.text(0, 3, text("lead_card", entry.lead_card() + "_"))
         if self.warned:

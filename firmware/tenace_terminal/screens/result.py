@@ -8,7 +8,7 @@ possible second digit (down 10 to 13). Impossible results are refused with the l
 
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import header, seat_name
+from tenace_terminal.screens import board_big
 
 
 class Screen(BaseScreen):
@@ -104,7 +104,7 @@ class Screen(BaseScreen):
 
     def draw(self, display) -> None:
         entry = self.app.entry
-        header(display, text("entry_head", entry.board, entry.contract_text(), seat_name(entry.declarer)))
+        board_big(display, entry.board, entry)  # rows 0 and 1
         if entry.lead_rank:
             display.text(0, 2, text("lead_card", entry.lead_card()))
         display.text(0, 3, text("result", self.typed + "_"))

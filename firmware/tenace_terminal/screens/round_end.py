@@ -5,6 +5,20 @@ from tenace_terminal.screens import Screen as BaseScreen
 from tenace_terminal.screens import header
 
 
+def _move(display, row: int, side_name: str, pair: int, table: int, side: str) -> None:
+    """A pair's move, "EW 3 > table 4 EW", its table number in large type on rows `row` and `row` + 1 (all of it in
+    normal type where that would not fit)."""
+    label = text("move_to", side_name, pair)
+    number = str(table)
+    col = len(label) + 1
+    if col + 2 * len(number) + 1 + len(side) > display.cols:
+        display.text(0, row, text("move_pair", side_name, pair, table, side))
+    else:
+        display.text(0, row, label)
+        display.big(col, row, number)
+        display.text(col + 2 * len(number) + 1, row, side)
+
+
 class Screen(BaseScreen):
     def __init__(self, app) -> None:
         super().__init__(app)
@@ -25,12 +39,11 @@ class Screen(BaseScreen):
         plan = app.plan
         header(display, text("round_over", plan["round"]))
         moves = plan.get("next") or {}
-        row = 2
+        row = 1
         players = plan.get("players")
         if players:  # an individual: each player to a table and seat of their own (rows 1-4, boards on 5)
             seats = text("seats")
             going = plan.get("player_next") or []
-            row = 1
             for i in range(len(players)):
                 if i < len(going) and going[i][0]:
                     display.text(0, row, text("move_pair", seats[i], players[i], going[i][0], seats[going[i][1]]))
@@ -43,10 +56,10 @@ class Screen(BaseScreen):
                 if move[0] == app.table and move[1] == side:  # a stationary pair
                     display.text(0, row, text("move_stay", side_name, pair))
                 elif move[0]:
-                    display.text(0, row, text("move_pair", side_name, pair, move[0], text("side_" + move[1].upper())))
+                    _move(display, row, side_name, pair, move[0], text("side_" + move[1].upper()))
                 else:
                     display.text(0, row, text("move_sit_out", side_name, pair))
-                row += 1
+                row += 2  # each pair on rows of its own: a table number in large type takes two
         if moves.get("boards"):
             display.text(0, row, text("move_boards", moves["boards"]))
         if app.waiting_round:

@@ -11,7 +11,7 @@ from tenace_rules.board import vulnerability
 from tenace_terminal.app import forget
 from tenace_terminal.catalogue import text
 from tenace_terminal.screens import Screen as BaseScreen
-from tenace_terminal.screens import board_header, seat_name
+from tenace_terminal.screens import board_big, seat_name
 
 _SEAT_KEYS = const(("N", "E", "S", "W"))  # a declarer's key changes the declarer (S is South here)
 
@@ -90,14 +90,14 @@ class Screen(BaseScreen):
 
     def draw(self, display) -> None:
         entry = self.app.entry
-        board_header(display, entry.board)
         if entry.passed:
-            display.text(0, 1, text("passed_out"))
+            board_big(display, entry.board)  # rows 0 and 1
+            display.text(0, 2, text("passed_out"))
             display.big(0, 4, text("score_ns", "0"))
             display.text(0, 6, text("accept_by", text("side_NS") + "/" + text("side_EW")))  # either side
         else:
             contract = entry.contract()
-            display.text(0, 1, text("by", contract.symbol_text(), seat_name(entry.declarer)))
+            board_big(display, entry.board, entry)  # rows 0 and 1, "4♠X by N" beside the number
             over = entry.tricks - contract.level - 6
             display.text(0, 2, text("result_line_1" if entry.tricks == 1 else "result_line",
                                     "%+d" % over if over else "=", entry.tricks))

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Protocol
 
 from tenace.collector.runtime import Collecting, CollectorOptions, collect_until_stopped, start_collecting
+from tenace.collector.serial_link import usb_ports
 from tenace.collector.service import Service
 from tenace.collector.settings import Settings
 from tenace.collector.tcp_link import parse_listen
-from tenace.errors import UsageError
+from tenace.errors import Refused, UsageError
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,7 @@ class ListeningState:
     stations: tuple[str, ...]  # the base stations connected now
     by_console: bool  # started from the console (so stopped there too)
     error: str | None  # why the last start failed, or why it stopped, in one line
+    ports: tuple[str, ...] = ()  # when off: the USB serial ports plugged in, the first offered to start on
 
 
 def console_options(base: CollectorOptions, way: str, address: str, baud: str) -> CollectorOptions:
@@ -146,18 +148,20 @@ def console_options(base: CollectorOptions, way: str, address: str, baud: str) -
     address = address.strip()
     if way == "serial":
         if not address:
-            raise UsageError("give the base station's serial port, such as /dev/ttyUSB0 or COM3")
+            raise Refused("serial_none", "give the base station's serial port, such as /dev/ttyUSB0 or COM3")
         text = baud.strip() or str(base.baud)
         if not text.isdecimal() or not MIN_BAUD <= int(text) <= MAX_BAUD:
-            raise UsageError(f"the serial speed is {MIN_BAUD} to {MAX_BAUD} baud, not {text!r}")
+            raise Refused("baud", f"the serial speed is {MIN_BAUD} to {MAX_BAUD} baud, not {text!r}", low=MIN_BAUD,
+                          high=MAX_BAUD, text=repr(text))
         return replace(base, serial=address, baud=int(text), listen=None, listen_text="", port_file=None)
     if way == "tcp":
         try:
             listen = parse_listen(address)
         except ValueError:
-            raise UsageError(f"the TCP address is HOST:PORT, such as 127.0.0.1:7373, not {address!r}") from None
+            raise Refused("tcp_form", f"the TCP address is HOST:PORT, such as 127.0.0.1:7373, not {address!r}",
+                          text=repr(address)) from None
         return replace(base, serial=None, listen=listen, listen_text=address, port_file=None)
-    raise UsageError("choose a serial base station or TCP")
+    raise Refused("way", "choose a serial base station or TCP")
 
 
 class Listening:
@@ -166,8 +170,10 @@ class Listening:
     none yet). `base`: the command line's collector options, whose table settings a start from the console keeps."""
 
     def __init__(self, event: Callable[[], Path], spare: Attachable | None = None, base: CollectorOptions | None = None,
-                 asked: CollectorOptions | None = None, on_failure: Callable[[], None] | None = None) -> None:
+                 asked: CollectorOptions | None = None, on_failure: Callable[[], None] | None = None,
+                 ports: Callable[[], list[str]] = usb_ports) -> None:
         self.event = event
+        self.ports = ports  # the serial ports a base station may be on (the tests give their pseudo-terminal)
         self.spare = spare
         self.base = base or asked or CollectorOptions("serve", Settings(), 5.0)
         self.asked = asked
@@ -183,11 +189,12 @@ class Listening:
         """Start it (the command line's options unless given); UsageError (one line) when it cannot be."""
         with self._lock:
             if self.thread is not None and self.thread.running:
-                raise UsageError(f"the collector is listening already ({', '.join(self.thread.where)}): stop it first")
+                where = ", ".join(self.thread.where)
+                raise Refused("already", f"the collector is listening already ({where}): stop it first", where=where)
             by_console = options is not None
             chosen = options if options is not None else self.asked
             if chosen is None:
-                raise UsageError("no base station given: choose a serial port or a TCP address")
+                raise Refused("no_station", "no base station given: choose a serial port or a TCP address")
             thread = CollectorThread(chosen, self.event(), on_end=lambda: self._ended(thread), spare=self.spare)
             try:
                 thread.start()
@@ -238,4 +245,5 @@ class Listening:
         thread = self.thread
         on = thread is not None and thread.running
         return ListeningState(on, tuple(thread.where) if thread is not None and on else (),
-                              tuple(thread.stations) if thread is not None and on else (), self.by_console, self.error)
+                              tuple(thread.stations) if thread is not None and on else (), self.by_console, self.error,
+                              () if on else tuple(self.ports()))

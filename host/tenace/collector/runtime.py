@@ -14,10 +14,11 @@ from pathlib import Path
 from tenace.club_key import read_club_key
 from tenace.collector import Collector, Settings, link_key
 from tenace.collector.hub_push import Pusher
-from tenace.collector.lock import CollectorLock, LockHeld
+from tenace.collector.lock import SOMEONE, CollectorLock, LockHeld
+from tenace.collector.refusals import listen_reason, port_reason
 from tenace.collector.service import Service, progress
 from tenace.collector.tcp_link import TcpServer, serve_tcp, write_port_file
-from tenace.errors import UsageError
+from tenace.errors import Refused, UsageError
 from tenace.store import StoreError, connect
 
 
@@ -71,10 +72,14 @@ def start_collecting(options: CollectorOptions, db: Path) -> Collecting:
         lock.acquire()
     except LockHeld as e:
         conn.close()
-        raise UsageError(str(e)) from None
+        if e.holder == SOMEONE:
+            raise Refused("locked_other", str(e)) from None
+        raise Refused("locked", str(e), holder=e.holder, pid=e.pid if e.pid is not None else "?") from None
     except OSError as e:
         conn.close()
-        raise UsageError(f"cannot make the lock file {lock.path}: {e.strerror or e}") from None
+        error = e.strerror or e
+        raise Refused("lock_file", f"cannot make the lock file {lock.path}: {error}", path=lock.path,
+                      error=error) from None
     # Sign-ins and round changes are what the director watches: shown even without --verbose.
     logging.getLogger("tenace.collector").setLevel(logging.INFO)
     print(f"Pairing code for this event: {key.spaced_code} — key it at each terminal", flush=True)
@@ -135,7 +140,9 @@ async def collect_until_stopped(service: Service, collecting: Collecting,
         try:
             server = await serve_tcp(service, *options.listen)
         except OSError as e:
-            raise UsageError(f"cannot listen on {options.listen_text}: {e.strerror or e}") from None
+            error = e.strerror or e
+            raise Refused(listen_reason(e), f"cannot listen on {options.listen_text}: {error}",
+                          address=options.listen_text, error=error) from None
         print(f"listening for base stations on {options.listen[0]}:{server.port}", flush=True)
         service.where.append(f"TCP {options.listen[0]}:{server.port}")
         service.tcp_port = server.port
@@ -155,11 +162,12 @@ async def collect_until_stopped(service: Service, collecting: Collecting,
         except (serial.SerialException, OSError, ValueError) as e:
             if server is not None:
                 await server.close()
-            raise UsageError(f"cannot open the base station's port {options.serial}: {e}") from None
+            raise Refused(port_reason(e), f"cannot open the base station's port {options.serial}: {e}",
+                          port=options.serial, error=e) from None
         link = SerialLink(service, loop, options.serial, options.baud, port_handle)
         link.start()
         print(f"base station on {options.serial} at {options.baud} baud", flush=True)
-        service.where.append(f"{options.serial} ({options.baud} baud)")
+        service.where.append(f"{options.serial} ({options.baud} Bd)")  # the unit's symbol: no word to translate
     if started is not None:
         started()
     try:

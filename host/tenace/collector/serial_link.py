@@ -21,6 +21,14 @@ log = logging.getLogger(__name__)
 RETRY_S = 1.0
 
 
+def usb_ports() -> list[str]:
+    """The USB serial ports plugged in now, by device name (/dev/ttyUSB0, COM3): where a base station would be. A
+    built-in UART (Linux lists /dev/ttyS0 whether or not anything is there) is left out."""
+    from serial.tools.list_ports import comports
+
+    return sorted(port.device for port in comports() if port.vid is not None)
+
+
 def open_port(device: str, baud: int) -> serial.Serial:
     """The port opened for exclusive use; serial.SerialException when it is missing or busy."""
     return serial.Serial(device, baud, timeout=0.1, write_timeout=1.0, exclusive=True)

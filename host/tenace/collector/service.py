@@ -60,7 +60,7 @@ class Service:
         self._start = clock()
         self.progress_s = progress_s
         self.stopping = asyncio.Event()
-        # Where it listens, as said to the director ("TCP 127.0.0.1:40123", "/dev/ttyUSB0 (115200 baud)").
+        # Where it listens, as said to the director ("TCP 127.0.0.1:40123", "/dev/ttyUSB0 (115200 Bd)").
         self.where: list[str] = []
         self.tcp_port: int | None = None  # the TCP port listened on, once open
 

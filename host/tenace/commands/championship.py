@@ -10,6 +10,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from tenace.commands.report import usebio_target, write_usebio_tree
 from tenace.errors import UsageError
 from tenace.reports.championship import (
     Championship,
@@ -19,8 +20,11 @@ from tenace.reports.championship import (
     combined_text,
     read_championship,
 )
+from tenace.reports.championship_usebio import championship_usebio
+from tenace.reports.event_usebio import UsebioError
 from tenace.seeding import SeedingError, seed_session, unseated
 from tenace.store import EntryError, StoreError
+from tenace.usebio.schema import UsebioSchemaError
 from tenace.web.championship_page import championship_page
 
 HELP = "rank an event of several sessions as one (strata, handicaps), or seed a later session from it"
@@ -29,6 +33,7 @@ examples:
   tenace championship rank spring.toml             the combined ranking (then strata, handicaps)
   tenace championship rank spring.toml --json
   tenace championship rank spring.toml --html --out spring.html   the page, as the results pages look
+  tenace championship rank spring.toml --usebio spring.xml --club "Riga BC"   the sessions in one USEBIO file
   tenace championship seed spring.toml             make the next session's event file, seeded
 
 The championship file (TOML) names its sessions' event files in order, beside it:
@@ -50,13 +55,15 @@ nothing there (neuberg) or is averaged over the sessions it played (percentage).
 
 Strata and handicaps, optional, in the same file:
 
-  roster = "ratings.csv"         # number, name, club id, masterpoints, handicap
   strata = { A = 1500, B = 500, C = 0 }   # each stratum's lowest masterpoints
   stratum_by = "higher"          # the pair's better player's, or "average"
   handicap = "sum"               # or "average" of the players' handicaps: a handicap ranking
 
 A pair ranks in its own stratum and every stratum above it (ACBL's way); the handicap ranking
-is the percentage plus the pair's handicap, beside the scratch one.
+is the percentage plus the pair's handicap, beside the scratch one. The players' masterpoints and
+handicaps are those each session's event file keeps, from the roster CSV imported into it
+(tenace names EVENT --roster ratings.csv: number, name, club id, masterpoints, handicap), the
+first session's that has a player's: a CSV edited later changes no ranking.
 
 seed: makes the first session named in the file whose event file does not exist yet, with the
 sections and movements of the session before it (or --like EVENT), and its pairs named by the
@@ -65,7 +72,18 @@ fields of every section, then the EW ones (a Howell's one field among them), the
 the first, the next to the second, ..., back from the last: the strongest pairs are spread over
 the sections. seed --stratified seats by the file's strata instead: the highest stratum's
 pairs fill the first section, then the next stratum's. Pairs whose players are unknown cannot
-be seeded and are left out, named; a seat no pair takes is named."""
+be seeded and are left out, named; a seat no pair takes is named.
+
+rank --usebio FILE --club NAME: the sessions as one USEBIO 1.2 file (checked against tenace's schema
+of it): one EVENT named as the championship, SESSION_COUNT its sessions, DATE the first session's,
+and a SECTION for each session's section, its SECTION_ID the session's number then the section's
+letter ("2A"), holding that session's pairs (TOTAL_SCORE, PERCENTAGE and PLACE in the session, the
+players by number) and travellers as the session's own tenace report --usebio has them (tenace score
+FILE --section 2A reads one back). What it cannot hold (USEBIO 1.2 as tenace writes it has no
+SESSION element, and no PARTICIPANTS for the whole EVENT beside its SECTIONs): the combined ranking,
+the carry-over, the strata and the handicap ranking (the text, --json and --html have them), and the
+hand records (one HANDSET, by board number, and each session deals its own: each session's file has
+them)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,6 +98,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rank.add_argument("--json", action="store_true", help="print one JSON document instead of text")
     rank.add_argument("--html", action="store_true", help="a web page (the results pages' rankings page) instead")
     rank.add_argument("--out", type=Path, metavar="FILE", help="write it to FILE instead of printing it")
+    rank.add_argument("--usebio", metavar="FILE",
+                      help="also write the sessions as one USEBIO 1.2 file ('-': standard output): one EVENT, a "
+                           "SECTION for each session's section, each with its session's figures (USEBIO has no place "
+                           "for the combined ranking, strata or handicaps)")
+    rank.add_argument("--club", metavar="NAME", help="--usebio: the club that ran the championship (CLUB_NAME)")
+    rank.add_argument("--club-id", metavar="NUMBER", help="--usebio: the club's number (USEBIO's CLUB_ID_NUMBER)")
+    rank.add_argument("--force", action="store_true", help="--usebio: write over a file that is there")
     rank.set_defaults(run=run_rank)
     seed = actions.add_parser("seed", help="make the next session's event file, its pairs seeded by the ranking",
                               description="Make the next session's event file (the first the championship file "
@@ -107,12 +132,17 @@ def _championship(path: Path) -> Championship:
 
 
 def run_rank(args: argparse.Namespace) -> int:
-    try:
-        combined = combine(_championship(args.file))
-    except ChampionshipError as e:
-        raise UsageError(str(e)) from None
     if args.json and args.html:
         raise UsageError("--json or --html: one of them")
+    usebio = usebio_target(args, args.file)
+    if args.usebio == "-" and args.out is None:
+        raise UsageError("--usebio - and the ranking would both go to standard output: give the ranking --out FILE, "
+                         "or the USEBIO file a name")
+    championship = _championship(args.file)
+    try:
+        combined = combine(championship)
+    except ChampionshipError as e:
+        raise UsageError(str(e)) from None
     if args.html:
         text = championship_page(combined)
     elif args.json:
@@ -121,12 +151,18 @@ def run_rank(args: argparse.Namespace) -> int:
         text = combined_text(combined)
     if args.out is None:
         sys.stdout.write(text)
-        return 0
-    try:
-        args.out.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise UsageError(f"--out {args.out}: {e.strerror}") from None
-    print(f"wrote {args.out}")
+    else:
+        try:
+            args.out.write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: {e.strerror}") from None
+        print(f"wrote {args.out}", file=sys.stderr if args.usebio == "-" else sys.stdout)
+    if args.usebio is not None:
+        try:
+            tree, written = championship_usebio(championship, args.club.strip(), args.club_id)
+        except (ChampionshipError, UsebioError, UsebioSchemaError) as e:
+            raise UsageError(f"--usebio: {e}") from None
+        write_usebio_tree(tree, written, usebio, "tenace championship rank")
     return 0
 
 
@@ -144,13 +180,15 @@ def run_seed(args: argparse.Namespace) -> int:
     strata = championship.strata
     if args.stratified and (strata is None or not strata.limits):
         raise UsageError(f"--stratified: {args.file} names no strata (strata = {{ A = 1500, B = 500, C = 0 }})")
-    before = replace(championship, sessions=championship.sessions[:made], strata=None)
+    # The strata with the players' figures as the sessions before keep them (a pair's stratum), only when seated by.
+    before = replace(championship, sessions=championship.sessions[:made], strata=strata if args.stratified else None)
     try:
         combined = combine(before)
     except ChampionshipError as e:
         raise UsageError(str(e)) from None
     ranked = [line.entrant for line in combined.lines]
     known = [e for e in ranked if len(e.players) == 2]
+    strata = combined.strata
     if args.stratified and strata is not None:
         order = [name for name, _ in strata.limits]
         known.sort(key=lambda e: order.index(strata.stratum(e.players) or order[-1]))  # stable: ranked within

@@ -47,11 +47,11 @@ over. A list with a wrong line sets no pair: each wrong line is named (file:line
 A pair's players are those the director sets here, else the numbers keyed at its table (tenace collect
 --players optional|required). Their names come from the roster and appear in tenace results and the
 published reports; a number missing from the roster shows as #117. The roster CSV has a member a line:
-number, name, and optionally a club id (then masterpoints, handicap and an e-mail address, which
-tenace championship and tenace report --email read from the CSV itself; comma, semicolon or tab; a
-header line is passed over; a line whose name holds a line break or a control character, or whose
-e-mail is not an address, is left out, named). A player set in two
-pairs of a section is kept with a warning naming both pairs.
+number, name, and optionally a club id (then masterpoints and handicap, kept in the event file for
+tenace championship's strata and handicaps, and an e-mail address, which tenace report --email reads
+from the CSV itself; comma, semicolon or tab; a header line is passed over; a line whose name holds
+a line break or a control character, or whose e-mail is not an address, is left out, named). A player
+set in two pairs of a section is kept with a warning naming both pairs.
 In a team match team 1's pairs are 1 (North-South at home, table 1) and 2 (East-West at table 2),
 team 2's are 3 and 4; a teams file's line is "1,Lions,101,102,103,104": team 1 is the Lions, pair 1
 is players 101 and 102, pair 2 players 103 and 104."""

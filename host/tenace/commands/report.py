@@ -7,13 +7,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from lxml import etree
+
 from tenace.commands.options import add_event_file, cannot_write, event_file, open_event, output_file, output_folder
 from tenace.errors import UsageError
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
 from tenace.reports.event_teams import MatchResult, seat_names
-from tenace.reports.event_usebio import Extras, UsebioError, event_extras, usebio_bytes, usebio_tree
+from tenace.reports.event_usebio import Extras, UsebioError, Written, event_extras, usebio_bytes, usebio_tree
 from tenace.store.db import read_transaction
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
@@ -138,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         output_file("--pbn", target, not_same_as=path)
         if target.exists() and not args.force:
             raise UsageError(f"--pbn {target} is there already: give a new file name, or --force to write over it")
-    usebio = _usebio_target(args, path)
+    usebio = usebio_target(args, path)
     if args.csv is not None:
         csv_folder(args.csv, args.force)
         output_folder("--csv", args.csv)
@@ -205,9 +207,9 @@ def email(path: Path, results: EventResults, settings: Settings) -> None:
         print(f"  {line}", file=sys.stderr)
 
 
-def _usebio_target(args: argparse.Namespace, event: Path) -> Path | None:
+def usebio_target(args: argparse.Namespace, event: Path) -> Path | None:
     """The --usebio file (None: standard output, or no --usebio), its --club checked; UsageError for what is
-    wrong."""
+    wrong. `event`: the file it is written from (never written over); also tenace championship rank's."""
     if args.usebio is None:
         if args.club is not None or args.club_id is not None:
             raise UsageError("--club and --club-id name the club of a --usebio file: give --usebio FILE too")
@@ -216,13 +218,14 @@ def _usebio_target(args: argparse.Namespace, event: Path) -> Path | None:
         raise UsageError("--usebio needs --club NAME: a USEBIO file names the club that ran the event")
     if args.club_id is not None and not (args.club_id.isascii() and args.club_id.isdigit()):
         raise UsageError(f"--club-id {args.club_id!r}: a club's number is digits (USEBIO's CLUB_ID_NUMBER)")
+    pbn = getattr(args, "pbn", None)  # tenace championship rank has no --pbn
     if args.usebio == "-":
-        if args.pbn == "-":
+        if pbn == "-":
             raise UsageError("--pbn - and --usebio -: one file can go to standard output, give the other a name")
         return None
     target = Path(args.usebio)
     output_file("--usebio", target, not_same_as=event)
-    if args.pbn is not None and args.pbn != "-" and target.resolve() == Path(args.pbn).resolve():
+    if pbn is not None and pbn != "-" and target.resolve() == Path(pbn).resolve():
         raise UsageError(f"--usebio {target} is the --pbn file too: give each its own name")
     if target.exists() and not args.force:
         raise UsageError(f"--usebio {target} is there already: give a new file name, or --force to write over it")
@@ -236,9 +239,14 @@ def write_usebio(results: EventResults, extras: Extras, club: str, club_id: str 
         tree, written = usebio_tree(results, results.sections, extras, club.strip(), club_id, chain)
     except (UsebioError, UsebioSchemaError) as e:
         raise UsageError(f"--usebio: {e}") from None
+    write_usebio_tree(tree, written, target, "tenace report")
+
+
+def write_usebio_tree(tree: etree._ElementTree, written: Written, target: Path | None, command: str) -> None:
+    """A USEBIO tree written to `target` (None: standard output), its notes said on stderr by `command`."""
     data = usebio_bytes(tree)
     for note in dict.fromkeys(written.notes):
-        print(f"tenace report: --usebio: {note}", file=sys.stderr)
+        print(f"{command}: --usebio: {note}", file=sys.stderr)
     if target is None:
         sys.stdout.write(data.decode("utf-8"))
         return

@@ -24,9 +24,11 @@ from tenace.collector.tcp_link import parse_listen
 from tenace.commands.collector_options import add_collector_options, collector_options, wants_collector
 from tenace.commands.options import add_event_file, event_file, open_event
 from tenace.errors import Failure, UsageError
+from tenace.reports.championship import ChampionshipError, combine, read_championship
 from tenace.reports.event_results import ResultsError, event_results
 from tenace.store.db import read_transaction
 from tenace.web.app import create_app
+from tenace.web.championship_page import ServedChampionship
 from tenace.web.console import MIN_PASSWORD, Director
 from tenace.web.console.keeping import Kept, kept_beside
 from tenace.web.spare import SpareLink, installed, missing_message
@@ -45,6 +47,7 @@ examples:
   tenace serve club.sqlite --listen-radio 127.0.0.1:0 --port-file port.txt   the collector, for `tenace sim`
   tenace serve club.sqlite --director-password-file td.txt   the console's password, from a file
   tenace serve tuesday.sqlite --new                  no event file yet: the console's set-up makes it
+  tenace serve spring-2.sqlite --championship spring.toml   a session, and the championship's ranking so far
 
 The pages are public and read-only, with no login: the rankings of every section (/), each board's
 traveller with its hand record and double-dummy table when the event file has them (/board/A/7),
@@ -53,6 +56,13 @@ open page follows the event file: a result the collector stores shows within a s
 reloading. They speak the terminal's languages (en, he, lv, sk, sr): the browser's, or the one chosen
 on the page (?lang=lv). Nothing on the pages can change the event file: it is opened read-only. --listen is
 {DEFAULT_LISTEN} unless given; port 0 picks a free one.
+
+A session of a championship (tenace championship): with --championship FILE, the file that names EVENT
+among its sessions, the rankings page (/) shows the championship's combined ranking so far (the sessions
+up to EVENT: overall, each stratum's places and the handicap ranking when the file names them) beside
+the session's, live as the session's results come in; the console's publish and print-ranking pages too.
+Named rather than found beside EVENT: a session may count in several championships (the month's series,
+the year's), and a TOML file beside it may be another's. The other sessions' files are read read-only.
 
 The collector: with --serial or {RADIO_FLAG} (the options of `tenace collect`, which see) this command
 runs the collector too, in a thread of its own, and holds FILE.lock as `tenace collect` does (with --new,
@@ -111,6 +121,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--login-link", action="store_true",
                    help="print a new one-time login link to the director's console and exit: for the serve of EVENT "
                         "running now, or else the next one; good for 24 hours or until used")
+    p.add_argument("--championship", type=Path, metavar="FILE",
+                   help="the championship file (TOML, tenace championship) that names EVENT as one of its sessions: "
+                        "the rankings page and the console show its combined ranking so far beside the session's")
     add_collector_options(p.add_argument_group("the collector (the options of `tenace collect`; none: pages only)"),
                           RADIO_FLAG)
     p.set_defaults(run=run)
@@ -133,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
     base = options or collector_options(args, port_needed=False)
     if args.new:
         new_event_file(path)
-    else:
+    championship = served_championship(args.championship, path, args.new) if args.championship else None
+    if not args.new:
         # Opened once as every command opens it (checked, its schema brought up to date) and scored once, so that
         # a file the pages could not show is refused here, in one line, rather than on every phone.
         with open_event(path) as conn:
@@ -142,13 +156,28 @@ def run(args: argparse.Namespace) -> int:
                     event_results(conn)
             except ResultsError as e:
                 raise UsageError(str(e)) from None
-    return _serve(args, path, host, port, Director.kept_beside(path, secret), base, options)
+    return _serve(args, path, host, port, Director.kept_beside(path, secret), base, options, championship)
+
+
+def served_championship(given: Path, path: Path, new: bool) -> ServedChampionship:
+    """--championship: the file read and checked to name the served event among its sessions; the sessions before it
+    opened once as every command opens them (their schema brought up to date: the pages read them read-only) and
+    combined once, so that a championship the pages could not show is refused here, in one line."""
+    try:
+        served = ServedChampionship(read_championship(given), path)
+        if not new:
+            combine(served.championship)
+    except ChampionshipError as e:
+        raise UsageError(f"--championship {given}: {e}") from None
+    return served
 
 
 def login_link(path: Path, listen: str) -> int:
     """--login-link: a new one-time link, kept in FILE.director for the serve running now (or the next one)."""
     if not path.parent.is_dir():
         raise UsageError(f"{path.parent}: no such folder for the event file")
+    if not path.exists() and not kept_beside(path).exists():  # a mistyped name, and no `serve --new` making it
+        raise UsageError(f"{path}: no such event file (and no tenace serve --new is making it)")
     kept = Kept(kept_beside(path))
     token = kept.new_link()
     address = kept.address()
@@ -169,7 +198,7 @@ def new_event_file(path: Path) -> None:
 
 
 def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director: Director,
-           base: CollectorOptions, asked: CollectorOptions | None) -> int:
+           base: CollectorOptions, asked: CollectorOptions | None, championship: ServedChampionship | None) -> int:
     listener = bind(host, port, args.listen)
     spare = SpareLink()
 
@@ -180,7 +209,8 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
     # The collector of the command line (`asked`) or the one the console's Terminals page starts: one at a time.
     listening = Listening(made, spare, base, asked)
     # Open event streams would hold a graceful shutdown forever: one second for them, then they are closed.
-    app = create_app(path, director=director, spare=spare, new=args.new, listening=listening)
+    app = create_app(path, director=director, spare=spare, new=args.new, listening=listening,
+                     championship=championship)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False)
     server = StoppingServer(config, app.state.changes.stop)
     listening.on_failure = lambda: setattr(server, "should_exit", True)
@@ -197,6 +227,10 @@ def _serve(args: argparse.Namespace, path: Path, host: str, port: int, director:
         base_url = f"http://{shown}:{listener.getsockname()[1]}/"
         what = f"no event yet: the console's set-up makes {path}" if args.new else f"the results of {path}"
         print(f"serving {what} on {base_url}{where}; Ctrl-C stops", flush=True)
+        if championship is not None:
+            c = championship.championship
+            print(f"with the ranking so far of {c.name!r} (session {len(c.sessions)} of {args.championship})",
+                  flush=True)
         if director.kept is not None:
             director.kept.served_at(base_url)
         if director.token is not None:

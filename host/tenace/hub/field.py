@@ -4,16 +4,16 @@ counts differ) into the national ranking, kept in PostgreSQL and re-scored by te
 
 A board's figures across the field depend on its own results alone once written apart from the field's E (the most
 results any board has, which grows as clubs push): in MP1 units with Neuberg a real side scores a E - 1 of a top of
-2 (E - 1), where a = (MP1 + 1) / compared is the board's own; an artificial one a share of that top. A pair's total
-is then E times the sum of its a's, less its real boards, plus its shares of the top: a sum made for every pair at
-once (tenace.hub.scorer), whatever E has become since its boards were scored."""
+2 (E - 1), where a = (MP1 + 1) / compared is the board's own; an artificial one a share of that top. A pair's exact
+total is then E times the sum of its a's, less its real boards, plus its shares of the top, and its published one
+the sum of each distinct outcome's a E - 1 rounded: sums made for every pair at once (tenace.hub.scorer), whatever E
+has become since its boards were scored."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -21,7 +21,7 @@ import psycopg
 
 from tenace.scoring import codec
 from tenace.scoring.adjusted import revised_percent
-from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board
+from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board, published
 from tenace.scoring.model import (
     Average,
     BoardResult,
@@ -35,13 +35,13 @@ from tenace.scoring.pairs_session import (
     score_pairs_session,
 )
 from tenace.scoring.ranking import Placing
-from tenace.scoring.rounding import round_ratio
 
 log = logging.getLogger(__name__)
 
-# One field: every club's every section compared together; totals from the exact board MPs (a board's published
-# figures change with E, which any club's push may raise, so they are not summed).
-NATIONAL = MatchpointOptions(across_sections=True, total_from_published_boards=False)
+# One field: every club's every section compared together, its figures as a club publishes them: a pair's total is
+# the sum of its boards' published MPs at the field's E (tenace.hub.scorer rounds them again as E grows), so one club
+# alone at the hub is ranked as `tenace results` ranks it, and a pair's page adds up (docs/organiser.md).
+NATIONAL = MatchpointOptions(across_sections=True)
 CLUB = MatchpointOptions()  # a club scores each of its sections as its own field
 
 
@@ -169,10 +169,7 @@ def mp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[li
                 figures = artificial_side(direction, figures.average or value * 100, top, o, percent=revised)
             mp, percent = figures.mp, figures.percent
         else:
-            exact = value * expected - 1
-            mp = round_ratio(exact.numerator, exact.denominator, o.board_mp_decimals, o.rounding)
-            percent = (round_ratio(exact.numerator * 100, exact.denominator * top, o.board_percent_decimals,
-                                   o.rounding) if top else Decimal(50))
+            mp, percent = published(value * expected - 1, top, o)
         cards.append([board, side.direction, str(side.mp), str(side.percent), side.top, str(mp), str(percent), top])
     return cards
 

@@ -32,12 +32,22 @@ from tenace.hub.field import NATIONAL, Figure, PairId, board_figures, penalty_of
 from tenace.hub.field_imps import imp_board_figures, imp_ranking
 from tenace.hub.schema import CHANNEL
 from tenace.scoring import codec
-from tenace.scoring.matchpoints import artificial_side
-from tenace.scoring.model import Average, PenaltyUnit
-from tenace.scoring.mp_options import UnequalBoards
-from tenace.scoring.pairs_session import PairSums, PairTotal, pair_total, rank_session, rank_value, revisions
-from tenace.scoring.ranking import FieldMode, Tiebreak, rank_field
-from tenace.scoring.rounding import round_ratio
+from tenace.scoring.matchpoints import artificial_side, published_mp
+from tenace.scoring.model import Average
+from tenace.scoring.mp_options import MatchpointOptions, UnequalBoards
+from tenace.scoring.pairs_session import (
+    PairSums,
+    PairTotal,
+    fields_of,
+    pair_total,
+    penalty_mps,
+    published_total,
+    rank_session,
+    rank_value,
+    revisions,
+    settled,
+)
+from tenace.scoring.ranking import Placing, Tiebreak
 
 log = logging.getLogger(__name__)
 
@@ -47,16 +57,23 @@ _PROCESS = secrets.token_hex(6)  # names this process's passes in scores.token
 SlotKey = tuple[str, str, int, int, int]  # club, section, table, round, board
 
 _NONE, _REAL, _ARTIFICIAL = 0, 1, 2
-_NO_PENALTY = Fraction(0)
-_HALF = Decimal(50)
-# _head ranks as rank_session does under these options (fields by direction unless a pair sat both ways, ranked on
-# the published totals, no tiebreak): checked here, should the national options change.
-assert (NATIONAL.fields is FieldMode.AUTO and not NATIONAL.rank_by_section and not NATIONAL.rank_on_exact
-        and NATIONAL.tiebreak is Tiebreak.NONE)
-# What the pass publishes itself for a plain pair is pair_total's figures under these options (the total the sum of the
-# boards' exact MPs, not prorated, not shifted): checked here, should the national options change.
-assert NATIONAL.unequal_boards is UnequalBoards.PLAIN
-assert not (NATIONAL.total_from_published_boards or NATIONAL.total_factored_as_percent)
+# The pass sums a plain pair's boards itself and hands the sums to scoring.pairs_session's published_total: so a
+# pair's total is its boards' (not prorated to a field, not shifted to factored percentages), and the head is ranked
+# without head-to-head records (the pass keeps none). Checked here, should the national options change.
+assert NATIONAL.unequal_boards is UnequalBoards.PLAIN and not NATIONAL.total_factored_as_percent
+assert NATIONAL.tiebreak is Tiebreak.NONE
+
+
+# A pair's directions by its seat (1 NS, 2 EW, 3 both: its `sat` bits)
+_DIRECTIONS: tuple[frozenset[str], ...] = (frozenset(), frozenset(("NS",)), frozenset(("EW",)), frozenset(("NS", "EW")))
+
+
+@dataclass(frozen=True, slots=True)
+class _Seat:
+    """The seats of some pairs, as scoring's fields_of reads them (a field is its pairs' section and directions)."""
+
+    section: str
+    directions: frozenset[str]
 
 
 @dataclass
@@ -77,6 +94,10 @@ class FieldCache:
     pairs: dict[str, int] = field(default_factory=dict)
     pair_names: list[str] = field(default_factory=list)
     sections: dict[str, str] = field(default_factory=dict)
+    section_list: list[str] = field(default_factory=list)
+    _section_index: dict[str, int] = field(default_factory=dict)
+    _section_codes: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    _fields: tuple[npt.NDArray[np.int64], MatchpointOptions, list[str], npt.NDArray[np.intp]] | None = None
     clubs: dict[str, int] = field(default_factory=dict)
     club_names: list[str] = field(default_factory=list)
     codes: dict[tuple[int, str], int] = field(default_factory=dict)  # (board, outcome) -> code
@@ -95,6 +116,29 @@ class FieldCache:
     ew: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
     club: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(1024, np.int32))
     code: npt.NDArray[np.int32] = field(default_factory=lambda: np.full(1024, -1, np.int32))
+
+    def section_codes(self) -> npt.NDArray[np.int64]:
+        """Each pair's section (section_of) as its index in section_list, by pair."""
+        if len(self._section_codes) < len(self.pair_names):
+            more = [self._index(self._section_index, self.section_list, self.section_of(name))
+                    for name in self.pair_names[len(self._section_codes):]]
+            self._section_codes = np.concatenate((self._section_codes, np.array(more, np.int64)))
+        return self._section_codes
+
+    def fields(self, kinds: npt.NDArray[np.int64]) -> tuple[MatchpointOptions, list[str], npt.NDArray[np.intp]]:
+        """The national options settled over the field (scoring.pairs_session.settled), the fields' names and each
+        kind's field as fields_of makes them, asked once per kind of seat (section index x 4 + seat: 1 NS, 2 EW, 3
+        both; the kinds of the pairs that scored, sorted): made again only when the kinds change."""
+        if self._fields is None or not np.array_equal(self._fields[0], kinds):
+            seats = {str(i): _Seat(self.section_list[k // 4], _DIRECTIONS[k % 4]) for i, k in enumerate(kinds.tolist())}
+            options = settled(seats, NATIONAL)
+            field_of_kind = np.zeros(len(kinds), np.intp)
+            names = []
+            for f, (name, members) in enumerate(fields_of(seats, options).items()):
+                field_of_kind[[int(i) for i in members]] = f
+                names.append(name)
+            self._fields = (kinds, options, names, field_of_kind)
+        return self._fields[1:]
 
     def _index(self, table: dict[Any, int], names: list[Any], name: Any) -> int:
         got = table.get(name)
@@ -207,8 +251,9 @@ class Pass:
 
 def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]], head: int = LIVE_ROWS) -> Pass:
     """The national ranking from the cache's figures: each pair's sums vectorised; at matchpoints then E, Law 12C2(c),
-    Law 90 and the ranks by scoring.pairs_session's own pair_total and rank_field (its `head` rows first, from the
-    pairs that can be in them), in IMPs the sums ranked by hub.field_imps.imp_ranking."""
+    Law 90, the totals and the ranks by scoring.pairs_session's own pair_total (published_total for a plain pair's
+    sums) and rank_session (its `head` rows first, from the pairs that can be in them: _head), in IMPs the sums
+    ranked by hub.field_imps.imp_ranking."""
     expected = max(cache.entries.values(), default=0)
     n = cache.size
     code = cache.code[:n]
@@ -221,13 +266,20 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
     codes = len(cache.code_list)
     kind = np.zeros((2, codes), np.int8)
     value: list[list[Fraction]] = [[Fraction(0)] * codes, [Fraction(0)] * codes]
+    # A real side's MPs at E as a board publishes them (scoring.matchpoints.published_mp), in units of its last decimal:
+    # the published totals add them (a handful of distinct outcomes a board: made again every pass, as E may move).
+    mp = cache.scoring == "mp"
+    unit = 10 ** NATIONAL.board_mp_decimals
+    shown = np.zeros((2, codes), np.int64)
     for c, (board, text) in enumerate(cache.code_list):
         sides = cache.figures.get(board, {}).get(text)
         if sides is None:
             continue
         for d in (0, 1):
             kind[d, c] = sides[d].kind
-            value[d][c] = sides[d].value
+            value[d][c] = v = sides[d].value
+            if mp and kind[d, c] == _REAL:  # a E - 1, on integers: a Fraction's arithmetic costs more than the rounding
+                shown[d, c] = int(published_mp(v.numerator * expected - v.denominator, v.denominator, NATIONAL) * unit)
     # Each pair's sum of a over its real boards, exactly: each board's a's over the board's own denominator (the lcm
     # of its figures': its entries, as a rule), the numerators summed per denominator (a bincount over pair x
     # denominator: integers well inside float64's 53 bits), then over the common one.
@@ -249,17 +301,19 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
                 numerator[d, c], den_index[d, c] = v.numerator * (den // v.denominator), group[den]
     pairs = len(cache.pair_names)
     sums = np.zeros(pairs * width)
+    shown_sums = np.zeros(pairs)
     real_boards = np.zeros(pairs, np.int64)
     sat = np.zeros((2, pairs), bool)
     artificial: list[tuple[int, int, int]] = []  # (pair, direction, code)
     for d, who in enumerate((cache.ns[:n], cache.ew[:n])):
         side_kind = np.where(counted, kind[d][np.where(counted, code, 0)], _NONE)
-        real = side_kind == _REAL
-        real_boards += np.bincount(who[real], minlength=pairs)
+        is_real = side_kind == _REAL
+        real_boards += np.bincount(who[is_real], minlength=pairs)
         sat[d] |= np.bincount(who[side_kind != _NONE], minlength=pairs) > 0
-        codes_real = code[real]
-        sums += np.bincount(who[real] * width + den_index[d][codes_real], weights=numerator[d][codes_real],
+        codes_real = code[is_real]
+        sums += np.bincount(who[is_real] * width + den_index[d][codes_real], weights=numerator[d][codes_real],
                             minlength=pairs * width)
+        shown_sums += np.bincount(who[is_real], weights=shown[d][codes_real], minlength=pairs)  # well inside 2**53
         for i in np.flatnonzero(side_kind == _ARTIFICIAL):
             artificial.append((int(who[i]), d, int(code[i])))
     common = lcm(*dens) if dens else 1
@@ -269,12 +323,13 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
         summed: list[int] = (per_den @ np.array(scale, np.int64)).tolist()
     else:
         summed = [sum(map(mul, row, scale)) for row in per_den.tolist()]
-    sat_ns, sat_ew, real = sat[0].tolist(), sat[1].tolist(), real_boards.tolist()  # numpy's scalars are slow
-    both, ns_only, ew_only = frozenset(("NS", "EW")), frozenset(("NS",)), frozenset(("EW",))
     active = np.flatnonzero(sat[0] | sat[1])
+    seat = sat[0] + 2 * sat[1].astype(np.int64)  # 1 NS, 2 EW, 3 both
+    seats: list[int] = seat.tolist()  # numpy's scalars are slow
+    real: list[int] = real_boards.tolist()
 
     def directions(p: int) -> frozenset[str]:
-        return both if sat_ns[p] and sat_ew[p] else ns_only if sat_ns[p] else ew_only
+        return _DIRECTIONS[seats[p]]
 
     given = [penalty_of(club, body) for club, body in penalties if not body["withdrawn"]]
     if cache.scoring != "mp":
@@ -284,16 +339,18 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
         return Pass(ranked[:head], int(counted.sum()), expected, clubs, lambda: ranked, len(ranked))
     taken: dict[str, Fraction] = {}
     for pen in given:
-        amount = pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
-        taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + amount
+        taken[pen.pair] = taken.get(pen.pair, Fraction(0)) + penalty_mps(pen, top)  # every board's top is E's
     # A pair with an artificial side or a penalty goes through scoring.pairs_session's pair_total whole; every other
-    # (all but a handful) is pair_total's sum of exact MPs published, without its PairSums (a third of the pass).
+    # (all but a handful) straight to its published_total from the sums, without a PairSums (a third of the pass).
     whole = {who for who, _, _ in artificial} | {cache.pairs[pair] for pair in taken if pair in cache.pairs}
-    o = NATIONAL
+    points = shown_sums.astype(np.int64).tolist()
     acc: dict[str, PairSums] = {}
 
     def exact(p: int) -> int:  # over `common`: E (sum of a) - boards
         return summed[p] * expected - real[p] * common if real[p] else 0
+
+    def board_points(p: int) -> Decimal:  # the sum of its real boards' published MPs
+        return Decimal(points[p]).scaleb(-NATIONAL.board_mp_decimals)
 
     for p in whole:
         name = cache.pair_names[p]
@@ -301,6 +358,7 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
         a.directions.update(directions(p))
         if real[p]:
             a.num = {common: exact(p)}
+            a.pub = board_points(p)
             a.boards = real[p]
             a.top = top * real[p]
     for who_, d, c in artificial:
@@ -318,63 +376,80 @@ def national(cache: FieldCache, penalties: Iterable[tuple[str, dict[str, Any]]],
         got = whole_totals.get(name)
         if got is not None:
             return got
-        n, boards = exact(p), real[p]
-        mp_top = top * boards
-        return PairTotal(name, cache.section_of(name), directions(p), boards, mp_top, Fraction(n, common),
-                         round_ratio(n, common, o.total_mp_decimals, o.rounding),
-                         round_ratio(n * 100, common * mp_top, o.total_percent_decimals, o.rounding) if mp_top
-                         else _HALF, _NO_PENALTY)  # a top of 0 (one result a board so far): 50 %, as pair_total
+        return published_total(name, cache.section_of(name), directions(p), real[p], top * real[p],
+                               Fraction(exact(p), common), board_points(p), None, NATIONAL)
 
     def everything() -> list[dict[str, Any]]:
         totals = {cache.pair_names[p]: total(p) for p in active.tolist()}
         return ranking_rows(totals, rank_session(totals, None, NATIONAL))
 
-    known = {cache.pairs[name]: float(rank_value(t, NATIONAL)) for name, t in whole_totals.items()}
-    return Pass(_head(cache, active, sat, real_boards, summed, expected, common, top, total, known, head),
-                int(counted.sum()), expected, clubs, everything, len(active))
-
-
-def _head(cache: FieldCache, active: npt.NDArray[np.intp], sat: npt.NDArray[np.bool_],
-          real_boards: npt.NDArray[np.int64], summed: list[int], expected: int, common: int, top: int,
-          total: Callable[[int], PairTotal], known: dict[int, float], rows: int) -> list[dict[str, Any]]:
-    """The first `rows` rows of the national ranking, exactly as rank_session orders and ranks them, from the pairs
-    that can be in them: each field's pairs in the order of their rank values in floating point (a pair's published
-    total is within 0.005 MP of its exact one; `known`: the rank values of the pairs with an artificial side or a
-    penalty, whose sums alone say nothing), made exactly for as many as the rows need and more, until no pair left
-    out could reach the last row's value."""
-    if not len(active) or rows <= 0:
-        return []
-    one_field = bool((sat[0] & sat[1]).any())  # fields_of, FieldMode.AUTO: a pair that sat both ways, one field
+    # Each pair's rank value in floating point, within `slack` of its exact one: its published total (the board MPs'
+    # sum, or the exact MPs, as NATIONAL adds them) is within half a unit of the total's last decimal of that sum;
+    # the pairs with an artificial side or a penalty, whose sums alone say nothing, by their totals.
     boards = real_boards.astype(np.float64)
     tops = top * boards
+    o = NATIONAL
+    on = (shown_sums / unit if o.total_from_published_boards and not o.rank_on_exact
+          else (np.array(summed, np.float64) * expected - boards * common) / common)
     with np.errstate(divide="ignore", invalid="ignore"):
-        approx = np.where(tops > 0, (np.array(summed, np.float64) * expected - boards * common) / common / tops, 0.5)
-    slack = np.where(tops > 0, 0.0051 / np.maximum(tops, 1), 0.0) + 1e-9
-    for p, value in known.items():
-        approx[p], slack[p] = value, 1e-9
-    field_of = np.where(sat[0] & ~sat[1], 1, 0) if not one_field else np.zeros(len(sat[0]), np.int64)
-    names = ("EW", "NS") if not one_field else ("",)  # in rank_session's order: the fields' names sorted
-    out: list[dict[str, Any]] = []
-    for f, name in enumerate(names):
-        need = rows - len(out)
-        if need <= 0:
-            break
-        members = active[field_of[active] == f]
-        if not len(members):
-            continue
-        order = members[np.argsort(-approx[members], kind="stable")]
-        k = min(len(order), need + 16)
-        while True:
-            totals = {cache.pair_names[p]: total(p) for p in order[:k].tolist()}
-            values = {pair: rank_value(t, NATIONAL) for pair, t in totals.items()}
-            placings = rank_field(name, values)
-            cut = values[placings[min(need, len(placings)) - 1].pair]
-            rest = order[k:]
-            if not len(rest) or not (approx[rest] + slack[rest] >= float(cut)).any():
-                break
-            k = min(len(order), 2 * k)
-        out += ranking_rows(totals, placings[:need])
-    return out
+        approx = np.where(tops > 0, on / tops, 0.5)
+    slack = np.where(tops > 0, 0.51 / 10 ** o.total_mp_decimals / np.maximum(tops, 1), 0.0) + 1e-9
+    for name, t in whole_totals.items():
+        approx[cache.pairs[name]], slack[cache.pairs[name]] = float(rank_value(t, o)), 1e-9
+    return Pass(_head(cache, active, seat, approx, slack, total, head), int(counted.sum()), expected, clubs,
+                everything, len(active))
+
+
+def _head(cache: FieldCache, active: npt.NDArray[np.intp], seat: npt.NDArray[np.int64],
+          approx: npt.NDArray[np.float64], slack: npt.NDArray[np.float64], total: Callable[[int], PairTotal],
+          rows: int) -> list[dict[str, Any]]:
+    """The first `rows` rows of the national ranking, from the pairs that can be in them: the fields as
+    scoring.pairs_session's fields_of makes them, asked once per kind of seat (a section and its directions); in
+    each field its pairs in the order of `approx`, as many ranked by rank_session as the rows need and more, until
+    no pair left out of a field could reach the value of the field's last row in the head (so ranked apart, they
+    rank as all of them would: the head of rank_session's ranking of the whole field, its fields settled over the
+    whole field)."""
+    if not len(active) or rows <= 0:
+        return []
+    sections = cache.section_codes()
+    kinds, kind_of = np.unique(sections[active] * 4 + seat[active], return_inverse=True)
+    options, names, field_of_kind = cache.fields(kinds)
+    field_of = field_of_kind[kind_of]
+    orders = [active[field_of == f] for f in range(len(names))]
+    orders = [order[np.argsort(-approx[order], kind="stable")] for order in orders]
+    index = {name: f for f, name in enumerate(names)}
+    ranked_n = [1] * len(orders)  # of each field's order, ranked: first one, for the order of the fields
+    totals: dict[str, PairTotal] = {}
+    while True:
+        for order, k in zip(orders, ranked_n, strict=True):
+            for p in order[:k].tolist():
+                name = cache.pair_names[p]
+                if name not in totals:
+                    totals[name] = total(p)
+        placings = rank_session(totals, None, options)
+        by_field: dict[str, list[Placing]] = {}
+        for placing in placings:
+            by_field.setdefault(placing.field, []).append(placing)
+        # The rows each field has in the head, the fields in the order rank_session gives them: a field after the
+        # head's last row needs none (its first pair ranked only, for its place in that order).
+        wider, left = False, rows
+        for name, ranked in by_field.items():
+            f = index[name]
+            size = len(orders[f])
+            need, left = min(left, size), max(0, left - size)
+            if need and ranked_n[f] < min(size, need + 16):
+                ranked_n[f] = min(size, need + 16)
+                wider = True
+                continue
+            rest = orders[f][ranked_n[f]:]
+            if not need or not len(rest):
+                continue
+            cut = float(rank_value(totals[ranked[need - 1].pair], options))
+            if (approx[rest] + slack[rest] >= cut).any():
+                ranked_n[f] = min(size, 2 * ranked_n[f])
+                wider = True
+        if not wider:
+            return ranking_rows(totals, placings[:rows])
 
 
 _CACHES: dict[str, FieldCache] = {}

@@ -83,11 +83,7 @@ def sim_usebio(conn: psycopg.Connection[Any], sim: str, club: str | None = None)
     extras = Extras(leads={key: lead for s in sections for key, lead in s.leads.items()})
     tree, _ = usebio_document(title, date, [s.results for s in sections], extras, who)
     _name_pairs(tree, sections)
-    if club is None and scoring == "mp":  # a comment cannot hold two hyphens: the option is named in words
-        tree.getroot().insert(0, etree.Comment(" The hub's national field, one section: tenace score FILE with the "
-                                               "hub preset gives back its figures (its totals add the boards' exact "
-                                               "matchpoints) "))
-    elif club is None:  # the hub's IMP options are tenace score's defaults
+    if club is None:  # the hub's options are tenace score's defaults
         tree.getroot().insert(0, etree.Comment(f" The hub's national field, one section, {_SCORED[scoring]}: "
                                                "tenace score FILE gives back its figures "))
     check(tree, "the hub's USEBIO export")  # with its comments: checked again before it is served
@@ -107,7 +103,8 @@ class Section:
 Slots = Mapping[int, dict[str, Any]]  # each exported result's slot as pushed, by its table number in the export
 
 
-_SCORED = {"butler": "Butler-scored (each board's datum the mean of its results without the top and bottom one, "
+_SCORED = {"mp": "matchpointed (Neuberg where a board has fewer results)",
+           "butler": "Butler-scored (each board's datum the mean of its results without the top and bottom one, "
                      "rounded to 10)",
            "cross-imps": "cross-IMPed (every result against every other, IMPs per comparison)"}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import tomllib
+from collections.abc import Callable, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -12,13 +13,21 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tenace.reports.event_results import ResultsError, event_results
-from tenace.reports.model import RankingLine, Report
-from tenace.reports.strata import Strata, StrataError, StratumPlace, handicap_places, read_strata, stratum_places
+from tenace.reports.event_results import EventResults, ResultsError, event_results
+from tenace.reports.model import Report
+from tenace.reports.strata import (
+    Strata,
+    StrataError,
+    StratumPlace,
+    handicap_places,
+    kept_figures,
+    read_strata,
+    stratum_places,
+)
 from tenace.scoring.ranking import rank_field
 from tenace.store import StoreError, connect
 from tenace.store.db import read_transaction
-from tenace.store.names import pair_players
+from tenace.store.names import Member, roster
 
 COMBINATIONS = ("neuberg", "percentage")
 HUNDREDTH = Decimal("0.01")
@@ -39,7 +48,7 @@ class Championship:
     name: str
     combine: str  # "neuberg": total matchpoints, boards factored to a common top; "percentage": average %
     sessions: tuple[SessionSpec, ...]
-    strata: Strata | None = None  # strata limits and handicaps, when the set-up names them
+    strata: Strata | None = None  # strata limits and a handicap rule, when the set-up names them
 
 
 def read_championship(path: Path) -> Championship:
@@ -66,7 +75,7 @@ def read_championship(path: Path) -> Championship:
                                     f"not {weight!r}")
         sessions.append(SessionSpec(path.parent / s["event"], Fraction(str(weight))))
     try:
-        strata = read_strata(doc, path.parent)
+        strata = read_strata(doc)
     except StrataError as e:
         raise ChampionshipError(f"{path}: {e}") from None
     return Championship(str(doc.get("name") or path.stem), combine, tuple(sessions), strata)
@@ -113,40 +122,57 @@ class Combined:
     championship: Championship
     common_top: int  # the top every board is factored to
     lines: tuple[CombinedLine, ...]
+    strata: Strata | None = None  # the championship's, with the players' figures as the sessions keep them
 
 
 @dataclass(frozen=True)
 class _Session:
     reports: tuple[tuple[str, Report], ...]  # section, report
-    players: dict[tuple[str, str], tuple[int, int]]  # (section, pair label without section) -> players
+    players: dict[tuple[str, str], tuple[int, ...]]  # (section, the pair's label) -> its players' numbers
+    members: Mapping[int, Member]  # its roster, with the masterpoints and handicaps it keeps
 
 
-def _read_session(spec: SessionSpec, number: int) -> _Session:
+# How a session's results and roster are read: by default each event file as every command opens it (schema brought
+# up to date); `tenace serve` passes its own (the served session's results as its pages have them, the others
+# read-only).
+Reader = Callable[[Path], tuple[EventResults, Mapping[int, Member]]]
+
+
+def read_results(path: Path) -> tuple[EventResults, Mapping[int, Member]]:
+    """A session's results and roster, its event file opened as every command opens it, in one read transaction."""
+    with closing(connect(path)) as conn, read_transaction(conn):
+        return event_results(conn), roster(conn)
+
+
+def _read_session(spec: SessionSpec, number: int, read: Reader) -> _Session:
     if not spec.event.is_file():
         raise ChampionshipError(f"session {number}: {spec.event}: no such event file")
     try:
-        with closing(connect(spec.event)) as conn, read_transaction(conn):
-            results = event_results(conn)
-            players: dict[tuple[str, str], tuple[int, int]] = {}
-            for s in results.sections:
-                for (pair, direction), numbers in pair_players(conn, s.section).items():
-                    players[(s.section, f"{direction} {pair}".strip())] = numbers
+        results, members = read(spec.event)
     except (StoreError, ResultsError, sqlite3.DatabaseError) as e:
         raise ChampionshipError(f"session {number}: {spec.event}: {e}") from None
     if any(s.matches for s in results.sections) or results.info.scoring != "matchpoints":
         raise ChampionshipError(f"session {number}: {spec.event} is not scored by matchpoints: a championship "
                                 "combines pairs sessions scored by matchpoints")
-    return _Session(tuple((s.section, s.report) for s in results.sections), players)
+    players = {(s.section, label): tuple(n for n, _ in named)
+               for s in results.sections for label, named in s.players.items()}
+    return _Session(tuple((s.section, s.report) for s in results.sections), players, members)
 
 
-def _label(line: RankingLine) -> str:
-    return f"{line.pair.direction} {line.pair.number}" if line.pair.direction else line.pair.number
+def so_far(championship: Championship, event: Path) -> Championship:
+    """The championship up to and including the session whose event file is `event` (the sessions after it are
+    still to be played); ChampionshipError when the file names no such session."""
+    for i, s in enumerate(championship.sessions):
+        if s.event.resolve() == event.resolve():
+            return replace(championship, sessions=championship.sessions[:i + 1])
+    raise ChampionshipError(f"{event} is none of the championship {championship.name!r}'s sessions "
+                            f"({', '.join(str(s.event) for s in championship.sessions)})")
 
 
-def combine(championship: Championship) -> Combined:
+def combine(championship: Championship, read: Reader = read_results) -> Combined:
     """The combined ranking: each session's pairs found by their players, their sessions combined as the
     championship says."""
-    sessions = [_read_session(s, i) for i, s in enumerate(championship.sessions, start=1)]
+    sessions = [_read_session(s, i, read) for i, s in enumerate(championship.sessions, start=1)]
     # The common top: that of the board with the most results compared, over every session.
     most = max((b.expected or 1 for s in sessions for _, r in s.reports for b in r.boards), default=1)
     common_top = 2 * (most - 1)
@@ -154,7 +180,7 @@ def combine(championship: Championship) -> Combined:
     for number, session in enumerate(sessions, start=1):
         for section, report in session.reports:
             for line in report.ranking:
-                players = session.players.get((section, _label(line)))
+                players = session.players.get((section, line.pair.label))
                 key = "+".join(str(p) for p in sorted(players)) if players else f"{number}:{line.pair.label}"
                 names = line.pair.names or line.pair.label
                 entrant = entrants.setdefault(key, Entrant(key, tuple(players or ()), names))
@@ -183,8 +209,9 @@ def combine(championship: Championship) -> Combined:
              for p in placings]
     strata = championship.strata
     if strata is not None:
+        strata = replace(strata, members=kept_figures([s.members for s in sessions]))
         lines = _stratified(strata, lines, scores, percents)
-    return Combined(championship, common_top, tuple(lines))
+    return Combined(championship, common_top, tuple(lines), strata)
 
 
 def _stratified(strata: Strata, lines: list[CombinedLine], scores: dict[str, Fraction],

@@ -8,7 +8,6 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from fractions import Fraction
 
 from lxml import etree
 
@@ -25,7 +24,6 @@ DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd"
 # The report's method as USEBIO's EVENT_TYPE and the name of a traveller line's points.
 _KINDS = {"mp": ("MP_PAIRS", "MATCH_POINTS"), "butler": ("BUTLER_PAIRS", "BUTLER_POINTS"),
           "cross-imps": ("CROSS_IMP", "CROSS_IMP_POINTS")}
-_ARTIFICIAL = {"A+": 60, "A": 50, "A-": 40}  # Law 12C2's average plus, average, average minus, in % of the top
 _SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
@@ -70,9 +68,11 @@ def usebio_tree(results: EventResults, sections: Sequence[SectionResults], extra
 
 
 def usebio_document(title: str, date: str, sections: Sequence[SectionResults], extras: Extras, club: str,
-                    club_id: str | None = None, chain_head: str = "") -> tuple[etree._ElementTree, Written]:
+                    club_id: str | None = None, chain_head: str = "", sessions: int = 1
+                    ) -> tuple[etree._ElementTree, Written]:
     """The sections of an event named `title`, played on `date` (YYYY-MM-DD), as a USEBIO 1.2 tree, checked against
-    the schema; UsebioError for what cannot be written. Shared by the event file's export and the hub's."""
+    the schema; UsebioError for what cannot be written. Shared by the event file's export, the hub's and a
+    championship's (its `sessions`' sections, each its own SECTION)."""
     written = Written()
     methods = {s.report.method for s in sections}
     for s in sections:
@@ -97,7 +97,7 @@ def usebio_document(title: str, date: str, sections: Sequence[SectionResults], e
     _sub(event, "WINNER_TYPE", "2" if two_fields else "1")
     year, month, day = date.split("-")
     _sub(event, "DATE", f"{day}/{month}/{year}")
-    _sub(event, "SESSION_COUNT", "1")
+    _sub(event, "SESSION_COUNT", str(sessions))
     _sub(event, "SECTION_COUNT", str(len(sections)))
     if event_type != "MP_PAIRS":
         _sub(event, "SCORING_METHOD", "IMPS")
@@ -257,20 +257,15 @@ def _adjusted(a: Adjustment, where: str) -> str:
             raise UsebioError(f"{where}: a {what} ({a.text}) has no USEBIO form (a line holds one score, or an "
                               "artificial score's two percentages): --pbn writes it")
         return str(int(a.weights[2:]))
-    sides = []
-    for side in (a.ns, a.ew):
-        percent = _ARTIFICIAL.get(side)
-        if percent is None and side.endswith("%") and side[:-1].isdigit() and int(side[:-1]) < 100:
-            percent = int(side[:-1])
-        if percent is None:
-            raise UsebioError(f"{where}: the artificial score {a.text} has no USEBIO form (whole percentages "
-                              "below 100: A6040)")
-        sides.append(percent)
+    sides = [codec.percent(codec.side(side)) for side in (a.ns, a.ew)]
+    if any(p.denominator != 1 or p >= 100 for p in sides):
+        raise UsebioError(f"{where}: the artificial score {a.text} has no USEBIO form (whole percentages "
+                          "below 100: A6040)")
     # Written as two percentages, the score is read back by the one codec: 60, 50 and 40 both ways are averages.
-    if codec.from_percentages(*map(Fraction, sides)) != Artificial(codec.side(a.ns), codec.side(a.ew)):
-        raise UsebioError(f"{where}: the artificial score {a.text} has no USEBIO form (A{sides[0]:02d}"
-                          f"{sides[1]:02d} is read as average plus, average or average minus, Law 12C2(c))")
-    return f"A{sides[0]:02d}{sides[1]:02d}"
+    if codec.from_percentages(*sides) != Artificial(codec.side(a.ns), codec.side(a.ew)):
+        raise UsebioError(f"{where}: the artificial score {a.text} has no USEBIO form (A{int(sides[0]):02d}"
+                          f"{int(sides[1]):02d} is read as average plus, average or average minus, Law 12C2(c))")
+    return f"A{int(sides[0]):02d}{int(sides[1]):02d}"
 
 
 def _lead(card: str) -> str:

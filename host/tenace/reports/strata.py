@@ -1,16 +1,14 @@
 """Strata (ACBL's A/B/C by masterpoints: a pair ranks in its stratum and every one above) and handicaps (percentage
-plus the pair's handicap), from the roster's optional columns."""
+plus the pair's handicap), from the roster's optional columns as the sessions' event files keep them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from tenace.roster import read_roster
 from tenace.scoring.ranking import rank_field
 from tenace.store.names import Member
 
@@ -27,7 +25,8 @@ class Strata:
     limits: tuple[tuple[str, Decimal], ...]  # (stratum, its lowest masterpoints), the highest stratum first
     by: str  # "higher" or "average"
     handicap: str | None  # "sum" or "average"; None: no handicap ranking
-    members: Mapping[int, Member]  # the roster with its masterpoints and handicaps
+    # The players' masterpoints and handicaps (as the sessions keep them: reports.championship fills them in)
+    members: Mapping[int, Member] = field(default_factory=dict)
 
     def masterpoints(self, players: Sequence[int]) -> Decimal:
         """The pair's masterpoints as the strata read them (a player not in the roster, or without any, has 0)."""
@@ -55,9 +54,14 @@ class Strata:
         return own is not None and names.index(own) >= names.index(stratum)
 
 
-def read_strata(doc: Mapping[str, Any], folder: Path) -> Strata | None:
-    """The set-up's strata and handicap rule (a championship or event set-up file's keys `strata`, `stratum_by`,
-    `handicap`, `roster`), None when it names neither; StrataError for a fault."""
+def read_strata(doc: Mapping[str, Any]) -> Strata | None:
+    """The set-up's strata and handicap rule (a championship file's keys `strata`, `stratum_by`, `handicap`), None
+    when it names neither; StrataError for a fault. The players' figures are not in it: the sessions keep them."""
+    if "roster" in doc:
+        # The figures were read from this CSV each time, so that editing it changed a ranking already published.
+        raise StrataError("roster: the players' masterpoints and handicaps are kept in the sessions' event files: "
+                          "import the CSV into each session (tenace names EVENT --roster FILE), and take the roster "
+                          "line out of this file")
     limits, handicap = doc.get("strata"), doc.get("handicap")
     if limits is None and handicap is None:
         return None
@@ -70,17 +74,19 @@ def read_strata(doc: Mapping[str, Any], folder: Path) -> Strata | None:
         raise StrataError(f"stratum_by is {' or '.join(BY)}, not {by!r}")
     if handicap is not None and handicap not in HANDICAPS:
         raise StrataError(f"handicap is {' or '.join(HANDICAPS)} (of the players' handicaps), not {handicap!r}")
-    given = doc.get("roster")
-    if not isinstance(given, str):
-        raise StrataError("strata and handicaps read the players' masterpoints and handicaps from a roster CSV: "
-                          "roster = \"FILE\"")
-    path = folder / given
-    try:
-        members, _ = read_roster(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise StrataError(f"roster {path}: {e.strerror if isinstance(e, OSError) else e}") from None
     ordered = sorted(((str(k), Decimal(str(v))) for k, v in (limits or {}).items()), key=lambda kv: -kv[1])
-    return Strata(tuple(ordered), by, handicap, {m.number: m for m in members})
+    return Strata(tuple(ordered), by, handicap)
+
+
+def kept_figures(rosters: Sequence[Mapping[int, Member]]) -> dict[int, Member]:
+    """Each player's masterpoints and handicap as the first session (of `rosters`, in order) that keeps any for them
+    has them: a pair's stratum is fixed when the championship starts, not moved by a later roster."""
+    found: dict[int, Member] = {}
+    for members in rosters:
+        for number, member in members.items():
+            if number not in found and (member.masterpoints is not None or member.handicap is not None):
+                found[number] = member
+    return found
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ PERCENTAGES = re.compile(r"A(\d\d)(\d\d)")
 # A file's 60, 50 and 40 are average plus, average and average minus (Law 12C2(a)): a pair's own session percentage may
 # stand for them (Law 12C2(c)), as it does where the file was written from; other figures are as given.
 _PERCENT_AVERAGES = {Fraction(60): Average.PLUS, Fraction(50): Average.EVEN, Fraction(40): Average.MINUS}
+_AVERAGE_PERCENTS = {average: percent for percent, average in _PERCENT_AVERAGES.items()}
 _PERCENT = re.compile(r"\d{1,3}(\.\d{1,2}|/\d{1,4})?%")
 # A part of a weighted score, short (Fraction("1e999999") would build a million-digit number): "3/5:620", "0.6:-100".
 _PART = re.compile(r"\d{1,6}(/\d{1,6}|\.\d{1,6})?:[+-]?\d{1,5}")
@@ -49,6 +50,11 @@ def side(text: str | None) -> Average | Fraction:
 def side_text(value: Average | Fraction) -> str:
     """A side as `side` reads it."""
     return value.value if isinstance(value, Average) else f"{value}%"
+
+
+def percent(value: Average | Fraction) -> Fraction:
+    """A side as a file writes it, a percentage of the top: the averages as 60, 50 and 40, see above."""
+    return _AVERAGE_PERCENTS[value] if isinstance(value, Average) else value
 
 
 def from_percentages(ns: Fraction, ew: Fraction) -> Artificial:

@@ -247,7 +247,7 @@ class _Publisher:
         got = self.memo.get(key)
         if got is None:
             o = self.o
-            mp = round_ratio(num, den, o.board_mp_decimals, o.rounding)
+            mp = published_mp(num, den, o)
             if o.board_percent_from_published_mp:
                 num, den = mp.as_integer_ratio()
             if o.board_percent is _OF_RESULTS:  # (MP + 1) / (top + 2) in MP1 units, (MP + 1/2) / (top + 1) in NA
@@ -262,6 +262,11 @@ class _Publisher:
                 pct = round_ratio(50, 1, o.board_percent_decimals, o.rounding)
             got = self.memo[key] = (mp, pct)
         return got
+
+
+def published_mp(num: int, den: int, options: BoardOptions) -> Decimal:
+    """A side's exact MPs num/den (den > 0) as a board publishes them."""
+    return round_ratio(num, den, options.board_mp_decimals, options.rounding)
 
 
 def published(exact: Fraction, top: int, options: BoardOptions) -> tuple[Decimal, Decimal]:

@@ -157,10 +157,6 @@ class MatchpointOptions(BoardOptions, RankingOptions):
 
 DEFAULT_OPTIONS = MatchpointOptions()
 
-# The hub's national field (tenace.hub.field.NATIONAL) as its USEBIO export is rescored: the default figures, but the
-# totals add the boards' exact MPs (a board's published figures change as any club's push raises the field's E).
-TENACE_HUB = MatchpointOptions(total_from_published_boards=False)
-
 # Magic Contest as exported for the FFB: board MPs to 0.1, board percentages whole, totals to 0.1 from the
 # published board MPs, session percentages to 0.01, ties broken by the pairs' own meetings.
 MAGIC_CONTEST_FFB = MatchpointOptions(

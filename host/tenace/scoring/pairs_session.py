@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from math import lcm
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from tenace.scoring.adjusted import revised_percent
 from tenace.scoring.matchpoints import BoardScore, SideKind, SideScore, artificial_side, matchpoint_board
@@ -104,6 +104,7 @@ class PairSums:
 
 _ZERO = Decimal(0)
 _NO_PENALTY = Fraction(0)  # shared: a Fraction is immutable, and making one costs a microsecond a pair
+_FIFTY = Decimal(50)  # a pair's percentage with no top yet
 
 
 def score_pairs_session(
@@ -206,13 +207,14 @@ def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> di
     tops = {(pair, b.board): s.top for b in boards for pair, s in b.pair_sides()}
     out: dict[str, Fraction] = {}
     for pen in penalties:
-        if pen.unit is PenaltyUnit.MATCHPOINTS:
-            amount = pen.amount
-        else:
-            top = tops.get((pen.pair, pen.board), common_top) if pen.board is not None else common_top
-            amount = pen.amount * top / 100
-        out[pen.pair] = out.get(pen.pair, Fraction(0)) + amount
+        top = tops.get((pen.pair, pen.board), common_top) if pen.board is not None else common_top
+        out[pen.pair] = out.get(pen.pair, Fraction(0)) + penalty_mps(pen, top)
     return out
+
+
+def penalty_mps(pen: Penalty, top: int) -> Fraction:
+    """A Law 90 penalty in MPs: as given, or its percentage of `top` (its board's, else the session's)."""
+    return pen.amount if pen.unit is PenaltyUnit.MATCHPOINTS else pen.amount * top / 100
 
 
 def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideScore], taken: Fraction | None,
@@ -225,6 +227,16 @@ def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideS
         exact += side.exact
         pub += side.mp
         top += side.top
+    return published_total(p, a.section, frozenset(a.directions), a.boards, top, exact, pub, taken, o, field_top,
+                           a.shift)
+
+
+def published_total(p: str, section: str, directions: frozenset[str], boards: int, top: int, exact: Fraction,
+                    pub: Decimal, taken: Fraction | None, o: RankingOptions, field_top: int | None = None,
+                    shift: Fraction = _NO_PENALTY) -> PairTotal:
+    """A pair's total and percentage as the options publish them, from its sums over its boards (every side's
+    exact and published MPs, tops added; `shift` see PairSums) and its Law 90 penalties `taken`: pair_total's, and
+    the hub's for a pair it sums itself (tenace.hub.scorer)."""
     if taken:
         exact -= taken
     to = field_top if field_top and top and field_top != top else 0  # the top the total is prorated to
@@ -239,13 +251,13 @@ def pair_total(p: str, a: PairSums, revised: Mapping[tuple[BoardKey, str], SideS
         if to:
             n, d = n * top, d * to
     else:
-        shown = exact + a.shift if a.shift else exact  # total_factored_as_percent: the published % of factored boards
+        shown = exact + shift if shift else exact  # total_factored_as_percent: the published % of factored boards
         if to:
             shown = shown * to / top
         mp = round_ratio(shown.numerator, shown.denominator, o.total_mp_decimals, o.rounding)
         n, d = exact.numerator, exact.denominator
-    percent = round_ratio(n * 100, d * top, o.total_percent_decimals, o.rounding) if top else Decimal(50)
-    return PairTotal(p, a.section, frozenset(a.directions), a.boards, top, exact, mp, percent, taken or _NO_PENALTY)
+    percent = round_ratio(n * 100, d * top, o.total_percent_decimals, o.rounding) if top else _FIFTY
+    return PairTotal(p, section, directions, boards, top, exact, mp, percent, taken or _NO_PENALTY)
 
 
 def _with_revisions(board: BoardScore, key: BoardKey, where: Iterable[tuple[int, str]],
@@ -268,23 +280,36 @@ def _key_order(key: BoardKey) -> tuple[str, int]:
     return (scope or "", board)
 
 
-class _Fielded(Protocol):
+_Options = TypeVar("_Options", bound=RankingOptions)
+
+
+class Fielded(Protocol):
+    """What puts a pair in its field: its section and the directions it sat (a PairTotal, or the hub's pairs)."""
+
     @property
     def section(self) -> str: ...
     @property
     def directions(self) -> AbstractSet[str]: ...
 
 
-def fields_of(totals: Mapping[str, _Fielded], options: RankingOptions) -> dict[str, list[str]]:
-    """The fields ranked separately: by section if asked, and NS/EW apart for a Mitchell."""
-    mode = options.fields
-    if mode is FieldMode.AUTO:
-        both = any(len(t.directions) > 1 for t in totals.values())
-        mode = FieldMode.ONE if both else FieldMode.BY_DIRECTION
+def settled(totals: Mapping[str, Fielded], options: _Options) -> _Options:
+    """The options with FieldMode.AUTO settled over these pairs, the whole session's: one field if any pair sat
+    both ways, else NS and EW apart. Ranking some of the pairs only (the head's candidates: tenace.hub.scorer)
+    under the settled options fields them as the whole session is fielded."""
+    if options.fields is not FieldMode.AUTO:
+        return options
+    both = any(len(t.directions) > 1 for t in totals.values())
+    return replace(options, fields=FieldMode.ONE if both else FieldMode.BY_DIRECTION)
+
+
+def fields_of(totals: Mapping[str, Fielded], options: RankingOptions) -> dict[str, list[str]]:
+    """The fields ranked separately: by section if asked, and NS/EW apart for a Mitchell. A pair's field is its
+    section's and directions' alone, but for FieldMode.AUTO (see `settled`)."""
+    by_direction = settled(totals, options).fields is FieldMode.BY_DIRECTION
     fields: dict[str, list[str]] = {}
     for p, t in totals.items():
         parts = [t.section] if options.rank_by_section else []
-        if mode is FieldMode.BY_DIRECTION:
+        if by_direction:
             parts.append(NS if NS in t.directions else EW)
         fields.setdefault(" ".join(parts), []).append(p)
     return fields

@@ -10,7 +10,6 @@ from tenace.scoring.mp_options import (
     DEFAULT_OPTIONS,
     FIFTH_FRIDAY,
     MAGIC_CONTEST_FFB,
-    TENACE_HUB,
     MatchpointOptions,
 )
 from tenace.scoring.rounding import Rounding
@@ -48,9 +47,6 @@ PRESETS: dict[str, Preset] = {
     "fifth-friday": Preset(MATCHPOINTS, "each board on its own results, unfactored: (beaten + half the equal ones, "
                            "itself included) / N, to 0.1 half-up", "fifth-friday-1999-frequency.pbn",
                            matchpoints=FIFTH_FRIDAY),
-    # The hub's national field as `tenace hub export --usebio` writes it (one section, the whole field).
-    "hub": Preset(("mp",), "the hub's field export: totals of the exact board MPs", "the hub's own export",
-                  matchpoints=TENACE_HUB),
     # OKbridge IMP pairs: every result against every other of the board (a frequency table, Multiplicity counted),
     # averaged per comparison: the exact IMP sum over the comparisons held as a binary double and printed to 0.01
     # as C's %.2f does (Rounding.DOUBLE), the program's arithmetic (checked on okbridge-imp-pairs-01.pbn).

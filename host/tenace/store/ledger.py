@@ -1,10 +1,11 @@
 """The chain of every change in an event file, each entry hashed with the one before.
 
-The triggers of schema version 13 add an entry for every row written, changed or deleted in a table of
-schema.CHAINED (the results' versions, the director's actions, the movement, names, deals), inside the transaction
-that writes it; this module gives them their hash function and checks the chain: an entry whose digest does not
-follow from the one before, a row whose columns are no longer what was chained last (named by field), a row nobody
-chained (added with the triggers dropped) and a chained row that is gone."""
+The triggers of schema version 13 add an entry for every row written, changed or deleted in a table of schema.CHAINED
+(the results' versions, the director's actions, the movement, names, deals), and a later version's in
+schema.CHAINED_LATER (the roster's figures), inside the transaction that writes it; this module gives them their hash
+function and checks the chain: an entry whose digest does not follow from the one before, a row whose columns are no
+longer what was chained last (named by field), a row nobody chained (added with the triggers dropped) and a chained
+row that is gone."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
-from tenace.store.schema import CHAINED
+from tenace.store.schema import CHAINED, CHAINED_LATER
 
 # The registered name the triggers call.
 DIGEST_FUNCTION = "tenace_digest"
@@ -73,7 +74,7 @@ def check(conn: sqlite3.Connection) -> tuple[list[Break], int]:
                                 "from the entry before it: the chain itself was changed"))
         previous = found if isinstance(found, str) else expected
         latest[(str(source), str(key))] = _parsed(text)
-    for table, key_columns, columns in CHAINED:
+    for table, key_columns, columns in CHAINED + CHAINED_LATER:
         for row in conn.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(key_columns)}"):
             values = list(row)
             key = _key([values[columns.index(c)] for c in key_columns])

@@ -22,8 +22,8 @@ class Member:
     number: int
     name: str
     club_id: str | None = None
-    # From the roster CSV only (tenace.roster), for strata and handicaps (tenace.reports.strata); not kept in the
-    # event file.
+    # From the roster CSV (tenace.roster), for strata and handicaps (tenace.reports.strata); kept in the event file
+    # as imported (roster_figures), so that they stay what they were when the session was played.
     masterpoints: Decimal | None = None
     handicap: Decimal | None = None
     email: str | None = None  # from the roster CSV only, for tenace report --email; not kept in the event file
@@ -48,10 +48,25 @@ def keep_roster(conn: sqlite3.Connection, members: Iterable[Member]) -> int:
             raise EntryError(f"player {number}: a name is 1 to 80 characters")
         if club_id is not None and not 1 <= len(club_id) <= 40:
             raise EntryError(f"player {number}: a club id is 1 to 40 characters")
+    figures = [(m.number, _written(m.masterpoints), _written(m.handicap)) for m in members]
+    for number, *given in figures:
+        if any(f is not None and len(f) > 24 for f in given):
+            raise EntryError(f"player {number}: masterpoints and handicaps are at most 24 characters written out")
     with transaction(conn):
         conn.executemany("INSERT INTO roster (number, name, club_id) VALUES (?, ?, ?) ON CONFLICT (number)"
                          " DO UPDATE SET name = excluded.name, club_id = excluded.club_id", rows)
+        # The figures as this roster gives them: a member without any has none kept (an earlier import's go).
+        conn.executemany("INSERT INTO roster_figures (number, masterpoints, handicap) VALUES (?, ?, ?)"
+                         " ON CONFLICT (number) DO UPDATE SET masterpoints = excluded.masterpoints,"
+                         " handicap = excluded.handicap", [f for f in figures if f[1] is not None or f[2] is not None])
+        conn.executemany("DELETE FROM roster_figures WHERE number = ?",
+                         [(f[0],) for f in figures if f[1] is None and f[2] is None])
     return len(rows)
+
+
+def _written(value: Decimal | None) -> str | None:
+    """A figure as kept: the decimal written out ("1234.5", not "1.2345E+3")."""
+    return None if value is None else format(value, "f")
 
 
 def names_of(numbers: Iterable[int], members: Mapping[int, Member]) -> str:
@@ -60,8 +75,11 @@ def names_of(numbers: Iterable[int], members: Mapping[int, Member]) -> str:
 
 
 def roster(conn: sqlite3.Connection) -> dict[int, Member]:
-    return {int(r[0]): Member(int(r[0]), str(r[1]), r[2]) for r in
-            conn.execute("SELECT number, name, club_id FROM roster")}
+    """The members kept, with their masterpoints and handicaps when the roster imported gave them."""
+    return {int(r[0]): Member(int(r[0]), str(r[1]), r[2], None if r[3] is None else Decimal(r[3]),
+                              None if r[4] is None else Decimal(r[4])) for r in
+            conn.execute("SELECT r.number, r.name, r.club_id, f.masterpoints, f.handicap FROM roster r"
+                         " LEFT JOIN roster_figures f ON f.number = r.number")}
 
 
 def set_pair_players(conn: sqlite3.Connection, section: str, pair: int, direction: str, players: tuple[int, int],

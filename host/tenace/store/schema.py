@@ -666,9 +666,28 @@ CREATE TABLE terminal_plans (
 );
 """
 
+# The tables chained since a later migration, as CHAINED (the ledger checks both): what each migration adds.
+CHAINED_LATER: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ('roster_figures', ('number',), ('number', 'masterpoints', 'handicap')),  # version 17
+)
+
+# The roster's masterpoints and handicaps (issue 35): kept in the event file as the roster CSV gave them when it was
+# imported, so that a championship's strata and handicap ranking stay those of the sessions as played, whatever the
+# CSV says later. Chained, as the roster is: they place pairs.
+_V17 = """
+-- A member's masterpoints and handicap from the roster CSV (tenace names --roster, the console's roster), as
+-- decimals written out ("1234.5", "-2"); a member with neither has no row. Each roster import replaces them.
+CREATE TABLE roster_figures (
+    number INTEGER PRIMARY KEY REFERENCES roster(number),
+    masterpoints TEXT CHECK (masterpoints IS NULL OR length(masterpoints) BETWEEN 1 AND 24),
+    handicap TEXT CHECK (handicap IS NULL OR length(handicap) BETWEEN 1 AND 24),
+    CHECK (masterpoints IS NOT NULL OR handicap IS NOT NULL)
+);
+""" + _chained(*CHAINED_LATER[0])
+
 # The tables calling the director, and the round clock (issue 35). Not chained in the ledger: the collector's record
 # of the link, like terminal_status; the clock is the director's setting of the room, not a result.
-_V17 = """
+_V18 = """
 -- A table's call of the director, as the collector stored it (one row per CALL frame: its terminal and sequence
 -- number, so a frame heard again is one call); `call` is the table's own number for it, `left` the minutes the
 -- table's round clock showed (NULL: none), `at` when it arrived, `acknowledged` when the director answered it in
@@ -704,4 +723,5 @@ CREATE TABLE round_clock (
 # (version reached, SQL script). Append a new pair to change the schema; never edit a shipped one.
 MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5), (6, _V6), (7, _V7),
                                           (8, _V8), (9, _V9), (10, _V10), (11, _V11), (12, _V12), (13, _V13),
-                                          (14, _V14), (15, _V15), (16, _V16), (17, _V17))
+                                          (14, _V14), (15, _V15), (16, _V16), (17, _V17),
+                                          (18, _V18))

@@ -17,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 
 from tenace.collector.in_process import Listening
 from tenace.reports.event_results import EventResults, ResultsError
+from tenace.web.championship_page import ServedChampionship
 from tenace.web.changes import POLL_S, Changes
 from tenace.web.console import Director, console_routes
 from tenace.web.pages import EventFile, NotFound, section_of
@@ -42,13 +43,15 @@ PAGE_HEADERS = {**NO_STORE, "Vary": "Accept-Language"}
 
 
 def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = None,
-               spare: SpareLink | None = None, new: bool = False, listening: Listening | None = None) -> Starlette:
+               spare: SpareLink | None = None, new: bool = False, listening: Listening | None = None,
+               championship: ServedChampionship | None = None) -> Starlette:
     """The app for one event file; it polls the file for changes while it runs (its lifespan). With `director`, the
     director's console too (without, the app has no page that writes). The spare terminal's frames go to the
     collector `spare` is attached to (none: the page says that this server does not collect). With `new`, the event file
     is still to be made at `path`, by the console's set-up: until then the pages say that there is no event yet.
     `listening`: the collector in this process, which the console's Terminals page starts and stops (None: it says
-    that this server does not run one)."""
+    that this server does not run one). `championship`: the championship the event is a session of, whose ranking so
+    far the rankings page and the console show beside the session's."""
     env = templates()
     event = EventFile(path)
     changes = Changes(path, poll_s)
@@ -82,7 +85,14 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         return HTMLResponse(html, headers=PAGE_HEADERS)
 
     async def rankings(request: Request) -> Response:
-        return await render(request, "rankings.html", None)
+        if championship is None:
+            return await render(request, "rankings.html", None)
+        generation = changes.generation  # read before the file, as render does: a later change is announced
+        served: ServedChampionship = championship
+
+        def what(results: EventResults) -> dict[str, object]:
+            return served.context(results, generation)
+        return await render(request, "rankings.html", what)
 
     async def board(request: Request) -> Response:
         name, number = request.path_params["section"], request.path_params["board"]
@@ -153,7 +163,7 @@ def create_app(path: Path, poll_s: float = POLL_S, director: Director | None = N
         Route("/playing", still_playing, methods=["GET"]),
     ]
     if director is not None:
-        routes += console_routes(path, director, new=new, listening=listening)
+        routes += console_routes(path, director, new=new, listening=listening, championship=championship)
     routes += spare_routes(spare if spare is not None else SpareLink(), event=path.name)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.changes = changes

@@ -21,6 +21,7 @@ from tenace.reports.event_results import (
 )
 from tenace.reports.model import Adjustment, Board, HandRecord, Pair, Report, TravellerLine
 from tenace.store.db import connect_read_only, read_transaction
+from tenace.store.names import Member, roster
 from tenace.web.words import Words
 from tenace_rules.contract import STRAIN_SYMBOLS
 from tenace_rules.notation import parse_contract
@@ -62,14 +63,28 @@ class EventFile:
                 raise NotFound("no_event")
             if self._scored is not None and self._scored[0] == generation:
                 return self._scored[1]
-            conn = connect_read_only(self.path)
-            try:
-                with read_transaction(conn):
-                    results = event_results(conn)
-            finally:
-                conn.close()
+            results = read_only_results(self.path)
             self._scored = (generation, results)
             return results
+
+
+def read_only_results(path: Path) -> EventResults:
+    """An event file's results, read in one read transaction on a read-only connection of its own."""
+    conn = connect_read_only(path)
+    try:
+        with read_transaction(conn):
+            return event_results(conn)
+    finally:
+        conn.close()
+
+
+def read_only_roster(path: Path) -> dict[int, Member]:
+    """An event file's roster (with the masterpoints and handicaps it keeps), read on a read-only connection."""
+    conn = connect_read_only(path)
+    try:
+        return roster(conn)
+    finally:
+        conn.close()
 
 
 def section_of(results: EventResults, name: str) -> SectionResults:

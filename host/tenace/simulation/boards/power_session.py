@@ -10,7 +10,8 @@ a pass of app.step(), then, with nothing to do, Idle(app).rest(). Each pass is c
 finds the display off presses a key to light it first (Idle turns it off; that key only lights it).
 
     report = play(options)   # options: see OPTIONS; the meter's report, with the keys and results counted
-tools/power_budget.py runs it for each build and combines the times with the build's currents (power.toml).
+    report = idle(options)   # a table signed in whose players key nothing for `idle_ms`: that stretch's report
+tools/power_budget.py runs both for each build and combines the times with the build's currents (power.toml).
 """
 
 import sim_devices
@@ -37,6 +38,7 @@ OPTIONS = {
     "lightsleep": False,  # the board's clock gives the app machine.lightsleep: True (the radio listens on its own,
     # the Pico's nRF24), "radio-off" (only while the receiver is off: the ESP32-C3's SleepyClock), False (sleep_ms)
     "limit_ms": 6 * 3600 * 1000,  # a session that has not ended by then has gone wrong
+    "idle_ms": 20 * 60000,  # idle(): signed in, round 1 shown, nobody keys (the players not there yet, a sit-out)
 }
 _POLL_MS = 100  # with nothing from the terminal, the collector is asked this often for what is due
 
@@ -102,6 +104,25 @@ def build(opts, clock, radio, storage):
 
 def play(options=None, seed=1):
     """Play one table's whole session; the meter's report, with "keys" and "accepted" added."""
+    return _run(options, seed, False)
+
+
+def idle(options=None, seed=1):
+    """A table signed in, round 1's plan on its screen, whose players key nothing for `idle_ms`: the meter's report
+    over that stretch alone (the link's polls, the display turned off, the keypad scanned)."""
+    return _run(options, seed, True)
+
+
+def _less(after, before):
+    """What a meter measured between two of its reports."""
+    out = {"session_ms": after["session_ms"] - before["session_ms"], "ms": {}, "counts": {}}
+    for part in ("ms", "counts"):
+        for name, value in after[part].items():
+            out[part][name] = value - before[part].get(name, 0)
+    return out
+
+
+def _run(options, seed, idling):
     opts = dict(OPTIONS)
     opts.update(options or {})
     clock = MeteredClock(1000)
@@ -124,7 +145,8 @@ def play(options=None, seed=1):
         polled = -_POLL_MS
         wakes = 0
         start = clock.now
-        while not player.finished():
+        before = None  # idling: the meter's report once the table is signed in and shows round 1
+        while not (player.finished() or (before is not None and clock.now - before["at"] >= opts["idle_ms"])):
             if clock.now - start > opts["limit_ms"]:
                 raise RuntimeError("the session did not end in %d ms (screen %s)" % (opts["limit_ms"],
                                                                                       app.screen_name))
@@ -137,7 +159,10 @@ def play(options=None, seed=1):
             work = opts["busy_ms"] if busy else opts["step_ms"]
             clock.work(work + (clock.meter.counts.get("display.frames", 0) - shown) * frame_ms)
             if not busy:
-                if not keypad.queue and pacer.ready(clock.now):
+                if idling and before is None and app.screen_name == "round" and not keypad.queue:
+                    before = clock.meter.report()
+                    before["at"] = clock.now
+                if before is None and not keypad.queue and pacer.ready(clock.now):  # (idling: nobody keys)
                     if idle.dark:  # a dark display: a key to light it, then they read it
                         keypad.push("OK")
                         wakes += 1
@@ -145,6 +170,8 @@ def play(options=None, seed=1):
                         player.act()
                 rest()
         report = clock.meter.report()
+        if before is not None:
+            report = _less(report, before)
         report["keys"] = player.keys + wakes
         report["wakes"] = wakes
         report["accepted"] = len(host.results())

@@ -6,7 +6,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from tenace.errors import UsageError
+from tenace.errors import Refused, UsageError
 from tenace.movement import Movement
 from tenace.store import StoreError, connect, event_info
 from tenace.store.encounters import stored_movement
@@ -54,8 +54,9 @@ def practice_play(event: Path) -> tuple[dict[str, Movement], str]:
     try:
         with closing(connect(event)) as conn:
             if not event_info(conn).practice:
-                raise UsageError(f"{event.name} is a real event: simulated tables play only into a practice event "
-                                 "(made as one on the console's set-up page); rehearse a real one into a copy")
+                raise Refused("real_event", f"{event.name} is a real event: simulated tables play only into a "
+                              "practice event (made as one on the console's set-up page); rehearse a real one into a "
+                              "copy", name=event.name)
             return _playable(conn, event)
     except StoreError as e:
         raise UsageError(f"--event {event}: {e}") from None
@@ -64,8 +65,9 @@ def practice_play(event: Path) -> tuple[dict[str, Movement], str]:
 def _playable(conn: sqlite3.Connection, event: Path) -> tuple[dict[str, Movement], str]:
     played = result_count(conn)
     if played:
-        raise UsageError(f"--event {event} holds {played} results already: a rehearsal plays an event before its "
-                         "evening (make it from a copy made before play, or rehearse with tenace sim alone)")
+        raise Refused("played", f"--event {event} holds {played} results already: a rehearsal plays an event before "
+                      "its evening (make it from a copy made before play, or rehearse with tenace sim alone)",
+                      name=event.name, count=played)
     info = event_info(conn)
     for s in info.sections:
         if len(s.name) != 1 or not "A" <= s.name <= "Z":

@@ -20,6 +20,7 @@ from tenace.director.inputs import (
     ResultInput,
     Signature,
 )
+from tenace.errors import Refused
 from tenace.store import EntryError, LateChange
 from tenace.web.console.room import SPOKEN
 from tenace.web.words import PLACEHOLDER, console_words
@@ -120,10 +121,13 @@ ENTRY_FIELDS = {"bad_contract": "contract", "bad_declarer": "by", "bad_tricks": 
 
 def one_line(e: Exception) -> str:
     """A refusal as the page says it, on one line, in the page's language: the director's naming the form's fields
-    (worded), a result's field check (EntryError.reason) by its code, the store's other refusals as they are."""
+    (worded), a result's field check (EntryError.reason) and a refusal to start listening or play simulated tables
+    (Refused.reason) by their codes, the store's other refusals as they are."""
     if isinstance(e, DirectorInputError):
         return worded(e, SPOKEN.get())
     lang = SPOKEN.get()
+    if isinstance(e, Refused):  # the English page's too: en.txt says it for the page, not for the command line
+        return console_words(lang).plain(f"lr_{e.reason}", **e.values)
     if isinstance(e, EntryError) and e.reason in ENTRY_FIELDS and lang != "en":
         return console_words(lang).plain(f"entry_{e.reason}")
     if isinstance(e, LateChange) and lang != "en":  # the store's English names the times: the page's words do not

@@ -78,13 +78,13 @@ async def simulate(listening: Listening, tables: Rehearsals, event: Path, form: 
     is not listening yet). UsageError (one line) for a real event, one with results already, or a serial port."""
     pace = PACES.get(form.get("pace", ""))
     if pace is None:
-        raise UsageError(f"choose a pace: {', '.join(PACES)}")
+        raise UsageError(spoken().plain("si_pace_none"))
     await run_in_threadpool(practice_play, event)  # a real event is refused here
     if not listening.state().on:
         await run_in_threadpool(listening.start, console_options(listening.base, "tcp", LOOPBACK, ""))
     port = listening.tcp_port()
     if port is None:
-        raise UsageError("the simulated tables come in over TCP: stop listening, then play them (TCP is started)")
+        raise UsageError(spoken().plain("si_tcp_only"))
     try:
         run = await run_in_threadpool(tables.launch, lambda: event, lambda _: play_command(event, port, pace),
                                       "si_busy")

@@ -249,6 +249,8 @@ def routes(room: Room) -> list[BaseRoute]:
             else:
                 results = event_results(conn)
                 context.update(results=results, info=results.info, travellers=traveller_reports(results))
+                if what == "ranking" and room.championship is not None:  # and the championship's so far
+                    context.update(room.championship.context(results))
             return room.env.get_template("print.html").render(**context)
         return run
 

@@ -33,7 +33,7 @@ from tenace.usebio.schema import UsebioSchemaError
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import SPOKEN, Room, spoken
 from tenace.web.static_site import Site
-from tenace.web.words import DEFAULT, LANGUAGES, language_of
+from tenace.web.words import DEFAULT, LANGUAGES, language_of, words
 
 FINISH_WHY = "session finished, results published"  # tenace finish's default reason
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -230,15 +230,19 @@ def routes(room: Room) -> list[BaseRoute]:
         session = room.session(request)
         if isinstance(session, Response):
             return session
+        def state(conn: sqlite3.Connection) -> tuple[EventResults, dict[str, object]]:
+            results = event_results(conn)
+            return results, room.championship.context(results) if room.championship is not None else {}
         try:
-            results = await room.read(lambda conn: event_results(conn))
+            results, championship = await room.read(state)
         except (ResultsError, StoreError, UsageError, sqlite3.Error) as e:
             return room.page("console_publish.html", 400, session=session, error=error or one_line(e),
                              results=None, damaged=None, field=field, languages=LANGUAGES, default=DEFAULT,
                              typed=typed or {})
+        # pt: the public pages' words, in which the championship's ranking is said (as on the public pages)
         return room.page("console_publish.html", status, session=session, error=error, results=results,
                          damaged=damaged_line(results), field=field, languages=LANGUAGES, default=DEFAULT,
-                         typed=typed or {})
+                         typed=typed or {}, pt=words(SPOKEN.get()), **championship)
 
     async def publish_get(request: Request) -> Response:
         return await publish_page(request)

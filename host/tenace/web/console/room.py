@@ -22,6 +22,7 @@ from tenace.errors import UsageError
 from tenace.protocol.http_guard import MAX_FORM_BYTES, NO_STORE, forbidden, form_of, same_origin
 from tenace.store import StoreError, connect, event_info
 from tenace.store.db import connect_read_only, read_transaction
+from tenace.web.championship_page import ServedChampionship
 from tenace.web.console.auth import Director, Session, client
 from tenace.web.words import DEFAULT, LANGUAGES, Words, console_words, language_of
 
@@ -59,6 +60,9 @@ class Room:
     new_path: Path | None = None
     # The collector in `tenace serve`'s process, started and stopped on the Terminals page (None: not this server's).
     listening: Listening | None = None
+    # The championship the event is a session of (tenace serve --championship): its ranking so far on the publish
+    # and print pages.
+    championship: ServedChampionship | None = None
     _practice: bool | None = None  # a practice event? Fixed when the event is made: read once
 
     def is_practice(self) -> bool:

@@ -17,6 +17,7 @@ from starlette.routing import BaseRoute, Route
 from tenace.collector.in_process import Listening
 from tenace.errors import UsageError
 from tenace.store import StoreError
+from tenace.web.championship_page import ServedChampionship
 from tenace.web.console import calls, grid, printing, publish, rehearsal, work
 from tenace.web.console.acting import act
 from tenace.web.console.auth import COOKIE, MIN_PASSWORD, Director, Session, client
@@ -36,11 +37,13 @@ AREAS: tuple[Callable[[Room], list[BaseRoute]], ...] = (
 )
 
 
-def console_routes(path: Path, director: Director, new: bool = False,
-                   listening: Listening | None = None) -> list[BaseRoute]:
+def console_routes(path: Path, director: Director, new: bool = False, listening: Listening | None = None,
+                   championship: ServedChampionship | None = None) -> list[BaseRoute]:
     """The console's routes, all under /director. With `new`, the event file is still to be made at `path` (by the
-    set-up's page). `listening`: the collector in this process, started and stopped on the Terminals page."""
-    room = Room(None if new else path, director, templates(), new_path=path if new else None, listening=listening)
+    set-up's page). `listening`: the collector in this process, started and stopped on the Terminals page.
+    `championship`: the one the event is a session of (its ranking so far on the publish and print pages)."""
+    room = Room(None if new else path, director, templates(), new_path=path if new else None, listening=listening,
+                championship=championship)
 
     async def console(request: Request, session: Session, status: int = 200, done: str | None = None,
                       error: str | None = None, refused: str | None = None,
