@@ -37,8 +37,6 @@ _MSG_MESSAGE = const("message")
 _MSG_SESSION_OVER = const("session_over")
 _MSG_LANG = const("lang")
 _MSG_TALLY = const("tally")
-_MSG_COMING = const("coming")
-_MSG_CLOCK = const("clock")
 
 _IDLE_MS = const(10)
 _GC_EVERY = const(4096)  # bytes allocated between two garbage collections
@@ -117,6 +115,11 @@ class Entry:
 class App:
     """The terminal: owns the devices, the session state and the current screen."""
 
+    # The table's call of the director and the round clock (round_clock.py, loaded when the first comes, by the call
+    # screen or by Screen.message: a session without either keeps its RAM), or None. A class attribute: the
+    # instance's own only once set.
+    director = None
+
     def __init__(self, keypad, display, clock, link, storage: str, battery, terminal_id: str = "T1",
                  compact_bytes: int = 4096) -> None:
         self.keypad = keypad
@@ -153,11 +156,6 @@ class App:
         self.status = ""  # one line at the bottom: why a key was refused, "saved", a host message
         self.battery_low = -1  # the percent the warning line shows (above the status, if any); -1: no warning
         self._battery_at = 0
-        # The number of the table's last call of the director (1-255, screens/call.py), negated once the director has
-        # acknowledged it; 0: none. The round clock (round_clock.py), or None: not journaled, the host sends it again
-        # after a sign-in. Both in round_clock.py's code, loaded when the first comes: a session without keeps its RAM.
-        self.called = 0
-        self.round_clock = None
         self.asking = None  # the sign_in or round_request the host has not answered yet
         self.screen = None
         self.screen_name = ""
@@ -380,10 +378,6 @@ class App:
         elif kind == _MSG_RANKING:
             self.ranking = message
             self.dirty = True
-        elif kind == _MSG_COMING or kind == _MSG_CLOCK:
-            from tenace_terminal import round_clock
-
-            round_clock.message(self, message)
         elif kind == _MSG_MESSAGE:
             self.status = str(message.get("text", ""))
             if self.signing_in():
@@ -530,7 +524,7 @@ class App:
         now = self.clock.ticks_ms()
         if (now - self._battery_at) & _TICKS_MASK >= _BATTERY_EVERY_MS:
             self._check_battery(now)
-            if self.round_clock is not None:
+            if self.director is not None:
                 self.dirty = True  # the round clock's minutes: drawn afresh every 10 s while it runs
         self._switch()
         message = self.link.recv()
@@ -627,9 +621,7 @@ class App:
         if self.battery_low >= 0:  # just above the status: both stay in sight
             display.text(0, bottom - 1, " " * display.cols)
             display.text(0, bottom - 1, catalogue.text("battery_low", self.battery_low))
-        if self.round_clock is not None:
-            from tenace_terminal import round_clock
-
-            round_clock.draw(self, display, bottom)
+        if self.director is not None:
+            self.director[4](self, display, bottom)  # round_clock.draw: the clock's line
         display.show()
         self.dirty = False

@@ -49,7 +49,7 @@ things in bursts. An idle table's polls cost little (tools/power_budget.py's idl
 
 The director. {"type": "call", "round", "call", "left"} goes out as a CALL (director_call.py), after the next
 accepted sign-in when the link is not signed in (the latest call only); the host's COMING comes to the app as
-{"type": "coming", "call"}, its CLOCK as {"type": "clock", "round", "minutes", "left"}.
+{"type": "director", "call"}, its CLOCK as {"type": "director", "round", "minutes", "left"}.
 
 Field tools. After every accepted sign-in and every STATUS_MS the link sends a STATUS for the director's inventory
 (`tenace terminals`): the firmware, the battery (`battery`, the app's, given by the board file), the last factory
@@ -94,8 +94,7 @@ _MSG_ROUND_REQUEST = const("round_request")
 _MSG_RANKING_REQUEST = const("ranking_request")
 _MSG_PROBE = const("probe")
 _MSG_CALL = const("call")
-_MSG_COMING = const("coming")
-_MSG_CLOCK = const("clock")
+_MSG_DIRECTOR = const("director")
 _MSG_ACK = const("ack")
 _MSG_MESSAGE = const("message")
 
@@ -458,9 +457,9 @@ class WireLink:
         elif ftype == TEXT:
             self.inbox.append({"type": _MSG_MESSAGE, "text": msg.text})
         elif ftype == COMING:
-            self.inbox.append({"type": _MSG_COMING, "call": msg.call})
+            self.inbox.append({"type": _MSG_DIRECTOR, "call": msg.call})
         elif ftype == CLOCK:
-            self.inbox.append({"type": _MSG_CLOCK, "round": msg.round, "minutes": msg.minutes, "left": msg.left})
+            self.inbox.append({"type": _MSG_DIRECTOR, "round": msg.round, "minutes": msg.minutes, "left": msg.left})
 
     def _on_ack(self, seq: int, status: int) -> None:
         if seq < APP_SEQ:

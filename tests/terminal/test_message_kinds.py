@@ -11,7 +11,7 @@ Pytest and MicroPython (the same file).
 import os
 
 APP_SENDS = ("result", "players", "sign_in", "round_request", "ranking_request", "probe", "call")
-LINK_DELIVERS = ("ack", "sign_in_ok", "round_plan", "traveller", "ranking", "message", "probe", "coming", "clock")
+LINK_DELIVERS = ("ack", "sign_in_ok", "round_plan", "traveller", "ranking", "message", "probe", "director")
 JOURNAL_ONLY = ("session_over", "lang", "tally")  # the app's own records: replayed, never sent
 LINK_SIDE = ("wire_link", "wire_mapping")
 

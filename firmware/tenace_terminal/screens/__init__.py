@@ -1,7 +1,11 @@
 """The terminal's screens, one module each, imported by App.go when shown; this holds what they share."""
 
+from micropython import const
+
 from tenace_rules.board import dealer, vulnerability
 from tenace_terminal.catalogue import text
+
+_MSG_DIRECTOR = const("director")
 
 
 class Screen:
@@ -21,7 +25,12 @@ class Screen:
         pass
 
     def message(self, message: dict) -> None:
-        """A message from the host arrived (after the app has dealt with it)."""
+        """A message from the host arrived (after the app has dealt with it). The director's (COMING, CLOCK) go to
+        round_clock.py here, whatever the screen: in the app's code they would cost every session's RAM."""
+        if message.get("type") == _MSG_DIRECTOR:
+            from tenace_terminal import round_clock
+
+            round_clock.message(self.app, message)
 
 
 def header(display, s: str) -> None:

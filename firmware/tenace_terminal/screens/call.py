@@ -19,10 +19,11 @@ class Screen(BaseScreen):
         super().__init__(app)
         self.sent = app.signin is not None  # (before the sign-in there is no table to send the director to)
         if self.sent:
-            app.called = abs(app.called) % 255 + 1
+            d = round_clock.state(app)
+            d[0] = abs(d[0]) % 255 + 1
             left = round_clock.minutes(app)
             app.link.send({"type": _MSG_CALL, "round": app.plan["round"] if app.plan is not None else 1,
-                           "call": app.called, "left": _NO_CLOCK if left < 0 else min(left, _NO_CLOCK - 1)})
+                           "call": d[0], "left": _NO_CLOCK if left < 0 else min(left, _NO_CLOCK - 1)})
 
     def key(self, key: str) -> None:
         if key == "OK" or key == "BACK" or key == "MENU":
@@ -35,5 +36,5 @@ class Screen(BaseScreen):
         if not self.sent:
             display.text(0, 3, text("call_signin"))
         else:
-            display.text(0, 3, text("coming" if self.app.called < 0 else "called"))
+            display.text(0, 3, text("coming" if round_clock.coming(self.app) else "called"))
         display.text(0, 6, text("back_return"))

@@ -44,6 +44,7 @@ class Screen(BaseScreen):
     def message(self, message: dict) -> None:
         if message.get("type") == _MSG_MESSAGE:
             self.code = ""  # refused (a wrong code): key it again
+        super().message(message)  # (the round clock may come with the sign-in's answer)
 
     def draw(self, display) -> None:
         app = self.app

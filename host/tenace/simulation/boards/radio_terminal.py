@@ -94,11 +94,11 @@ class Table:
             busy = True
         self._log_accepted()
         app = self.app
-        if not self.moved and app.round_clock is not None and \
+        if not self.moved and app.director is not None and \
                 catalogue.text("clock_move") in [line.rstrip() for line in self.display.frame]:
             self.moved = True
             print("MOVE %d" % self.terminal)
-        if not self.coming and app.called < 0:
+        if not self.coming and app.director is not None and app.director[0] < 0:
             self.coming = True
             print("COMING %d" % self.terminal)
         if not self.done and self.player.finished():

@@ -119,7 +119,7 @@ class Player:
             keys = ["OK"]
         elif name == "round_end":
             # They read where to move first, and move when the round clock, if one runs, says so.
-            if not app.waiting_round and not app.keys_paused() and (app.round_clock is None or _moving(app)):
+            if not app.waiting_round and not app.keys_paused() and (app.director is None or _moving(app)):
                 keys = ["OK"]
         elif name == "contract":
             entry = app.entry
