@@ -83,7 +83,8 @@ def parse(text: str, source: str) -> dict[str, str]:
 
 
 def read(lang: str, part: str = "") -> dict[str, str]:
-    """The words of `lang`: the public pages' (lang/XX.txt), or a part's own (lang/PART/XX.txt: the console's)."""
+    """The words of `lang`: the public pages' (lang/XX.txt), or a part's own (lang/PART/XX.txt: the console's, the
+    hub's)."""
     where = f"lang/{part}/{lang}.txt" if part else f"lang/{lang}.txt"
     source = files("tenace.page_base").joinpath(*where.split("/"))
     return parse(source.read_text(encoding="utf-8"), where)
@@ -103,6 +104,16 @@ def console_words(lang: str) -> Words:
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r}: the console speaks {', '.join(LANGUAGES)}")
     return Words(lang, read(lang, "console"))
+
+
+@cache
+def hub_words(lang: str) -> Words:
+    """The hub's pages' words in one of LANGUAGES: the public pages' (rank, pair, contract...) and the hub's own
+    (lang/hub/XX.txt), which say nothing the public ones say (ValueError naming the keys both have)."""
+    public, own = words(lang).texts, read(lang, "hub")
+    if both := sorted(set(public) & set(own)):
+        raise ValueError(f"lang/hub/{lang}.txt: {', '.join(both)} in lang/{lang}.txt already")
+    return Words(lang, {**public, **own})
 
 
 def switcher(path: str, kept: Mapping[str, str] | None = None) -> list[tuple[str, str, str]]:
