@@ -19,6 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from tenace.errors import UsageError
+from tenace.hub import queries
 from tenace.hub.app import Hub
 from tenace.hub.organiser import password_matches, release
 from tenace.hub.rendering import language, page
@@ -27,6 +28,7 @@ from tenace.protocol.http_guard import NO_STORE, REFUSED_DELAY_S, forbidden, for
 log = logging.getLogger(__name__)
 COOKIE = "tenace_hub_organiser"
 IDLE = "6 hours"
+REFUSALS_SHOWN = 100  # the latest rows of refused pushes on the console
 
 def _hash(sid: str) -> str:
     return hashlib.sha256(sid.encode()).hexdigest()
@@ -36,8 +38,7 @@ def _session(conn: psycopg.Connection[Any], sid: str) -> tuple[str, str] | None:
     """(login, form token) of a live session, its idle clock restarted; None otherwise."""
     if not sid:
         return None
-    row = conn.execute(f"UPDATE console_sessions SET seen = now() WHERE id_hash = %s AND seen > now() - "
-                       f"interval '{IDLE}' RETURNING login, csrf", (_hash(sid),)).fetchone()
+    row = queries.live_console_session(conn, _hash(sid), IDLE)
     return None if row is None else (row[0], row[1])
 
 
@@ -54,14 +55,10 @@ async def console(request: Request) -> Response:
         found = _session(conn, sid)
         if found is None:
             return None
-        sims = [{"id": i, "name": n, "released": r, "clubs": conn.execute(
-                    "SELECT club, name, acked, revoked_at FROM clubs WHERE sim = %s ORDER BY club", (i,)).fetchall(),
-                 "quarantined": conn.execute(  # slots the scoring cannot read (tenace.hub.scorer)
-                    "SELECT club, section, table_no, round, board, outcome, reason FROM quarantine WHERE sim = %s "
-                    "ORDER BY club, section, table_no, round, board", (i,)).fetchall()}
-                for i, n, r in conn.execute("SELECT id, name, released_at FROM sims ORDER BY created_at")]
-        refusals = conn.execute("SELECT at, sim, club, address, status, reason, key, count FROM refusals "
-                                "ORDER BY at DESC LIMIT 100").fetchall()
+        sims = [{"id": i, "name": n, "released": r, "clubs": queries.clubs_of(conn, i),
+                 "quarantined": queries.quarantined(conn, i)}  # slots the scoring cannot read (tenace.hub.scorer)
+                for i, n, r in queries.sims(conn)]
+        refusals = queries.latest_refusals(conn, REFUSALS_SHOWN)
         return {"login": found[0], "csrf": found[1], "sims": sims, "refusals": refusals}
 
     shown = await hub.run(read)
@@ -82,12 +79,11 @@ async def login(request: Request) -> Response:
     name, password = form.get("login", ""), form.get("password", "")
 
     def check(conn: psycopg.Connection[Any]) -> str | None:
-        row = conn.execute("SELECT password_hash FROM organisers WHERE login = %s", (name,)).fetchone()
-        if row is None or not password_matches(password, row[0]):
+        stored = queries.organiser_password_hash(conn, name)
+        if stored is None or not password_matches(password, stored):
             return None
         sid = secrets.token_urlsafe(32)
-        conn.execute("INSERT INTO console_sessions (id_hash, login, csrf) VALUES (%s, %s, %s)",
-                     (_hash(sid), name, secrets.token_urlsafe(32)))
+        queries.insert_console_session(conn, _hash(sid), name, secrets.token_urlsafe(32))
         return sid
 
     sid = await _hub(request).run(check)

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from tenace.hub import club_field
+from tenace.hub import club_field, queries
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
 from tenace.hub.rendering import language, page
@@ -30,8 +30,7 @@ from tenace.reports.event_usebio import UsebioError
 SSE_PING_S = 15.0
 
 def _field(conn: psycopg.Connection[Any], sim: str) -> tuple[dict[str, Any], bool] | None:
-    row = conn.execute("SELECT s.field, m.released_at IS NOT NULL FROM scores s JOIN sims m ON m.id = s.sim "
-                       "WHERE s.sim = %s", (sim,)).fetchone()
+    row = queries.scored_field(conn, sim)
     if row is None:
         return None
     return (row[0] or {"national": [], "results": 0}), bool(row[1])
@@ -92,7 +91,7 @@ async def club_ranking(request: Request) -> Response:
     sim, club = request.path_params["sim"], request.path_params["club"]
 
     def read(conn: psycopg.Connection[Any]) -> list[dict[str, Any]] | None:
-        if conn.execute("SELECT 1 FROM sims WHERE id = %s", (sim,)).fetchone() is None:
+        if not queries.sim_exists(conn, sim):
             return None
         return club_field.club_ranking(conn, sim, club)
 
@@ -116,7 +115,7 @@ async def pair(request: Request) -> Response:
         if cards is None:
             return None
         club = club_field.club_ranking(conn, sim, pair_id.partition("/")[0])
-        row = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
+        row = queries.scored_field(conn, sim)
         return cards, club, (row[0] if row and row[0] else {"national": []})
 
     found = await _hub(request).run(read)
@@ -139,14 +138,10 @@ async def traveller(request: Request) -> Response:
     sim, board = request.path_params["sim"], request.path_params["board"]
 
     def read(conn: psycopg.Connection[Any]) -> tuple[str, list[dict[str, Any]]] | None:
-        row = conn.execute("SELECT d.deal FROM deals d JOIN sims s ON s.id = d.sim WHERE d.sim = %s AND d.board = %s "
-                           "AND s.released_at IS NOT NULL", (sim, board)).fetchone()
-        if row is None:
+        deal = queries.released_deal(conn, sim, board)
+        if deal is None:
             return None
-        rows = [dict(body, club=club) for club, body in conn.execute(
-            "SELECT club, body FROM slots WHERE sim = %s AND board = %s AND body->>'state' = 'result' "
-            "ORDER BY club, section, table_no", (sim, board))]
-        return row[0], rows
+        return deal, [dict(body, club=club) for club, body in queries.board_results(conn, sim, board)]
 
     found = await _hub(request).run(read)
     if found is None:  # embargoed, or no such board: the same answer
@@ -199,10 +194,7 @@ async def live(request: Request) -> Response:
     queue: asyncio.Queue[str] = asyncio.Queue()
 
     def read(conn: psycopg.Connection[Any]) -> dict[str, Any]:
-        row = conn.execute(
-            "SELECT live, CASE WHEN %(club)s::text IS NULL THEN NULL ELSE jsonb_path_query_array(field->'national', "
-            "'$[*] ? (@.pair starts with $p)', jsonb_build_object('p', %(club)s::text || '/')) END "
-            "FROM scores WHERE sim = %(sim)s", {"sim": sim, "club": club}).fetchone()
+        row = queries.live_message(conn, sim, club)
         message: dict[str, Any] = dict(row[0]) if row and row[0] else {"rows": [], "results": 0, "pairs": 0,
                                                                           "clubs": {}}
         if club:
