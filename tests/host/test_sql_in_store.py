@@ -19,9 +19,6 @@ HUB = PACKAGE / "hub"  # the hub's own database (PostgreSQL); event files only t
 HUB_DATABASE = frozenset((PACKAGE / "simulation" / "clubs.py", PACKAGE / "simulation" / "cluster.py"))
 # The hub's modules that may run SQL: its queries, and its schema's migrations.
 HUB_SQL = frozenset((HUB / "queries.py", HUB / "schema.py"))
-# Not yet moved into hub/queries.py (issue 31): the scoring worker and the field's scoring, which another change was
-# rewriting at the time. Each leaves this set when its SQL moves; a file here with no SQL left fails the test below.
-HUB_SQL_PENDING = frozenset((HUB / "scorer.py", HUB / "field.py", HUB / "field_imps.py"))
 # The sqlite3 methods that run SQL (Connection's shortcuts and Cursor's); psycopg's are the same, and its COPY.
 RUNS_SQL = frozenset(("execute", "executemany", "executescript"))
 
@@ -60,17 +57,16 @@ def test_no_sql_outside_the_store() -> None:
 
 
 def hub_modules() -> list[Path]:
-    return sorted(p for p in HUB.rglob("*.py") if p not in HUB_SQL | HUB_SQL_PENDING)
+    return sorted(p for p in HUB.rglob("*.py") if p not in HUB_SQL)
 
 
 def test_the_hubs_sql_is_in_its_queries_module() -> None:
     names = {p.relative_to(HUB).as_posix() for p in hub_modules()}
-    assert {"pages.py", "console.py", "organiser.py", "ingest.py", "exports.py", "usebio_export.py"} <= names
+    assert {"pages.py", "console.py", "organiser.py", "ingest.py", "exports.py", "usebio_export.py", "scorer.py",
+            "field.py", "field_imps.py", "app.py"} <= names
     found = [hit for p in hub_modules()
              for hit in sql_calls(p.read_text(encoding="utf-8"), p.relative_to(PACKAGE).as_posix())]
     assert found == [], "SQL in the hub outside hub/queries.py (move it there, named):\n" + "\n".join(found)
-    # A module still waiting to move its SQL has some: one that moved it leaves HUB_SQL_PENDING.
-    assert [p.name for p in sorted(HUB_SQL_PENDING) if not sql_calls(p.read_text(encoding="utf-8"))] == []
     assert sql_calls((HUB / "queries.py").read_text(encoding="utf-8"))
 
 

@@ -78,7 +78,7 @@ class Hub:
             try:
                 conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
                 async with conn:
-                    await queries.listen(conn)
+                    await queries.listen_async(conn)
                     async for note in conn.notifies():
                         for queue in list(self.listeners):
                             if queue.qsize() < 100:

@@ -21,8 +21,13 @@ def notify(conn: Conn, payload: str) -> None:
     conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
 
 
-async def listen(conn: psycopg.AsyncConnection[Any]) -> None:
+def listen(conn: Conn) -> None:
     """Have `conn` receive the hub's notifications (notify)."""
+    conn.execute(f"LISTEN {CHANNEL}")
+
+
+async def listen_async(conn: psycopg.AsyncConnection[Any]) -> None:
+    """Have `conn` (a page worker's, asyncio's) receive the hub's notifications (notify)."""
     await conn.execute(f"LISTEN {CHANNEL}")
 
 
@@ -278,3 +283,122 @@ def scored_slots(conn: Conn, sim: str, club: str | None) -> list[Row]:
 def first_heat(conn: Conn, sim: str) -> datetime | None:
     row = conn.execute("SELECT min(starts_at) FROM heats WHERE sim = %s", (sim,)).fetchone()
     return None if row is None else row[0]
+
+
+# The field's scoring (hub.field, hub.field_imps) and the scoring worker (hub.scorer)
+
+def counting_slots(conn: Conn, sim: str, club: str | None) -> list[Row]:
+    """(club, body, outcome) of the sim's slots with an outcome (one club's when `club` is given), by club, section,
+    table, round and board."""
+    return conn.execute("SELECT club, body, outcome FROM slots WHERE sim = %s AND (%s::text IS NULL OR club = %s) "
+                        "AND outcome IS NOT NULL ORDER BY club, section, table_no, round, board",
+                        (sim, club, club)).fetchall()
+
+
+def penalties(conn: Conn, sim: str, club: str | None = None) -> list[Row]:
+    """(club, body) of the sim's penalties (one club's when `club` is given), by club and action."""
+    return conn.execute("SELECT club, body FROM penalties WHERE sim = %s AND (%s::text IS NULL OR club = %s) "
+                        "ORDER BY club, action", (sim, club, club)).fetchall()
+
+
+def pair_national_figures(conn: Conn, sim: str, club: str, pair: str) -> list[Row]:
+    """(board, direction, artificial, num, den, average) of the national figure of each of the pair's results."""
+    return conn.execute("SELECT s.board, f.direction, f.artificial, f.num, f.den, f.average FROM slots s "
+                        "JOIN national_figures f ON f.sim = s.sim AND f.board = s.board AND f.outcome = s.outcome "
+                        "AND f.direction = CASE WHEN s.ns_id = %s THEN 'NS' ELSE 'EW' END WHERE s.sim = %s "
+                        "AND s.club = %s AND (s.ns_id = %s OR s.ew_id = %s)", (pair, sim, club, pair, pair)).fetchall()
+
+
+def most_entries(conn: Conn, sim: str) -> int:
+    """The most results a board of the sim has (the field's E); 0 before its first pass."""
+    row = conn.execute("SELECT max(entries) FROM national_boards WHERE sim = %s", (sim,)).fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def sim_scoring(conn: Conn, sim: str) -> str | None:
+    """The sim's scoring (mp, cross-imps, butler); None: no such sim."""
+    row = conn.execute("SELECT scoring FROM sims WHERE id = %s", (sim,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def store_field(conn: Conn, sim: str, field: dict[str, Any], generation: int) -> None:
+    """A pass's whole ranking stored, unless a later pass's is there already."""
+    conn.execute("UPDATE scores SET field = %s, field_generation = %s WHERE sim = %s AND "
+                 "coalesce(field_generation, -1) <= %s", (Jsonb(field), generation, sim, generation))
+
+
+def replace_quarantine(conn: Conn, sim: str, rows: Iterable[Row]) -> None:
+    """The sim's quarantined slots, all of them: (club, section, table, round, board, outcome, reason)."""
+    conn.execute("DELETE FROM quarantine WHERE sim = %s", (sim,))
+    with conn.cursor() as cur:
+        cur.executemany("INSERT INTO quarantine (sim, club, section, table_no, round, board, outcome, reason) VALUES "
+                        "(%s, %s, %s, %s, %s, %s, %s, %s)", [(sim, *row) for row in rows])
+
+
+def slots_seen(conn: Conn, sim: str) -> list[Row]:
+    """(club, section, table, round, board, ns_id, ew_id, outcome) of every slot of the sim."""
+    return conn.execute("SELECT club, section, table_no, round, board, ns_id, ew_id, outcome FROM slots "
+                        "WHERE sim = %s", (sim,)).fetchall()
+
+
+def clear_changes(conn: Conn, sim: str) -> None:
+    """The sim's queue of changes to score emptied (a pass reading it whole)."""
+    conn.execute("DELETE FROM slot_changes WHERE sim = %s", (sim,))
+
+
+def take_changes(conn: Conn, sim: str) -> list[Row]:
+    """The sim's queued changes taken off the queue: (id, club, section, table, round, board, ns_id, ew_id,
+    outcome), in no order."""
+    return conn.execute("DELETE FROM slot_changes WHERE sim = %s RETURNING id, club, section, table_no, round, board, "
+                        "ns_id, ew_id, outcome", (sim,)).fetchall()
+
+
+def try_pass_lock(conn: Conn, key: int) -> bool:
+    """The lock of one sim's passes, held to the transaction's end; False when another worker holds it."""
+    got = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (key,)).fetchone()
+    return bool(got and got[0])
+
+
+def score_state(conn: Conn, sim: str) -> Row | None:
+    """(the last pass's token, the last queued change's id or None, the last pass's generation); None: no sim."""
+    return conn.execute("SELECT token, (SELECT max(id) FROM slot_changes WHERE sim = %s), scored FROM scores "
+                        "WHERE sim = %s", (sim, sim)).fetchone()
+
+
+def replace_board_figures(conn: Conn, sim: str, changed: Sequence[tuple[int, int, Iterable[Row]]]) -> None:
+    """The national figures of the boards re-scored: (board, its results, its figures: direction, outcome,
+    artificial, num, den, average), in place of theirs (a board's figures go with its row); by COPY: a pass writes
+    thousands."""
+    conn.execute("DELETE FROM national_boards WHERE sim = %s AND board = ANY(%s)", (sim, [b for b, _, _ in changed]))
+    with conn.cursor() as cur:
+        with cur.copy("COPY national_boards (sim, board, entries) FROM STDIN") as copy:
+            for board, n, _ in changed:
+                if n:
+                    copy.write_row((sim, board, n))
+        with cur.copy("COPY national_figures (sim, board, direction, outcome, artificial, num, den, average) "
+                      "FROM STDIN") as copy:
+            for board, _, figures in changed:
+                for figure in figures:
+                    copy.write_row((sim, board, *figure))
+
+
+def store_live(conn: Conn, sim: str, generation: int, live: dict[str, Any], token: str) -> None:
+    """A pass's live message stored, with its generation and token (its whole ranking waits: store_field)."""
+    conn.execute("UPDATE scores SET scored = %s, live = %s, cards = NULL, scored_at = now(), token = %s WHERE sim = %s",
+                 (generation, Jsonb(live), token, sim))
+
+
+def changes_waiting(conn: Conn, sim: str) -> bool:
+    row = conn.execute("SELECT EXISTS (SELECT 1 FROM slot_changes WHERE sim = %s)", (sim,)).fetchone()
+    return bool(row and row[0])
+
+
+def sims_half_stored(conn: Conn) -> list[str]:
+    """The sims whose last pass stored its live message but not its whole ranking (its worker stopped between)."""
+    return [str(r[0]) for r in conn.execute("SELECT sim FROM scores WHERE live IS NOT NULL AND field_generation "
+                                            "IS DISTINCT FROM scored ORDER BY sim").fetchall()]
+
+
+def sims_with_changes(conn: Conn) -> list[str]:
+    """The sims with changes queued to score."""
+    return [str(r[0]) for r in conn.execute("SELECT DISTINCT sim FROM slot_changes ORDER BY sim").fetchall()]
