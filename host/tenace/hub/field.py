@@ -33,6 +33,7 @@ from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import (
     PairTotal,
     SessionScore,
+    own_percent,
     score_pairs_session,
 )
 from tenace.scoring.ranking import Placing
@@ -150,7 +151,7 @@ def mp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[li
                                                                                                  pair)}
     top = 2 * (expected - 1)
     reals = [value * expected - 1 for _, art, value, _ in national.values() if not art]
-    real_percent = sum(reals, Fraction(0)) * 100 / (top * len(reals)) if reals and top else None  # Law 12C2(c)
+    real_percent = own_percent(sum(reals, Fraction(0)), top * len(reals))
     o = NATIONAL
     cards: list[list[Any]] = []
     for board, side in sorted(mine.items()):
