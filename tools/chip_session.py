@@ -135,7 +135,7 @@ class Table:
     def power_on(self, image: Path) -> Chip:
         chip = Chip(fs=image, board=self.board.harness_map(), on_line=self.board.on_line).start()
         chip.boot(limit_ms=5000)
-        chip.start_exec(f"import chip_terminal\nchip_terminal.main({self.code!r}, {self.seed}, {self.boards})")
+        chip.start_exec(f"import chip_terminal\nchip_terminal.main({self.code!r}, {self.seed}, {self.boards}, {TABLE})")
         return chip
 
     def cut(self) -> None:
