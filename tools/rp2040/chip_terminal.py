@@ -2,23 +2,23 @@
 
     import chip_terminal; chip_terminal.main(CODE, SEED, BOARDS, TABLE)
 
-The app is board.main()'s, over the chip's own machine.I2C, Pins, SPI and ADC; its loop is power.run's with a scripted
-player (the simulator's) beside it, which says the keys it wants on the serial line after the screen's name ("KEYS
-contract 1 C N = OK"). The harness presses them one by one on the GPIO key matrix, holding each until the app has
-read it ("GOT key", or "DROP key" when the app dropped it in a pause of the keys) and letting go until the matrix has
-settled with no key down ("UP"), and answers with one byte after the last. Prints "ACCEPTED round board result" as
-the table accepts each, "HEAP n" (gc.mem_free() after a collection) at each batch of keys, and "DONE ..." when the
-host has every result of the session, or BOARDS of them.
+The app is board.main()'s, over the chip's own machine.I2C, Pins, SPI and ADC; its loop (board.main's `run`) is this
+file's, with a scripted player (the simulator's) beside the app, which says the keys it wants on the serial line
+after the screen's name ("KEYS contract 1 C N = OK"). The harness presses them one by one on the GPIO key matrix,
+holding each until the app has read it ("GOT key", or "DROP key" when the app dropped it in a pause of the keys) and
+letting go until the matrix has settled with no key down ("UP"), and answers with one byte after the last. Prints
+"ACCEPTED round board result" as the table accepts each, "HEAP n" (gc.mem_free() after a collection) at each batch
+of keys, and "DONE ..." when the host has every result of the session, or BOARDS of them.
 """
 
 import gc
 import select
 import sys
+import time
 
 import board
 from accepted_log import accepted_lines
 from scripted_player import Player
-from tenace_terminal.power import Idle
 
 
 class Finger:
@@ -66,10 +66,11 @@ def main(code, seed, boards, table):
 
 
 def play(app, code, seed, boards, table):
-    """power.run's loop, resting in its Idle between passes (machine.lightsleep, the display off when nobody looks),
-    with the player keying what each screen asks; until the session ends or `boards` results are acknowledged."""
+    """App.step's loop with the player keying what each screen asks, until the session ends or `boards` results are
+    acknowledged. Between idle passes it sleeps 2 ms, not power.run's lightsleep(10): that puts the journal's write
+    19 to 26 ms after the accept's OK is read instead of 11 to 16, and every cut of the power-cut test (within 30 ms of
+    the OK) then fell before it."""
     finger = Finger(app)
-    rest = Idle(app).rest  # around the finger, as power.run is around the board's keypad
     player = Player(app, finger, table, code, seed)
     logged = set()
     print("READY")
@@ -82,6 +83,6 @@ def play(app, code, seed, boards, table):
         for line in accepted_lines(app, logged):
             print("ACCEPTED " + line.strip())
         if not busy:
-            rest()
+            time.sleep_ms(2)
     gc.collect()
     print("DONE keys=%d faults=%d heap=%d" % (player.keys, app.faults, gc.mem_free()))
