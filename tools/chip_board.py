@@ -1,8 +1,8 @@
 """The Pico terminal's board around the emulated chip, on the Python side of tools/rp2040/harness.js.
 
-Pins from hardware/terminal-pico-nrf24/board.py (the one file that knows them). The SSD1306 is the hardware tests'
-model (tests/hardware/bus_models.py), fed each I2C write; the nRF24L01+ is their register model
-(tests/firmware/nrf24_model.py), each SPI byte exchanged with it and CE/CSN moving it, on a seeded lossy air shared
+Pins from hardware/terminal-pico-nrf24/board.py (the one file that knows them). The SSD1306 is the simulator's model
+(host/tenace/simulation/boards/bus_models.py, the board tests' too), fed each I2C write; the nRF24L01+ is its register
+model (nrf24_model.py there), each SPI byte exchanged with it and CE/CSN moving it, on a seeded lossy air shared
 with a base station: micropython-lib's driver on a second chip model under the firmware's base-station transport,
 relaying to the simulator's virtual radio (SLIP over TCP) and so to `tenace collect`.
 """
@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from tenace.firmware_build import SIM_DIR
+
 ROOT = Path(__file__).resolve().parent.parent
 BOARD_FILE = ROOT / "hardware" / "terminal-pico-nrf24" / "board.py"
-for folder in (ROOT / "tests" / "firmware", ROOT / "tests" / "hardware",
-               ROOT.parent / "shared" / "vendor" / "micropython-lib" / "nrf24l01"):
+for folder in (SIM_DIR, ROOT.parent / "shared" / "vendor" / "micropython-lib" / "nrf24l01"):
     if str(folder) not in sys.path:
         sys.path.append(str(folder))  # the hardware models and micropython-lib's driver, by bare name
 

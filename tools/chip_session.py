@@ -6,8 +6,10 @@ MicroPython's stock rp2 image (../shared/firmware/rp2) runs in rp2040js (tools/c
 writes on its littlefs (tools/chip_image.py) and the board around it (tools/chip_board.py): keys pressed on its GPIO
 matrix, its SSD1306 on I2C, its nRF24L01+ on SPI on a lossy air (--loss per mille of packets and of ACKs) to a base
 station that relays to `tenace collect` through the simulator's virtual radio. Prints what the table accepted
-against what the event file stored, the heap free on the chip, and each key press's time to the next frame drawn
-on the display in the chip's clock (125 MHz). --png saves the display after the last result was confirmed.
+against what the event file stored, the heap free on the chip, each key press's time to the next frame drawn on the
+display in the chip's clock (125 MHz), the flash wear, and how often the players keyed the pairing code (once per
+terminal: after a power cut it signs in with the key it kept). --png saves the display after the last result was
+confirmed.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class Outcome:
     chip_s: float = 0.0
     cuts: int = 0
     rekeyed: int = 0  # cuts before the journal had the result: the players keyed it again
+    paired: list[int] = field(default_factory=list)  # the power-on (0: the first) of each time the code was keyed
 
 
 def session_image(out: Path) -> Path:
@@ -107,6 +110,12 @@ def press(chip: Chip, board: PicoBoard, key: str, backlog: list[str]) -> tuple[i
     return at, word == "GOT"
 
 
+def has_code(keys: list[str], code: str) -> bool:
+    """Whether the pairing code's digits are among `keys`, one after the other."""
+    digits = list(code)
+    return any(keys[at:at + len(digits)] == digits for at in range(len(keys) - len(digits) + 1))
+
+
 def latencies(presses: list[int], draws: list[int]) -> list[float]:
     """Each press's time (ms) to the end of the first frame sent to the display after it, before the next press."""
     out = []
@@ -135,7 +144,7 @@ class Table:
     def power_on(self, image: Path) -> Chip:
         chip = Chip(fs=image, board=self.board.harness_map(), on_line=self.board.on_line).start()
         chip.boot(limit_ms=5000)
-        chip.start_exec(f"import chip_terminal\nchip_terminal.main({self.code!r}, {self.seed}, {self.boards})")
+        chip.start_exec(f"import chip_terminal\nchip_terminal.main({self.code!r}, {self.seed}, {self.boards}, {TABLE})")
         return chip
 
     def cut(self) -> None:
@@ -210,6 +219,8 @@ class Table:
                 word, _, rest = line.partition(" ")
                 if word == "KEYS":
                     screen, *keys = rest.split()
+                    if has_code(keys, self.code):
+                        outcome.paired.append(outcome.cuts)
                     # The last OK of a result keyed (the contract screen's) or of one keyed before a reboot (the
                     # summary screen's) is the opponents' accept: the app journals the result.
                     if self.cut_keys is not None and screen in ("contract", "summary"):  # was it keyed again?
@@ -292,6 +303,9 @@ async def run(args: argparse.Namespace, work: Path) -> int:
     print(f"key press to screen drawn at 125 MHz: p50 {statistics.median(lat) if lat else 0:.1f} ms, "
           f"p99 {p99:.1f} ms ({len(lat)} presses)")
     print(f"flash wear: {outcome.wear[0]} page programs, {outcome.wear[1]} sector erases")
+    keyed = len(outcome.paired)
+    print(f"pairing code keyed: {keyed} {'time' if keyed == 1 else 'times'}, "
+          f"{sum(1 for power_on in outcome.paired if power_on)} of them after a power cut")
     if args.cuts:
         print(f"power cuts on the chip: {outcome.cuts}, each at a random instant within "
               f"{CUT_WINDOW_MS} ms of the app reading a result's OK; {outcome.rekeyed} before the journal had the "

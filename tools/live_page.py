@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from tenace.collector.in_process import Listening
 from tenace.commands.serve import bind
@@ -34,9 +35,16 @@ def served(path: Path, poll_s: float = POLL_S, director: Director | None = None,
     """`tenace serve`'s app for `path` on 127.0.0.1 (a free port) in a thread, with the director's console when
     `director` is given (`new`: as `tenace serve --new`, the event file still to be made; `listening`: the collector
     its Terminals page starts; `championship`: the one the event is a session of); yields its base URL."""
+    with served_app(create_app(path, poll_s, director, new=new, listening=listening,
+                               championship=championship)) as url:
+        yield url
+
+
+@contextmanager
+def served_app(app: ASGIApp) -> Iterator[str]:
+    """An ASGI application (the pages', the hub's) on 127.0.0.1 (a free port) in a thread; yields its base URL."""
     listener = bind("127.0.0.1", 0, "127.0.0.1:0")
     port = listener.getsockname()[1]
-    app = create_app(path, poll_s, director, new=new, listening=listening, championship=championship)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, access_log=False))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[listener])), daemon=True)
     thread.start()

@@ -113,8 +113,9 @@ def nrf24_radio(channel: int):
     return NRF24L01(spi, Pin(CSN, Pin.OUT, value=1), Pin(CE, Pin.OUT, value=0), channel, PAYLOAD_SIZE)
 
 
-def main() -> None:
-    """Start the terminal on this wiring and run it until the power goes."""
+def main(run=None) -> None:
+    """Start the terminal on this wiring and run it until the power goes. `run(app)` is its loop: power.run, unless
+    a harness brings its own (the emulated RP2040's, with a scripted player: tools/rp2040/chip_terminal.py)."""
     import time
 
     from machine import ADC, I2C, Pin, lightsleep
@@ -126,6 +127,6 @@ def main() -> None:
     clock = SleepyClock(time, lightsleep)
     app = build(i2c, rows, cols, nrf24_radio(config["channel"]), ADC(BATTERY_PIN), clock, config["id"],
                 club=config.get("club"))
-    from tenace_terminal.power import run  # the display off when idle, the processor asleep where the radio allows
-
+    if run is None:
+        from tenace_terminal.power import run  # the display off when idle, the processor asleep where the radio allows
     run(app)

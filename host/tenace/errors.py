@@ -7,7 +7,8 @@ class UsageError(Exception):
 
 class Refused(UsageError):
     """A UsageError the director's console says in its page's language: the message is the command line's English;
-    `reason` is its key in the console's words (web/lang/console/XX.txt, lr_REASON), whose {names} `values` fill."""
+    `reason` is its key in the console's words (page_base/lang/console/XX.txt, lr_REASON), whose {names} `values`
+    fill."""
 
     def __init__(self, reason: str, message: str, **values: object) -> None:
         super().__init__(message)

@@ -29,12 +29,13 @@ def mpy_tree(out: Path, terminal: str) -> Path:
     """The firmware, hardware/<terminal>/board.py as board, micropython-lib's ssd1306 (and nrf24l01 for an nRF24
     build: checked, or the test skips), and the test programs and fakes, in `out`."""
     return build(out, [*package_tree(FIRMWARE), (HARDWARE / terminal / "board.py", Path("board.py")),
-                       *flat(HERE, ["board_cases.py", "bus_models.py", "emulated_terminal.py"]),
+                       *flat(HERE, ["board_cases.py", "emulated_terminal.py"]),
                        *flat(drivers(), ["ssd1306.py"]),
                        *flat(FIRMWARE_TESTS, ["checks.py", "fake_espnow.py", "fake_matrix.py", "mp_runner.py",
-                                              "nrf24_model.py", "radio_frames.py"]),
+                                              "radio_frames.py"]),
                        *(flat(nrf24_driver().parent, ["nrf24l01.py"]) if "nrf24" in terminal else []),
-                       *flat(SIM_DIR, ["accepted_log.py", "radio_socket.py", "scripted_player.py", "sim_devices.py"])])
+                       *flat(SIM_DIR, ["accepted_log.py", "bus_models.py", "nrf24_model.py", "radio_socket.py",
+                                        "scripted_player.py", "sim_devices.py"])])
 
 
 def micropython_command(tree: Path, heap_kb: int, module: str, *args: str) -> tuple[list[str], dict[str, str]]:

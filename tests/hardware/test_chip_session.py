@@ -15,6 +15,8 @@ from PIL import Image
 from conftest import TOOLS
 
 pytestmark = pytest.mark.slow  # minutes of an emulated chip's clock on a busy machine
+# The players key the pairing code once per terminal: after a reboot it signs in with the key it kept on littlefs.
+PAIRED_ONCE = re.compile(r"^pairing code keyed: 1 time, 0 of them after a power cut$", re.M)
 
 
 def test_a_round_on_the_emulated_rp2040_reaches_the_collector(tmp_path: Path) -> None:
@@ -34,6 +36,7 @@ def test_a_round_on_the_emulated_rp2040_reaches_the_collector(tmp_path: Path) ->
         assert image.size == (128 * 4, 64 * 4)
         lit = sum(image.convert("L").histogram()[129:])  # pixels brighter than half
     assert lit > 500, "the saved display is blank"
+    assert PAIRED_ONCE.search(out), out
 
 
 def test_power_cuts_on_the_emulated_rp2040_lose_and_double_nothing(tmp_path: Path) -> None:
@@ -51,3 +54,5 @@ def test_power_cuts_on_the_emulated_rp2040_lose_and_double_nothing(tmp_path: Pat
     assert 0 < int(cuts[2]) < int(cuts[1]), out  # some cuts fell before the journal's write, some after
     found = re.search(r"^on the emulated RP2040: accepted=(\d+) stored=(\d+) lost=0 doubled=0$", out, re.M)
     assert found and int(found[1]) == int(found[2]) >= 6, out
+    # The event key outlives every cut (the link's state, /journal/link.state): the code is keyed before the first only.
+    assert PAIRED_ONCE.search(out), out

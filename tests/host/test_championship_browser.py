@@ -13,10 +13,10 @@ from test_championship_served import championship_file, sessions
 from test_console_a11y_browser import PASSWORD, SCHEMES, SIZES, audit, browser  # noqa: F401 (the browser fixture)
 from test_console_words_browser import english_left, read_all
 
+from tenace.page_base.words import LANGUAGES
 from tenace.reports.championship import read_championship
 from tenace.web.championship_page import ServedChampionship
 from tenace.web.console import Director
-from tenace.web.words import LANGUAGES
 
 from live_page import served
 

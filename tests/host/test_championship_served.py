@@ -18,12 +18,12 @@ from test_championship import Row, import_ratings, own_combined, places, results
 
 from tenace.movement import mitchell
 from tenace.movement.model import Movement
+from tenace.page_base.words import LANGUAGES, words
 from tenace.reports.championship import read_championship
 from tenace.store import connect, ingest, sign_in
 from tenace.web.app import create_app
 from tenace.web.championship_page import ServedChampionship
 from tenace.web.console import Director
-from tenace.web.words import LANGUAGES, words
 
 from live_page import served
 from sample_results import session_results

@@ -13,8 +13,8 @@ from event_state import club_with_a_conflict
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tenace.collector.in_process import Listening
+from tenace.page_base.words import LANGUAGES
 from tenace.web.console import Director
-from tenace.web.words import LANGUAGES
 
 from conftest import ROOT
 from live_page import served

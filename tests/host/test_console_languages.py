@@ -11,9 +11,9 @@ import pytest
 from event_state import club_with_a_conflict
 from starlette.testclient import TestClient
 
+from tenace.page_base.words import LANGUAGES, console_words
 from tenace.web.app import create_app
 from tenace.web.console import Director
-from tenace.web.words import LANGUAGES, console_words
 
 PASSWORD = "correct horse battery"
 SAME = {"Origin": "http://testserver"}

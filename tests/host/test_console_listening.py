@@ -22,10 +22,10 @@ from tenace.collector.serial_link import open_port
 from tenace.collector.settings import Settings
 from tenace.errors import UsageError
 from tenace.movement import mitchell
+from tenace.page_base.words import LANGUAGES, console_words
 from tenace.store import connect, create_event, sign_in
 from tenace.web.app import create_app
 from tenace.web.console import Director
-from tenace.web.words import LANGUAGES, console_words
 
 HOME = "/director/terminals"
 

@@ -150,7 +150,7 @@ def test_the_log_says_why_a_finish_was_forced_and_a_second_finish_is_named(tmp_p
 
 @pytest.mark.parametrize("lang", ["en", "lv"])
 def test_the_public_pages_say_final_once_the_correction_period_is_over(tmp_path: Path, lang: str) -> None:
-    from tenace.web.words import words
+    from tenace.page_base.words import words
     t = words(lang).plain
     event = played(tmp_path / "club.sqlite", mitchell(4, 2), results=False)
     with client_for(event) as client:

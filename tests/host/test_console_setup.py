@@ -15,12 +15,12 @@ from cli_runner import tenace
 from starlette.testclient import TestClient
 
 from tenace.movement import mitchell
+from tenace.page_base.words import words
 from tenace.store import connect, create_event, event_info
 from tenace.store.hand_records import hand_records
 from tenace.store.names import pair_players, roster
 from tenace.web.app import create_app
 from tenace.web.console import Director
-from tenace.web.words import words
 
 PASSWORD = "correct horse battery"
 SAME = {"Origin": "http://testserver"}

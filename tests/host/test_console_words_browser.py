@@ -19,8 +19,8 @@ from test_console_a11y_browser import PAGES, PASSWORD
 
 from tenace.collector.in_process import Listening
 from tenace.collector.serial_link import open_port
+from tenace.page_base.words import LANGUAGES, console_words, words
 from tenace.web.console import Director
-from tenace.web.words import LANGUAGES, console_words, words
 
 from live_page import served
 

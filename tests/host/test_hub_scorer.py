@@ -103,7 +103,7 @@ def test_an_imp_sims_pages_show_imps(hub_db: str, tmp_path: Path) -> None:
             time.sleep(0.05)
         assert len(rows) == 8 and all(r["imps"] is not None and r["percent"] is None for r in rows)
         page = client.get("/sim/sim1").text
-        assert "<th>IMPs</th>" in page and "Butler-scored across the field" in page and "None" not in page
+        assert ">IMPs</th>" in page and "Butler-scored across the field" in page and "None" not in page
         pair = client.get("/sim/sim1/pair/c1/A1NS").text
         assert "National IMPs" in pair and "None" not in pair
         card = client.get("/api/sim/sim1/pair/c1/A1NS").json()

@@ -23,6 +23,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "crash_report": (),
     "firmware_build": (),
     "club_key": (),
+    "page_base": (),  # what every HTML page stands on: its words in five languages, its skeleton and style
     "scoring": (),  # the rules of scoring: beneath everything that scores
     "protocol": ("scoring",),  # what crosses between the club and the hub: the push wire format, a post's checks
     "movement": ("scoring",),
@@ -38,14 +39,14 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "director": ("store", "movement", "roster"),
     "collector": ("store", "scoring", "reports", "protocol", "club_key"),
     "flashing": ("firmware_build", "club_key"),
-    "hub": ("protocol", "scoring", "pbn", "usebio", "reports"),
+    "hub": ("protocol", "scoring", "pbn", "usebio", "reports", "page_base"),
     "simulation": ("collector", "hub", "deals", "reports", "store", "movement", "scoring", "protocol",
                    "firmware_build"),
     "web": ("collector", "director", "deals", "reports", "store", "usebio", "movement", "protocol", "firmware_build",
-            "simulation", "roster"),
+            "simulation", "roster", "page_base"),
     "commands": ("web", "hub", "simulation", "collector", "director", "flashing", "reports", "deals", "bws", "store",
                  "roster", "seeding", "teams_file", "movement", "pbn", "usebio", "scoring", "protocol", "club_key",
-                 "firmware_build"),
+                 "firmware_build", "page_base"),
     "cli": ("commands",),
     "__main__": ("cli",),
 }

@@ -23,6 +23,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from tenace.deals.analysis import analyse
 from tenace.movement import Movement, mitchell
+from tenace.page_base.words import LANGUAGES, words
 from tenace.reports.event_results import ResultsError, event_results
 from tenace.store import connect, create_event, director_log, ingest, sign_in
 from tenace.store.db import connect_read_only
@@ -30,7 +31,6 @@ from tenace.store.errors import StoreError
 from tenace.store.hand_records import keep_analysis, keep_hand_record
 from tenace.store.names import Member, keep_roster, set_pair_players
 from tenace.web.console import Director
-from tenace.web.words import LANGUAGES, words
 
 from conftest import ROOT
 from live_page import PHONE, served

@@ -18,11 +18,11 @@ from test_serve_playing import partial_event
 
 from tenace.cli import main
 from tenace.movement import mitchell
+from tenace.page_base.words import LANGUAGES, PLACEHOLDER, language_of, parse, read, words
 from tenace.reports.event_results import _DONE
 from tenace.web.app import create_app
 from tenace.web.pages import marked_text
 from tenace.web.render import templates
-from tenace.web.words import LANGUAGES, PLACEHOLDER, language_of, parse, read, words
 
 from conftest import ROOT
 

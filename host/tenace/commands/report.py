@@ -11,6 +11,7 @@ from lxml import etree
 
 from tenace.commands.options import add_event_file, cannot_write, event_file, open_event, output_file, output_folder
 from tenace.errors import UsageError
+from tenace.page_base.words import DEFAULT, LANGUAGES
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
@@ -22,7 +23,6 @@ from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
 from tenace.web.debrief_email import Settings, read_settings, send, sent_file
 from tenace.web.static_site import Site
-from tenace.web.words import DEFAULT, LANGUAGES
 
 HELP = "write an event file's results for others to read (PBN 2.1, USEBIO 1.2, CSV, a static web site, e-mail)"
 EPILOG = """\

@@ -19,8 +19,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from tenace.hub import queries
 from tenace.hub.ingest import Club, Refused, client, club_of, log_refusal, over_rate, take
-from tenace.hub.schema import CHANNEL, migrate
+from tenace.hub.schema import migrate
 from tenace.hub.scorer import serve as serve_scoring
 from tenace.protocol import wire
 
@@ -77,7 +78,7 @@ class Hub:
             try:
                 conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
                 async with conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await queries.listen_async(conn)
                     async for note in conn.notifies():
                         for queue in list(self.listeners):
                             if queue.qsize() < 100:

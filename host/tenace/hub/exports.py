@@ -8,6 +8,7 @@ from typing import Any
 
 import psycopg
 
+from tenace.hub import queries
 from tenace.hub.field import PairId
 from tenace.pbn.reader import PbnColumn, PbnGame, PbnTable
 from tenace.pbn.writer import write_pbn
@@ -19,19 +20,18 @@ _COLUMNS = [PbnColumn("Section"), PbnColumn("Table"), PbnColumn("PairId_NS"), Pb
 def released_sim(conn: psycopg.Connection[Any], sim: str) -> tuple[str, str] | None:
     """The sim's name and scoring once released; None before release, or when there is no such sim (the same
     answer: an export's route does not say which)."""
-    row = conn.execute("SELECT name, scoring FROM sims WHERE id = %s AND released_at IS NOT NULL", (sim,)).fetchone()
+    row = queries.released_sim(conn, sim)
     return None if row is None else (str(row[0]), str(row[1]))
 
 
 def export_refusal(conn: psycopg.Connection[Any], sim: str, club: str | None) -> str | None:
     """Why the sim (or its club) has no export, in one line for the organiser; None when it has one."""
-    row = conn.execute("SELECT released_at FROM sims WHERE id = %s", (sim,)).fetchone()
+    row = queries.sim_released_at(conn, sim)
     if row is None:
         return f"there is no sim {sim!r}"
     if row[0] is None:
         return f"sim {sim!r} is not released: its exports are made after `tenace hub release`"
-    if club is not None and conn.execute("SELECT 1 FROM clubs WHERE sim = %s AND club = %s",
-                                         (sim, club)).fetchone() is None:
+    if club is not None and not queries.club_exists(conn, sim, club):
         return f"sim {sim!r} has no club {club!r}"
     return None
 
@@ -41,12 +41,9 @@ def field_pbn(conn: psycopg.Connection[Any], sim: str, club: str | None = None) 
     row = released_sim(conn, sim)
     if row is None:
         return None
-    deals = conn.execute("SELECT board, dealer, vulnerable, deal FROM deals WHERE sim = %s ORDER BY board",
-                         (sim,)).fetchall()
+    deals = queries.deals(conn, sim)
     by_board: dict[int, list[list[str]]] = {}
-    for slot_club, body in conn.execute(
-            "SELECT club, body FROM slots WHERE sim = %s AND (%s::text IS NULL OR club = %s) "
-            "AND body->>'state' = 'result' ORDER BY club, section, table_no, round", (sim, club, club)):
+    for slot_club, body in queries.played_results(conn, sim, club):
         s = body
         ns = PairId(slot_club, s["section"], s["ns_pair"], s["ns_field"]).text
         ew = PairId(slot_club, s["section"], s["ew_pair"], s["ew_field"]).text

@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from tenace.hub import queries
 from tenace.scoring import codec
 from tenace.scoring.adjusted import revised_percent
 from tenace.scoring.matchpoints import SideKind, artificial_side, matchpoint_board, published
@@ -32,6 +33,7 @@ from tenace.scoring.mp_options import MatchpointOptions
 from tenace.scoring.pairs_session import (
     PairTotal,
     SessionScore,
+    own_percent,
     score_pairs_session,
 )
 from tenace.scoring.ranking import Placing
@@ -88,15 +90,12 @@ def load(conn: psycopg.Connection[Any], sim: str, club: str | None = None
          ) -> tuple[dict[str, list[BoardResult]], dict[str, list[Penalty]]]:
     """Every club's counting results and penalties (one club's when `club` is given), by club."""
     results: dict[str, list[BoardResult]] = {}
-    for slot_club, body, outcome in conn.execute(
-            "SELECT club, body, outcome FROM slots WHERE sim = %s AND (%s::text IS NULL OR club = %s) AND outcome IS "
-            "NOT NULL ORDER BY club, section, table_no, round, board", (sim, club, club)):
+    for slot_club, body, outcome in queries.counting_slots(conn, sim, club):
         got = result_of(slot_club, body, outcome)
         if got is not None:
             results.setdefault(slot_club, []).append(got)
     penalties: dict[str, list[Penalty]] = {}
-    for slot_club, body in conn.execute("SELECT club, body FROM penalties WHERE sim = %s AND "
-                                        "(%s::text IS NULL OR club = %s) ORDER BY club, action", (sim, club, club)):
+    for slot_club, body in queries.penalties(conn, sim, club):
         if not body["withdrawn"]:
             penalties.setdefault(slot_club, []).append(penalty_of(slot_club, body))
     return results, penalties
@@ -145,17 +144,14 @@ def mp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[li
     if not mine:
         return None
     with conn.transaction():  # one snapshot: E and the figures of the same pass
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        expected = _expected(conn, sim)
+        queries.repeatable_read(conn)
+        expected = queries.most_entries(conn, sim)
         national = {int(board): (direction, bool(art), Fraction(int(num), int(den)), average)
-                    for board, direction, art, num, den, average in conn.execute(
-                        "SELECT s.board, f.direction, f.artificial, f.num, f.den, f.average FROM slots s "
-                        "JOIN national_figures f ON f.sim = s.sim AND f.board = s.board AND f.outcome = s.outcome "
-                        "AND f.direction = CASE WHEN s.ns_id = %s THEN 'NS' ELSE 'EW' END WHERE s.sim = %s "
-                        "AND s.club = %s AND (s.ns_id = %s OR s.ew_id = %s)", (pair, sim, club, pair, pair))}
+                    for board, direction, art, num, den, average in queries.pair_national_figures(conn, sim, club,
+                                                                                                 pair)}
     top = 2 * (expected - 1)
     reals = [value * expected - 1 for _, art, value, _ in national.values() if not art]
-    real_percent = sum(reals, Fraction(0)) * 100 / (top * len(reals)) if reals and top else None  # Law 12C2(c)
+    real_percent = own_percent(sum(reals, Fraction(0)), top * len(reals))
     o = NATIONAL
     cards: list[list[Any]] = []
     for board, side in sorted(mine.items()):
@@ -172,11 +168,6 @@ def mp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str) -> list[li
             mp, percent = published(value * expected - 1, top, o)
         cards.append([board, side.direction, str(side.mp), str(side.percent), side.top, str(mp), str(percent), top])
     return cards
-
-
-def _expected(conn: psycopg.Connection[Any], sim: str) -> int:
-    row = conn.execute("SELECT max(entries) FROM national_boards WHERE sim = %s", (sim,)).fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
 
 
 Figure = tuple[str, str, bool, int, int, str | None]  # direction, outcome, artificial, num, den, average

@@ -30,6 +30,7 @@ from typing import Any
 
 import psycopg
 
+from tenace.hub import queries
 from tenace.hub.field import Figure, PairId, load
 from tenace.scoring import codec
 from tenace.scoring.butler import ButlerOptions, butler_board
@@ -302,8 +303,7 @@ def club_imps_ranking(results: Iterable[BoardResult], penalties: Iterable[Penalt
 
 def sim_scoring(conn: psycopg.Connection[Any], sim: str) -> str:
     """The sim's scoring: mp, cross-imps or butler (mp for a sim that is not there: its pages say so)."""
-    row = conn.execute("SELECT scoring FROM sims WHERE id = %s", (sim,)).fetchone()
-    return str(row[0]) if row else "mp"
+    return queries.sim_scoring(conn, sim) or "mp"
 
 
 def imp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str, scoring: str) -> list[list[Any]] | None:
@@ -318,10 +318,8 @@ def imp_pair_cards(conn: psycopg.Connection[Any], sim: str, pair: str, scoring: 
             mine[r.board] = (NS, line.ns_imps) if r.ns_pair == pair else (EW, line.ew_imps)
     if not mine:
         return None
-    national = {int(board): Fraction(int(num), int(den)) for board, num, den in conn.execute(
-        "SELECT s.board, f.num, f.den FROM slots s JOIN national_figures f ON f.sim = s.sim AND f.board = s.board "
-        "AND f.outcome = s.outcome AND f.direction = CASE WHEN s.ns_id = %s THEN 'NS' ELSE 'EW' END "
-        "WHERE s.sim = %s AND s.club = %s AND (s.ns_id = %s OR s.ew_id = %s)", (pair, sim, club, pair, pair))}
+    national = {int(board): Fraction(int(num), int(den))
+                for board, _, _, num, den, _ in queries.pair_national_figures(conn, sim, club, pair)}
 
     def text(value: Fraction) -> str:
         return str(to_decimal(value, 2, Rounding.HALF_EVEN))

@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from tenace.hub.schema import CHANNEL
+from tenace.hub import queries
 from tenace.protocol import wire
 from tenace.scoring import codec
 
@@ -49,8 +49,7 @@ def token_hash(token: str) -> str:
 
 
 def club_of(conn: psycopg.Connection[Any], token: str) -> Club | None:
-    row = conn.execute("SELECT c.sim, c.club, c.revoked_at IS NOT NULL, s.boards FROM clubs c JOIN sims s "
-                       "ON s.id = c.sim WHERE c.token_hash = %s", (token_hash(token),)).fetchone()
+    row = queries.club_by_token(conn, token_hash(token))
     return None if row is None else Club(row[0], row[1], row[2], row[3])
 
 
@@ -59,12 +58,10 @@ def over_rate(conn: psycopg.Connection[Any], who: str, limit: int = RATE_LIMIT) 
     when it is over the limit."""
     window = int(time.time()) // RATE_WINDOW_S
     with conn.transaction():
-        row = conn.execute(
-            "INSERT INTO rate_windows (who, window_start, requests) VALUES (%s, %s, 1) ON CONFLICT (who, window_start)"
-            " DO UPDATE SET requests = rate_windows.requests + 1 RETURNING requests", (who, window)).fetchone()
-        if row is not None and row[0] == 1:  # a new window: the old ones go
-            conn.execute("DELETE FROM rate_windows WHERE who = %s AND window_start < %s", (who, window))
-    return row is not None and int(row[0]) > limit
+        requests = queries.count_request(conn, who, window)
+        if requests == 1:  # a new window: the old ones go
+            queries.drop_rate_windows_before(conn, who, window)
+    return requests > limit
 
 
 def client(sim: str | None, club: str | None, address: str | None) -> str:
@@ -78,13 +75,8 @@ def log_refusal(conn: psycopg.Connection[Any], status: int, reason: str, *, sim:
     """A refused push counted in `refusals`, one row per client, status and minute (the latest reason and key in
     it): a flood adds to a count, not a row per push; only the first of each row is also a log line."""
     with conn.transaction():
-        row = conn.execute(
-            "INSERT INTO refusals (sim, club, address, status, reason, key, who, minute) VALUES "
-            "(%s, %s, %s, %s, %s, %s, %s, date_trunc('minute', now())) ON CONFLICT (who, minute, status) DO UPDATE "
-            "SET count = refusals.count + 1, at = now(), address = EXCLUDED.address, reason = EXCLUDED.reason, "
-            "key = EXCLUDED.key RETURNING count", (sim, club, address, status, reason, key,
-                                                  client(sim, club, address))).fetchone()
-    if row is not None and row[0] == 1:
+        count = queries.count_refusal(conn, status, reason, sim, club, address, key, client(sim, club, address))
+    if count == 1:
         log.warning("push refused (%d) sim %s club %s from %s: %s%s (more such this minute: counted, not logged)",
                     status, sim, club, address, reason, f" [key {key}]" if key else "")
 
@@ -116,14 +108,10 @@ def take(conn: psycopg.Connection[Any], club: Club, batch: wire.Batch) -> wire.A
             except codec.Unreadable as e:
                 raise Refused(422, f"push {push.seq}: {e}", _key_text(push)) from None
     with conn.transaction():
-        row = conn.execute("SELECT acked FROM clubs WHERE sim = %s AND club = %s FOR UPDATE",
-                           (club.sim, club.club)).fetchone()
-        acked = int(row[0]) if row else 0
+        acked = queries.acked_for_update(conn, club.sim, club.club)
         seqs = [p.seq for p in batch.pushes]
         keys = [_key_text(p) for p in batch.pushes]
-        stored = {(r[0], r[1]): r[2] for r in conn.execute(
-            "SELECT seq, key, digest FROM pushes WHERE sim = %s AND club = %s AND (seq = ANY(%s) OR key = ANY(%s))",
-            (club.sim, club.club, seqs, keys))}
+        stored = {(r[0], r[1]): r[2] for r in queries.stored_pushes(conn, club.sim, club.club, seqs, keys)}
         by_seq = {seq: (key, digest) for (seq, key), digest in stored.items()}
         by_key = {key: (seq, digest) for (seq, key), digest in stored.items()}
         fresh: list[tuple[wire.Push, str, str]] = []
@@ -142,22 +130,18 @@ def take(conn: psycopg.Connection[Any], club: Club, batch: wire.Batch) -> wire.A
                 raise Refused(422, f"push {push.seq} is more than {MAX_AHEAD} past the acknowledged {acked}", key)
             fresh.append((push, key, digest))
         if fresh:
-            with conn.cursor() as cur:
-                cur.executemany("INSERT INTO pushes (sim, club, seq, key, digest, body) "
-                                "VALUES (%s, %s, %s, %s, %s, %s)",
-                                [(club.sim, club.club, p.seq, k, d, Jsonb(_body(p))) for p, k, d in fresh])
+            queries.insert_pushes(conn, [(club.sim, club.club, p.seq, k, d, Jsonb(_body(p))) for p, k, d in fresh])
         applied = _apply(conn, club, acked)
         if applied > acked:
-            conn.execute("UPDATE clubs SET acked = %s WHERE sim = %s AND club = %s", (applied, club.sim, club.club))
+            queries.set_acked(conn, club.sim, club.club, applied)
             # Delivered on commit, to the scoring workers; what to score is in the queue the slots' trigger fills.
-            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"pushed {club.sim}"))
+            queries.notify(conn, f"pushed {club.sim}")
     return wire.Ack(applied)
 
 
 def _apply(conn: psycopg.Connection[Any], club: Club, acked: int) -> int:
     """Apply the stored pushes that follow `acked` without a gap, in order; the new acknowledged number."""
-    rows = conn.execute("SELECT seq, body FROM pushes WHERE sim = %s AND club = %s AND seq > %s ORDER BY seq",
-                        (club.sim, club.club, acked)).fetchall()
+    rows = queries.pushes_after(conn, club.sim, club.club, acked)
     slots: list[tuple[Any, ...]] = []
     penalties: list[tuple[Any, ...]] = []
     for seq, body in rows:
@@ -174,14 +158,8 @@ def _apply(conn: psycopg.Connection[Any], club: Club, acked: int) -> int:
                           outcome))
         else:
             penalties.append((club.sim, club.club, body["version"], seq, Jsonb(body["penalty"])))
-    with conn.cursor() as cur:
-        if slots:  # in sequence order: a later push of the same slot wins
-            cur.executemany(
-                "INSERT INTO slots (sim, club, section, table_no, round, board, seq, body, outcome) VALUES "
-                "(%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (sim, club, section, table_no, round, board) "
-                "DO UPDATE SET seq = excluded.seq, body = excluded.body, outcome = excluded.outcome", slots)
-        if penalties:
-            cur.executemany(
-                "INSERT INTO penalties (sim, club, action, seq, body) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (sim, club, action) DO UPDATE SET seq = excluded.seq, body = excluded.body", penalties)
+    if slots:  # in sequence order: a later push of the same slot wins
+        queries.upsert_slots(conn, slots)
+    if penalties:
+        queries.upsert_penalties(conn, penalties)
     return acked

@@ -15,8 +15,8 @@ from typing import Any
 import psycopg
 
 from tenace.errors import UsageError
+from tenace.hub import queries
 from tenace.hub.ingest import token_hash
-from tenace.hub.schema import CHANNEL
 from tenace.pbn.reader import PbnError, read_pbn
 from tenace.pbn.results import PbnResultError, board_tag
 
@@ -69,20 +69,14 @@ def new_sim(conn: psycopg.Connection[Any], sim: str, name: str, heats: list[date
     if not 1 <= boards <= 9999:
         raise UsageError(f"a sim has 1 to 9999 boards, not {boards}")
     with conn.transaction():
-        if conn.execute("SELECT 1 FROM sims WHERE id = %s", (sim,)).fetchone():
+        if queries.sim_exists(conn, sim):
             raise UsageError(f"there is a sim {sim!r} already")
-        conn.execute("INSERT INTO sims (id, name, scoring, boards) VALUES (%s, %s, %s, %s)",
-                     (sim, name, scoring, boards))
-        conn.execute("INSERT INTO scores (sim) VALUES (%s)", (sim,))
-        with conn.cursor() as cur:
-            cur.executemany("INSERT INTO heats (sim, heat, starts_at) VALUES (%s, %s, %s)",
-                            [(sim, i, t) for i, t in enumerate(sorted(heats), start=1)])
-            cur.executemany("INSERT INTO deals (sim, board, dealer, vulnerable, deal) VALUES (%s, %s, %s, %s, %s)",
-                            [(sim, d.board, d.dealer, d.vulnerable, d.deal) for d in deals])
+        queries.insert_sim(conn, sim, name, scoring, boards, sorted(heats),
+                           [(d.board, d.dealer, d.vulnerable, d.deal) for d in deals])
 
 
 def _sim(conn: psycopg.Connection[Any], sim: str) -> tuple[Any, ...]:
-    row = conn.execute("SELECT id, released_at FROM sims WHERE id = %s", (sim,)).fetchone()
+    row = queries.sim_row(conn, sim)
     if row is None:
         raise UsageError(f"there is no sim {sim!r}")
     return tuple(row)
@@ -94,18 +88,15 @@ def add_club(conn: psycopg.Connection[Any], sim: str, club: str, name: str) -> s
     token = secrets.token_urlsafe(32)
     with conn.transaction():
         _sim(conn, sim)
-        if conn.execute("SELECT 1 FROM clubs WHERE sim = %s AND club = %s", (sim, club)).fetchone():
+        if queries.club_exists(conn, sim, club):
             raise UsageError(f"sim {sim!r} has a club {club!r} already (revoke it and add it under another id)")
-        conn.execute("INSERT INTO clubs (sim, club, name, token_hash) VALUES (%s, %s, %s, %s)",
-                     (sim, club, name, token_hash(token)))
+        queries.insert_club(conn, sim, club, name, token_hash(token))
     return token
 
 
 def revoke_club(conn: psycopg.Connection[Any], sim: str, club: str) -> None:
     with conn.transaction():
-        done = conn.execute("UPDATE clubs SET revoked_at = now() WHERE sim = %s AND club = %s AND revoked_at IS NULL",
-                            (sim, club))
-        if done.rowcount != 1:
+        if not queries.revoke_club(conn, sim, club):
             _sim(conn, sim)
             raise UsageError(f"sim {sim!r} has no club {club!r} that is not revoked already")
 
@@ -117,15 +108,11 @@ def release(conn: psycopg.Connection[Any], sim: str, now: datetime | None = None
         _, released = _sim(conn, sim)
         if released is not None:
             raise UsageError(f"sim {sim!r} was released at {released:%Y-%m-%d %H:%M}")
-        row = conn.execute("SELECT max(starts_at), coalesce(%s, now()) FROM heats WHERE sim = %s",
-                           (now, sim)).fetchone()
-        assert row is not None
-        if row[0] is not None and row[1] < row[0]:
-            raise UsageError(f"the last heat starts at {row[0]:%Y-%m-%d %H:%M}: release after it")
-        conn.execute("UPDATE sims SET released_at = coalesce(%s, now()) WHERE id = %s", (now, sim))
-        conn.execute("INSERT INTO slot_changes (sim, club, section, table_no, round, board) "
-                     "VALUES (%s, '', '', 0, 0, 0)", (sim,))  # a pass, for the pages to show the release
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"pushed {sim}"))
+        last, at = queries.last_heat_and_now(conn, sim, now)
+        if last is not None and at < last:
+            raise UsageError(f"the last heat starts at {last:%Y-%m-%d %H:%M}: release after it")
+        queries.mark_released(conn, sim, now)
+        queries.notify(conn, f"pushed {sim}")
 
 
 def password_hash(password: str, salt: bytes | None = None) -> str:
@@ -147,6 +134,4 @@ def set_organiser(conn: psycopg.Connection[Any], login: str, password: str) -> N
     if not login.strip() or len(password) < 8:
         raise UsageError("an organiser has a login and a password of 8 characters or more")
     with conn.transaction():
-        conn.execute("INSERT INTO organisers (login, password_hash) VALUES (%s, %s) ON CONFLICT (login) "
-                     "DO UPDATE SET password_hash = excluded.password_hash", (login, password_hash(password)))
-        conn.execute("DELETE FROM console_sessions WHERE login = %s", (login,))
+        queries.set_organiser(conn, login, password_hash(password))

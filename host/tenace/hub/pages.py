@@ -12,79 +12,25 @@ from typing import Any
 from urllib.parse import quote
 
 import psycopg
-from jinja2 import DictLoader, Environment, select_autoescape
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from tenace.hub import club_field
+from tenace.hub import club_field, queries
 from tenace.hub.app import Hub, create_app
 from tenace.hub.exports import field_pbn
+from tenace.hub.rendering import language, page
 from tenace.hub.scorer import LIVE_ROWS
 from tenace.hub.serving import DB_ENV
 from tenace.hub.usebio_export import sim_usebio
+from tenace.page_base.words import Words
 from tenace.reports.event_usebio import UsebioError
 
 SSE_PING_S = 15.0
 
-_BASE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ title }}</title>
-<style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{padding:2px 8px;
-border-bottom:1px solid #ddd;text-align:right}td.l,th.l{text-align:left}</style></head><body>
-<h1>{{ title }}</h1>{% block body %}{% endblock %}</body></html>"""
-
-_RANKING = """{% extends "base" %}{% block body %}
-<p id="note">{{ note }}</p>{% if more %}<p>{{ more }}</p>{% endif %}
-<table id="ranking"><thead><tr><th>Rank</th><th class="l">Pair</th>{% if imps %}<th>IMPs</th>{% else %}<th>%</th>
-<th>MP</th><th>Top</th>{% endif %}</tr></thead>
-<tbody>{% for r in rows %}<tr><td>{{ r.rank }}</td><td class="l"><a href="{{ prefix }}/pair/{{ r.pair }}">{{ r.pair
-}}</a> {{ r.field }}</td>{% if imps %}<td>{{ r.imps }}</td>{% else %}<td>{{ r.percent }}</td><td>{{ r.mp }}</td>
-<td>{{ r.top }}</td>{% endif %}</tr>{% endfor %}</tbody>
-</table>
-{% if live %}<script>
-const body = document.querySelector("#ranking tbody");
-const note = document.querySelector("#note");
-new EventSource("{{ live }}").addEventListener("ranking", (e) => {
-  const live = JSON.parse(e.data);
-  note.textContent = `${live.results} results from every club, {{ scored }}; ${live.pairs} pairs.`;
-  body.replaceChildren(...(live.club ? live.mine : live.rows).map((r) => {
-    const tr = document.createElement("tr");
-    for (const v of [r.rank, r.pair + " " + r.field, ...(r.imps == null ? [r.percent, r.mp, r.top] : [r.imps])]) {
-      const td = document.createElement("td"); td.textContent = v; tr.append(td);
-    }
-    return tr;
-  }));
-});
-</script>{% endif %}{% endblock %}"""
-
-_PAIR = """{% extends "base" %}{% block body %}
-<p>The same boards scored twice: against the club's own field (its pairs alone) and against the national field
-(every club's results). A board is worth the same to the pair only when its club's results on it spread like the
-nation's.</p>
-{% if imps %}<table><thead><tr><th>Board</th><th>Dir</th><th>Club IMPs</th><th>National IMPs</th></tr></thead>
-<tbody>{% for c in cards %}<tr><td>{{ c[0] }}</td><td>{{ c[1] }}</td><td>{{ c[2] }}</td><td>{{ c[5] }}</td></tr>
-{% endfor %}</tbody></table>
-<p>Club: {{ club_percent }} IMPs &middot; National: {{ national_percent }} IMPs</p>
-{% else %}<table><thead><tr><th>Board</th><th>Dir</th><th>Club MP</th><th>Club %</th><th>Top</th><th>National MP</th>
-<th>National %</th><th>Top</th></tr></thead><tbody>{% for c in cards %}<tr>{% for v in c %}<td>{{ v }}</td>
-{% endfor %}</tr>{% endfor %}</tbody></table>
-<p>Club: {{ club_percent }}% &middot; National: {{ national_percent }}%</p>{% endif %}{% endblock %}"""
-
-_TRAVELLER = """{% extends "base" %}{% block body %}
-<p>Deal: {{ deal }}</p><table><thead><tr><th class="l">Club</th><th>Table</th><th class="l">Contract</th>
-<th>By</th><th>Tricks</th><th>NS</th></tr></thead><tbody>{% for r in rows %}<tr><td class="l">{{ r.club }}</td>
-<td>{{ r.table }}</td><td class="l">{{ r.contract }}</td><td>{{ r.declarer }}</td><td>{{ r.tricks }}</td>
-<td>{{ r.ns_score }}</td></tr>{% endfor %}</tbody></table>{% endblock %}"""
-
-TEMPLATES = Environment(loader=DictLoader({"base": _BASE, "ranking": _RANKING, "pair": _PAIR,
-                                           "traveller": _TRAVELLER}),
-                        autoescape=select_autoescape(default=True, default_for_string=True))
-
-
 def _field(conn: psycopg.Connection[Any], sim: str) -> tuple[dict[str, Any], bool] | None:
-    row = conn.execute("SELECT s.field, m.released_at IS NOT NULL FROM scores s JOIN sims m ON m.id = s.sim "
-                       "WHERE s.sim = %s", (sim,)).fetchone()
+    row = queries.scored_field(conn, sim)
     if row is None:
         return None
     return (row[0] or {"national": [], "results": 0}), bool(row[1])
@@ -108,9 +54,9 @@ def _in_imps(rows: list[dict[str, Any]]) -> bool:
     return bool(rows) and rows[0].get("imps") is not None
 
 
-def _scored_as(field: dict[str, Any]) -> str:
-    return {"cross-imps": "cross-IMPed across the field", "butler": "Butler-scored across the field"}.get(
-        field.get("scoring", "mp"), "matchpointed across the field")
+def _scored_as(field: dict[str, Any], t: Words) -> str:
+    return t.plain({"cross-imps": "scored_cross_imps", "butler": "scored_butler"}.get(field.get("scoring", "mp"),
+                                                                                      "scored_mp"))
 
 
 async def national(request: Request) -> Response:
@@ -129,22 +75,23 @@ async def national(request: Request) -> Response:
     if request.url.path.startswith("/api/"):  # the page's own JSON: what it shows, and what it says of the field
         return JSONResponse({"sim": sim, "scoring": field.get("scoring", "mp"), "results": field["results"],
                              "pairs": len(rows), "released": released, "club": club, "national": shown})
-    more = "" if club or everything or len(rows) <= LIVE_ROWS else (
-        f"The first {LIVE_ROWS} of {len(rows)} pairs: add ?club=YOUR_CLUB for your club's pairs, ?all=1 for every "
-        "pair.")
-    html = TEMPLATES.get_template("ranking").render(
-        title=f"{sim}: national ranking" + (f", club {club}" if club else ""), rows=shown, prefix=f"/sim/{sim}",
-        live=None if everything else f"/sim/{sim}/live" + (f"?club={quote(club)}" if club else ""), more=more,
-        note=f"{field['results']} results from every club, {_scored_as(field)}; {len(rows)} pairs.",
-        scored=_scored_as(field), imps=_in_imps(rows))
-    return HTMLResponse(html)
+    t, _ = language(request)
+    more = "" if club or everything or len(rows) <= LIVE_ROWS else t.plain(
+        "first_rows", shown=LIVE_ROWS, pairs=len(rows), club_query=f"?club={t.plain('your_club')}", all_query="?all=1")
+    scored = _scored_as(field, t)
+    title = t.plain("national_club_title", sim=sim, club=club) if club else t.plain("national_title", sim=sim)
+    return page(request, "hub_ranking.html", title=title, rows=shown, prefix=f"/sim/{sim}",
+                live=None if everything else f"/sim/{sim}/live" + (f"?club={quote(club)}" if club else ""), more=more,
+                note=t.plain("national_note", results=field["results"], scored=scored, pairs=len(rows)),
+                live_note=t.plain("national_note", results="{results}", scored=scored, pairs="{pairs}"),
+                imps=_in_imps(rows))
 
 
 async def club_ranking(request: Request) -> Response:
     sim, club = request.path_params["sim"], request.path_params["club"]
 
     def read(conn: psycopg.Connection[Any]) -> list[dict[str, Any]] | None:
-        if conn.execute("SELECT 1 FROM sims WHERE id = %s", (sim,)).fetchone() is None:
+        if not queries.sim_exists(conn, sim):
             return None
         return club_field.club_ranking(conn, sim, club)
 
@@ -153,9 +100,9 @@ async def club_ranking(request: Request) -> Response:
         return Response("no such sim\n", 404, media_type="text/plain")
     if request.url.path.startswith("/api/"):
         return JSONResponse(rows)
-    return HTMLResponse(TEMPLATES.get_template("ranking").render(
-        title=f"{sim}: club {club}", rows=rows, prefix=f"/sim/{sim}", live=None, imps=_in_imps(rows),
-        note="The club's pairs against the club's own field."))
+    t, _ = language(request)
+    return page(request, "hub_ranking.html", title=t.plain("club_title", sim=sim, club=club), rows=rows,
+                prefix=f"/sim/{sim}", live=None, imps=_in_imps(rows), note=t.plain("club_note"))
 
 
 async def pair(request: Request) -> Response:
@@ -168,7 +115,7 @@ async def pair(request: Request) -> Response:
         if cards is None:
             return None
         club = club_field.club_ranking(conn, sim, pair_id.partition("/")[0])
-        row = conn.execute("SELECT field FROM scores WHERE sim = %s", (sim,)).fetchone()
+        row = queries.scored_field(conn, sim)
         return cards, club, (row[0] if row and row[0] else {"national": []})
 
     found = await _hub(request).run(read)
@@ -182,23 +129,19 @@ async def pair(request: Request) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse({"pair": pair_id, f"club_{figure}": club_percent.get(pair_id),
                              f"national_{figure}": percent.get(pair_id), "boards": cards})
-    return HTMLResponse(TEMPLATES.get_template("pair").render(
-        title=f"{sim}: pair {pair_id}", cards=cards, club_percent=club_percent.get(pair_id),
-        national_percent=percent.get(pair_id), imps=imps))
+    t, _ = language(request)
+    return page(request, "hub_pair.html", title=t.plain("pair_title", sim=sim, pair=pair_id), cards=cards,
+                club_figure=club_percent.get(pair_id), national_figure=percent.get(pair_id), imps=imps)
 
 
 async def traveller(request: Request) -> Response:
     sim, board = request.path_params["sim"], request.path_params["board"]
 
     def read(conn: psycopg.Connection[Any]) -> tuple[str, list[dict[str, Any]]] | None:
-        row = conn.execute("SELECT d.deal FROM deals d JOIN sims s ON s.id = d.sim WHERE d.sim = %s AND d.board = %s "
-                           "AND s.released_at IS NOT NULL", (sim, board)).fetchone()
-        if row is None:
+        deal = queries.released_deal(conn, sim, board)
+        if deal is None:
             return None
-        rows = [dict(body, club=club) for club, body in conn.execute(
-            "SELECT club, body FROM slots WHERE sim = %s AND board = %s AND body->>'state' = 'result' "
-            "ORDER BY club, section, table_no", (sim, board))]
-        return row[0], rows
+        return deal, [dict(body, club=club) for club, body in queries.board_results(conn, sim, board)]
 
     found = await _hub(request).run(read)
     if found is None:  # embargoed, or no such board: the same answer
@@ -206,8 +149,9 @@ async def traveller(request: Request) -> Response:
     deal, rows = found
     if request.url.path.startswith("/api/"):
         return JSONResponse({"board": board, "deal": deal, "results": rows})
-    return HTMLResponse(TEMPLATES.get_template("traveller").render(title=f"{sim}: board {board}", deal=deal,
-                                                                   rows=rows))
+    t, _ = language(request)
+    return page(request, "hub_traveller.html", title=t.plain("board_title", sim=sim, board=board), deal=deal,
+                rows=rows)
 
 
 async def export(request: Request) -> Response:
@@ -250,10 +194,7 @@ async def live(request: Request) -> Response:
     queue: asyncio.Queue[str] = asyncio.Queue()
 
     def read(conn: psycopg.Connection[Any]) -> dict[str, Any]:
-        row = conn.execute(
-            "SELECT live, CASE WHEN %(club)s::text IS NULL THEN NULL ELSE jsonb_path_query_array(field->'national', "
-            "'$[*] ? (@.pair starts with $p)', jsonb_build_object('p', %(club)s::text || '/')) END "
-            "FROM scores WHERE sim = %(sim)s", {"sim": sim, "club": club}).fetchone()
+        row = queries.live_message(conn, sim, club)
         message: dict[str, Any] = dict(row[0]) if row and row[0] else {"rows": [], "results": 0, "pairs": 0,
                                                                           "clubs": {}}
         if club:

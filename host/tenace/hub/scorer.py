@@ -26,11 +26,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import psycopg
-from psycopg.types.json import Jsonb
 
+from tenace.hub import queries
 from tenace.hub.field import NATIONAL, Figure, PairId, board_figures, penalty_of, ranking_rows
 from tenace.hub.field_imps import imp_board_figures, imp_ranking
-from tenace.hub.schema import CHANNEL
 from tenace.scoring import codec
 from tenace.scoring.matchpoints import artificial_side, published_mp
 from tenace.scoring.model import Average
@@ -463,18 +462,14 @@ def _store(conn: psycopg.Connection[Any], sim: str, generation: int, done: Pass,
     field_json = {"national": done.whole(), "results": done.results, "expected": done.expected, "scoring": scoring,
                   "generation": generation}
     with conn.transaction():
-        conn.execute("UPDATE scores SET field = %s, field_generation = %s WHERE sim = %s AND "
-                     "coalesce(field_generation, -1) <= %s", (Jsonb(field_json), generation, sim, generation))
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
+        queries.store_field(conn, sim, field_json, generation)
+        queries.notify(conn, f"scored {sim} {generation}")
 
 
 def _quarantine(conn: psycopg.Connection[Any], sim: str, cache: FieldCache) -> None:
     """The sim's quarantined slots as the cache has them, for the organiser's console (in the pass's transaction)."""
-    conn.execute("DELETE FROM quarantine WHERE sim = %s", (sim,))
-    with conn.cursor() as cur:
-        cur.executemany("INSERT INTO quarantine (sim, club, section, table_no, round, board, outcome, reason) VALUES "
-                        "(%s, %s, %s, %s, %s, %s, %s, %s)",
-                        [(sim, *key, outcome, why) for key, (outcome, why) in sorted(cache.quarantined.items())])
+    queries.replace_quarantine(conn, sim, [(*key, outcome, why)
+                                           for key, (outcome, why) in sorted(cache.quarantined.items())])
     cache.quarantine_changed = False
 
 
@@ -487,13 +482,10 @@ def _load(conn: psycopg.Connection[Any], sim: str, cache: FieldCache, everything
     changes read are taken off the queue (only those this snapshot sees: one committed meanwhile waits for the next
     pass)."""
     if everything:
-        rows = conn.execute("SELECT club, section, table_no, round, board, ns_id, ew_id, outcome FROM slots "
-                            "WHERE sim = %s", (sim,)).fetchall()
-        conn.execute("DELETE FROM slot_changes WHERE sim = %s", (sim,))
+        rows = queries.slots_seen(conn, sim)
+        queries.clear_changes(conn, sim)
     else:  # in the order the changes were made: a slot's last one wins; board 0 is a penalty's or the release's
-        rows = [row[1:] for row in sorted(conn.execute(
-            "DELETE FROM slot_changes WHERE sim = %s RETURNING id, club, section, table_no, round, board, ns_id, "
-            "ew_id, outcome", (sim,)).fetchall()) if row[5]]
+        rows = [row[1:] for row in sorted(queries.take_changes(conn, sim)) if row[5]]
     for club, section, table, rnd, board, ns_id, ew_id, outcome in rows:
         cache.put((club, section, table, rnd, board), ns_id, ew_id, outcome)
 
@@ -515,12 +507,10 @@ def rescore(conn: psycopg.Connection[Any], sim: str, full: bool = False) -> bool
 def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None:
     with conn.transaction():
         # One snapshot for the whole pass: the changes it takes off the queue are exactly those whose slots it reads.
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        got = conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (_lock_key(sim),)).fetchone()
-        if not got or not got[0]:
+        queries.repeatable_read(conn)
+        if not queries.try_pass_lock(conn, _lock_key(sim)):
             return None
-        row = conn.execute("SELECT token, (SELECT max(id) FROM slot_changes WHERE sim = %s), scored FROM scores "
-                           "WHERE sim = %s", (sim, sim)).fetchone()
+        row = queries.score_state(conn, sim)
         if row is None or (row[1] is None and not full):
             return False
         # The pass's generation: the last change it takes (a full pass with none, the last pass's).
@@ -529,8 +519,7 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         cache = _CACHES.get(sim)
         whole = full or cache is None or cache.token is None or cache.token != stored_token
         if whole:
-            scoring = conn.execute("SELECT scoring FROM sims WHERE id = %s", (sim,)).fetchone()
-            cache = _CACHES[sim] = FieldCache(scoring[0] if scoring else "mp", quarantine_changed=True)
+            cache = _CACHES[sim] = FieldCache(queries.sim_scoring(conn, sim) or "mp", quarantine_changed=True)
         assert cache is not None
         _load(conn, sim, cache, whole)
         if cache.quarantine_changed:  # rare: written only when a slot went in or out of quarantine
@@ -538,28 +527,15 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
         loaded = time.perf_counter()
         changed = cache.rescore_boards()
         if changed:
-            boards = [b for b, _, _ in changed]
-            conn.execute("DELETE FROM national_boards WHERE sim = %s AND board = ANY(%s)", (sim, boards))
-            with conn.cursor() as cur:
-                with cur.copy("COPY national_boards (sim, board, entries) FROM STDIN") as copy:
-                    for board, n, _ in changed:
-                        if n:
-                            copy.write_row((sim, board, n))
-                with cur.copy("COPY national_figures (sim, board, direction, outcome, artificial, num, den, average) "
-                              "FROM STDIN") as copy:
-                    for board, _, figures in changed:
-                        for figure in figures:
-                            copy.write_row((sim, board, *figure))
+            queries.replace_board_figures(conn, sim, changed)
         figured = time.perf_counter()
-        done = national(cache, conn.execute("SELECT club, body FROM penalties WHERE sim = %s ORDER BY club, action",
-                                            (sim,)).fetchall())
+        done = national(cache, queries.penalties(conn, sim))
         ranked = time.perf_counter()
         token = f"{_PROCESS}:{generation}:{secrets.token_hex(4)}"
         live = {"generation": generation, "results": done.results, "expected": done.expected, "clubs": done.clubs,
                 "rows": done.head, "pairs": done.pairs}
-        conn.execute("UPDATE scores SET scored = %s, live = %s, cards = NULL, scored_at = now(), "
-                     "token = %s WHERE sim = %s", (generation, Jsonb(live), token, sim))
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"scored {sim} {generation}"))
+        queries.store_live(conn, sim, generation, live, token)
+        queries.notify(conn, f"scored {sim} {generation}")
     cache.token = token  # only once committed: a pass rolled back leaves the cache to be read whole again
     # The whole ranking (the megabytes of a thousand clubs' pairs) once the live message is out: while pushes keep
     # coming, every STORE_EVERY_S only, so a page's head and counts do not wait for it (its own club's lines, ?all=1
@@ -567,9 +543,8 @@ def _rescore(conn: psycopg.Connection[Any], sim: str, full: bool) -> bool | None
     # it to the next (see `serve`). (Stored by a thread beside the passes instead, it held them up more: one
     # interpreter lock.)
     shown = time.perf_counter()
-    waiting = conn.execute("SELECT EXISTS (SELECT 1 FROM slot_changes WHERE sim = %s)", (sim,)).fetchone()
     stored = "later"
-    if not (waiting and waiting[0]) or shown - _STORED.get(sim, float("-inf")) >= STORE_EVERY_S:
+    if not queries.changes_waiting(conn, sim) or shown - _STORED.get(sim, float("-inf")) >= STORE_EVERY_S:
         _store(conn, sim, generation, done, cache.scoring)
         _STORED[sim] = time.perf_counter()
         stored = f"{_STORED[sim] - shown:.3f}"
@@ -613,13 +588,12 @@ def serve(url: str, stop: threading.Event | None = None, idle_s: float = 1.0, lo
     while stop is None or not stop.is_set():
         try:
             with psycopg.connect(url, autocommit=True) as listen, psycopg.connect(url, autocommit=True) as conn:
-                listen.execute(f"LISTEN {CHANNEL}")
+                queries.listen(listen)
                 # A worker stopped between a pass's live message and its ranking: score that sim again, whole.
-                for (sim,) in conn.execute("SELECT sim FROM scores WHERE live IS NOT NULL AND field_generation "
-                                           "IS DISTINCT FROM scored ORDER BY sim").fetchall():
+                for sim in queries.sims_half_stored(conn):
                     _apart(sim, held, failures, partial(_whole, conn, sim))
                 while stop is None or not stop.is_set():
-                    for (sim,) in conn.execute("SELECT DISTINCT sim FROM slot_changes ORDER BY sim").fetchall():
+                    for sim in queries.sims_with_changes(conn):
                         _apart(sim, held, failures, partial(rescore_until_current, conn, sim))
                     for _ in listen.notifies(timeout=idle_s, stop_after=1):
                         pass

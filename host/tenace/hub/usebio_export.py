@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from lxml import etree
 
-from tenace.hub import field, field_imps
+from tenace.hub import field, field_imps, queries
 from tenace.hub.exports import released_sim
 from tenace.reports.event_results import SectionResults
 from tenace.reports.event_usebio import Extras, UsebioError, usebio_bytes, usebio_document
@@ -39,27 +39,25 @@ def sim_usebio(conn: psycopg.Connection[Any], sim: str, club: str | None = None)
     sim or club the hub does not have; UsebioError (one line) for what USEBIO 1.2 cannot say."""
     with conn.transaction():
         # One snapshot: the slots read here and the results field.load reads are of the same moment.
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        queries.repeatable_read(conn)
         sim_row = released_sim(conn, sim)
         if sim_row is None:
             return None
         name, scoring = sim_row
         club_name = None
         if club is not None:
-            found = conn.execute("SELECT name FROM clubs WHERE sim = %s AND club = %s", (sim, club)).fetchone()
-            if found is None:
+            club_name = queries.club_name(conn, sim, club)
+            if club_name is None:
                 return None
-            club_name = str(found[0])
         if scoring != "mp" and scoring not in field_imps.SCORINGS:
             raise UsebioError(f"sim {sim} is scored by {scoring}, which USEBIO cannot say")
         results, penalties = field.load(conn, sim, club)
         bodies = {(f"{c}/{b['section']}", int(b["table"]), int(b["round"]), int(b["board"])): b
-                  for c, b in conn.execute("SELECT club, body FROM slots WHERE sim = %s AND (%s::text IS NULL OR "
-                                           "club = %s) AND outcome IS NOT NULL", (sim, club, club))}
+                  for c, b in queries.scored_slots(conn, sim, club)}
         hands = {int(board): HandRecord(str(deal)) for board, deal in
-                 conn.execute("SELECT board, deal FROM deals WHERE sim = %s", (sim,))}
-        heat = conn.execute("SELECT min(starts_at) FROM heats WHERE sim = %s", (sim,)).fetchone()
-    date = heat[0].date().isoformat() if heat and heat[0] is not None else "1970-01-01"
+                 ((d[0], d[3]) for d in queries.deals(conn, sim))}
+        heat = queries.first_heat(conn, sim)
+    date = heat.date().isoformat() if heat is not None else "1970-01-01"
     # Each result at a table number of its own across the export (the i-th result at table i): clubs and sections
     # share table numbers, and what was played at a table is found again by it; a table's number takes no part in
     # matchpointing.

@@ -188,13 +188,19 @@ def revisions(sums: Mapping[str, PairSums], o: BoardOptions) -> dict[tuple[Board
         averages = [(key, side) for key, side in acc.artificial.items() if side.average is not None]
         if not averages:
             continue
-        own = acc.exact() * 100 / acc.top if acc.top else None
+        own = own_percent(acc.exact(), acc.top)
         for key, side in averages:
             assert side.average is not None
             pct = revised_percent(side, own, o)
             if pct is not None:
                 out[key, who] = artificial_side(side.direction, side.average, side.top, o, percent=pct)
     return out
+
+
+def own_percent(mps: Fraction, top: int) -> Fraction | None:
+    """Law 12C2(c): a contestant's own session percentage, its MPs over the tops of the boards it played (its
+    artificial ones aside); None without such a board."""
+    return mps * 100 / top if top else None
 
 
 def _penalties(boards: Iterable[BoardScore], penalties: Iterable[Penalty]) -> dict[str, Fraction]:

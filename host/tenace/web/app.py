@@ -16,6 +16,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from tenace.collector.in_process import Listening
+from tenace.page_base.words import DEFAULT, LANGUAGES, language_of, switcher, words
 from tenace.reports.event_results import EventResults, ResultsError
 from tenace.web.championship_page import ServedChampionship
 from tenace.web.changes import POLL_S, Changes
@@ -28,11 +29,9 @@ from tenace.web.render import (
     player_context,
     served_links,
     standing,
-    switcher,
     templates,
 )
 from tenace.web.spare import SpareLink, spare_routes
-from tenace.web.words import DEFAULT, LANGUAGES, language_of, words
 
 # A comment line now and then keeps phones' and proxies' idle timers from closing the stream.
 KEEPALIVE_S = 15.0

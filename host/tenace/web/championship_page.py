@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tenace.page_base.words import DEFAULT, words
 from tenace.reports.championship import Championship, ChampionshipError, Combined, combine, combined_document, so_far
 from tenace.reports.event_results import EventResults
 from tenace.store.event import EventInfo
 from tenace.store.names import Member
 from tenace.web.pages import read_only_results, read_only_roster
 from tenace.web.render import Links, templates
-from tenace.web.words import DEFAULT, words
 
 
 def championship_page(combined: Combined, lang: str = DEFAULT) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from tenace.page_base.words import Words
 from tenace.reports.event_results import (
     EventResults,
     ResultsError,
@@ -22,7 +23,6 @@ from tenace.reports.event_results import (
 from tenace.reports.model import Adjustment, Board, HandRecord, Pair, Report, TravellerLine
 from tenace.store.db import connect_read_only, read_transaction
 from tenace.store.names import Member, roster
-from tenace.web.words import Words
 from tenace_rules.contract import STRAIN_SYMBOLS
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text

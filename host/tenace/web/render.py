@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
+from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from tenace.page_base.environment import environment
+from tenace.page_base.words import Words
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.reports.model import Pair
 from tenace.store import clock
@@ -23,7 +25,6 @@ from tenace.web.pages import (
     player_pairs,
     result_cells,
 )
-from tenace.web.words import LANGUAGES, Words, words
 
 
 def standing(results: EventResults) -> dict[str, object]:
@@ -75,11 +76,6 @@ def served_links(lang: str | None) -> Links:
     return Links(query=f"?lang={lang}") if lang else SERVED
 
 
-def switcher(path: str) -> list[tuple[str, str, str]]:
-    """The language switcher of a served page: (language, its own name, this page in it) for each language."""
-    return [(lang, words(lang).name, f"{path}?lang={lang}") for lang in LANGUAGES]
-
-
 @pass_context
 def ltr(context: Context, text: object) -> Markup:
     """`text` kept left to right in the page's language (Words.ltr)."""
@@ -88,8 +84,7 @@ def ltr(context: Context, text: object) -> Markup:
 
 
 def templates() -> Environment:
-    env = Environment(loader=PackageLoader("tenace.web", "templates"), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
+    env = environment("tenace.web")
     env.globals.update(figure=figure, result_cells=result_cells, diagram=diagram, strains=STRAINS, ltr=ltr,
                        marked_text=marked_text)
     return env

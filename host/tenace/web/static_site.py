@@ -7,10 +7,10 @@ from pathlib import Path
 
 from jinja2 import Environment
 
+from tenace.page_base.words import DEFAULT, Words, words
 from tenace.reports.event_results import EventResults, SectionResults
 from tenace.web.pages import pair_slug
 from tenace.web.render import Links, board_context, pair_context, player_context, standing, templates
-from tenace.web.words import DEFAULT, Words, words
 
 INDEX = "index.html"
 # The index links down into board/A/ and pair/A/; a board's or a pair's page links back up two folders.

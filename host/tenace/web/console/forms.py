@@ -21,9 +21,9 @@ from tenace.director.inputs import (
     Signature,
 )
 from tenace.errors import Refused
+from tenace.page_base.words import PLACEHOLDER, console_words
 from tenace.store import EntryError, LateChange
 from tenace.web.console.room import SPOKEN
-from tenace.web.words import PLACEHOLDER, console_words
 
 MOVES = MOVE_KINDS
 # The form's fields as a refusal names them, after their labels on the page (a field not here: by its own name).

@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 
 from tenace.errors import UsageError
 from tenace.movement import Encounter, Movement, Pair
+from tenace.page_base.words import words as public_words
 from tenace.protocol.http_guard import NO_STORE
 from tenace.reports.event_results import EventResults, ResultsError, board_report, event_results
 from tenace.reports.model import Pair as ResultsPair
@@ -31,7 +32,6 @@ from tenace.web.console.room import Room, spoken
 from tenace.web.console.said import movement_said
 from tenace.web.pages import pair_slug
 from tenace.web.qr import debrief_url, public_base, qr_svg
-from tenace.web.words import words as public_words
 
 log = logging.getLogger(__name__)
 

@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 from tenace.director import actions, parse
 from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
+from tenace.page_base.words import DEFAULT, LANGUAGES, language_of, words
 from tenace.protocol.http_guard import NO_STORE
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
@@ -33,7 +34,6 @@ from tenace.usebio.schema import UsebioSchemaError
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import SPOKEN, Room, spoken
 from tenace.web.static_site import Site
-from tenace.web.words import DEFAULT, LANGUAGES, language_of, words
 
 FINISH_WHY = "session finished, results published"  # tenace finish's default reason
 STATIC = Path(__file__).resolve().parent.parent / "static"

@@ -19,12 +19,12 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from tenace.collector.in_process import Listening
 from tenace.errors import UsageError
+from tenace.page_base.words import DEFAULT, LANGUAGES, Words, console_words, language_of
 from tenace.protocol.http_guard import MAX_FORM_BYTES, NO_STORE, forbidden, form_of, same_origin
 from tenace.store import StoreError, connect, event_info
 from tenace.store.db import connect_read_only, read_transaction
 from tenace.web.championship_page import ServedChampionship
 from tenace.web.console.auth import Director, Session, client
-from tenace.web.words import DEFAULT, LANGUAGES, Words, console_words, language_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

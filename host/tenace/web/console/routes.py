@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from tenace.collector.in_process import Listening
 from tenace.errors import UsageError
+from tenace.page_base.words import LANGUAGES, console_words
 from tenace.store import StoreError
 from tenace.web.championship_page import ServedChampionship
 from tenace.web.console import calls, grid, printing, publish, rehearsal, work
@@ -26,7 +27,6 @@ from tenace.web.console.room import SPOKEN, Room
 from tenace.web.console.setup import routes as setup_routes
 from tenace.web.console.work import Work, read_work
 from tenace.web.render import templates
-from tenace.web.words import LANGUAGES, console_words
 
 log = logging.getLogger(__name__)
 

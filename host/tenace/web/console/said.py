@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from tenace.page_base.words import Words, words
 from tenace.store.versions import Version
 from tenace.web.pages import weighted_text
-from tenace.web.words import Words, words
 from tenace_rules.notation import parse_contract
 from tenace_rules.tricks import relative_text
 

@@ -1,4 +1,4 @@
-"""An nRF24L01+ register model on an emulated SPI bus, and the air between several (test code: it emulates hardware).
+"""An nRF24L01+ register model on an emulated SPI bus, and the air between several (no device has it: it emulates one).
 
 The reference is the nRF24L01+ Product Specification v1.0 (Nordic, 2008), cited "PS 8.3.1" below. What is modelled
 is what micropython-lib's nrf24l01 driver drives: the registers (PS 9.1), the SPI commands it sends (PS 8.3.1, with
@@ -8,7 +8,8 @@ identity that drops a retransmitted packet (PS 7.3.3.2) and Enhanced ShockBurst'
 auto-retransmission as configured by EN_AA and SETUP_RETR (PS 7.5). A transmission is carried out at once, when CE
 rises: no air time passes. Anything the chip would not accept, or a command it does not know, is kept in `errors`.
 
-Runs under CPython and the MicroPython unix port alike (the board tests run it in both), hence no typing at run time.
+Runs under CPython and the MicroPython unix port alike (the board tests run it in both; the emulated RP2040's board,
+tools/chip_board.py, on CPython), hence no typing at run time.
 """
 
 from micropython import const
@@ -134,7 +135,8 @@ class Chip:
         self.rx = []  # (pipe, payload), oldest first
         self.tx = []  # (pid, payload), oldest first
         self.pid = 0  # the 2-bit packet identity of the last payload written (PS 7.3.3.2)
-        self.last = [None] * 6  # per pipe, the (pid, payload) last received: a retransmission of it is dropped
+        # Per pipe, the (pid, payload) last received: a retransmission of it is dropped (pid -1: none yet).
+        self.last = [(-1, b"")] * 6
         self.sent = 0  # packets sent, retransmissions included
         self.received = 0  # payloads put in the RX FIFO
         self.overflows = 0  # packets heard with the RX FIFO full, dropped (PS 8.4)
@@ -344,6 +346,6 @@ class Chip:
 
 def radio(chip, channel=76, payload_size=32):
     """micropython-lib's NRF24L01 driver (imported as nrf24l01, as on the device) on `chip`'s SPI bus and pins."""
-    from nrf24l01 import NRF24L01
+    from nrf24l01 import NRF24L01  # pyright: ignore[reportMissingImports]  (micropython-lib's, put beside it)
 
     return NRF24L01(chip.spi, chip.csn, chip.ce, channel, payload_size)

@@ -1,5 +1,6 @@
 """Emulated buses for the terminals' board files: an I2C bus of machine.I2C's shape with models of an SSD1306 and a
-PCF8574 on it, each decoding the bytes it receives as the chip's datasheet says. Runs on CPython and MicroPython.
+PCF8574 on it, each decoding the bytes it receives as the chip's datasheet says. Runs on CPython and MicroPython
+(the board tests; the emulated RP2040's board, tools/chip_board.py, feeds its SSD1306 model the chip's I2C writes).
 
 The models check what a driver sends, not how it is written: a command byte the SSD1306 does not know, data
 outside the addressed window, a write to an address nobody answers, are errors (recorded, or raised as the bus

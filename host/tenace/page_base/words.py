@@ -1,13 +1,15 @@
-"""The public pages' words in the terminal's languages, from web/lang/XX.txt: read by hand, not by gettext, so that a
+"""The pages' words in the terminal's languages, from page_base/lang/XX.txt: read by hand, not by gettext, so that a
 translator edits the terminal's one simple format (key, tab, text) here too; Accept-Language (RFC 9110's weighted
 list) is likewise parsed in a few lines rather than with a locale library for one header."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from urllib.parse import urlencode
 
 from markupsafe import Markup, escape
 
@@ -81,9 +83,10 @@ def parse(text: str, source: str) -> dict[str, str]:
 
 
 def read(lang: str, part: str = "") -> dict[str, str]:
-    """The words of `lang`: the public pages' (lang/XX.txt), or a part's own (lang/PART/XX.txt: the console's)."""
+    """The words of `lang`: the public pages' (lang/XX.txt), or a part's own (lang/PART/XX.txt: the console's, the
+    hub's)."""
     where = f"lang/{part}/{lang}.txt" if part else f"lang/{lang}.txt"
-    source = files("tenace.web").joinpath(*where.split("/"))
+    source = files("tenace.page_base").joinpath(*where.split("/"))
     return parse(source.read_text(encoding="utf-8"), where)
 
 
@@ -101,6 +104,22 @@ def console_words(lang: str) -> Words:
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r}: the console speaks {', '.join(LANGUAGES)}")
     return Words(lang, read(lang, "console"))
+
+
+@cache
+def hub_words(lang: str) -> Words:
+    """The hub's pages' words in one of LANGUAGES: the public pages' (rank, pair, contract...) and the hub's own
+    (lang/hub/XX.txt), which say nothing the public ones say (ValueError naming the keys both have)."""
+    public, own = words(lang).texts, read(lang, "hub")
+    if both := sorted(set(public) & set(own)):
+        raise ValueError(f"lang/hub/{lang}.txt: {', '.join(both)} in lang/{lang}.txt already")
+    return Words(lang, {**public, **own})
+
+
+def switcher(path: str, kept: Mapping[str, str] | None = None) -> list[tuple[str, str, str]]:
+    """The language switcher of a served page: (language, its own name, this page in it) for each language; `kept`,
+    the page's other query parameters (a club chosen), go along."""
+    return [(lang, words(lang).name, f"{path}?{urlencode({**(kept or {}), 'lang': lang})}") for lang in LANGUAGES]
 
 
 def language_of(asked: str | None, accept_language: str | None) -> str | None:
