@@ -3,8 +3,8 @@ that leaves one fails, naming it, and kills it."""
 
 from __future__ import annotations
 
-import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,18 +43,21 @@ def test_a_run_that_leaves_a_process_fails_and_kills_it(tmp_path: Path) -> None:
                           "-k", "test_leaves"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and "2 passed" in run.stdout, run.stdout + run.stderr
     assert "1 process(es) started by the tests still running at the end (killed now)" in run.stdout
-    assert " sleep 300" in run.stdout
-    time.sleep(0.5)
-    assert not any(line.endswith("sleep 300") for line in _commands())
+    named = re.search(r"^(\d+) sleep 300$", run.stdout, re.MULTILINE)
+    assert named, run.stdout
+    # That process, by its id (another run's sleep may be about): ended, or a zombie, within a few seconds.
+    deadline = time.monotonic() + 10
+    while _running(int(named[1])) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(int(named[1]))
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", str(tmp_path),
                           "-k", "nothing"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def _commands() -> list[str]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):  # ended meanwhile
-                out.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip())
-    return out
+def _running(pid: int) -> bool:
+    """Whether the process is there and not a zombie (which has ended, its parent not yet told)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False

@@ -52,6 +52,12 @@ def test_the_measured_times_add_up_to_the_session(build: str) -> None:
     assert report["counts"]["keys.scans"] > total / 20  # the keypad is scanned as the loop goes round
 
 
+def _hours_of(average: float, hours: float) -> bool:
+    """Whether the printed hours are the 2,200 mAh cell's at the printed current: that current is rounded to 0.01 mA
+    (2200 / 3.24 is 679.0 h where the unrounded 3.2448 mA gave 678), the hours to the hour."""
+    return abs(hours - 2200 / average) <= 2200 * 0.005 / average**2 + 0.5
+
+
 def test_the_tool_prints_hours_and_sessions_per_build(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(TOOL), "--rounds", "1", "--save", str(tmp_path)],
                          capture_output=True, text=True, timeout=300, check=False)
@@ -62,13 +68,13 @@ def test_the_tool_prints_hours_and_sessions_per_build(tmp_path: Path) -> None:
     for build in BUILDS:
         row = next(line for line in lines[:idle_head] if line.startswith(build))
         average, hours, sessions = (float(x) for x in row.split()[-3:])
-        assert average > 0 and abs(hours - 2200 / average) <= 1 and abs(sessions - hours / 3) <= 1, row
+        assert average > 0 and _hours_of(average, hours) and abs(sessions - hours / 3) <= 1, row
         assert (tmp_path / f"{build}.json").is_file()
         # The idle table's row: 20 minutes signed in with nothing keyed, at the goal's 500 hours or more.
         idle = next(line for line in lines[idle_head:] if line.startswith(build))
         assert idle.split()[1] == "0.33h", idle
         average, hours, _ = (float(x) for x in idle.split()[-3:])
-        assert hours == pytest.approx(2200 / average, rel=0.01) and hours >= 500, idle  # (the mA rounded)
+        assert _hours_of(average, hours) and hours >= 500, idle
         assert (tmp_path / f"{build}-idle.json").is_file()
     again = subprocess.run([sys.executable, str(TOOL), "--load", str(tmp_path)], capture_output=True, text=True,
                            timeout=60, check=False)
