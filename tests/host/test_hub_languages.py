@@ -15,6 +15,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+import words_left
 from jinja2 import nodes
 from psycopg.types.json import Jsonb
 from starlette.testclient import TestClient
@@ -93,17 +94,7 @@ def visible_text(html: str) -> str:
 def english_left(html: str, lang: str) -> list[str]:
     """The English words of the hub's and the public pages' files (their fixed parts, three letters or more) that
     show on a page in another language where its file says something else."""
-    english, mine = hub_words("en").texts, hub_words(lang).texts
-    text = visible_text(html)
-    left = []
-    for key, en in english.items():
-        if mine[key] == en or key == "language":
-            continue
-        for part in PLACEHOLDER.split(en)[::2]:
-            part = part.strip(" ,.:()%·")
-            if len(part) >= 3 and re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text):
-                left.append(f"{key}: {part!r}")
-    return left
+    return words_left.english_left(visible_text(html), hub_words("en").texts, hub_words(lang).texts)
 
 
 def test_the_check_sees_an_english_word_left() -> None:

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+import words_left
 from cli_runner import tenace
 from jinja2 import nodes
 from starlette.testclient import TestClient
@@ -127,17 +128,7 @@ def visible_text(html: str) -> str:
 def english_left(html: str, lang: str) -> list[str]:
     """The English words of the pages (their files' fixed parts, three letters or more) that show on a page in
     another language where its file says something else (the switcher names English in English)."""
-    english, mine = read("en"), read(lang)
-    text = visible_text(html)
-    left = []
-    for key, en in english.items():
-        if mine[key] == en or key == "language":
-            continue
-        for part in PLACEHOLDER.split(en)[::2]:
-            part = part.strip(" ,.:()%")
-            if len(part) >= 3 and re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text):
-                left.append(f"{key}: {part!r}")
-    return left
+    return words_left.english_left(visible_text(html), read("en"), read(lang))
 
 
 @pytest.fixture(scope="module")
