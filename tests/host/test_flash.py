@@ -60,10 +60,10 @@ def test_flash_writes_every_file_to_a_unix_port_device(unix_device: tuple[str, P
     assert not (root / "tenace_wire" / "frame.py").exists()
     assert "removed the old :tenace_wire/frame.py" in out
     # One progress line a file, then the end; the unix port is not the board's: said, not refused.
-    assert sum(line.startswith("[") for line in out.splitlines()) == len(plan.steps) == 30
-    assert "[30/30] firmware/tenace_radio/base_main.py (copied) -> :main.py" in out
+    assert sum(line.startswith("[") for line in out.splitlines()) == len(plan.steps) == 31
+    assert "[31/31] firmware/tenace_radio/base_main.py (copied) -> :main.py" in out
     assert "the device runs MicroPython's linux port and base-esp32-espnow is for esp32" in out
-    assert out.splitlines()[-1] == f"done: 30 files on {port}; reset the board to start it"
+    assert out.splitlines()[-1] == f"done: 31 files on {port}; reset the board to start it"
     # What landed works there: the compiled packages load, main.py finds board.py and refuses it for being
     # another port's, in its own words.
     loaded = micropython_in(root, "import tenace_wire.frame as f; print(f.__file__)")
