@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sqlite3
 import time
+from datetime import UTC, datetime
 from html import unescape
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from tenace.collector.in_process import Listening, console_options
 from tenace.collector.lock import CollectorLock, LockHeld
 from tenace.collector.runtime import CollectorOptions
 from tenace.collector.serial_link import open_port
+from tenace.collector.service import Service
 from tenace.collector.settings import Settings
 from tenace.errors import UsageError
 from tenace.movement import mitchell
@@ -26,6 +29,7 @@ from tenace.page_base.words import LANGUAGES, console_words
 from tenace.store import connect, create_event, sign_in
 from tenace.web.app import create_app
 from tenace.web.console import Director
+from tenace.web.console.calls import local_time
 
 HOME = "/director/terminals"
 
@@ -235,4 +239,46 @@ def test_the_collectors_refusals_are_said_in_the_page_language(event: Path, tmp_
             listening.stop()
             os.close(master)
             os.close(slave)
+    assert not lock_held(event)
+
+
+@pytest.mark.parametrize("lang", ["en", "sk"])
+def test_a_collector_that_stopped_by_itself_says_why_and_when_until_it_listens_again(
+        event: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Started on a base station's serial port, the collector fails in its loop (its event file's disk failing): the
+    Terminals page says so in its language, with the time it stopped, until it is started again."""
+    listening = Listening(lambda: event, ports=lambda: [])
+    app = create_app(event, director=Director(password=PASSWORD), listening=listening)
+    words = console_words(lang)
+    master, slave = os.openpty()
+    try:
+        with TestClient(app, base_url="http://testserver") as client:
+            answer = client.post(f"/director/login?lang={lang}", data={"name": "TD Ana", "password": PASSWORD},
+                                 headers=SAME, follow_redirects=False)
+            assert answer.status_code == 303
+            status, _ = post(client, "start", way="serial", address=os.ttyname(slave), baud="115200")
+            assert status == 200 and listening.state().on
+
+            def failing(self: Service) -> None:
+                raise sqlite3.OperationalError("disk I/O error")
+            monkeypatch.setattr(Service, "broadcast", failing)
+            for _ in range(200):
+                if not listening.state().on:
+                    break
+                time.sleep(0.05)
+            stopped = listening.state().stopped
+            assert stopped is not None and not lock_held(event)
+            why = words.plain("lr_store_failed", error="disk I/O error")
+            said = words.plain("li_ended", time=local_time(stopped.at), why=why)
+            page = text_of(client.get(HOME).text)
+            assert said in page and words.plain("li_start") in page, page
+            assert datetime.fromisoformat(stopped.at) <= datetime.now(UTC)
+            monkeypatch.undo()
+            status, html = post(client, "start", way="tcp", address="127.0.0.1:0")
+            assert status == 200 and listening.state().stopped is None
+            assert "listening-ended" not in html and why not in text_of(html)  # listening again: said no more
+    finally:
+        listening.stop()
+        os.close(master)
+        os.close(slave)
     assert not lock_held(event)

@@ -8,10 +8,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
+from tenace.collector.refusals import stop_reason
 from tenace.collector.runtime import Collecting, CollectorOptions, collect_until_stopped, start_collecting
 from tenace.collector.serial_link import usb_ports
 from tenace.collector.service import Service
@@ -131,6 +133,16 @@ class CollectorThread:
 
 
 @dataclass(frozen=True)
+class Stopped:
+    """Why the collector stopped by itself after it had started, and when: said on the Terminals page until it listens
+    again, in the page's words (lr_REASON, its values)."""
+
+    at: str  # ISO 8601, UTC
+    reason: str
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ListeningState:
     """What the Terminals page says of the collector."""
 
@@ -140,6 +152,7 @@ class ListeningState:
     by_console: bool  # started from the console (so stopped there too)
     error: str | None  # why the last start failed, or why it stopped, in one line
     ports: tuple[str, ...] = ()  # when off: the USB serial ports plugged in, the first offered to start on
+    stopped: Stopped | None = None  # it stopped by itself since it last started
 
 
 def console_options(base: CollectorOptions, way: str, address: str, baud: str) -> CollectorOptions:
@@ -181,6 +194,7 @@ class Listening:
         self.thread: CollectorThread | None = None
         self.by_console = False
         self.error: str | None = None
+        self.stopped: Stopped | None = None
         # Stopped with it: what plays into it from this process (a practice event's simulated tables).
         self.followers: list[Callable[[], None]] = []
         self._lock = threading.Lock()
@@ -201,7 +215,7 @@ class Listening:
             except UsageError as e:
                 self.error = str(e)
                 raise
-            self.thread, self.by_console, self.error = thread, by_console, None
+            self.thread, self.by_console, self.error, self.stopped = thread, by_console, None, None
         log.info("the collector is listening on %s", ", ".join(thread.where))
 
     def _ended(self, thread: CollectorThread) -> None:
@@ -209,6 +223,8 @@ class Listening:
         if thread is not self.thread:  # it failed to start: start() raises why
             return
         self.error = f"the collector stopped: {thread.error}" if thread.error is not None else "the collector stopped"
+        reason, values = stop_reason(thread.error)
+        self.stopped = Stopped(datetime.now(UTC).isoformat(timespec="seconds"), reason, values)
         log.warning("%s", self.error)
         if not self.by_console and self.on_failure is not None:
             self.on_failure()
@@ -246,4 +262,4 @@ class Listening:
         on = thread is not None and thread.running
         return ListeningState(on, tuple(thread.where) if thread is not None and on else (),
                               tuple(thread.stations) if thread is not None and on else (), self.by_console, self.error,
-                              () if on else tuple(self.ports()))
+                              () if on else tuple(self.ports()), None if on else self.stopped)
