@@ -190,7 +190,7 @@ def test_a_pair_yet_to_play_in_the_session_under_way_keeps_its_average(
 
 def test_the_publish_page_offers_the_championships_ranking_and_usebio_as_the_command_writes_them(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    first, second = sessions(tmp_path)
+    _, second = sessions(tmp_path)
     path = championship_file(tmp_path)
     # The sessions so far (1 and 2) ranked by tenace championship rank, as JSON and as one USEBIO file.
     two = path.with_name("two.toml")
