@@ -1,5 +1,6 @@
 """The console's finish and publish pages: finishing as `tenace finish` does (its warnings first, then the correction
-period's countdown), and every export `tenace report` writes offered as a download, made on request."""
+period's countdown), and every export `tenace report` writes offered as a download, made on request (with serve
+--championship, the championship's ranking and USEBIO file as `tenace championship rank` writes them too)."""
 
 from __future__ import annotations
 
@@ -322,8 +323,8 @@ def routes(room: Room) -> list[BaseRoute]:
                                                  q.get("club", "").strip(), q.get("club_id", "").strip() or None)
         except DirectorInputError as e:
             return await publish_page(request, 400, one_line(e), e.field, typed={**q, "kind": kind})
-        except (ChampionshipError, ResultsError, UsebioError, UsebioSchemaError, StoreError, sqlite3.Error,
-                OSError) as e:
+        except (ChampionshipError, ResultsError, UsebioError, UsebioSchemaError, StoreError, UsageError,
+                sqlite3.Error, OSError) as e:
             return await publish_page(request, 400, f"{kind}: {one_line(e)}", typed={**q, "kind": kind})
         return sent(export)
 
