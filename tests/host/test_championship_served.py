@@ -18,7 +18,7 @@ from test_championship import Row, import_ratings, own_combined, places, results
 
 from tenace.movement import mitchell
 from tenace.movement.model import Movement
-from tenace.page_base.words import LANGUAGES, words
+from tenace.page_base.words import LANGUAGES, console_words, words
 from tenace.reports.championship import read_championship
 from tenace.store import connect, ingest, sign_in
 from tenace.web.app import create_app
@@ -186,3 +186,53 @@ def test_a_pair_yet_to_play_in_the_session_under_way_keeps_its_average(
                     percent.setdefault(row["names"], []).append(Fraction(str(row["percent"])))
     assert sum(1 for p in percent.values() if len(p) == 2) == 6
     assert shown_rows(page) == places({who: sum(p, Fraction(0)) / len(p) for who, p in percent.items()})
+
+
+def test_the_publish_page_offers_the_championships_ranking_and_usebio_as_the_command_writes_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, second = sessions(tmp_path)
+    path = championship_file(tmp_path)
+    # The sessions so far (1 and 2) ranked by tenace championship rank, as JSON and as one USEBIO file.
+    two = path.with_name("two.toml")
+    two.write_text(path.read_text(encoding="utf-8").split('[[session]]\nevent = "s3.sqlite"')[0], encoding="utf-8")
+    xml = tmp_path / "spring.xml"
+    code, out, err = tenace(capsys, "championship", "rank", str(two), "--json", "--usebio", str(xml),
+                            "--club", "Riga BC", "--club-id", "2074")
+    assert code == 0, err
+    app = create_app(second, director=Director(password=PASSWORD),
+                     championship=ServedChampionship(read_championship(path), second))
+    with TestClient(app) as client:
+        client.post("/director/login", data={"password": PASSWORD}, headers={"origin": "http://testserver"})
+        page = client.get("/director/publish").text
+        assert 'action="/director/download/championship-json"' in page
+        assert 'action="/director/download/championship-usebio"' in page
+        ranking = client.get("/director/download/championship-json")
+        assert ranking.status_code == 200 and ranking.headers["content-type"].startswith("application/json")
+        assert 'filename="s2-championship.json"' in ranking.headers["content-disposition"]
+        assert ranking.text == out
+        usebio = client.get("/director/download/championship-usebio", params={"club": " Riga BC ", "club_id": "2074"})
+        assert usebio.status_code == 200 and usebio.headers["content-type"] == "application/xml"
+        assert usebio.content == xml.read_bytes()
+        # No club: refused beside the championship form's club field, in the page's language, its number kept.
+        for lang in LANGUAGES:
+            refused = client.get("/director/download/championship-usebio", params={"club": "", "club_id": "77"},
+                                 headers={"accept-language": lang})
+            assert refused.status_code == 400
+            form = refused.text.split('action="/director/download/championship-usebio"', 1)[1].split("</form>")[0]
+            said = re.search(r'name="club" required value=""></label> <span class="error">([^<]*)</span>', form)
+            assert said and said[1] == worded_refusal(lang), (lang, form)
+            assert 'name="club_id" inputmode="numeric" value="77"' in form
+            session_form = refused.text.split('action="/director/download/usebio"', 1)[1].split("</form>")[0]
+            assert 'class="error"' not in session_form and 'value="77"' not in session_form
+    # Served without --championship: neither offered nor made.
+    with TestClient(create_app(second, director=Director(password=PASSWORD))) as client:
+        client.post("/director/login", data={"password": PASSWORD}, headers={"origin": "http://testserver"})
+        assert "championship-json" not in client.get("/director/publish").text
+        assert client.get("/director/download/championship-json").status_code == 404
+
+
+def worded_refusal(lang: str) -> str:
+    """The console's refusal of a USEBIO download without a club, in `lang`, its field named by the page's label."""
+    words = console_words(lang)
+    return words.plain("refusal_usebio_club", club=words.plain("club")) if lang != "en" else \
+        "a USEBIO file names the club that ran the event: give the club"

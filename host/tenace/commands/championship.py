@@ -4,7 +4,6 @@ seeded from the ranking so far."""
 from __future__ import annotations
 
 import argparse
-import json
 import sqlite3
 import sys
 from dataclasses import replace
@@ -17,6 +16,7 @@ from tenace.reports.championship import (
     ChampionshipError,
     combine,
     combined_document,
+    combined_json,
     combined_text,
     read_championship,
 )
@@ -146,7 +146,7 @@ def run_rank(args: argparse.Namespace) -> int:
     if args.html:
         text = championship_page(combined)
     elif args.json:
-        text = json.dumps(combined_document(combined), indent=2, ensure_ascii=False) + "\n"
+        text = combined_json(combined_document(combined))
     else:
         text = combined_text(combined)
     if args.out is None:

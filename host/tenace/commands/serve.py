@@ -61,6 +61,8 @@ A session of a championship (tenace championship): with --championship FILE, the
 among its sessions, the rankings page (/) shows the championship's combined ranking so far (the sessions
 up to EVENT: overall, each stratum's places and the handicap ranking when the file names them) beside
 the session's, live as the session's results come in; the console's publish and print-ranking pages too.
+The publish page also offers it as `tenace championship rank --json` prints it, and the sessions so far as
+one USEBIO file as its --usebio writes them.
 Named rather than found beside EVENT: a session may count in several championships (the month's series,
 the year's), and a TOML file beside it may be another's. The other sessions' files are read read-only.
 

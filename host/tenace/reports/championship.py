@@ -3,6 +3,7 @@ the combined ranking of its pairs, known across sessions by their two players.""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import tomllib
 from collections.abc import Callable, Mapping
@@ -279,6 +280,11 @@ def combined_document(combined: Combined) -> dict[str, Any]:
                if line.handicap is not None and line.handicapped is not None else {}),
         } for line in combined.lines],
     }
+
+
+def combined_json(document: dict[str, Any]) -> str:
+    """The combined ranking's document (combined_document) as `tenace championship rank --json` prints it."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def combined_text(combined: Combined) -> str:

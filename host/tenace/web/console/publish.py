@@ -1,5 +1,6 @@
 """The console's finish and publish pages: finishing as `tenace finish` does (its warnings first, then the correction
-period's countdown), and every export `tenace report` writes offered as a download, made on request."""
+period's countdown), and every export `tenace report` writes offered as a download, made on request (with serve
+--championship, the championship's ranking and USEBIO file as `tenace championship rank` writes them too)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -21,6 +23,8 @@ from tenace.director.errors import DirectorInputError
 from tenace.errors import UsageError
 from tenace.page_base.words import DEFAULT, LANGUAGES, language_of, words
 from tenace.protocol.http_guard import NO_STORE
+from tenace.reports.championship import ChampionshipError, combined_json
+from tenace.reports.championship_usebio import championship_usebio
 from tenace.reports.event_csv import write_section_csv
 from tenace.reports.event_pbn import write_section_pbn
 from tenace.reports.event_results import EventResults, ResultsError, SectionResults, event_results
@@ -31,12 +35,14 @@ from tenace.store import CORRECTION_MINUTES, EntryError, FinishCheck, Publicatio
 from tenace.store.hand_records import hand_record
 from tenace.store.ledger import head
 from tenace.usebio.schema import UsebioSchemaError
+from tenace.web.championship_page import ServedChampionship
 from tenace.web.console.forms import one_line
 from tenace.web.console.room import SPOKEN, Room, spoken
 from tenace.web.static_site import Site
 
 FINISH_WHY = "session finished, results published"  # tenace finish's default reason
 STATIC = Path(__file__).resolve().parent.parent / "static"
+CHAMPIONSHIP_KINDS = ("championship-json", "championship-usebio")  # offered with tenace serve --championship only
 
 
 @dataclass(frozen=True)
@@ -134,14 +140,33 @@ def html_export(read: Read, name: str, lang: str) -> Export:
         return Export(zipped(Path(tmp)), "application/zip", f"{name}-site-{lang}.zip")
 
 
-def usebio_export(read: Read, name: str, club: str, club_id: str | None) -> Export:
-    """Every section as one USEBIO 1.2 file (`tenace report --usebio`), checked against the schema."""
+def usebio_club(club: str, club_id: str | None) -> None:
+    """The USEBIO form's club and club number checked (DirectorInputError naming the field at fault)."""
     if not club or not club.isprintable():
         raise DirectorInputError("club", "a USEBIO file names the club that ran the event: give the {club}")
     if club_id is not None and not (club_id.isascii() and club_id.isdigit()):
         raise DirectorInputError("club_id", "{club_id} is digits (USEBIO's CLUB_ID_NUMBER)")
+
+
+def usebio_export(read: Read, name: str, club: str, club_id: str | None) -> Export:
+    """Every section as one USEBIO 1.2 file (`tenace report --usebio`), checked against the schema."""
+    usebio_club(club, club_id)
     tree, _ = usebio_tree(read.results, read.results.sections, read.extras, club, club_id, read.chain)
     return Export(usebio_bytes(tree), "application/xml", f"{name}-usebio.xml")
+
+
+def championship_json_export(served: ServedChampionship, conn: sqlite3.Connection, name: str) -> Export:
+    """The championship's ranking so far as `tenace championship rank --json` prints it (the served session's results
+    as the console reads them, the other sessions' files as they are)."""
+    return Export(combined_json(served.document(event_results(conn))).encode("utf-8"),
+                  "application/json; charset=utf-8", f"{name}-championship.json")
+
+
+def championship_usebio_export(served: ServedChampionship, name: str, club: str, club_id: str | None) -> Export:
+    """The championship's sessions so far as one USEBIO 1.2 file, as `tenace championship rank --usebio` writes it."""
+    usebio_club(club, club_id)
+    tree, _ = championship_usebio(served.championship, club, club_id)
+    return Export(usebio_bytes(tree), "application/xml", f"{name}-championship-usebio.xml")
 
 
 @dataclass(frozen=True)
@@ -242,7 +267,8 @@ def routes(room: Room) -> list[BaseRoute]:
         # pt: the public pages' words, in which the championship's ranking is said (as on the public pages)
         return room.page("console_publish.html", status, session=session, error=error, results=results,
                          damaged=damaged_line(results), field=field, languages=LANGUAGES, default=DEFAULT,
-                         typed=typed or {}, pt=words(SPOKEN.get()), **championship)
+                         typed=typed or {}, pt=words(SPOKEN.get()), served_championship=room.championship is not None,
+                         **championship)
 
     async def publish_get(request: Request) -> Response:
         return await publish_page(request)
@@ -266,6 +292,9 @@ def routes(room: Room) -> list[BaseRoute]:
             "usebio": lambda read, name: usebio_export(read, name, q.get("club", "").strip(),
                                                        q.get("club_id", "").strip() or None),
         }
+        served = room.championship
+        if kind in CHAMPIONSHIP_KINDS and served is not None:
+            return await championship_download(request, served, kind)
         if kind not in made:
             return await publish_page(request, 404, spoken().plain("pu_no_export", kind=repr(kind)))
         section = q.get("section") if kind == "pbn" else None
@@ -279,8 +308,25 @@ def routes(room: Room) -> list[BaseRoute]:
             return await publish_page(request, 400, one_line(e), e.field, typed={**q, "kind": kind})
         except (ResultsError, UsebioError, UsebioSchemaError, StoreError, UsageError, sqlite3.Error, OSError) as e:
             return await publish_page(request, 400, f"{kind}: {one_line(e)}", typed={**q, "kind": kind})
-        return Response(export.data, media_type=export.media_type, headers={
-            **NO_STORE, "Content-Disposition": f'attachment; filename="{export.filename}"'})
+        return sent(export)
+
+    async def championship_download(request: Request, served: ServedChampionship, kind: str) -> Response:
+        """The championship's ranking so far (JSON) or its sessions so far (USEBIO), as `tenace championship rank`
+        writes them; refused in one line (400), a field of the USEBIO form beside it."""
+        q = request.query_params
+        try:
+            if kind == "championship-json":
+                name = stem(room)
+                export = await room.read(lambda conn: championship_json_export(served, conn, name))
+            else:  # the sessions' files read as the command reads them, off the event loop
+                export = await run_in_threadpool(championship_usebio_export, served, stem(room),
+                                                 q.get("club", "").strip(), q.get("club_id", "").strip() or None)
+        except DirectorInputError as e:
+            return await publish_page(request, 400, one_line(e), e.field, typed={**q, "kind": kind})
+        except (ChampionshipError, ResultsError, UsebioError, UsebioSchemaError, StoreError, UsageError,
+                sqlite3.Error, OSError) as e:
+            return await publish_page(request, 400, f"{kind}: {one_line(e)}", typed={**q, "kind": kind})
+        return sent(export)
 
     async def countdown_script(request: Request) -> Response:
         return FileResponse(STATIC / "countdown.js", media_type="text/javascript", headers=NO_STORE)
@@ -292,6 +338,11 @@ def routes(room: Room) -> list[BaseRoute]:
         Route("/director/download/{kind}", download, methods=["GET"]),
         Route("/director/static/countdown.js", countdown_script, methods=["GET"]),
     ]
+
+
+def sent(export: Export) -> Response:
+    return Response(export.data, media_type=export.media_type, headers={
+        **NO_STORE, "Content-Disposition": f'attachment; filename="{export.filename}"'})
 
 
 def _minutes(text: str | None) -> int:
