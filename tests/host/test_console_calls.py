@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
+from test_serve_console import PASSWORD, SAME, logged_in
 
 from tenace.movement import mitchell
 from tenace.store import connect
@@ -20,24 +21,12 @@ from tenace.web.console import Director
 
 from live_page import served
 
-PASSWORD = "correct horse battery"
-SAME = {"Origin": "http://testserver"}
-
 
 @pytest.fixture
 def event(tmp_path: Path) -> Path:
     path = tmp_path / "club.sqlite"
     create_event(path, name="Tuesday pairs", sections={"A": mitchell(4, 2, 3)}).close()
     return path
-
-
-def logged_in(client: TestClient) -> str:
-    answer = client.post("/director/login", data={"name": "TD Ana", "password": PASSWORD}, headers=SAME,
-                         follow_redirects=False)
-    assert answer.status_code == 303, answer.text
-    found = re.search(r'name="csrf" value="([^"]+)"', client.get("/director").text)
-    assert found
-    return found[1]
 
 
 def test_a_call_shows_on_both_live_parts_and_is_answered_once(event: Path) -> None:

@@ -14,6 +14,7 @@ import pytest
 from event_state import club_of_every_state
 from playwright.sync_api import sync_playwright
 from starlette.testclient import TestClient
+from test_serve_console import PASSWORD, SAME, logged_in
 
 from tenace.movement import mitchell
 from tenace.store import connect, ingest
@@ -27,9 +28,6 @@ from tenace.web.console import Director
 from live_page import served
 from sample_results import session_results
 
-PASSWORD = "correct horse battery"
-SAME = {"Origin": "http://testserver"}
-
 
 def by_slot(messages: list[IncomingResult]) -> dict[tuple[int, int, int], IncomingResult]:
     return {(m.table, m.round, m.board): m for m in messages}
@@ -38,15 +36,6 @@ def by_slot(messages: list[IncomingResult]) -> dict[tuple[int, int, int], Incomi
 @pytest.fixture
 def event(tmp_path: Path) -> Path:
     return club_of_every_state(tmp_path / "club.sqlite")
-
-
-def logged_in(client: TestClient) -> str:
-    answer = client.post("/director/login", data={"name": "TD Ana", "password": PASSWORD}, headers=SAME,
-                         follow_redirects=False)
-    assert answer.status_code == 303, answer.text
-    found = re.search(r'name="csrf" value="([^"]+)"', client.get("/director").text)
-    assert found
-    return found[1]
 
 
 def cell(html: str, table: int, round_: int, board: int) -> str:

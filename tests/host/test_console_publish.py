@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from event_state import club_with_a_conflict
 from starlette.testclient import TestClient
+from test_serve_console import PASSWORD, SAME, logged_in
 
 from tenace.movement import Movement, howell, mitchell
 from tenace.store import connect, create_event, director_log, ingest, sign_in
@@ -27,9 +28,6 @@ from tenace.web.app import create_app
 from tenace.web.console import Director
 
 from sample_results import session_results
-
-PASSWORD = "correct horse battery"
-SAME = {"Origin": "http://testserver"}
 
 
 def played(path: Path, movement: Movement, results: bool = True) -> Path:
@@ -50,15 +48,6 @@ def played(path: Path, movement: Movement, results: bool = True) -> Path:
 
 def client_for(path: Path) -> TestClient:
     return TestClient(create_app(path, director=Director(password=PASSWORD)))
-
-
-def logged_in(client: TestClient) -> str:
-    answer = client.post("/director/login", data={"name": "TD Ana", "password": PASSWORD}, headers=SAME,
-                         follow_redirects=False)
-    assert answer.status_code == 303, answer.text
-    found = re.search(r'name="csrf" value="([^"]+)"', client.get("/director").text)
-    assert found
-    return found[1]
 
 
 def log_of(path: Path) -> list[tuple[str, str, bool]]:

@@ -16,7 +16,6 @@ from pathlib import Path
 import psycopg
 import pytest
 import words_left
-from jinja2 import nodes
 from psycopg.types.json import Jsonb
 from starlette.testclient import TestClient
 
@@ -37,17 +36,7 @@ UNREADABLE = wire.SlotPush("A", 1, 1, 1, 1, 1, "NS", "EW", "result", "artificial
 
 def template_keys() -> set[str]:
     """The keys the hub's templates (and the base ones they stand on) pass to t(...), each a literal."""
-    keys = set()
-    for name in TEMPLATES.list_templates():
-        source = TEMPLATES.loader.get_source(TEMPLATES, name)[0]  # type: ignore[union-attr]
-        for call in TEMPLATES.parse(source).find_all(nodes.Call):
-            if isinstance(call.node, nodes.Name) and call.node.name == "t":
-                literal = [c.value for c in call.args[0].find_all(nodes.Const) if isinstance(c.value, str)]
-                if isinstance(call.args[0], nodes.Const):
-                    literal.append(call.args[0].value)
-                assert literal, f"{name}: a key made at render time, which no test can check"
-                keys.update(literal)
-    return keys
+    return words_left.template_keys(TEMPLATES, TEMPLATES.list_templates())
 
 
 def python_keys() -> tuple[set[str], set[str]]:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 import words_left
 from cli_runner import tenace
-from jinja2 import nodes
 from starlette.testclient import TestClient
 from test_serve import make_event
 from test_serve_playing import partial_event
@@ -38,17 +37,7 @@ def template_keys() -> set[str]:
     # The console's pages (and its print pages, print.html) take their words from lang/console: test_console_languages.
     public = [name for name in env.list_templates() if not name.startswith("console") and name != "print.html"]
     assert {"layout.html", "rankings.html", "board.html", "pair.html", "playing.html", "missing.html"} <= set(public)
-    keys = set()
-    for name in public:
-        source = env.loader.get_source(env, name)[0]  # type: ignore[union-attr]
-        for call in env.parse(source).find_all(nodes.Call):
-            if isinstance(call.node, nodes.Name) and call.node.name == "t":
-                literal = [c.value for c in call.args[0].find_all(nodes.Const) if isinstance(c.value, str)]
-                if isinstance(call.args[0], nodes.Const):
-                    literal.append(call.args[0].value)
-                assert literal, f"{name}: a key made at render time, which no test can check"
-                keys.update(literal)
-    return keys
+    return words_left.template_keys(env, public)
 
 
 def python_keys() -> set[str]:
