@@ -106,8 +106,7 @@ def routes(room: Room) -> list[BaseRoute]:
             await room.write(start)
         except (StoreError, UsageError, ValueError, sqlite3.Error) as e:
             session.warnings = [one_line(e)]
-            return RedirectResponse(back_to(request), 303)
-        return RedirectResponse(back_to(request), 303)  # (the panel shows the clock)
+        return RedirectResponse(back_to(request), 303)  # (the panel shows the clock, or the warning)
 
     async def script(request: Request) -> Response:
         return FileResponse(STATIC / "calls.js", media_type="text/javascript", headers=NO_STORE)
