@@ -95,13 +95,12 @@ def set_clock(conn: sqlite3.Connection, section: str, round_: int, minutes: int,
     if not 1 <= round_ <= 127 or not 0 <= minutes <= MAX_MINUTES:
         raise ValueError(f"a round clock is for round 1-127 and 0-{MAX_MINUTES} minutes")
     begun = start or now()
+    started, ends = timestamp(begun), timestamp(begun + timedelta(minutes=minutes))
     with transaction(conn):
         cursor = conn.execute("INSERT INTO round_clock (section, round, minutes, started, ends) VALUES (?, ?, ?, ?, ?)",
-                              (section, round_, minutes, timestamp(begun),
-                               timestamp(begun + timedelta(minutes=minutes))))
-    clock = latest_clocks(conn).get(section)
-    assert clock is not None and clock.id == cursor.lastrowid
-    return clock
+                              (section, round_, minutes, started, ends))
+    assert cursor.lastrowid is not None
+    return RoundClock(cursor.lastrowid, section, round_, minutes, started, ends)
 
 
 def latest_clocks(conn: sqlite3.Connection) -> dict[str, RoundClock]:
